@@ -1,0 +1,23 @@
+package io.flushcheck;
+
+import io.flushcheck.probe.ProbePlan;
+import io.flushcheck.verdict.Thresholds;
+
+/**
+ * How to check a directory.
+ *
+ * @param plan       what to measure
+ * @param thresholds what the judge compares with
+ * @param alwaysProbe measure costs even when the storage facts alone already say NO_REAL_FLUSH
+ *                    (by default a tmpfs or an interposer is judged without writing anything)
+ */
+public record CheckOptions(ProbePlan plan, Thresholds thresholds, boolean alwaysProbe) {
+
+    public static CheckOptions defaults() {
+        return new CheckOptions(ProbePlan.defaults(), Thresholds.DEFAULT, false);
+    }
+
+    public CheckOptions withPlan(ProbePlan p) {
+        return new CheckOptions(p, thresholds, alwaysProbe);
+    }
+}

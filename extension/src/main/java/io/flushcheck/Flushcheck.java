@@ -1,0 +1,94 @@
+package io.flushcheck;
+
+import io.flushcheck.probe.NativeCallException;
+import io.flushcheck.probe.ProbeListener;
+import io.flushcheck.probe.SyncCost;
+import io.flushcheck.probe.SyncProbe;
+import io.flushcheck.storage.StorageFacts;
+import io.flushcheck.storage.StorageInspector;
+import io.flushcheck.verdict.Finding;
+import io.flushcheck.verdict.FindingCode;
+import io.flushcheck.verdict.Judge;
+import io.flushcheck.verdict.Judgement;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The entry point of the core: inspect a directory's storage, probe it when that is needed, judge.
+ * Knows nothing of JUnit, SQLite or Docker; those consume it.
+ *
+ * <pre>{@code
+ * CheckResult r = Flushcheck.check(Path.of("/var/lib/app"), CheckOptions.defaults(), ProbeListener.NONE);
+ * if (r.verdict() != Verdict.REAL_FLUSH) System.err.println(r.judgement().summary());
+ * }</pre>
+ */
+public final class Flushcheck {
+
+    private Flushcheck() {
+    }
+
+    /**
+     * Checks one directory.
+     *
+     * @throws BadPathException when the path does not exist or is not a directory
+     */
+    public static CheckResult check(Path dir, CheckOptions options, ProbeListener listener) {
+        long start = System.nanoTime();
+        Path real = validateDirectory(dir);
+        StorageInspector inspector = new StorageInspector();
+        List<Finding> extra = new ArrayList<>();
+        StorageFacts facts = null;
+        if (isLinux()) {
+            try {
+                facts = inspector.inspect(real);
+            } catch (IOException | RuntimeException e) {
+                extra.add(Finding.of(FindingCode.PROBE_FAILED, "cannot inspect the storage of " + real + ": " + e.getMessage()));
+            }
+        } else {
+            extra.add(Finding.of(FindingCode.UNSUPPORTED_OS, "storage inspection reads /proc and /sys, which "
+                    + System.getProperty("os.name") + " does not have; the verdict rests on timing alone"));
+        }
+        List<SyncCost> costs = List.of();
+        boolean decided = facts != null && Judge.decidedWithoutProbe(Judge.staticFindings(facts));
+        if (decided && !options.alwaysProbe()) {
+            extra.add(Finding.of(FindingCode.NOT_PROBED, "no probe ran: the storage facts decide the verdict"));
+        } else {
+            try {
+                costs = SyncProbe.forStorage(facts, inspector).run(real, options.plan(), listener);
+            } catch (UnsupportedOperationException e) {
+                extra.add(Finding.of(FindingCode.NATIVE_UNAVAILABLE, e.getMessage()));
+            } catch (NativeCallException e) {
+                extra.add(new Finding(FindingCode.PROBE_FAILED, "cannot probe " + real + ": " + e.getMessage(),
+                        Map.of("errno", String.valueOf(e.errno()))));
+            }
+        }
+        Judgement judgement = Judge.judge(facts, costs, options.thresholds(), extra);
+        return new CheckResult(dir.toString(), facts, costs, judgement, (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /** Resolves a directory, or says in one sentence why it cannot be probed. */
+    static Path validateDirectory(Path dir) {
+        try {
+            Path real = dir.toRealPath();
+            if (!Files.isDirectory(real, LinkOption.NOFOLLOW_LINKS)) {
+                throw new BadPathException(dir + " is not a directory: flushcheck probes the directory a file would live in");
+            }
+            return real;
+        } catch (NoSuchFileException e) {
+            throw new BadPathException(dir + " does not exist");
+        } catch (IOException e) {
+            throw new BadPathException("cannot resolve " + dir + ": " + e.getMessage());
+        }
+    }
+
+    static boolean isLinux() {
+        return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux");
+    }
+}

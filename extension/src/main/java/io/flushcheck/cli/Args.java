@@ -1,0 +1,80 @@
+package io.flushcheck.cli;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+
+/** A cursor over command-line arguments with typed, validated option values. */
+final class Args {
+
+    private final Deque<String> rest;
+
+    Args(List<String> args) {
+        this.rest = new ArrayDeque<>(args);
+    }
+
+    boolean hasNext() {
+        return !rest.isEmpty();
+    }
+
+    String next() {
+        return rest.pollFirst();
+    }
+
+    /** The value of an option given as {@code --opt VALUE} or {@code --opt=VALUE}. */
+    String value(String option, String arg) throws UsageException {
+        int eq = arg.indexOf('=');
+        if (eq > 0) {
+            return arg.substring(eq + 1);
+        }
+        if (rest.isEmpty()) {
+            throw new UsageException(option + " needs a value");
+        }
+        return rest.pollFirst();
+    }
+
+    static int intValue(String option, String value, int min, int max) throws UsageException {
+        try {
+            long v = parseSize(value);
+            if (v < min || v > max) {
+                throw new UsageException(option + " " + value + " is out of range: use " + min + " to " + max);
+            }
+            return (int) v;
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " takes a whole number, not '" + value + "'");
+        }
+    }
+
+    static double doubleValue(String option, String value) throws UsageException {
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " takes a number, not '" + value + "'");
+        }
+    }
+
+    /** A number with an optional binary suffix: 4096, 4k, 64K, 1m, 1MiB. */
+    static long parseSize(String s) {
+        String v = s.trim().toLowerCase();
+        long mult = 1;
+        if (v.endsWith("ib")) {
+            v = v.substring(0, v.length() - 2);
+        } else if (v.endsWith("b") && v.length() > 1 && !Character.isDigit(v.charAt(v.length() - 2))) {
+            v = v.substring(0, v.length() - 1);
+        }
+        if (v.endsWith("k")) {
+            mult = 1024;
+        } else if (v.endsWith("m")) {
+            mult = 1024 * 1024;
+        }
+        if (mult > 1) {
+            v = v.substring(0, v.length() - 1);
+        }
+        return Math.multiplyExact(Long.parseLong(v), mult);
+    }
+
+    static String baseName(String arg) {
+        int eq = arg.indexOf('=');
+        return eq > 0 ? arg.substring(0, eq) : arg;
+    }
+}

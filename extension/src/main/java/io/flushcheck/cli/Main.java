@@ -1,0 +1,40 @@
+package io.flushcheck.cli;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * {@code java -jar flushcheck.jar [COMMAND] [options]}: dispatches to the path probe (default),
+ * or to a named subcommand.
+ */
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(Arrays.asList(args), System.out, System.err));
+    }
+
+    /** Runs the command and returns its exit code; never calls System.exit (tests call this). */
+    public static int run(List<String> args, PrintStream out, PrintStream err) {
+        try {
+            if (!args.isEmpty()) {
+                for (Subcommand s : Subcommand.all()) {
+                    if (s.name().equals(args.get(0))) {
+                        return s.run(args.subList(1, args.size()), out, err);
+                    }
+                }
+            }
+            return new ProbeCommand().run(args, out, err);
+        } catch (UsageException e) {
+            err.println("flushcheck: " + e.getMessage());
+            err.println("flushcheck: see 'flushcheck --help'");
+            return ExitCodes.USAGE;
+        } catch (RuntimeException | LinkageError e) {
+            err.println("flushcheck: internal error: " + e);
+            return ExitCodes.INTERNAL;
+        }
+    }
+}

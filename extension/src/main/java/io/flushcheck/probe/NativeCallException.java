@@ -1,0 +1,18 @@
+package io.flushcheck.probe;
+
+/** A system call failed; carries the call, errno and the C library's description. */
+public final class NativeCallException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final int errno;
+
+    public NativeCallException(String call, int errno, String description) {
+        super(call + " failed: " + description + " (errno " + errno + ")");
+        this.errno = errno;
+    }
+
+    public int errno() {
+        return errno;
+    }
+}

@@ -1,0 +1,68 @@
+package io.flushcheck.probe;
+
+import java.util.List;
+
+/**
+ * What to measure.
+ *
+ * @param modes            the sync modes, in order
+ * @param blockSize        bytes written per round (4096, 65536, 1048576, or any size from 512 to 64 MiB)
+ * @param rounds           rounds per mode (1 to 1,000,000)
+ * @param perRoundCounters read device counters around every round, to show what the device did
+ *                         during the slowest ones; it adds a few microseconds per round
+ * @param slowRounds       how many of the slowest rounds to keep (0 to 100)
+ */
+public record ProbePlan(List<SyncMode> modes, int blockSize, int rounds, boolean perRoundCounters, int slowRounds) {
+
+    public static final int MIN_BLOCK = 512;
+    public static final int MAX_BLOCK = 64 << 20;
+    public static final int MAX_ROUNDS = 1_000_000;
+
+    public ProbePlan {
+        modes = List.copyOf(modes);
+        if (modes.isEmpty()) {
+            throw new IllegalArgumentException("a probe needs at least one sync mode; known modes: " + SyncMode.allIds());
+        }
+        for (SyncMode m : modes) {
+            if (!m.availableOnThisOs()) {
+                throw new IllegalArgumentException("sync mode '" + m.id() + "' exists on macOS only");
+            }
+        }
+        if (blockSize < MIN_BLOCK || blockSize > MAX_BLOCK) {
+            throw new IllegalArgumentException("block size " + blockSize + " is out of range: use " + MIN_BLOCK
+                    + " to " + MAX_BLOCK + " bytes (4096, 65536, 1048576 are the usual ones)");
+        }
+        if (rounds < 1 || rounds > MAX_ROUNDS) {
+            throw new IllegalArgumentException("rounds " + rounds + " is out of range: use 1 to " + MAX_ROUNDS);
+        }
+        if (slowRounds < 0 || slowRounds > 100) {
+            throw new IllegalArgumentException("slow rounds " + slowRounds + " is out of range: use 0 to 100");
+        }
+    }
+
+    /** The full measurement of the command: every mode of this OS, 1000 rounds of 4 KiB. */
+    public static ProbePlan defaults() {
+        return new ProbePlan(SyncMode.available(), 4096, 1000, false, 5);
+    }
+
+    /** The short check behind {@code @RequiresRealFlush}: enough syncs to count, few enough to be quick. */
+    public static ProbePlan verification() {
+        return new ProbePlan(List.of(SyncMode.APPEND_FSYNC, SyncMode.OVERWRITE_FDATASYNC), 4096, 64, false, 0);
+    }
+
+    public ProbePlan withModes(List<SyncMode> m) {
+        return new ProbePlan(m, blockSize, rounds, perRoundCounters, slowRounds);
+    }
+
+    public ProbePlan withRounds(int r) {
+        return new ProbePlan(modes, blockSize, r, perRoundCounters, slowRounds);
+    }
+
+    public ProbePlan withBlockSize(int b) {
+        return new ProbePlan(modes, b, rounds, perRoundCounters, slowRounds);
+    }
+
+    public ProbePlan withPerRoundCounters(boolean on) {
+        return new ProbePlan(modes, blockSize, rounds, on, slowRounds);
+    }
+}

@@ -1,0 +1,42 @@
+package io.flushcheck.probe;
+
+import com.sun.jna.Pointer;
+
+/**
+ * The system calls a probe makes, behind one interface so that the loop can be tested with a
+ * stand-in and so that JNA is only touched when a probe really runs. Every method throws
+ * {@link NativeCallException} (with errno) when the call fails.
+ */
+public interface SyncCalls {
+
+    /** Creates a new file exclusively (never through a symlink), mode 0600, write-only. */
+    int createExclusive(String path, boolean dsync);
+
+    long pwrite(int fd, Pointer buffer, long count, long offset);
+
+    long write(int fd, Pointer buffer, long count);
+
+    void fsync(int fd);
+
+    void fdatasync(int fd);
+
+    /** {@code fcntl(fd, F_FULLFSYNC)}; macOS only. */
+    void fullFsync(int fd);
+
+    /** {@code fcntl(fd, F_BARRIERFSYNC)}; macOS only. */
+    void barrierFsync(int fd);
+
+    void close(int fd);
+
+    /** Fills {@code count} bytes at {@code buffer} with a pattern, so writes are not all zeros. */
+    default void fill(Pointer buffer, long count) {
+        for (long i = 0; i < count; i += 8) {
+            long remaining = count - i;
+            if (remaining >= 8) {
+                buffer.setLong(i, 0x5A5A_F1F1_5A5A_F1F1L ^ i);
+            } else {
+                buffer.setByte(i, (byte) 0x5A);
+            }
+        }
+    }
+}

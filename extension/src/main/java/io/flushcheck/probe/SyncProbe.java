@@ -1,0 +1,210 @@
+package io.flushcheck.probe;
+
+import com.sun.jna.Memory;
+import io.flushcheck.storage.DeviceStat;
+import io.flushcheck.storage.StorageFacts;
+import io.flushcheck.storage.StorageInspector;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs the sync loops of a {@link ProbePlan} in one directory. Each mode gets its own probe file,
+ * created exclusively (mode 0600, never through a symlink) inside the directory and removed when
+ * the mode ends, whatever happens.
+ */
+public final class SyncProbe {
+
+    /** The overwrite file never grows past this, whatever the rounds: it wraps around instead. */
+    static final long MAX_OVERWRITE_FILE = 64L << 20;
+    private static final long HIGHEST_TRACKABLE_NANOS = 3_600_000_000_000L;
+
+    private final SyncCalls calls;
+    private final DeviceCounters counters;
+
+    private SyncProbe(SyncCalls calls, DeviceCounters counters) {
+        this.calls = calls;
+        this.counters = counters;
+    }
+
+    /**
+     * A probe with the native calls of this platform, watching the devices of {@code facts}
+     * (none when facts is null).
+     *
+     * @throws UnsupportedOperationException when native calls are not available here, with the reason
+     */
+    public static SyncProbe forStorage(StorageFacts facts, StorageInspector inspector) {
+        return new SyncProbe(NativeSyncCalls.load(), countersFor(facts, inspector));
+    }
+
+    static SyncProbe with(SyncCalls calls, StorageFacts facts, StorageInspector inspector) {
+        return new SyncProbe(calls, countersFor(facts, inspector));
+    }
+
+    private static DeviceCounters countersFor(StorageFacts facts, StorageInspector inspector) {
+        if (facts == null) {
+            return new DeviceCounters(List.of(), List.of(), false);
+        }
+        List<Path> files = new ArrayList<>();
+        facts.flushPoints().forEach(d -> files.add(inspector.statFile(d)));
+        return new DeviceCounters(facts.flushPoints(), files, facts.device() != null);
+    }
+
+    /**
+     * Runs every mode of the plan in {@code dir} (an existing, resolved directory).
+     *
+     * @throws NativeCallException when a file cannot be created or written (read-only, full, no permission)
+     */
+    public List<SyncCost> run(Path dir, ProbePlan plan, ProbeListener listener) {
+        List<SyncCost> out = new ArrayList<>();
+        for (SyncMode mode : plan.modes()) {
+            out.add(runMode(dir, mode, plan, listener));
+        }
+        return out;
+    }
+
+    private SyncCost runMode(Path dir, SyncMode mode, ProbePlan plan, ProbeListener listener) {
+        Path file = ProbeFiles.newName(dir, mode.id());
+        try (Memory buffer = new Memory(plan.blockSize())) {
+            calls.fill(buffer, plan.blockSize());
+            if (mode == SyncMode.JAVA_FORCE) {
+                return javaForce(file, plan, listener);
+            }
+            int fd = calls.createExclusive(file.toString(), mode == SyncMode.DSYNC);
+            try {
+                return loop(fd, buffer, mode, plan, listener);
+            } finally {
+                calls.close(fd);
+            }
+        } finally {
+            ProbeFiles.remove(file);
+        }
+    }
+
+    private SyncCost loop(int fd, Memory buffer, SyncMode mode, ProbePlan plan, ProbeListener listener) {
+        int bs = plan.blockSize();
+        long slots = 1;
+        if (mode == SyncMode.OVERWRITE_FDATASYNC || mode == SyncMode.FULL_FSYNC || mode == SyncMode.BARRIER_FSYNC) {
+            // Preallocate and sync first, so the rounds change no size and no allocation (seed 002).
+            slots = Math.max(1, Math.min(plan.rounds(), MAX_OVERWRITE_FILE / bs));
+            for (long i = 0; i < slots; i++) {
+                calls.pwrite(fd, buffer, bs, i * bs);
+            }
+            calls.fsync(fd);
+        } else if (mode == SyncMode.FLUSH_ONLY) {
+            calls.pwrite(fd, buffer, bs, 0);
+            calls.fsync(fd);
+        }
+        Round round = switch (mode) {
+            case APPEND_FSYNC -> i -> {
+                calls.write(fd, buffer, bs);
+                calls.fsync(fd);
+            };
+            case APPEND_FDATASYNC -> i -> {
+                calls.write(fd, buffer, bs);
+                calls.fdatasync(fd);
+            };
+            case DSYNC, NO_SYNC -> i -> calls.write(fd, buffer, bs);
+            case FLUSH_ONLY -> i -> calls.fdatasync(fd);
+            case OVERWRITE_FDATASYNC -> overwrite(fd, buffer, bs, slots, calls::fdatasync);
+            case FULL_FSYNC -> overwrite(fd, buffer, bs, slots, calls::fullFsync);
+            case BARRIER_FSYNC -> overwrite(fd, buffer, bs, slots, calls::barrierFsync);
+            case JAVA_FORCE -> throw new IllegalStateException("java-force runs through FileChannel");
+        };
+        return measure(mode, plan, round, listener);
+    }
+
+    private Round overwrite(int fd, Memory buffer, int bs, long slots, java.util.function.IntConsumer sync) {
+        return i -> {
+            calls.pwrite(fd, buffer, bs, (i % slots) * bs);
+            sync.accept(fd);
+        };
+    }
+
+    private SyncCost javaForce(Path file, ProbePlan plan, ProbeListener listener) {
+        ByteBuffer buf = ByteBuffer.allocateDirect(plan.blockSize());
+        byte[] pattern = new byte[plan.blockSize()];
+        Arrays.fill(pattern, (byte) 0x5A);
+        buf.put(pattern).flip();
+        try (FileChannel ch = FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                StandardOpenOption.APPEND, java.nio.file.LinkOption.NOFOLLOW_LINKS),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
+            return measure(SyncMode.JAVA_FORCE, plan, i -> {
+                buf.rewind();
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                ch.force(true);
+            }, listener);
+        } catch (IOException e) {
+            throw new NativeCallException("java-force on " + file, 0, String.valueOf(e.getMessage()));
+        }
+    }
+
+    @FunctionalInterface
+    private interface Round {
+        void run(int index) throws IOException;
+    }
+
+    private SyncCost measure(SyncMode mode, ProbePlan plan, Round round, ProbeListener listener) {
+        int rounds = plan.rounds();
+        long[] nanos = new long[rounds];
+        boolean perRound = plan.perRoundCounters() && !counters.isEmpty();
+        long[] roundFlushes = perRound ? new long[rounds] : null;
+        long[] roundKib = perRound ? new long[rounds] : null;
+        int step = Math.max(1, Math.min(250, rounds / 4));
+        listener.progress(mode, 0, rounds);
+        DeviceStat[] before = counters.read();
+        long loopStart = System.nanoTime();
+        try {
+            for (int i = 0; i < rounds; i++) {
+                DeviceStat[] b = perRound ? counters.read() : null;
+                long t0 = System.nanoTime();
+                round.run(i);
+                nanos[i] = System.nanoTime() - t0;
+                if (perRound) {
+                    long[] d = counters.terminalDelta(b, counters.read());
+                    roundFlushes[i] = d[0];
+                    roundKib[i] = d[1];
+                }
+                if ((i + 1) % step == 0 && i + 1 < rounds) {
+                    listener.progress(mode, i + 1, rounds);
+                }
+            }
+        } catch (IOException e) {
+            throw new NativeCallException(mode.id(), 0, String.valueOf(e.getMessage()));
+        }
+        long loopNanos = System.nanoTime() - loopStart;
+        DeviceStat[] after = counters.read();
+        listener.progress(mode, rounds, rounds);
+
+        Histogram h = new Histogram(1, HIGHEST_TRACKABLE_NANOS, 3);
+        for (long n : nanos) {
+            h.recordValue(Math.max(1, Math.min(n, HIGHEST_TRACKABLE_NANOS)));
+        }
+        Integer[] order = new Integer[rounds];
+        for (int i = 0; i < rounds; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, Comparator.comparingLong((Integer i) -> nanos[i]).reversed());
+        List<SlowRound> slowest = new ArrayList<>();
+        for (int k = 0; k < Math.min(plan.slowRounds(), rounds); k++) {
+            slowest.add(slowRound(order[k], nanos, roundFlushes, roundKib));
+        }
+        SlowRound median = slowRound(order[rounds / 2], nanos, roundFlushes, roundKib);
+        return new SyncCost(mode, plan.blockSize(), rounds, h, loopNanos, counters.delta(before, after), slowest, median);
+    }
+
+    private static SlowRound slowRound(int i, long[] nanos, long[] flushes, long[] kib) {
+        return new SlowRound(i, nanos[i], flushes == null ? -1 : flushes[i], kib == null ? -1 : kib[i]);
+    }
+}

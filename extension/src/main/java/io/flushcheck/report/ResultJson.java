@@ -1,0 +1,132 @@
+package io.flushcheck.report;
+
+import io.flushcheck.CheckResult;
+import io.flushcheck.probe.DeviceDelta;
+import io.flushcheck.probe.SlowRound;
+import io.flushcheck.probe.SyncCost;
+import io.flushcheck.storage.StorageFacts;
+import io.flushcheck.verdict.Finding;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON contract other tools read: {@code {"results":[{"path","verdict","elapsedMillis","findings",
+ * "storage","costs"}]}}. Field names are stable; new fields may be added.
+ */
+public final class ResultJson {
+
+    private ResultJson() {
+    }
+
+    public static String of(List<CheckResult> results) {
+        List<Object> list = new ArrayList<>();
+        results.forEach(r -> list.add(toMap(r)));
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("results", list);
+        return Json.write(root);
+    }
+
+    public static Map<String, Object> toMap(CheckResult r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("path", r.path());
+        m.put("verdict", r.verdict().name());
+        m.put("elapsedMillis", r.elapsedMillis());
+        List<Object> findings = new ArrayList<>();
+        for (Finding f : r.judgement().findings()) {
+            Map<String, Object> fm = new LinkedHashMap<>();
+            fm.put("code", f.code().name());
+            fm.put("message", f.message());
+            if (!f.evidence().isEmpty()) {
+                fm.put("evidence", f.evidence());
+            }
+            findings.add(fm);
+        }
+        m.put("findings", findings);
+        m.put("storage", storage(r.facts()));
+        List<Object> costs = new ArrayList<>();
+        r.costs().forEach(c -> costs.add(cost(c)));
+        m.put("costs", costs);
+        return m;
+    }
+
+    static Map<String, Object> storage(StorageFacts f) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        if (f == null) {
+            return s;
+        }
+        s.put("resolvedPath", f.resolved());
+        s.put("fsType", f.fsType());
+        s.put("mountPoint", f.mount().mountPoint());
+        s.put("mountId", f.mount().mountId());
+        s.put("source", f.mount().source());
+        s.put("mountOptions", String.join(",", f.mount().mountOptions()));
+        s.put("superOptions", String.join(",", f.mount().superOptions()));
+        s.put("device", f.device() != null ? f.device().describeChain() : null);
+        List<Object> points = new ArrayList<>();
+        f.flushPoints().forEach(d -> {
+            Map<String, Object> dm = new LinkedHashMap<>();
+            dm.put("name", d.name());
+            dm.put("kind", d.kind().name());
+            dm.put("writeCache", d.writeCache());
+            dm.put("rotational", d.rotational());
+            dm.put("driver", d.driver());
+            dm.put("virtualDisk", d.virtualDisk());
+            points.add(dm);
+        });
+        s.put("countedDevices", points);
+        if (f.flushPointsNote() != null) {
+            s.put("countedDevicesNote", f.flushPointsNote());
+        }
+        s.put("container", f.environment().container());
+        s.put("hypervisor", f.environment().hypervisor());
+        s.put("interposers", f.environment().interposers());
+        return s;
+    }
+
+    public static Map<String, Object> cost(SyncCost c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("mode", c.mode().id());
+        m.put("blockSize", c.blockSize());
+        m.put("rounds", c.rounds());
+        m.put("minMicros", c.minMicros());
+        m.put("p50Micros", c.p50Micros());
+        m.put("p90Micros", c.p90Micros());
+        m.put("p99Micros", c.p99Micros());
+        m.put("maxMicros", c.maxMicros());
+        m.put("roundsPerSecond", c.roundsPerSecond());
+        m.put("flushes", c.flushes() < 0 ? null : c.flushes());
+        m.put("kibWritten", c.kibWritten() < 0 ? null : c.kibWritten());
+        m.put("flushesReached", c.flushesReached() < 0 ? null : c.flushesReached());
+        m.put("flushesPerSync", c.flushesPerSync());
+        List<Object> devices = new ArrayList<>();
+        for (DeviceDelta d : c.devices()) {
+            Map<String, Object> dm = new LinkedHashMap<>();
+            dm.put("device", d.device());
+            dm.put("terminal", d.terminal());
+            dm.put("flushes", d.delta().flushes());
+            dm.put("kibWritten", d.delta().kibWritten());
+            devices.add(dm);
+        }
+        m.put("devices", devices);
+        List<Object> buckets = new ArrayList<>();
+        c.log2Buckets().forEach(b -> buckets.add(Map.of("lowMicros", b.lowMicros(), "highMicros", b.highMicros(),
+                "count", b.count())));
+        m.put("histogram", buckets);
+        List<Object> slow = new ArrayList<>();
+        for (SlowRound s : c.slowest()) {
+            Map<String, Object> sm = new LinkedHashMap<>();
+            sm.put("round", s.index());
+            sm.put("micros", s.micros());
+            if (s.flushes() >= 0) {
+                sm.put("flushes", s.flushes());
+                sm.put("kibWritten", s.kibWritten());
+            }
+            slow.add(sm);
+        }
+        m.put("slowestRounds", slow);
+        m.put("latencyNote", "closed loop: raw round latencies, no coordinated-omission correction");
+        return m;
+    }
+}

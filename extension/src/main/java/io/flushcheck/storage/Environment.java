@@ -1,0 +1,133 @@
+package io.flushcheck.storage;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What the process runs in: a container, a hypervisor, and libraries that intercept syncs.
+ *
+ * @param container    the container runtime seen ("docker", "podman", "kubernetes", "lxc", ...) or null
+ * @param hypervisor   the hypervisor seen ("kvm", "xen", "vmware", ...; "unknown" when only the CPU flag says so) or null
+ * @param interposers  libraries in the process known to turn syncs into no-ops (eatmydata and its kin),
+ *                     each as "name (how it was found)"
+ * @param preloaded    everything named in {@code LD_PRELOAD}, known or not
+ */
+public record Environment(String container, String hypervisor, List<String> interposers, List<String> preloaded) {
+
+    /** Library names that make fsync and friends return without syncing. */
+    static final List<String> KNOWN_INTERPOSERS = List.of("libeatmydata", "libnosync", "libfakesync", "libnofsync");
+
+    public Environment {
+        interposers = List.copyOf(interposers);
+        preloaded = List.copyOf(preloaded);
+    }
+
+    public static Environment detect() {
+        return new Environment(detectContainer(), detectHypervisor(), detectInterposers(System.getenv("LD_PRELOAD"),
+                readOrEmpty(Path.of("/proc/self/maps"))), preloadList(System.getenv("LD_PRELOAD")));
+    }
+
+    /** Pure: interposers named in LD_PRELOAD or mapped into the process (maps text). */
+    static List<String> detectInterposers(String ldPreload, String maps) {
+        Set<String> found = new LinkedHashSet<>();
+        for (String lib : preloadList(ldPreload)) {
+            String known = knownName(lib);
+            if (known != null) {
+                found.add(known + " (LD_PRELOAD=" + lib + ")");
+            }
+        }
+        for (String line : maps.split("\n")) {
+            int slash = line.indexOf('/');
+            if (slash < 0) {
+                continue;
+            }
+            String file = line.substring(slash);
+            String known = knownName(file);
+            if (known != null && found.stream().noneMatch(f -> f.startsWith(known + " "))) {
+                found.add(known + " (mapped: " + file + ")");
+            }
+        }
+        return new ArrayList<>(found);
+    }
+
+    private static String knownName(String file) {
+        String base = file.substring(file.lastIndexOf('/') + 1);
+        for (String k : KNOWN_INTERPOSERS) {
+            if (base.startsWith(k)) {
+                return k.substring(3);
+            }
+        }
+        return null;
+    }
+
+    static List<String> preloadList(String ldPreload) {
+        List<String> out = new ArrayList<>();
+        if (ldPreload != null) {
+            for (String s : ldPreload.split("[ :]")) {
+                if (!s.isBlank()) {
+                    out.add(s);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String detectContainer() {
+        String env = System.getenv("container");
+        if (env != null && !env.isBlank()) {
+            return env;
+        }
+        if (Files.exists(Path.of("/.dockerenv"))) {
+            return "docker";
+        }
+        if (Files.exists(Path.of("/run/.containerenv"))) {
+            return "podman";
+        }
+        return containerFromCgroup(readOrEmpty(Path.of("/proc/1/cgroup")));
+    }
+
+    static String containerFromCgroup(String cgroup) {
+        for (String marker : List.of("kubepods", "docker", "containerd", "libpod", "lxc")) {
+            if (cgroup.contains(marker)) {
+                return marker.equals("kubepods") ? "kubernetes" : marker.equals("libpod") ? "podman" : marker;
+            }
+        }
+        return null;
+    }
+
+    private static String detectHypervisor() {
+        String type = readOrEmpty(Path.of("/sys/hypervisor/type")).trim();
+        if (!type.isEmpty()) {
+            return type;
+        }
+        String vendor = (readOrEmpty(Path.of("/sys/class/dmi/id/sys_vendor")) + " "
+                + readOrEmpty(Path.of("/sys/class/dmi/id/product_name"))).toLowerCase(Locale.ROOT);
+        for (String[] v : new String[][] {{"qemu", "kvm"}, {"kvm", "kvm"}, {"vmware", "vmware"},
+                {"virtualbox", "virtualbox"}, {"microsoft", "hyper-v"}, {"xen", "xen"}, {"amazon", "kvm"},
+                {"google", "kvm"}, {"parallels", "parallels"}, {"apple", "apple"}}) {
+            if (vendor.contains(v[0])) {
+                return v[1];
+            }
+        }
+        for (String line : readOrEmpty(Path.of("/proc/cpuinfo")).split("\n")) {
+            if (line.startsWith("flags") && line.contains(" hypervisor")) {
+                return "unknown";
+            }
+        }
+        return null;
+    }
+
+    static String readOrEmpty(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+    }
+}

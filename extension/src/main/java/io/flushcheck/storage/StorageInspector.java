@@ -1,0 +1,99 @@
+package io.flushcheck.storage;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Builds {@link StorageFacts} for a path from /proc and /sys, with no I/O on the path's data. */
+public final class StorageInspector {
+
+    private final Path sys;
+
+    public StorageInspector() {
+        this(Path.of("/sys"));
+    }
+
+    public StorageInspector(Path sysRoot) {
+        this.sys = sysRoot;
+    }
+
+    /**
+     * Inspects an existing directory or file.
+     *
+     * @throws IOException when the path does not exist or cannot be resolved
+     */
+    public StorageFacts inspect(Path path) throws IOException {
+        String resolved = path.toRealPath().toString();
+        MountTable table = MountTable.live();
+        MountInfo mount = table.mountOf(resolved);
+        SysBlock sysBlock = new SysBlock(sys, table);
+        BlockDevice device = sysBlock.chainOf(mount);
+        MountInfo upper = null;
+        String note = null;
+        if (device == null && FsTypes.isOverlay(mount.fsType())) {
+            String upperDir = mount.superOption("upperdir");
+            if (upperDir != null && Files.isDirectory(Path.of(upperDir))) {
+                upper = table.mountOf(Path.of(upperDir).toRealPath().toString());
+                device = sysBlock.chainOf(upper);
+            } else {
+                note = "the overlay's upper layer (" + upperDir + ") is not visible here";
+            }
+        }
+        List<BlockDevice> points = new ArrayList<>();
+        if (device != null) {
+            points.add(device);
+            for (BlockDevice t : device.terminals()) {
+                if (t != device) {
+                    points.add(t);
+                }
+            }
+        } else if (!FsTypes.isRamFs(mount.fsType()) && !FsTypes.isNetworkOrShared(mount.fsType())) {
+            // A container's overlay root: the host's disks are still counted in /sys/block,
+            // so flushes on all of them together are evidence, if weaker.
+            points.addAll(allDisks(sysBlock));
+            if (!points.isEmpty()) {
+                note = (note == null ? "no device backs " + mount.fsType() + " here" : note)
+                        + "; counting flushes on every disk (" + names(points) + ")";
+            }
+        }
+        return new StorageFacts(path.toString(), resolved, mount, device, upper, points, note, Environment.detect());
+    }
+
+    private List<BlockDevice> allDisks(SysBlock sysBlock) {
+        List<BlockDevice> disks = new ArrayList<>();
+        Path block = sys.resolve("block");
+        if (!Files.isDirectory(block)) {
+            return disks;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(block)) {
+            for (Path p : ds) {
+                String name = p.getFileName().toString();
+                if (name.startsWith("loop") || name.startsWith("ram") || name.startsWith("zram")
+                        || name.startsWith("dm-") || name.startsWith("md") || name.startsWith("sr")) {
+                    continue;
+                }
+                BlockDevice d = sysBlock.chainOfName(name);
+                if (d != null && d.kind() == BlockDevice.Kind.DISK) {
+                    disks.add(d);
+                }
+            }
+        } catch (IOException e) {
+            return List.of();
+        }
+        return disks;
+    }
+
+    private static String names(List<BlockDevice> devices) {
+        List<String> n = new ArrayList<>();
+        devices.forEach(d -> n.add(d.name()));
+        return String.join(", ", n);
+    }
+
+    /** The counters file of a device. */
+    public Path statFile(BlockDevice device) {
+        return sys.resolve("class/block").resolve(device.name()).resolve("stat");
+    }
+}

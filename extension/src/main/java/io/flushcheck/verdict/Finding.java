@@ -1,0 +1,27 @@
+package io.flushcheck.verdict;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One reason behind a verdict.
+ *
+ * @param code     stable code
+ * @param message  one sentence with its evidence ("/dev/shm is on tmpfs (mount 30): syncs reach no device")
+ * @param evidence the raw figures behind the sentence, by name
+ */
+public record Finding(FindingCode code, String message, Map<String, String> evidence) {
+
+    public Finding {
+        evidence = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(evidence));
+    }
+
+    public static Finding of(FindingCode code, String message) {
+        return new Finding(code, message, Map.of());
+    }
+
+    @Override
+    public String toString() {
+        return code + ": " + message;
+    }
+}

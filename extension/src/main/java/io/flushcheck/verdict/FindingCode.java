@@ -1,0 +1,40 @@
+package io.flushcheck.verdict;
+
+/**
+ * Stable codes of findings; tools may match on them. Each says which way it pushes the verdict:
+ * any {@link Verdict#NO_REAL_FLUSH} finding decides the verdict, else any {@link Verdict#REAL_FLUSH}
+ * finding, else it is UNKNOWN. Findings with a null effect only inform.
+ */
+public enum FindingCode {
+    RAM_FILESYSTEM(Verdict.NO_REAL_FLUSH),
+    RAM_BLOCK_DEVICE(Verdict.NO_REAL_FLUSH),
+    SYNC_INTERPOSER(Verdict.NO_REAL_FLUSH),
+    BARRIERS_OFF(Verdict.NO_REAL_FLUSH),
+    FLUSHES_MISSING(Verdict.NO_REAL_FLUSH),
+    WRITES_MISSING(Verdict.NO_REAL_FLUSH),
+    SYNC_TOO_FAST(Verdict.NO_REAL_FLUSH),
+    FLUSHES_REACHED(Verdict.REAL_FLUSH),
+    WRITES_REACHED_WRITE_THROUGH(Verdict.REAL_FLUSH),
+    NETWORK_FILESYSTEM(null),
+    VIRTUAL_DISK(null),
+    CONTAINER(null),
+    OVERLAY(null),
+    PRELOADED_LIBRARY(null),
+    SUSPICIOUSLY_FAST(null),
+    NO_DEVICE_COUNTERS(null),
+    NOT_PROBED(null),
+    PROBE_FAILED(null),
+    NATIVE_UNAVAILABLE(null),
+    UNSUPPORTED_OS(null);
+
+    private final Verdict effect;
+
+    FindingCode(Verdict effect) {
+        this.effect = effect;
+    }
+
+    /** The verdict this finding argues for, or null when it only informs. */
+    public Verdict effect() {
+        return effect;
+    }
+}

@@ -1,0 +1,198 @@
+package io.flushcheck.verdict;
+
+import io.flushcheck.probe.SyncCost;
+import io.flushcheck.storage.BlockDevice;
+import io.flushcheck.storage.Environment;
+import io.flushcheck.storage.FsTypes;
+import io.flushcheck.storage.MountInfo;
+import io.flushcheck.storage.StorageFacts;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Turns storage facts and measured costs into a {@link Judgement}, following the evidence order
+ * of DESIGN.md: what the path is, then what the device saw, then timing.
+ */
+public final class Judge {
+
+    private Judge() {
+    }
+
+    /**
+     * The findings that need no probe I/O. When one of them argues NO_REAL_FLUSH the verdict is
+     * decided without writing anything.
+     */
+    public static List<Finding> staticFindings(StorageFacts facts) {
+        List<Finding> out = new ArrayList<>();
+        MountInfo m = facts.mount();
+        String ram = facts.ramReason();
+        if (ram != null) {
+            boolean fs = FsTypes.isRamFs(facts.dataMount().fsType());
+            out.add(new Finding(fs ? FindingCode.RAM_FILESYSTEM : FindingCode.RAM_BLOCK_DEVICE,
+                    ram + ": syncs reach no device",
+                    Map.of("fsType", facts.dataMount().fsType(), "mountPoint", facts.dataMount().mountPoint(),
+                            "mountId", String.valueOf(facts.dataMount().mountId()))));
+        }
+        Environment env = facts.environment();
+        for (String interposer : env.interposers()) {
+            out.add(new Finding(FindingCode.SYNC_INTERPOSER, interposer.split(" ")[0]
+                    + " is loaded in this process " + interposer.substring(interposer.indexOf(' ') + 1)
+                    + ": fsync, fdatasync and O_DSYNC return without syncing",
+                    Map.of("interposer", interposer)));
+        }
+        for (String lib : env.preloaded()) {
+            if (env.interposers().stream().noneMatch(i -> i.contains(lib))) {
+                out.add(new Finding(FindingCode.PRELOADED_LIBRARY, "LD_PRELOAD names " + lib
+                        + ", which flushcheck does not know; if it intercepts syncs, the device counters will show it",
+                        Map.of("library", lib)));
+            }
+        }
+        List<String> barrierOff = facts.barrierOffOptions();
+        if (!barrierOff.isEmpty()) {
+            MountInfo d = facts.dataMount();
+            out.add(new Finding(FindingCode.BARRIERS_OFF, facts.resolved() + " is on " + d.fsType() + " mounted with "
+                    + String.join(",", barrierOff) + " (" + d.mountPoint() + ", mount " + d.mountId()
+                    + "): the filesystem sends no cache flushes to " + facts.deviceDescription(),
+                    Map.of("options", String.join(",", barrierOff), "mountPoint", d.mountPoint())));
+        }
+        if (facts.networkOrShared()) {
+            out.add(new Finding(FindingCode.NETWORK_FILESYSTEM, facts.resolved() + " is on " + facts.dataMount().fsType()
+                    + " from " + facts.dataMount().source() + ": whether a sync is durable is decided on the other side, "
+                    + "where no counter here can see it", Map.of("fsType", facts.dataMount().fsType())));
+        }
+        if (FsTypes.isOverlay(m.fsType())) {
+            out.add(new Finding(FindingCode.OVERLAY, facts.resolved() + " is on overlay (mount " + m.mountId() + "); "
+                    + (facts.upperMount() != null ? "its upper layer is on " + facts.upperMount().fsType() + " at "
+                    + facts.upperMount().mountPoint() : String.valueOf(facts.flushPointsNote())), Map.of()));
+        }
+        if (facts.device() != null) {
+            for (BlockDevice t : facts.device().terminals()) {
+                if (t.virtualDisk()) {
+                    out.add(new Finding(FindingCode.VIRTUAL_DISK, "flushes end at " + t.name() + ", a virtual disk ("
+                            + (t.driver() != null ? t.driver() : t.model()) + "): whether the host persists them is "
+                            + "beyond this guest's edge; compare with a probe on the host",
+                            Map.of("device", t.name(), "driver", String.valueOf(t.driver()))));
+                }
+            }
+        }
+        if (env.container() != null) {
+            out.add(new Finding(FindingCode.CONTAINER, "this process runs in a container (" + env.container() + ")",
+                    Map.of("container", env.container())));
+        }
+        return out;
+    }
+
+    /** True when the static findings already decide NO_REAL_FLUSH, so no probe is needed. */
+    public static boolean decidedWithoutProbe(List<Finding> staticFindings) {
+        return staticFindings.stream().anyMatch(f -> f.code().effect() == Verdict.NO_REAL_FLUSH);
+    }
+
+    /**
+     * The verdict from everything known.
+     *
+     * @param facts    the storage facts, or null where they could not be inspected
+     * @param costs    the measured modes (may be empty)
+     * @param extra    findings from elsewhere (probe failures, platform limits)
+     */
+    public static Judgement judge(StorageFacts facts, List<SyncCost> costs, Thresholds thresholds, List<Finding> extra) {
+        List<Finding> all = new ArrayList<>();
+        if (facts != null) {
+            all.addAll(staticFindings(facts));
+        }
+        all.addAll(extra);
+        all.addAll(costFindings(facts, costs, thresholds));
+        Verdict verdict = Verdict.UNKNOWN;
+        if (all.stream().anyMatch(f -> f.code().effect() == Verdict.NO_REAL_FLUSH)) {
+            verdict = Verdict.NO_REAL_FLUSH;
+        } else if (all.stream().anyMatch(f -> f.code().effect() == Verdict.REAL_FLUSH)) {
+            verdict = Verdict.REAL_FLUSH;
+        }
+        Verdict v = verdict;
+        all.sort(Comparator.comparingInt(f -> f.code().effect() == v ? 0 : f.code().effect() == null ? 2 : 1));
+        return new Judgement(verdict, all);
+    }
+
+    static List<Finding> costFindings(StorageFacts facts, List<SyncCost> costs, Thresholds t) {
+        List<Finding> out = new ArrayList<>();
+        List<String> reached = new ArrayList<>();
+        boolean writeThrough = facts != null && facts.device() != null
+                && facts.device().terminals().stream().noneMatch(BlockDevice::hasVolatileCache);
+        String where = facts == null ? "the device" : deviceNames(facts);
+        for (SyncCost c : costs) {
+            if (!c.mode().countsForVerdict()) {
+                continue;
+            }
+            if (!c.hasDeviceCounters()) {
+                if (c.p50Micros() < t.suspiciousSyncMicros()) {
+                    out.add(new Finding(FindingCode.SYNC_TOO_FAST, String.format(Locale.ROOT,
+                            "%s takes %s µs in the median, faster than any drive cache flush (threshold %s µs)",
+                            c.mode().id(), fmt(c.p50Micros()), fmt(t.suspiciousSyncMicros())),
+                            Map.of("mode", c.mode().id(), "p50Micros", fmt(c.p50Micros()))));
+                } else {
+                    out.add(new Finding(FindingCode.NO_DEVICE_COUNTERS, String.format(Locale.ROOT,
+                            "%s takes %s µs in the median, but no device counters are visible here to show the "
+                                    + "syncs arriving, and timing alone is weak evidence", c.mode().id(), fmt(c.p50Micros())),
+                            Map.of("mode", c.mode().id())));
+                }
+                continue;
+            }
+            long wantKib = (long) c.rounds() * c.blockSize() / 1024;
+            if (writeThrough) {
+                if (c.kibReached() >= wantKib * 9 / 10) {
+                    reached.add(String.format(Locale.ROOT, "%s: %d KiB of %d written", c.mode().id(), c.kibReached(), wantKib));
+                } else {
+                    out.add(new Finding(FindingCode.WRITES_MISSING, String.format(Locale.ROOT,
+                            "%s: %d syncs of %d KiB wrote only %d KiB to %s, which has no volatile cache",
+                            c.mode().id(), c.rounds(), c.blockSize() / 1024, c.kibReached(), where),
+                            Map.of("mode", c.mode().id(), "kibWritten", String.valueOf(c.kibReached()))));
+                }
+                continue;
+            }
+            long flushes = c.flushesReached();
+            if (flushes >= t.minFlushesPerSync() * c.rounds()) {
+                reached.add(String.format(Locale.ROOT, "%s: %d flushes for %d syncs", c.mode().id(), flushes, c.rounds()));
+            } else {
+                out.add(new Finding(FindingCode.FLUSHES_MISSING, String.format(Locale.ROOT,
+                        "%s: %d of %d syncs reached %s as a cache flush (%s µs median)",
+                        c.mode().id(), Math.max(0, flushes), c.rounds(), where, fmt(c.p50Micros())),
+                        Map.of("mode", c.mode().id(), "syncs", String.valueOf(c.rounds()),
+                                "flushes", String.valueOf(flushes), "p50Micros", fmt(c.p50Micros()))));
+            }
+            if (c.p50Micros() < t.suspiciousSyncMicros()) {
+                out.add(Finding.of(FindingCode.SUSPICIOUSLY_FAST, String.format(Locale.ROOT,
+                        "%s takes %s µs in the median, below %s µs, although the device counted its flushes",
+                        c.mode().id(), fmt(c.p50Micros()), fmt(t.suspiciousSyncMicros()))));
+            }
+        }
+        if (!reached.isEmpty()) {
+            out.add(0, new Finding(writeThrough ? FindingCode.WRITES_REACHED_WRITE_THROUGH : FindingCode.FLUSHES_REACHED,
+                    (writeThrough ? where + " has no volatile write cache and the writes reached it: "
+                            : "syncs reached " + where + ": ") + String.join(", ", reached),
+                    Map.of("device", where)));
+        }
+        return out;
+    }
+
+    private static String deviceNames(StorageFacts facts) {
+        if (facts.device() != null) {
+            return facts.device().describeChain();
+        }
+        List<String> n = new ArrayList<>();
+        facts.flushPoints().forEach(d -> n.add(d.name()));
+        return n.isEmpty() ? facts.mount().source() : String.join("+", n);
+    }
+
+    /** Microseconds the way reports print them: 3 significant digits, no exponent. */
+    public static String fmt(double micros) {
+        if (micros >= 100) {
+            return String.format(Locale.ROOT, "%.0f", micros);
+        }
+        if (micros >= 10) {
+            return String.format(Locale.ROOT, "%.1f", micros);
+        }
+        return String.format(Locale.ROOT, "%.2f", micros);
+    }
+}
