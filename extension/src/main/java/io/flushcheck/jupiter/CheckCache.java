@@ -1,0 +1,83 @@
+package io.flushcheck.jupiter;
+
+import io.flushcheck.BadPathException;
+import io.flushcheck.CheckOptions;
+import io.flushcheck.CheckResult;
+import io.flushcheck.Flushcheck;
+import io.flushcheck.probe.ProbeListener;
+import io.flushcheck.storage.MountTable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Checks computed once per run and shared by every test: cached in the root store, first by path,
+ * then by the mount that holds it, so that a thousand annotated tests cost one probe per storage.
+ * Probes run one at a time, since the device counters they read are shared by the whole disk.
+ */
+final class CheckCache {
+
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(CheckCache.class);
+    private static final ReentrantLock PROBE_LOCK = new ReentrantLock();
+    /** Checks actually run in this JVM (not served from the cache); tests read it. */
+    static final AtomicInteger CHECKS_RUN = new AtomicInteger();
+
+    private CheckCache() {
+    }
+
+    /**
+     * The check of {@code dir}, computed at most once per storage and options in this run.
+     *
+     * @param what the annotation asking, for messages ("@RequiresRealFlush")
+     */
+    static CheckResult check(ExtensionContext context, Path dir, CheckOptions options, String what) {
+        ExtensionContext.Store root = context.getRoot().getStore(NAMESPACE);
+        String config = options.toString();
+        Path real = resolve(dir, what);
+        return root.getOrComputeIfAbsent("path|" + real + "|" + config, k -> {
+            String storage = storageKey(real);
+            CheckResult shared = root.getOrComputeIfAbsent("storage|" + storage + "|" + config,
+                    k2 -> run(real, options), CheckResult.class);
+            // Same storage, other directory: same verdict and costs, but named after the directory asked.
+            return shared.path().equals(real.toString()) ? shared
+                    : new CheckResult(real.toString(), shared.facts(), shared.costs(), shared.judgement(), shared.elapsedMillis());
+        }, CheckResult.class);
+    }
+
+    private static CheckResult run(Path dir, CheckOptions options) {
+        PROBE_LOCK.lock();
+        try {
+            CHECKS_RUN.incrementAndGet();
+            return Flushcheck.check(dir, options, ProbeListener.NONE);
+        } finally {
+            PROBE_LOCK.unlock();
+        }
+    }
+
+    private static Path resolve(Path dir, String what) {
+        try {
+            Path real = dir.toRealPath();
+            if (!real.toFile().isDirectory()) {
+                throw new ExtensionConfigurationException(what + ": " + dir + " is not a directory");
+            }
+            return real;
+        } catch (IOException e) {
+            throw new ExtensionConfigurationException(what + ": " + dir + " does not exist or cannot be resolved ("
+                    + e.getMessage() + "); name an existing directory");
+        } catch (BadPathException e) {
+            throw new ExtensionConfigurationException(what + ": " + e.getMessage());
+        }
+    }
+
+    /** The mount holding the directory: directories on one filesystem share one verdict. */
+    private static String storageKey(Path real) {
+        try {
+            return "mount " + MountTable.live().mountOf(real.toString()).mountId();
+        } catch (RuntimeException e) {
+            return real.toString();
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.flushcheck.jupiter;
+
+/**
+ * Configuration keys of the flushcheck extensions. Each can be set in {@code junit-platform.properties},
+ * as a JVM system property ({@code -Dflushcheck.onNoRealFlush=skip}) or as a launcher configuration
+ * parameter. An annotation attribute left at its default means "use the key".
+ */
+public final class FlushcheckConfig {
+
+    /**
+     * Directory judged by {@link RequiresRealFlush} and measured by {@link MeasureSyncCost} when the
+     * annotation names none. Default: the JVM temp dir ({@code java.io.tmpdir}), where {@code @TempDir}
+     * directories are created.
+     */
+    public static final String TARGET_KEY = "flushcheck.target";
+
+    /** What a NO_REAL_FLUSH verdict does to a {@link RequiresRealFlush} test: {@code fail} (default), {@code skip}, {@code warn}. */
+    public static final String ON_NO_REAL_FLUSH_KEY = "flushcheck.onNoRealFlush";
+
+    /** What an UNKNOWN verdict does to a {@link RequiresRealFlush} test: {@code fail}, {@code skip}, {@code warn} (default). */
+    public static final String ON_UNKNOWN_KEY = "flushcheck.onUnknown";
+
+    /** Rounds of each sync mode in the verification probe behind {@link RequiresRealFlush} (default 64, 8 to 100000). */
+    public static final String VERIFY_ROUNDS_KEY = "flushcheck.verify.rounds";
+
+    /** Flushes per sync a device must show to count as reached (default 0.5). */
+    public static final String MIN_FLUSHES_PER_SYNC_KEY = "flushcheck.minFlushesPerSync";
+
+    /** A median sync faster than this many microseconds cannot be a drive flush (default 20). */
+    public static final String SUSPICIOUS_SYNC_MICROS_KEY = "flushcheck.suspiciousSyncMicros";
+
+    /** Default modes of {@link MeasureSyncCost}, comma-separated (default: every mode of this OS). */
+    public static final String MEASURE_MODES_KEY = "flushcheck.measure.modes";
+
+    /** Default rounds per mode of {@link MeasureSyncCost} (default 200). */
+    public static final String MEASURE_ROUNDS_KEY = "flushcheck.measure.rounds";
+
+    /** Default block size in bytes of {@link MeasureSyncCost} (default 4096). */
+    public static final String MEASURE_BLOCK_SIZE_KEY = "flushcheck.measure.blockSize";
+
+    /**
+     * Where {@link MeasureSyncCost} writes its JSON and text reports. Default: {@code target/flushcheck}
+     * (Maven) or {@code build/flushcheck} (Gradle) under the working directory, whichever build
+     * directory exists, else {@code flushcheck-reports} in the JVM temp dir.
+     */
+    public static final String REPORT_DIR_KEY = "flushcheck.reportDir";
+
+    /**
+     * First choice of {@link RealDiskTempDirFactory} for temp dirs; must exist. Without it, the factory tries the
+     * JVM temp dir, then the build directory ({@code target/} or {@code build/}), then the working directory.
+     */
+    public static final String TEMPDIR_KEY = "flushcheck.tempdir";
+
+    /** The resource lock {@link MeasureSyncCost} tests hold, so measurements never overlap in parallel runs. */
+    public static final String DISK_LOCK = "io.flushcheck.disk";
+
+    private FlushcheckConfig() {
+    }
+}

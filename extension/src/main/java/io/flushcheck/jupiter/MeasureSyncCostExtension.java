@@ -1,0 +1,139 @@
+package io.flushcheck.jupiter;
+
+import io.flushcheck.CheckOptions;
+import io.flushcheck.CheckResult;
+import io.flushcheck.probe.SyncCost;
+import io.flushcheck.report.ResultJson;
+import io.flushcheck.report.TextReport;
+import io.flushcheck.verdict.Judge;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.platform.commons.support.AnnotationSupport;
+
+/** Measures in {@code beforeAll} (annotation on the class) or {@code beforeEach} (on the method), reports, injects. */
+class MeasureSyncCostExtension implements BeforeAllCallback, BeforeEachCallback, ParameterResolver {
+
+    static final String NAME = "@MeasureSyncCost";
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(MeasureSyncCostExtension.class);
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        Optional<MeasureSyncCost> onClass = RequiresRealFlushExtension.findOnClass(context.getRequiredTestClass(),
+                MeasureSyncCost.class);
+        if (onClass.isPresent()) {
+            measure(context, onClass.get());
+        }
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        Optional<MeasureSyncCost> onMethod = AnnotationSupport.findAnnotation(context.getRequiredTestMethod(), MeasureSyncCost.class);
+        if (onMethod.isPresent()) {
+            measure(context, onMethod.get());
+        } else {
+            // Class-level measurement: publish it for each test too, so every test's report shows the figures.
+            find(context).ifPresent(m -> publish(context, m.result()));
+        }
+    }
+
+    private static void measure(ExtensionContext context, MeasureSyncCost annotation) {
+        Settings settings = new Settings(context);
+        CheckOptions options = new CheckOptions(settings.measurePlan(annotation), settings.thresholds(), true);
+        CheckResult result = CheckCache.check(context, settings.target(annotation.path(), NAME), options, NAME);
+        Path[] files = writeReports(context, settings, result);
+        SyncCostMeasurement m = new SyncCostMeasurement(result, files[0], files[1]);
+        context.getStore(NAMESPACE).put(SyncCostMeasurement.class, m);
+        publish(context, result);
+        gate(annotation, result);
+    }
+
+    private static void publish(ExtensionContext context, CheckResult result) {
+        context.publishReportEntry("flushcheck.verdict", result.path() + ": " + result.verdict());
+        for (SyncCost c : result.costs()) {
+            Map<String, String> entry = new LinkedHashMap<>();
+            String p = "flushcheck." + c.mode().id() + ".";
+            entry.put(p + "p50Micros", Judge.fmt(c.p50Micros()));
+            entry.put(p + "p99Micros", Judge.fmt(c.p99Micros()));
+            entry.put(p + "maxMicros", Judge.fmt(c.maxMicros()));
+            entry.put(p + "roundsPerSecond", String.format(Locale.ROOT, "%.0f", c.roundsPerSecond()));
+            entry.put(p + "flushesPerSync", Double.isNaN(c.flushesPerSync()) ? "n/a"
+                    : String.format(Locale.ROOT, "%.2f", c.flushesPerSync()));
+            context.publishReportEntry(entry);
+        }
+    }
+
+    private static void gate(MeasureSyncCost annotation, CheckResult result) {
+        double limit = annotation.maxP99Micros();
+        if (limit < 0) {
+            return;
+        }
+        for (SyncCost c : result.costs()) {
+            if (c.mode().syncs() && c.p99Micros() > limit) {
+                StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
+                        "%s(maxP99Micros = %s): %s p99 is %s us in %s, above the limit; the distribution:%n", NAME,
+                        Judge.fmt(limit), c.mode().id(), Judge.fmt(c.p99Micros()), result.path()));
+                TextReport.appendCost(sb, c, true);
+                throw new AssertionError(sb.toString());
+            }
+        }
+    }
+
+    private static Path[] writeReports(ExtensionContext context, Settings settings, CheckResult result) {
+        Path dir = settings.raw(FlushcheckConfig.REPORT_DIR_KEY).map(Path::of).orElseGet(MeasureSyncCostExtension::defaultReportDir);
+        String name = context.getRequiredTestClass().getName()
+                + context.getTestMethod().map(m -> "." + m.getName()).orElse("");
+        try {
+            Files.createDirectories(dir);
+            Path json = dir.resolve(name + ".json");
+            Path text = dir.resolve(name + ".txt");
+            Files.writeString(json, ResultJson.of(List.of(result)));
+            Files.writeString(text, TextReport.of(result, true));
+            return new Path[] {json, text};
+        } catch (IOException e) {
+            throw new UncheckedIOException(NAME + ": cannot write reports to " + dir + " (set "
+                    + FlushcheckConfig.REPORT_DIR_KEY + " to a writable directory)", e);
+        }
+    }
+
+    static Path defaultReportDir() {
+        for (String build : List.of("target", "build")) {
+            if (Files.isDirectory(Path.of(build))) {
+                return Path.of(build, "flushcheck").toAbsolutePath();
+            }
+        }
+        return Path.of(System.getProperty("java.io.tmpdir"), "flushcheck-reports");
+    }
+
+    private static Optional<SyncCostMeasurement> find(ExtensionContext context) {
+        for (Optional<ExtensionContext> c = Optional.of(context); c.isPresent(); c = c.get().getParent()) {
+            SyncCostMeasurement m = c.get().getStore(NAMESPACE).get(SyncCostMeasurement.class, SyncCostMeasurement.class);
+            if (m != null) {
+                return Optional.of(m);
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        return parameterContext.getParameter().getType() == SyncCostMeasurement.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        return find(extensionContext).orElseThrow(() -> new org.junit.jupiter.api.extension.ParameterResolutionException(
+                "a SyncCostMeasurement parameter needs @MeasureSyncCost on the test method or its class"));
+    }
+}

@@ -1,0 +1,72 @@
+package io.flushcheck.jupiter;
+
+import io.flushcheck.CheckOptions;
+import io.flushcheck.CheckResult;
+import io.flushcheck.verdict.Verdict;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.extension.AnnotatedElementContext;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.io.TempDirFactory;
+
+/**
+ * Creates {@code @TempDir} directories on storage that really flushes. Use it per directory,
+ * {@code @TempDir(factory = RealDiskTempDirFactory.class)}, or for the whole suite with
+ * {@code junit.jupiter.tempdir.factory.default=io.flushcheck.jupiter.RealDiskTempDirFactory}.
+ *
+ * <p>It takes the first of these places whose verdict is REAL_FLUSH: the key
+ * {@value FlushcheckConfig#TEMPDIR_KEY}, the JVM temp dir, the build directory ({@code target/} or
+ * {@code build/} under the working directory), the working directory. When it has to pass over the JVM
+ * temp dir it says where it went, once per run, on stderr. When no place flushes it fails with each
+ * place's reason.
+ */
+public final class RealDiskTempDirFactory implements TempDirFactory {
+
+    private static final Set<String> ANNOUNCED = ConcurrentHashMap.newKeySet();
+
+    @Override
+    public Path createTempDirectory(AnnotatedElementContext elementContext, ExtensionContext extensionContext) throws Exception {
+        Settings settings = new Settings(extensionContext);
+        CheckOptions options = new CheckOptions(settings.verificationPlan(), settings.thresholds(), false);
+        List<String> refused = new ArrayList<>();
+        for (Path candidate : candidates(settings)) {
+            CheckResult r = CheckCache.check(extensionContext, candidate, options, "RealDiskTempDirFactory");
+            if (r.verdict() == Verdict.REAL_FLUSH) {
+                if (!refused.isEmpty() && ANNOUNCED.add(candidate.toString())) {
+                    System.err.println("flushcheck: @TempDir directories go to " + candidate + " because " + String.join("; ", refused));
+                }
+                return Files.createTempDirectory(candidate, "junit-flushcheck-");
+            }
+            refused.add(candidate + " is " + r.verdict() + " (" + r.judgement().summary() + ")");
+        }
+        throw new ExtensionConfigurationException("RealDiskTempDirFactory: no place for temp dirs really flushes: "
+                + String.join("; ", refused) + ". Set " + FlushcheckConfig.TEMPDIR_KEY + " to a directory on a real disk.");
+    }
+
+    private static List<Path> candidates(Settings settings) {
+        Set<Path> out = new LinkedHashSet<>();
+        settings.raw(FlushcheckConfig.TEMPDIR_KEY).ifPresent(p -> {
+            Path dir = Path.of(p);
+            if (!Files.isDirectory(dir)) {
+                throw new ExtensionConfigurationException(FlushcheckConfig.TEMPDIR_KEY + " = '" + p
+                        + "' is not an existing directory");
+            }
+            out.add(dir.toAbsolutePath());
+        });
+        out.add(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath());
+        for (String build : List.of("target", "build")) {
+            Path dir = Path.of(build).toAbsolutePath();
+            if (Files.isDirectory(dir)) {
+                out.add(dir);
+            }
+        }
+        out.add(Path.of("").toAbsolutePath());
+        return new ArrayList<>(out);
+    }
+}

@@ -1,0 +1,107 @@
+package io.flushcheck.jupiter;
+
+import io.flushcheck.probe.ProbePlan;
+import io.flushcheck.probe.SyncMode;
+import io.flushcheck.verdict.Thresholds;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/** Reads and validates the {@code flushcheck.*} keys; a bad value names the key, the value and what is allowed. */
+final class Settings {
+
+    private final ExtensionContext context;
+
+    Settings(ExtensionContext context) {
+        this.context = context;
+    }
+
+    Optional<String> raw(String key) {
+        return context.getConfigurationParameter(key).map(String::trim).filter(s -> !s.isEmpty());
+    }
+
+    /** The directory an annotation's {@code path} names, else the target key, else java.io.tmpdir. */
+    Path target(String annotationPath, String annotationName) {
+        if (!annotationPath.isBlank()) {
+            return Path.of(annotationPath);
+        }
+        return raw(FlushcheckConfig.TARGET_KEY).map(Path::of)
+                .orElseGet(() -> Path.of(System.getProperty("java.io.tmpdir")));
+    }
+
+    FlushPolicy policy(FlushPolicy attribute, String key, FlushPolicy fallback) {
+        if (attribute != FlushPolicy.CONFIGURED) {
+            return attribute;
+        }
+        return raw(key).map(v -> FlushPolicy.parse(key, v)).orElse(fallback);
+    }
+
+    int intValue(String key, int fallback, int min, int max) {
+        Optional<String> v = raw(key);
+        if (v.isEmpty()) {
+            return fallback;
+        }
+        try {
+            int i = Integer.parseInt(v.get());
+            if (i < min || i > max) {
+                throw new ExtensionConfigurationException(key + " = '" + v.get() + "' is out of range: use " + min + " to " + max);
+            }
+            return i;
+        } catch (NumberFormatException e) {
+            throw new ExtensionConfigurationException(key + " = '" + v.get() + "' is not a whole number: use " + min + " to " + max);
+        }
+    }
+
+    Thresholds thresholds() {
+        double minFlushes = doubleValue(FlushcheckConfig.MIN_FLUSHES_PER_SYNC_KEY, Thresholds.DEFAULT.minFlushesPerSync());
+        double suspicious = doubleValue(FlushcheckConfig.SUSPICIOUS_SYNC_MICROS_KEY, Thresholds.DEFAULT.suspiciousSyncMicros());
+        try {
+            return new Thresholds(minFlushes, suspicious);
+        } catch (IllegalArgumentException e) {
+            throw new ExtensionConfigurationException("flushcheck thresholds: " + e.getMessage());
+        }
+    }
+
+    private double doubleValue(String key, double fallback) {
+        Optional<String> v = raw(key);
+        if (v.isEmpty()) {
+            return fallback;
+        }
+        try {
+            return Double.parseDouble(v.get());
+        } catch (NumberFormatException e) {
+            throw new ExtensionConfigurationException(key + " = '" + v.get() + "' is not a number");
+        }
+    }
+
+    ProbePlan verificationPlan() {
+        return ProbePlan.verification().withRounds(intValue(FlushcheckConfig.VERIFY_ROUNDS_KEY, 64, 8, 100_000));
+    }
+
+    /** The plan of a {@link MeasureSyncCost}: its attributes, else the keys, else the defaults. */
+    ProbePlan measurePlan(MeasureSyncCost a) {
+        List<SyncMode> modes;
+        String where = "@MeasureSyncCost(modes)";
+        try {
+            if (a.modes().length > 0) {
+                modes = SyncMode.parseList(String.join(",", a.modes()));
+            } else {
+                where = FlushcheckConfig.MEASURE_MODES_KEY;
+                modes = raw(FlushcheckConfig.MEASURE_MODES_KEY).map(SyncMode::parseList).orElseGet(SyncMode::available);
+            }
+            where = "@MeasureSyncCost";
+            int rounds = a.rounds() > 0 ? a.rounds() : intValue(FlushcheckConfig.MEASURE_ROUNDS_KEY, 200, 1, ProbePlan.MAX_ROUNDS);
+            int block = a.blockSize() > 0 ? a.blockSize()
+                    : intValue(FlushcheckConfig.MEASURE_BLOCK_SIZE_KEY, 4096, ProbePlan.MIN_BLOCK, ProbePlan.MAX_BLOCK);
+            if (a.rounds() == 0 || a.rounds() < -1 || a.blockSize() == 0 || a.blockSize() < -1) {
+                throw new IllegalArgumentException("rounds = " + a.rounds() + ", blockSize = " + a.blockSize()
+                        + ": give positive numbers, or leave them out to use the keys");
+            }
+            return new ProbePlan(modes, block, rounds, false, 5);
+        } catch (IllegalArgumentException e) {
+            throw new ExtensionConfigurationException(where + ": " + e.getMessage());
+        }
+    }
+}

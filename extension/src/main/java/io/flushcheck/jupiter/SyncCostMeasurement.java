@@ -1,0 +1,71 @@
+package io.flushcheck.jupiter;
+
+import io.flushcheck.CheckResult;
+import io.flushcheck.probe.SyncCost;
+import io.flushcheck.probe.SyncMode;
+import io.flushcheck.verdict.Verdict;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+/**
+ * What {@link MeasureSyncCost} measured; declare a parameter of this type to assert on it:
+ * <pre>{@code
+ * @Test @MeasureSyncCost(modes = "overwrite-fdatasync")
+ * void commitLatency(SyncCostMeasurement m) {
+ *     assertTrue(m.cost("overwrite-fdatasync").p99Micros() < 10_000);
+ * }
+ * }</pre>
+ */
+public final class SyncCostMeasurement {
+
+    private final CheckResult result;
+    private final Path jsonReport;
+    private final Path textReport;
+
+    SyncCostMeasurement(CheckResult result, Path jsonReport, Path textReport) {
+        this.result = result;
+        this.jsonReport = jsonReport;
+        this.textReport = textReport;
+    }
+
+    /** Verdict, findings, storage facts and every cost. */
+    public CheckResult result() {
+        return result;
+    }
+
+    public Verdict verdict() {
+        return result.verdict();
+    }
+
+    public List<SyncCost> costs() {
+        return result.costs();
+    }
+
+    /**
+     * The cost of one mode.
+     *
+     * @throws NoSuchElementException naming the measured modes when this one was not measured
+     */
+    public SyncCost cost(String mode) {
+        SyncMode m = SyncMode.parse(mode);
+        return result.costs().stream().filter(c -> c.mode() == m).findFirst()
+                .orElseThrow(() -> new NoSuchElementException("mode " + mode + " was not measured; measured: "
+                        + result.costs().stream().map(c -> c.mode().id()).toList()));
+    }
+
+    /** The JSON report written for this measurement. */
+    public Path jsonReport() {
+        return jsonReport;
+    }
+
+    /** The text report written for this measurement. */
+    public Path textReport() {
+        return textReport;
+    }
+
+    @Override
+    public String toString() {
+        return "SyncCostMeasurement[" + result.path() + ": " + result.verdict() + ", " + result.costs().size() + " modes]";
+    }
+}
