@@ -1,0 +1,147 @@
+package io.flushcheck.jupiter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.testkit.engine.EventConditions.event;
+import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
+import static org.junit.platform.testkit.engine.EventConditions.test;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
+
+import io.flushcheck.probe.SyncCost;
+import io.flushcheck.verdict.Verdict;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.platform.engine.reporting.ReportEntry;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+import org.junit.platform.testkit.engine.EngineTestKit;
+
+class MeasureSyncCostExtensionTests {
+
+    static Path disk;
+    static Path reports;
+
+    @BeforeAll
+    static void directories() throws IOException {
+        disk = Files.createDirectories(Path.of("target", "flushcheck-it", "measure").toAbsolutePath());
+        reports = Files.createDirectories(Path.of("target", "flushcheck-it", "measure-reports").toAbsolutePath());
+    }
+
+    static EngineExecutionResults run(Class<?> fixture, String target) {
+        Map<String, String> config = new HashMap<>();
+        config.put(FlushcheckConfig.TARGET_KEY, target);
+        config.put(FlushcheckConfig.REPORT_DIR_KEY, reports.toString());
+        return EngineTestKit.engine("junit-jupiter").selectors(selectClass(fixture)).configurationParameters(config).execute();
+    }
+
+    static Map<String, String> entries(EngineExecutionResults r) {
+        Map<String, String> all = new HashMap<>();
+        r.allEvents().reportingEntryPublished().stream()
+                .map(e -> e.getPayload(ReportEntry.class).orElseThrow())
+                .forEach(e -> all.putAll(e.getKeyValuePairs()));
+        return all;
+    }
+
+    @Test
+    void measuresReportsAndInjects() throws IOException {
+        MeasuredTestCases.seen = null;
+        EngineExecutionResults r = run(MeasuredTestCases.class, disk.toString());
+        r.testEvents().assertStatistics(s -> s.started(1).succeeded(1));
+        SyncCostMeasurement m = MeasuredTestCases.seen;
+        assertEquals(Verdict.REAL_FLUSH, m.verdict());
+        assertEquals(List.of("overwrite-fdatasync", "no-sync"), m.costs().stream().map(c -> c.mode().id()).toList());
+        SyncCost c = m.cost("overwrite-fdatasync");
+        assertEquals(50, c.rounds());
+        assertTrue(c.flushesPerSync() >= 0.5, "flushes per sync " + c.flushesPerSync());
+        Map<String, String> e = entries(r);
+        assertThat(e).containsKeys("flushcheck.overwrite-fdatasync.p50Micros", "flushcheck.overwrite-fdatasync.p99Micros",
+                "flushcheck.overwrite-fdatasync.maxMicros", "flushcheck.overwrite-fdatasync.flushesPerSync",
+                "flushcheck.no-sync.p50Micros");
+        assertEquals(io.flushcheck.verdict.Judge.fmt(c.p99Micros()), e.get("flushcheck.overwrite-fdatasync.p99Micros"));
+        assertEquals(reports.resolve(MeasuredTestCases.class.getName() + ".measured.json"), m.jsonReport());
+        assertThat(Files.readString(m.jsonReport())).contains("\"mode\": \"overwrite-fdatasync\"", "\"p99Micros\"");
+        assertThat(Files.readString(m.textReport())).contains("overwrite-fdatasync: 50 rounds of 4 KiB");
+    }
+
+    @Test
+    void measuresOnTmpfsToo() {
+        MeasuredTestCases.seen = null;
+        run(MeasuredTestCases.class, "/dev/shm").testEvents().assertStatistics(s -> s.succeeded(1));
+        assertEquals(Verdict.NO_REAL_FLUSH, MeasuredTestCases.seen.verdict());
+        assertEquals(2, MeasuredTestCases.seen.costs().size(), "tmpfs is measured, not only judged");
+    }
+
+    @Test
+    void gateFailsWithTheDistribution() {
+        run(GateTestCases.class, disk.toString()).testEvents()
+                .assertThatEvents().haveExactly(1, event(test("gated"), finishedWithFailure(instanceOf(AssertionError.class),
+                        message(m -> m.startsWith("@MeasureSyncCost(maxP99Micros = 1.00): overwrite-fdatasync p99 is ")
+                                && m.contains("above the limit; the distribution:")
+                                && m.contains("overwrite-fdatasync: 20 rounds of 4 KiB")
+                                && m.contains(" us  ")))));
+    }
+
+    @Test
+    void classLevelMeasuresOnceAndPublishesForEachTest() {
+        int before = CheckCache.CHECKS_RUN.get();
+        EngineExecutionResults r = run(ClassLevelTestCases.class, disk.toString());
+        r.testEvents().assertStatistics(s -> s.started(2).succeeded(2));
+        assertEquals(1, CheckCache.CHECKS_RUN.get() - before);
+    }
+
+    @Test
+    void unknownModeIsAConfigurationError() {
+        run(BadModeTestCases.class, disk.toString()).testEvents()
+                .assertThatEvents().haveExactly(1, event(test("badMode"), finishedWithFailure(
+                        instanceOf(ExtensionConfigurationException.class),
+                        message("@MeasureSyncCost(modes): unknown sync mode 'fsnyc'; known modes: append-fsync, "
+                                + "append-fdatasync, overwrite-fdatasync, dsync, flush-only, no-sync, java-force, "
+                                + "full-fsync, barrier-fsync"))));
+    }
+
+    static class MeasuredTestCases {
+        static SyncCostMeasurement seen;
+
+        @Test
+        @MeasureSyncCost(modes = {"overwrite-fdatasync", "no-sync"}, rounds = 50)
+        void measured(SyncCostMeasurement m) {
+            seen = m;
+        }
+    }
+
+    static class GateTestCases {
+        @Test
+        @MeasureSyncCost(modes = "overwrite-fdatasync", rounds = 20, maxP99Micros = 1)
+        void gated() {
+        }
+    }
+
+    @MeasureSyncCost(modes = "append-fsync", rounds = 30)
+    static class ClassLevelTestCases {
+        @Test
+        void first(SyncCostMeasurement m) {
+            assertEquals(30, m.cost("append-fsync").rounds());
+        }
+
+        @Test
+        void second(SyncCostMeasurement m) {
+            assertEquals(1, m.costs().size());
+        }
+    }
+
+    static class BadModeTestCases {
+        @Test
+        @MeasureSyncCost(modes = "fsnyc")
+        void badMode() {
+        }
+    }
+}
