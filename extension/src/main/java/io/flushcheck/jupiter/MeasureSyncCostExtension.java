@@ -61,7 +61,10 @@ class MeasureSyncCostExtension implements BeforeAllCallback, BeforeEachCallback,
 
     private static void publish(ExtensionContext context, CheckResult result) {
         context.publishReportEntry("flushcheck.verdict", result.path() + ": " + result.verdict());
+        // Maven Surefire drops report entries but keeps each test's stdout in its XML report.
+        System.out.println("flushcheck: " + result.path() + " is " + result.verdict());
         for (SyncCost c : result.costs()) {
+            System.out.print(TextReport.costLine(c));
             Map<String, String> entry = new LinkedHashMap<>();
             String p = "flushcheck." + c.mode().id() + ".";
             entry.put(p + "p50Micros", Judge.fmt(c.p50Micros()));

@@ -2,6 +2,7 @@ package io.flushcheck.jupiter;
 
 import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
+import io.flushcheck.verdict.FindingCode;
 import io.flushcheck.verdict.Verdict;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -75,10 +76,15 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
     }
 
     static String message(CheckResult result, String key, FlushPolicy policy) {
-        String fix = result.verdict() == Verdict.NO_REAL_FLUSH
-                ? " (run on a disk directory: point java.io.tmpdir or " + FlushcheckConfig.TARGET_KEY
-                        + " at one, or set " + key + "=skip or warn where that is acceptable)"
-                : " (set " + key + "=fail to fail, skip to skip)";
+        String fix;
+        if (result.verdict() != Verdict.NO_REAL_FLUSH) {
+            fix = " (set " + key + "=fail to fail, skip to skip)";
+        } else if (result.judgement().has(FindingCode.SYNC_INTERPOSER)) {
+            fix = " (run the tests without the interposer: unset LD_PRELOAD, or set " + key + "=skip or warn where that is acceptable)";
+        } else {
+            fix = " (run on a disk directory: point java.io.tmpdir or " + FlushcheckConfig.TARGET_KEY
+                    + " at one, or set " + key + "=skip or warn where that is acceptable)";
+        }
         return NAME + ": " + result.path() + " is " + result.verdict() + ": " + result.judgement().summary()
                 + (policy == FlushPolicy.FAIL || policy == FlushPolicy.SKIP ? fix : "");
     }

@@ -53,6 +53,14 @@ public final class TextReport {
         return sb.toString();
     }
 
+    /** One line per mode: {@code flushcheck: append-fsync 4 KiB: p50 300 us, p99 615 us, max 2322 us, 1.00 flushes/sync, 3014 rounds/s}. */
+    public static String costLine(SyncCost c) {
+        return String.format(Locale.ROOT, "flushcheck: %s %s: p50 %s us, p99 %s us, max %s us, %s flushes/sync, %.0f rounds/s%n",
+                c.mode().id(), size(c.blockSize()), Judge.fmt(c.p50Micros()), Judge.fmt(c.p99Micros()), Judge.fmt(c.maxMicros()),
+                Double.isNaN(c.flushesPerSync()) ? "n/a" : String.format(Locale.ROOT, "%.2f", c.flushesPerSync()),
+                c.roundsPerSecond());
+    }
+
     /** Seed 002's two or three summary lines for one mode. */
     public static void appendCost(StringBuilder sb, SyncCost c, boolean histogram) {
         sb.append(String.format(Locale.ROOT, "%s: %d rounds of %s, %.0f rounds per second%n", c.mode().id(), c.rounds(),

@@ -36,9 +36,10 @@ public record Environment(String container, String hypervisor, List<String> inte
     /** Pure: interposers named in LD_PRELOAD or mapped into the process (maps text). */
     static List<String> detectInterposers(String ldPreload, String maps) {
         Set<String> found = new LinkedHashSet<>();
+        Set<String> seen = new java.util.HashSet<>();
         for (String lib : preloadList(ldPreload)) {
             String known = knownName(lib);
-            if (known != null) {
+            if (known != null && seen.add(known)) {
                 found.add(known + " (LD_PRELOAD=" + lib + ")");
             }
         }
@@ -49,7 +50,7 @@ public record Environment(String container, String hypervisor, List<String> inte
             }
             String file = line.substring(slash);
             String known = knownName(file);
-            if (known != null && found.stream().noneMatch(f -> f.startsWith(known + " "))) {
+            if (known != null && seen.add(known)) {
                 found.add(known + " (mapped: " + file + ")");
             }
         }

@@ -7,7 +7,6 @@ import io.flushcheck.storage.FsTypes;
 import io.flushcheck.storage.MountInfo;
 import io.flushcheck.storage.StorageFacts;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -44,7 +43,7 @@ public final class Judge {
                     Map.of("interposer", interposer)));
         }
         for (String lib : env.preloaded()) {
-            if (env.interposers().stream().noneMatch(i -> i.contains(lib))) {
+            if (!containsSubstring(env.interposers(), lib)) {
                 out.add(new Finding(FindingCode.PRELOADED_LIBRARY, "LD_PRELOAD names " + lib
                         + ", which flushcheck does not know; if it intercepts syncs, the device counters will show it",
                         Map.of("library", lib)));
@@ -87,7 +86,7 @@ public final class Judge {
 
     /** True when the static findings already decide NO_REAL_FLUSH, so no probe is needed. */
     public static boolean decidedWithoutProbe(List<Finding> staticFindings) {
-        return staticFindings.stream().anyMatch(f -> f.code().effect() == Verdict.NO_REAL_FLUSH);
+        return anyArgues(staticFindings, Verdict.NO_REAL_FLUSH);
     }
 
     /**
@@ -105,14 +104,42 @@ public final class Judge {
         all.addAll(extra);
         all.addAll(costFindings(facts, costs, thresholds));
         Verdict verdict = Verdict.UNKNOWN;
-        if (all.stream().anyMatch(f -> f.code().effect() == Verdict.NO_REAL_FLUSH)) {
+        if (anyArgues(all, Verdict.NO_REAL_FLUSH)) {
             verdict = Verdict.NO_REAL_FLUSH;
-        } else if (all.stream().anyMatch(f -> f.code().effect() == Verdict.REAL_FLUSH)) {
+        } else if (anyArgues(all, Verdict.REAL_FLUSH)) {
             verdict = Verdict.REAL_FLUSH;
         }
-        Verdict v = verdict;
-        all.sort(Comparator.comparingInt(f -> f.code().effect() == v ? 0 : f.code().effect() == null ? 2 : 1));
-        return new Judgement(verdict, all);
+        // Deciding findings first, then the ones argued the other way, then the informative ones.
+        List<Finding> ordered = new ArrayList<>(all.size());
+        for (int rank = 0; rank < 3; rank++) {
+            for (Finding f : all) {
+                Verdict e = f.code().effect();
+                if ((e == verdict ? 0 : e == null ? 2 : 1) == rank) {
+                    ordered.add(f);
+                }
+            }
+        }
+        return new Judgement(verdict, ordered);
+    }
+
+    // Plain loops rather than streams: this is the path of a tmpfs verdict, which must come in
+    // milliseconds from a cold JVM, and the first lambda alone costs tens of them.
+    private static boolean anyArgues(List<Finding> findings, Verdict verdict) {
+        for (Finding f : findings) {
+            if (f.code().effect() == verdict) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean containsSubstring(List<String> list, String part) {
+        for (String s : list) {
+            if (s.contains(part)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static List<Finding> costFindings(StorageFacts facts, List<SyncCost> costs, Thresholds t) {
