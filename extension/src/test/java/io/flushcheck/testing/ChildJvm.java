@@ -1,0 +1,78 @@
+package io.flushcheck.testing;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Starts the test's own classpath in a fresh JVM, optionally behind a wrapper such as {@code eatmydata}. */
+public final class ChildJvm {
+
+    private ChildJvm() {
+    }
+
+    /** The java binary of this JVM. */
+    public static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /**
+     * The test classpath. Surefire puts the real classpath in {@code java.class.path} even when it boots
+     * through a manifest-only jar, so a child started with it sees the same classes.
+     */
+    public static String classpath() {
+        String cp = System.getProperty("java.class.path");
+        if (cp == null || cp.isBlank()) {
+            throw new IllegalStateException("java.class.path is empty");
+        }
+        return cp;
+    }
+
+    /** {@code [wrapper...] java -cp <classpath> mainClass args...}. */
+    public static List<String> command(List<String> wrapper, String mainClass, List<String> args) {
+        List<String> cmd = new ArrayList<>(wrapper);
+        cmd.add(javaBinary());
+        cmd.add("-cp");
+        cmd.add(classpath());
+        cmd.add(mainClass);
+        cmd.addAll(args);
+        return cmd;
+    }
+
+    /** Runs a command to completion, stdout and stderr kept apart. */
+    public static Result run(List<String> command, int timeoutSeconds) {
+        try {
+            File out = File.createTempFile("child", ".out");
+            File err = File.createTempFile("child", ".err");
+            try {
+                Process p = new ProcessBuilder(command).redirectOutput(out).redirectError(err).start();
+                p.getOutputStream().close();
+                if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                    p.destroyForcibly().waitFor();
+                    throw new AssertionError("timed out after " + timeoutSeconds + " s: " + command);
+                }
+                return new Result(p.exitValue(), Files.readString(out.toPath(), StandardCharsets.UTF_8),
+                        Files.readString(err.toPath(), StandardCharsets.UTF_8));
+            } finally {
+                Files.deleteIfExists(out.toPath());
+                Files.deleteIfExists(err.toPath());
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + command + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public record Result(int exit, String stdout, String stderr) {
+        @Override
+        public String toString() {
+            return "exit " + exit + "\n--- stdout\n" + stdout + "\n--- stderr\n" + stderr;
+        }
+    }
+}
