@@ -34,8 +34,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"; rm -f "$disk"/.bench-c-*.probe "$shm"/.bench-c-*.probe' EXIT INT TERM
 gcc -O2 -Wall -o "$work/overwrite-fdatasync" "$here/overwrite-fdatasync.c"
 
-# Pulls one number out of flushcheck's JSON: the first "key": value (no jq needed).
-json_num() { grep -m1 -o "\"$1\": [0-9.]*" "$2" | awk '{print $2}'; }
+# Pulls one number out of flushcheck's JSON: the first "key": <number> (evidence strings are quoted, so skipped).
+json_num() { grep -m1 -oE "\"$1\": [0-9][0-9.]*" "$2" | awk '{print $2}'; }
 median() { sort -g | awk '{v[NR]=$1} END {if (NR % 2) print v[(NR+1)/2]; else printf "%.3f\n", (v[NR/2]+v[NR/2+1])/2}'; }
 now_ms() { date +%s%3N; }
 
