@@ -73,8 +73,13 @@ public final class Flushcheck {
         return new CheckResult(dir.toString(), facts, costs, judgement, (System.nanoTime() - start) / 1_000_000);
     }
 
-    /** Resolves a directory, or says in one sentence why it cannot be probed. */
-    static Path validateDirectory(Path dir) {
+    /**
+     * Resolves a directory, or says in one sentence why it cannot be probed. Callers checking several
+     * paths validate them all first, so that a bad one stops the run before anything is written.
+     *
+     * @throws BadPathException when the path does not exist or is not a directory
+     */
+    public static Path validateDirectory(Path dir) {
         try {
             Path real = dir.toRealPath();
             if (!Files.isDirectory(real, LinkOption.NOFOLLOW_LINKS)) {

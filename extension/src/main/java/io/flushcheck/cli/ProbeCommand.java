@@ -106,6 +106,14 @@ final class ProbeCommand {
             paths.add(Path.of(System.getProperty("java.io.tmpdir")));
             paths.add(Path.of("").toAbsolutePath());
         }
+        // Every path is validated before any is probed: exit code 2 promises that nothing was written.
+        for (Path p : paths) {
+            try {
+                Flushcheck.validateDirectory(p);
+            } catch (BadPathException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
         CheckOptions options = new CheckOptions(plan, thresholds, alwaysProbe);
         List<CheckResult> results = new ArrayList<>();
         for (Path p : paths) {

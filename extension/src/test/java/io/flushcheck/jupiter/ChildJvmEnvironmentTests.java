@@ -19,26 +19,27 @@ class ChildJvmEnvironmentTests {
     void eatmydataFailsTheTestNamingTheInterposer() throws Exception {
         Requirements.requireCommand("eatmydata", "eatmydata");
         Path disk = Files.createDirectories(Path.of("target", "flushcheck-it", "eatmydata").toAbsolutePath());
-        ChildJvm.Outcome o = ChildJvm.run(List.of("eatmydata"), List.of(), RunFixture.class,
-                List.of(Fixtures.Durable.class.getName(), FlushcheckConfig.TARGET_KEY + "=" + disk), Path.of("."));
+        ChildJvm.Result o = ChildJvm.run(ChildJvm.command(List.of("eatmydata"), List.of(), RunFixture.class.getName(),
+                List.of(Fixtures.Durable.class.getName(), FlushcheckConfig.TARGET_KEY + "=" + disk)), 120);
         assertThat(o.stdout()).startsWith("FAILED durable(): @RequiresRealFlush: " + disk + " is NO_REAL_FLUSH: eatmydata is loaded in this "
                 + "process (LD_PRELOAD=");
-        assertThat(o.stdout()).contains("libeatmydata.so): fsync, fdatasync and O_DSYNC return without syncing");
+        assertThat(o.stdout()).contains("libeatmydata.so): fsync, fdatasync and O_DSYNC return without syncing "
+                + "(run the tests without the interposer: unset LD_PRELOAD");
     }
 
     @Test
     void withoutEatmydataTheSameTestPasses() throws Exception {
         Path disk = Files.createDirectories(Path.of("target", "flushcheck-it", "eatmydata").toAbsolutePath());
-        ChildJvm.Outcome o = ChildJvm.run(List.of(), List.of(), RunFixture.class,
-                List.of(Fixtures.Durable.class.getName(), FlushcheckConfig.TARGET_KEY + "=" + disk), Path.of("."));
+        ChildJvm.Result o = ChildJvm.run(ChildJvm.command(List.of(), List.of(), RunFixture.class.getName(),
+                List.of(Fixtures.Durable.class.getName(), FlushcheckConfig.TARGET_KEY + "=" + disk)), 120);
         assertThat(o.stdout()).isEqualTo("SUCCESSFUL durable()\n");
     }
 
     @Test
     void tempDirFactoryLeavesTmpfsForTheBuildDirectory(@TempDir Path project) throws Exception {
         Path target = Files.createDirectories(project.resolve("target"));
-        ChildJvm.Outcome o = ChildJvm.run(List.of(), List.of("-Djava.io.tmpdir=/dev/shm"), RunFixture.class,
-                List.of(Fixtures.WantsTempDir.class.getName()), project);
+        ChildJvm.Result o = ChildJvm.run(ChildJvm.command(List.of(), List.of("-Djava.io.tmpdir=/dev/shm"), RunFixture.class.getName(),
+                List.of(Fixtures.WantsTempDir.class.getName())), 120, project);
         assertThat(o.stdout()).isEqualTo("SUCCESSFUL writes(Path)\n");
         assertThat(o.stderr()).contains("flushcheck: @TempDir directories go to " + target.toRealPath()
                 + " because /dev/shm is NO_REAL_FLUSH (/dev/shm is on tmpfs");
@@ -48,11 +49,11 @@ class ChildJvmEnvironmentTests {
     }
 
     @Test
-    void tempDirFactoryFailsWhenNothingFlushes(@TempDir Path unused) throws Exception {
+    void tempDirFactoryFailsWhenNothingFlushes() throws Exception {
         Path shmProject = Files.createTempDirectory(Path.of("/dev/shm"), "flushcheck-project");
         try {
-            ChildJvm.Outcome o = ChildJvm.run(List.of(), List.of("-Djava.io.tmpdir=/dev/shm"), RunFixture.class,
-                    List.of(Fixtures.WantsTempDir.class.getName()), shmProject);
+            ChildJvm.Result o = ChildJvm.run(ChildJvm.command(List.of(), List.of("-Djava.io.tmpdir=/dev/shm"), RunFixture.class.getName(),
+                List.of(Fixtures.WantsTempDir.class.getName())), 120, shmProject);
             assertThat(o.stdout()).startsWith("FAILED writes(Path): ")
                     .contains(" / caused by: RealDiskTempDirFactory: no place for temp dirs really flushes: "
                             + "/dev/shm is NO_REAL_FLUSH (").contains(shmProject + " is NO_REAL_FLUSH (")

@@ -1,46 +1,89 @@
 package io.flushcheck.testing;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Runs a main class of this test classpath in a child JVM, optionally under a wrapper such as eatmydata. */
+/** Starts the test's own classpath in a fresh JVM, optionally behind a wrapper such as {@code eatmydata}. */
 public final class ChildJvm {
-
-    /** What the child printed and how it ended. */
-    public record Outcome(int exitCode, String stdout, String stderr) {
-    }
 
     private ChildJvm() {
     }
 
-    public static Outcome run(List<String> wrapper, List<String> jvmOptions, Class<?> main, List<String> args, Path workDir)
-            throws IOException, InterruptedException {
+    /** The java binary of this JVM. */
+    public static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /**
+     * The test classpath. Surefire puts the real classpath in {@code java.class.path} even when it boots
+     * through a manifest-only jar, so a child started with it sees the same classes.
+     */
+    public static String classpath() {
+        String cp = System.getProperty("java.class.path");
+        if (cp == null || cp.isBlank()) {
+            throw new IllegalStateException("java.class.path is empty");
+        }
+        return cp;
+    }
+
+    /** {@code [wrapper...] java -cp <classpath> mainClass args...}. */
+    public static List<String> command(List<String> wrapper, String mainClass, List<String> args) {
+        return command(wrapper, List.of(), mainClass, args);
+    }
+
+    /** {@code [wrapper...] java [jvmOptions...] -cp <classpath> mainClass args...}. */
+    public static List<String> command(List<String> wrapper, List<String> jvmOptions, String mainClass, List<String> args) {
         List<String> cmd = new ArrayList<>(wrapper);
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add(javaBinary());
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(main.getName());
+        cmd.add(classpath());
+        cmd.add(mainClass);
         cmd.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile());
-        pb.environment().remove("LD_PRELOAD");
-        Path err = java.nio.file.Files.createTempFile("flushcheck-child", ".err");
+        return cmd;
+    }
+
+    /** Runs a command to completion, stdout and stderr kept apart. */
+    public static Result run(List<String> command, int timeoutSeconds) {
+        return run(command, timeoutSeconds, Path.of("."));
+    }
+
+    /** Runs a command to completion in {@code workDir}, stdout and stderr kept apart. */
+    public static Result run(List<String> command, int timeoutSeconds, Path workDir) {
         try {
-            pb.redirectError(err.toFile());
-            Process p = pb.start();
-            byte[] out = p.getInputStream().readAllBytes();
-            if (!p.waitFor(120, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException("child JVM did not finish in 120 s: " + cmd);
+            File out = File.createTempFile("child", ".out");
+            File err = File.createTempFile("child", ".err");
+            try {
+                Process p = new ProcessBuilder(command).directory(workDir.toFile()).redirectOutput(out).redirectError(err).start();
+                p.getOutputStream().close();
+                if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                    p.destroyForcibly().waitFor();
+                    throw new AssertionError("timed out after " + timeoutSeconds + " s: " + command);
+                }
+                return new Result(p.exitValue(), Files.readString(out.toPath(), StandardCharsets.UTF_8),
+                        Files.readString(err.toPath(), StandardCharsets.UTF_8));
+            } finally {
+                Files.deleteIfExists(out.toPath());
+                Files.deleteIfExists(err.toPath());
             }
-            return new Outcome(p.exitValue(), new String(out, StandardCharsets.UTF_8),
-                    java.nio.file.Files.readString(err));
-        } finally {
-            java.nio.file.Files.deleteIfExists(err);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + command + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public record Result(int exit, String stdout, String stderr) {
+        @Override
+        public String toString() {
+            return "exit " + exit + "\n--- stdout\n" + stdout + "\n--- stderr\n" + stderr;
         }
     }
 }

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Side-by-side benchmark (issue 2, item 7): a plain C loop and flushcheck, interleaved on the same
+# directory, both doing seed 002's overwrite-fdatasync at 4 KiB (preallocated, synced file; every
+# round rewrites one block and calls fdatasync). Prints both medians (median of the per-run
+# medians), their ratio, and the time to a verdict on tmpfs and on the disk.
+#
+# usage: extension/bench/overwrite-fdatasync.sh [-p PAIRS] [-n ROUNDS] [DISK_DIR]
+#   PAIRS   alternating C/flushcheck runs (default 5), ROUNDS per run (default 1000)
+#   DISK_DIR  a directory on the disk (default: extension/target/bench, created)
+# needs: gcc, java 17, extension/target/flushcheck.jar (mvn -q -B -pl extension package -DskipTests)
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ext=$(dirname "$here")
+jar="$ext/target/flushcheck.jar"
+pairs=5
+rounds=1000
+while getopts "p:n:h" opt; do
+    case $opt in
+        p) pairs=$OPTARG ;;
+        n) rounds=$OPTARG ;;
+        *) sed -n '2,11p' "$0"; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+disk=${1:-$ext/target/bench}
+shm=/dev/shm
+
+[[ -f $jar ]] || { echo "bench: $jar is missing; run: mvn -q -B -pl extension package -DskipTests" >&2; exit 2; }
+command -v gcc >/dev/null || { echo "bench: gcc is needed (apt-get install gcc)" >&2; exit 2; }
+mkdir -p "$disk"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"; rm -f "$disk"/.bench-c-*.probe "$shm"/.bench-c-*.probe' EXIT INT TERM
+gcc -O2 -Wall -o "$work/overwrite-fdatasync" "$here/overwrite-fdatasync.c"
+
+# Pulls one number out of flushcheck's JSON: the first "key": <number> (evidence strings are quoted, so skipped).
+json_num() { grep -m1 -oE "\"$1\": [0-9][0-9.]*" "$2" | awk '{print $2}'; }
+median() { sort -g | awk '{v[NR]=$1} END {if (NR % 2) print v[(NR+1)/2]; else printf "%.3f\n", (v[NR/2]+v[NR/2+1])/2}'; }
+now_ms() { date +%s%3N; }
+
+echo "== overwrite-fdatasync, 4 KiB, $pairs pairs x $rounds rounds, C and flushcheck alternating"
+echo "   disk dir: $disk ($(df -T "$disk" | awk 'NR==2 {print $2" on "$1}'))"
+: > "$work/c"; : > "$work/j"; : > "$work/r"
+for ((i = 1; i <= pairs; i++)); do
+    c=$("$work/overwrite-fdatasync" "$disk" "$rounds")
+    java -jar "$jar" --json --quiet --modes overwrite-fdatasync --rounds "$rounds" "$disk" > "$work/run.json"
+    j=$(json_num p50Micros "$work/run.json")
+    flushes=$(json_num flushes "$work/run.json")
+    printf "   pair %d: C p50 %8.1f us   flushcheck p50 %8.1f us   (flushcheck counted %s flushes)\n" "$i" "$c" "$j" "$flushes"
+    echo "$c" >> "$work/c"; echo "$j" >> "$work/j"
+    awk -v c="$c" -v j="$j" 'BEGIN {print j/c}' >> "$work/r"
+done
+cm=$(median < "$work/c"); jm=$(median < "$work/j"); rm_=$(median < "$work/r")
+awk -v c="$cm" -v j="$jm" 'BEGIN {printf "   median of medians: C %.1f us, flushcheck %.1f us, flushcheck/C = %.3f (%+.1f%%)\n", c, j, j/c, (j/c-1)*100}'
+awk -v r="$rm_" 'BEGIN {printf "   median of per-pair ratios flushcheck/C = %.3f (%+.1f%%; robust to load that drifts between pairs)\n", r, (r-1)*100}'
+
+# The same loops on tmpfs, where no device is involved: what is left is each side's own overhead per round.
+: > "$work/tc"; : > "$work/tj"
+for ((i = 1; i <= 3; i++)); do
+    "$work/overwrite-fdatasync" "$shm" "$rounds" >> "$work/tc"
+    java -jar "$jar" --json --quiet --always-probe --modes overwrite-fdatasync --rounds "$rounds" "$shm" > "$work/run.json"
+    json_num p50Micros "$work/run.json" >> "$work/tj"
+done
+awk -v c="$(median < "$work/tc")" -v j="$(median < "$work/tj")" \
+    'BEGIN {printf "   on tmpfs (no device, 3 pairs): C %.2f us, flushcheck %.2f us: flushcheck adds %.2f us per round\n", c, j, j-c}'
+
+echo "== time to a verdict (default check: all modes where a probe is needed, --rounds $rounds)"
+for dir in "$shm" "$disk"; do
+    t0=$(now_ms)
+    java -jar "$jar" --json --quiet --rounds "$rounds" "$dir" > "$work/v.json"
+    t1=$(now_ms)
+    verdict=$(grep -m1 -o '"verdict": "[A-Z_]*"' "$work/v.json" | cut -d'"' -f4)
+    printf "   %-40s %-14s elapsedMillis %6s   wall clock (JVM start to exit) %6d ms\n" "$dir" "$verdict" \
+        "$(json_num elapsedMillis "$work/v.json")" $((t1 - t0))
+done

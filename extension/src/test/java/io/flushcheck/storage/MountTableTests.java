@@ -1,0 +1,46 @@
+package io.flushcheck.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.flushcheck.testing.Fixtures;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MountTableTests {
+
+    private final MountTable table = new MountTable(MountInfo.parseAll(Fixtures.read("mountinfo/table.txt")));
+
+    @Test
+    void longestPrefixWins() {
+        assertThat(table.mountOf("/mnt/a/b/c").mountId()).isEqualTo(33);
+        assertThat(table.mountOf("/mnt/a/b").mountId()).isEqualTo(33);
+        assertThat(table.mountOf("/mnt/a/x").mountId()).isEqualTo(31);
+        assertThat(table.mountOf("/mnt/a").mountId()).isEqualTo(31);
+        assertThat(table.mountOf("/usr/bin").mountId()).isEqualTo(21);
+        assertThat(table.mountOf("/").mountId()).isEqualTo(21);
+    }
+
+    @Test
+    void aPrefixMustEndAtAPathSeparator() {
+        // /mnt/ab is its own mount, not under /mnt/a; /mnt/abc is under neither.
+        assertThat(table.mountOf("/mnt/ab/file").mountId()).isEqualTo(32);
+        assertThat(table.mountOf("/mnt/abc").mountId()).isEqualTo(21);
+        assertThat(MountTable.isUnder("/mnt/abc", "/mnt/ab")).isFalse();
+        assertThat(MountTable.isUnder("/mnt/ab", "/mnt/ab")).isTrue();
+        assertThat(MountTable.isUnder("/anything", "/")).isTrue();
+    }
+
+    @Test
+    void theLastMountOnTheSamePointHidesEarlierOnes() {
+        assertThat(table.mountOf("/dev/shm").mountId()).isEqualTo(30);
+        assertThat(table.mountOf("/dev/shm/x").superOptions()).contains("size=200k");
+    }
+
+    @Test
+    void noMountHoldingThePathIsAnError() {
+        MountTable noRoot = new MountTable(List.of(MountInfo.parse("25 21 0:23 / /dev/shm rw - tmpfs tmpfs rw")));
+        assertThatThrownBy(() -> noRoot.mountOf("/etc")).isInstanceOf(IllegalStateException.class)
+                .hasMessage("no mount holds /etc");
+    }
+}

@@ -1,0 +1,71 @@
+package io.flushcheck.testing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * Real mounts for tests (root only): tmpfs and ext4 loop images. Every mount and loop device made
+ * through one instance is undone by {@link #close()}, last first, even when a test failed halfway.
+ */
+public final class Mounts implements AutoCloseable {
+
+    private final Deque<Runnable> undo = new ArrayDeque<>();
+
+    /** Skips (or fails in CI) unless root, mount, losetup and mkfs.ext4 are available. */
+    public static void requireMountTools() {
+        Requirements.requireRoot();
+        Requirements.requireCommand("mount", "mount");
+        Requirements.requireCommand("losetup", "mount");
+        Requirements.requireCommand("mkfs.ext4", "e2fsprogs");
+    }
+
+    /** Mounts a fresh tmpfs on {@code dir} (created if needed). */
+    public Path tmpfs(Path dir, String options) throws IOException {
+        Files.createDirectories(dir);
+        Shell.run("mount", "-t", "tmpfs", "-o", options, "flushcheck-test", dir.toString());
+        undo.push(() -> Shell.exec(List.of("umount", "-l", dir.toString())));
+        return dir;
+    }
+
+    /**
+     * Creates an ext4 image of {@code sizeMiB} at {@code image}, attaches it to a free loop device
+     * and mounts it on {@code dir} with {@code options} ("defaults", "nobarrier", "ro", ...).
+     *
+     * @return the loop device, e.g. {@code /dev/loop3}
+     */
+    public String loopExt4(Path image, int sizeMiB, Path dir, String options) throws IOException {
+        Files.createDirectories(image.getParent());
+        Files.deleteIfExists(image);
+        Shell.run("truncate", "-s", sizeMiB + "M", image.toString());
+        undo.push(() -> {
+            try {
+                Files.deleteIfExists(image);
+            } catch (IOException e) {
+                // best effort
+            }
+        });
+        Shell.run("mkfs.ext4", "-q", "-F", image.toString());
+        String loop = Shell.run("losetup", "-f", "--show", image.toString()).trim();
+        undo.push(() -> Shell.exec(List.of("losetup", "-d", loop)));
+        Files.createDirectories(dir);
+        Shell.run("mount", "-t", "ext4", "-o", options, loop, dir.toString());
+        undo.push(() -> Shell.exec(List.of("umount", dir.toString())));
+        return loop;
+    }
+
+    /** Remounts an existing mount with new options ("remount,ro"). */
+    public void remount(Path dir, String options) {
+        Shell.run("mount", "-o", "remount," + options, dir.toString());
+    }
+
+    @Override
+    public void close() {
+        while (!undo.isEmpty()) {
+            undo.pop().run();
+        }
+    }
+}

@@ -1,0 +1,222 @@
+package io.flushcheck.verdict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.flushcheck.probe.DeviceDelta;
+import io.flushcheck.probe.SyncCost;
+import io.flushcheck.probe.SyncMode;
+import io.flushcheck.storage.BlockDevice;
+import io.flushcheck.storage.DeviceStat;
+import io.flushcheck.storage.Environment;
+import io.flushcheck.storage.MountInfo;
+import io.flushcheck.storage.StorageFacts;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+class JudgeTests {
+
+    private static final MountInfo ROOT = MountInfo.parse("27 1 254:0 / / rw - ext4 /dev/vda rw");
+    private static final MountInfo LOOP_MOUNT = MountInfo.parse("60 27 7:0 / /mnt/img rw - ext4 /dev/loop0 rw");
+    private static final MountInfo NOBARRIER = MountInfo.parse("61 27 7:0 / /mnt/img rw - ext4 /dev/loop0 rw,nobarrier");
+    private static final MountInfo SHM = MountInfo.parse("30 25 0:27 / /dev/shm rw - tmpfs tmpfs rw");
+    private static final Environment PLAIN = new Environment(null, null, List.of(), List.of());
+
+    private static final BlockDevice VDA = disk("write back");
+    private static final BlockDevice LOOP0 = new BlockDevice("loop0", BlockDevice.Kind.LOOP, "write back", false, null,
+            null, "/data/img", ROOT, List.of(VDA));
+
+    private static BlockDevice disk(String cache) {
+        return new BlockDevice("vda", BlockDevice.Kind.DISK, cache, true, "virtio_blk", null, null, null, List.of());
+    }
+
+    private static StorageFacts onVda(BlockDevice vda) {
+        return new StorageFacts("/data", "/data", ROOT, vda, null, List.of(vda), null, PLAIN);
+    }
+
+    private static StorageFacts onLoop(MountInfo mount) {
+        return new StorageFacts("/mnt/img", "/mnt/img", mount, LOOP0, null, List.of(LOOP0, VDA), null, PLAIN);
+    }
+
+    /** A cost whose every round took {@code micros}, with the given per-device deltas. */
+    private static SyncCost cost(SyncMode mode, int rounds, double micros, DeviceDelta... devices) {
+        Histogram h = new Histogram(1, 3_600_000_000_000L, 3);
+        h.recordValueWithCount((long) (micros * 1000), rounds);
+        return new SyncCost(mode, 4096, rounds, h, (long) (micros * 1000) * rounds, List.of(devices), List.of(), null);
+    }
+
+    private static DeviceDelta dev(String name, boolean terminal, long flushes, long kib) {
+        return new DeviceDelta(name, terminal, new DeviceStat(0, kib * 2, flushes));
+    }
+
+    @Test
+    void oneFlushPerSyncReachedTheDisk() {
+        SyncCost c = cost(SyncMode.OVERWRITE_FDATASYNC, 100, 200, dev("vda", true, 100, 400));
+        List<Finding> f = Judge.costFindings(onVda(VDA), List.of(c), Thresholds.DEFAULT);
+        assertThat(f).containsExactly(new Finding(FindingCode.FLUSHES_REACHED,
+                "syncs reached vda: overwrite-fdatasync: 100 flushes for 100 syncs", java.util.Map.of("device", "vda")));
+        assertThat(c.flushesReached()).isEqualTo(100);
+        assertThat(c.flushesPerSync()).isEqualTo(1.0);
+        assertThat(c.kibWritten()).isEqualTo(400);
+        assertThat(c.roundsPerSecond()).isEqualTo(5000.0);
+    }
+
+    @Test
+    void halfAFlushPerSyncIsTheThreshold() {
+        List<Finding> enough = Judge.costFindings(onVda(VDA),
+                List.of(cost(SyncMode.APPEND_FSYNC, 100, 500, dev("vda", true, 50, 800))), Thresholds.DEFAULT);
+        assertThat(enough).extracting(Finding::code).containsExactly(FindingCode.FLUSHES_REACHED);
+
+        List<Finding> tooFew = Judge.costFindings(onVda(VDA),
+                List.of(cost(SyncMode.APPEND_FSYNC, 100, 500, dev("vda", true, 49, 800))), Thresholds.DEFAULT);
+        assertThat(tooFew).extracting(Finding::toString).containsExactly(
+                "FLUSHES_MISSING: append-fsync: 49 of 100 syncs reached vda as a cache flush (500 µs median)");
+        assertThat(tooFew.get(0).evidence()).containsEntry("flushes", "49").containsEntry("syncs", "100")
+                .containsEntry("p50Micros", "500");
+
+        List<Finding> strict = Judge.costFindings(onVda(VDA),
+                List.of(cost(SyncMode.APPEND_FSYNC, 100, 500, dev("vda", true, 99, 800))), new Thresholds(1.0, 20));
+        assertThat(strict).extracting(Finding::code).containsExactly(FindingCode.FLUSHES_MISSING);
+    }
+
+    @Test
+    void aBusyDiskUnderASilentLoopDeviceIsNotReached() {
+        // nobarrier: the loop device saw no flush, even though other work flushed vda 500 times meanwhile.
+        SyncCost c = cost(SyncMode.OVERWRITE_FDATASYNC, 100, 300, dev("loop0", false, 0, 400), dev("vda", true, 500, 9000));
+        assertThat(c.flushes()).isEqualTo(500);
+        assertThat(c.flushesReached()).isZero();
+        assertThat(c.kibReached()).isEqualTo(400);
+        List<Finding> f = Judge.costFindings(onLoop(LOOP_MOUNT), List.of(c), Thresholds.DEFAULT);
+        assertThat(f).extracting(Finding::toString).containsExactly(
+                "FLUSHES_MISSING: overwrite-fdatasync: 0 of 100 syncs reached loop0 -> vda as a cache flush (300 µs median)");
+    }
+
+    @Test
+    void flushesAtBothLevelsOfALoopChainAreReached() {
+        SyncCost c = cost(SyncMode.APPEND_FSYNC, 64, 900, dev("loop0", false, 64, 256), dev("vda", true, 70, 600));
+        assertThat(c.flushesReached()).isEqualTo(64);
+        assertThat(Judge.costFindings(onLoop(LOOP_MOUNT), List.of(c), Thresholds.DEFAULT)).extracting(Finding::message)
+                .containsExactly("syncs reached loop0 -> vda: append-fsync: 64 flushes for 64 syncs");
+    }
+
+    @Test
+    void aFastSyncThatWasCountedIsOnlySuspicious() {
+        List<Finding> f = Judge.costFindings(onVda(VDA),
+                List.of(cost(SyncMode.DSYNC, 10, 5, dev("vda", true, 10, 40))), Thresholds.DEFAULT);
+        assertThat(f).extracting(Finding::toString).containsExactly(
+                "FLUSHES_REACHED: syncs reached vda: dsync: 10 flushes for 10 syncs",
+                "SUSPICIOUSLY_FAST: dsync takes 5.00 µs in the median, below 20.0 µs, although the device counted its flushes");
+    }
+
+    @Test
+    void withoutCountersTimingDecidesOnlyWhenFarTooFast() {
+        StorageFacts noDevice = new StorageFacts("/x", "/x", ROOT, null, null, List.of(), null, PLAIN);
+        assertThat(Judge.costFindings(noDevice, List.of(cost(SyncMode.OVERWRITE_FDATASYNC, 10, 3.5)), Thresholds.DEFAULT))
+                .extracting(Finding::toString).containsExactly(
+                        "SYNC_TOO_FAST: overwrite-fdatasync takes 3.50 µs in the median, faster than any drive cache "
+                                + "flush (threshold 20.0 µs)");
+        assertThat(Judge.costFindings(noDevice, List.of(cost(SyncMode.OVERWRITE_FDATASYNC, 10, 250)), Thresholds.DEFAULT))
+                .extracting(Finding::toString).containsExactly(
+                        "NO_DEVICE_COUNTERS: overwrite-fdatasync takes 250 µs in the median, but no device counters are "
+                                + "visible here to show the syncs arriving, and timing alone is weak evidence");
+        assertThat(Judge.costFindings(null, List.of(cost(SyncMode.OVERWRITE_FDATASYNC, 10, 3.5)), Thresholds.DEFAULT))
+                .extracting(Finding::code).containsExactly(FindingCode.SYNC_TOO_FAST);
+    }
+
+    @Test
+    void aWriteThroughDeviceNeedsTheBytesNotFlushes() {
+        BlockDevice wt = disk("write through");
+        List<Finding> ok = Judge.costFindings(onVda(wt),
+                List.of(cost(SyncMode.OVERWRITE_FDATASYNC, 100, 80, dev("vda", true, 0, 400))), Thresholds.DEFAULT);
+        assertThat(ok).extracting(Finding::toString).containsExactly("WRITES_REACHED_WRITE_THROUGH: vda has no volatile "
+                + "write cache and the writes reached it: overwrite-fdatasync: 400 KiB of 400 written");
+        List<Finding> missing = Judge.costFindings(onVda(wt),
+                List.of(cost(SyncMode.OVERWRITE_FDATASYNC, 100, 80, dev("vda", true, 0, 359))), Thresholds.DEFAULT);
+        assertThat(missing).extracting(Finding::toString).containsExactly("WRITES_MISSING: overwrite-fdatasync: 100 syncs "
+                + "of 4 KiB wrote only 359 KiB to vda, which has no volatile cache");
+        // 90% is enough: 360 of 400
+        assertThat(Judge.costFindings(onVda(wt), List.of(cost(SyncMode.OVERWRITE_FDATASYNC, 100, 80,
+                dev("vda", true, 0, 360))), Thresholds.DEFAULT)).extracting(Finding::code)
+                .containsExactly(FindingCode.WRITES_REACHED_WRITE_THROUGH);
+    }
+
+    @Test
+    void baselineAndFlushOnlyDoNotVote() {
+        List<SyncCost> costs = List.of(cost(SyncMode.NO_SYNC, 10, 3, dev("vda", true, 0, 0)),
+                cost(SyncMode.FLUSH_ONLY, 10, 3, dev("vda", true, 0, 0)));
+        assertThat(Judge.costFindings(onVda(VDA), costs, Thresholds.DEFAULT)).isEmpty();
+        assertThat(Judge.judge(onVda(VDA), costs, Thresholds.DEFAULT, List.of()).verdict()).isEqualTo(Verdict.UNKNOWN);
+    }
+
+    @Test
+    void anyNoRealFlushFindingWinsAndComesFirst() {
+        SyncCost good = cost(SyncMode.OVERWRITE_FDATASYNC, 100, 300, dev("loop0", false, 100, 400), dev("vda", true, 100, 400));
+        SyncCost bad = cost(SyncMode.APPEND_FSYNC, 100, 300, dev("loop0", false, 0, 400), dev("vda", true, 100, 400));
+        Judgement j = Judge.judge(onLoop(LOOP_MOUNT), List.of(good, bad), Thresholds.DEFAULT, List.of());
+        assertThat(j.verdict()).isEqualTo(Verdict.NO_REAL_FLUSH);
+        assertThat(j.findings()).extracting(Finding::code)
+                .containsExactly(FindingCode.FLUSHES_MISSING, FindingCode.FLUSHES_REACHED, FindingCode.VIRTUAL_DISK);
+        assertThat(j.summary()).isEqualTo("append-fsync: 0 of 100 syncs reached loop0 -> vda as a cache flush (300 µs median)");
+    }
+
+    @Test
+    void nobarrierIsDecidedStatically() {
+        List<Finding> s = Judge.staticFindings(onLoop(NOBARRIER));
+        assertThat(s).extracting(Finding::toString).containsExactly("BARRIERS_OFF: /mnt/img is on ext4 mounted with "
+                + "nobarrier (/mnt/img, mount 61): the filesystem sends no cache flushes to loop0 -> vda",
+                "VIRTUAL_DISK: flushes end at vda, a virtual disk (virtio_blk): whether the host persists them is "
+                        + "beyond this guest's edge; compare with a probe on the host");
+        assertThat(Judge.decidedWithoutProbe(s)).isTrue();
+    }
+
+    @Test
+    void tmpfsIsDecidedStatically() {
+        StorageFacts shm = new StorageFacts("/dev/shm", "/dev/shm", SHM, null, null, List.of(), null, PLAIN);
+        List<Finding> s = Judge.staticFindings(shm);
+        assertThat(s).extracting(Finding::toString)
+                .containsExactly("RAM_FILESYSTEM: /dev/shm is on tmpfs (/dev/shm, mount 30): syncs reach no device");
+        assertThat(Judge.decidedWithoutProbe(s)).isTrue();
+    }
+
+    @Test
+    void aLoopFileOnTmpfsIsARamBlockDevice() {
+        BlockDevice loopOnShm = new BlockDevice("loop3", BlockDevice.Kind.LOOP, "write back", false, null, null,
+                "/dev/shm/img", SHM, List.of());
+        StorageFacts f = new StorageFacts("/mnt/img", "/mnt/img", LOOP_MOUNT, loopOnShm, null, List.of(loopOnShm), null, PLAIN);
+        assertThat(Judge.staticFindings(f)).extracting(Finding::toString).containsExactly("RAM_BLOCK_DEVICE: /mnt/img is "
+                + "on loop3: loop3 is a loop device whose backing file /dev/shm/img is on tmpfs at /dev/shm: syncs reach no device");
+    }
+
+    @Test
+    void eatmydataIsDecidedStatically() {
+        Environment env = new Environment(null, null, List.of("eatmydata (LD_PRELOAD=libeatmydata.so)"),
+                List.of("libeatmydata.so", "libother.so"));
+        StorageFacts f = new StorageFacts("/data", "/data", ROOT, VDA, null, List.of(VDA), null, env);
+        assertThat(Judge.staticFindings(f)).extracting(Finding::toString).containsExactly(
+                "SYNC_INTERPOSER: eatmydata is loaded in this process (LD_PRELOAD=libeatmydata.so): fsync, fdatasync "
+                        + "and O_DSYNC return without syncing",
+                "PRELOADED_LIBRARY: LD_PRELOAD names libother.so, which flushcheck does not know; if it intercepts "
+                        + "syncs, the device counters will show it",
+                "VIRTUAL_DISK: flushes end at vda, a virtual disk (virtio_blk): whether the host persists them is "
+                        + "beyond this guest's edge; compare with a probe on the host");
+    }
+
+    @Test
+    void fmtKeepsThreeSignificantDigits() {
+        assertThat(Judge.fmt(208.4)).isEqualTo("208");
+        assertThat(Judge.fmt(34.04)).isEqualTo("34.0");
+        assertThat(Judge.fmt(3.6)).isEqualTo("3.60");
+        assertThat(Judge.fmt(5968)).isEqualTo("5968");
+    }
+
+    @Test
+    void thresholdsAreValidated() {
+        assertThatThrownBy(() -> new Thresholds(0, 20)).hasMessage(
+                "minimum flushes per sync 0.0 is out of range: use a number above 0 and at most 10 (default 0.5)");
+        assertThatThrownBy(() -> new Thresholds(Double.NaN, 20)).hasMessage(
+                "minimum flushes per sync NaN is out of range: use a number above 0 and at most 10 (default 0.5)");
+        assertThatThrownBy(() -> new Thresholds(0.5, -1)).hasMessage(
+                "suspicious sync time -1.0 µs is out of range: use 0 to 1000000 (default 20)");
+    }
+}
