@@ -29,7 +29,7 @@ public record DeviceStat(long writesCompleted, long sectorsWritten, long flushes
     }
 
     public static DeviceStat read(Path statFile) throws IOException {
-        return parse(Files.readString(statFile));
+        return parse(SysFiles.read(statFile));
     }
 
     public boolean countsFlushes() {

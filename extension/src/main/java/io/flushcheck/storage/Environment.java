@@ -126,7 +126,7 @@ public record Environment(String container, String hypervisor, List<String> inte
 
     static String readOrEmpty(Path p) {
         try {
-            return Files.readString(p);
+            return SysFiles.read(p);
         } catch (IOException | RuntimeException e) {
             return "";
         }

@@ -18,7 +18,7 @@ public final class MountTable {
     /** Reads {@code /proc/self/mountinfo}. */
     public static MountTable live() {
         try {
-            return new MountTable(MountInfo.parseAll(Files.readString(Path.of("/proc/self/mountinfo"))));
+            return new MountTable(MountInfo.parseAll(SysFiles.read(Path.of("/proc/self/mountinfo"))));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read /proc/self/mountinfo", e);
         }

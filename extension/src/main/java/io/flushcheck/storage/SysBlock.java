@@ -158,7 +158,7 @@ public final class SysBlock {
 
     static String read(Path file) {
         try {
-            return Files.readString(file).trim();
+            return SysFiles.read(file).trim();
         } catch (IOException | UnsupportedOperationException e) {
             return null;
         }

@@ -208,7 +208,9 @@ public final class Judge {
             return facts.device().describeChain();
         }
         List<String> n = new ArrayList<>();
-        facts.flushPoints().forEach(d -> n.add(d.name()));
+        for (BlockDevice d : facts.flushPoints()) {
+            n.add(d.name());
+        }
         return n.isEmpty() ? facts.mount().source() : String.join("+", n);
     }
 
