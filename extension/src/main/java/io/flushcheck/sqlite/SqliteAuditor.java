@@ -56,7 +56,11 @@ public final class SqliteAuditor {
         return withDirectory(source, s, check, List.of());
     }
 
-    /** Audits a database file: opens it read-only, reads its defaults, changes nothing. */
+    /**
+     * Audits a database file: opens it read-only, reads its defaults, changes nothing. A WAL database
+     * with no -wal and no -shm file has no writer and nothing in a log: it is opened immutable, so that
+     * not even those two files are created next to it.
+     */
     public static DurabilityAudit auditFile(Path file) {
         return auditFile(file, defaultCheck());
     }
@@ -70,15 +74,21 @@ public final class SqliteAuditor {
         Path real = validateFile(file);
         boolean walHeader = readHeader(file, real);
         Path dir = real.getParent();
-        if (walHeader && !Files.exists(sibling(real, "-shm")) && !Files.isWritable(dir)) {
+        boolean noWalFiles = !Files.exists(sibling(real, "-wal")) && !Files.exists(sibling(real, "-shm"));
+        if (walHeader && !noWalFiles && !Files.exists(sibling(real, "-shm")) && !Files.isWritable(dir)) {
             throw new SqliteException(file + " is a WAL database in a read-only directory without its -shm file:"
                     + " SQLite cannot open it read-only there; audit a copy or the live connection");
         }
         SqliteSettings s;
-        try (Connection c = SqliteDriver.openReadOnly(real, BUSY_TIMEOUT_MILLIS)) {
+        try (Connection c = SqliteDriver.openReadOnly(real, BUSY_TIMEOUT_MILLIS, walHeader && noWalFiles)) {
             s = read(c);
         } catch (SQLException e) {
             throw fileError(file, e);
+        }
+        if (walHeader && s.journalMode() != JournalMode.WAL) {
+            // Opened immutable, SQLite reports the rollback default; the header is what the file says.
+            s = new SqliteSettings(JournalMode.WAL, s.synchronous(), s.fullfsync(), s.checkpointFullfsync(),
+                    s.databaseFile(), s.sqliteVersion());
         }
         List<AuditFinding> extra = new ArrayList<>();
         extra.add(new AuditFinding(AuditFinding.Severity.INFO, "PER_CONNECTION_SETTINGS", "synchronous, fullfsync and"

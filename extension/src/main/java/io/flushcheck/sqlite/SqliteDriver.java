@@ -60,11 +60,19 @@ public final class SqliteDriver {
      * write or checkpoint the file.
      */
     static Connection openReadOnly(Path file, int busyTimeoutMillis) throws SQLException {
+        return openReadOnly(file, busyTimeoutMillis, false);
+    }
+
+    /**
+     * @param immutable also {@code immutable=1}: no locks, no -shm or -wal files; only right for a
+     *                  database nobody writes (a WAL database with no -wal file has no writer)
+     */
+    static Connection openReadOnly(Path file, int busyTimeoutMillis, boolean immutable) throws SQLException {
         require();
         Properties p = new Properties();
         p.setProperty("open_mode", String.valueOf(OPEN_READONLY | OPEN_URI));
         p.setProperty("busy_timeout", String.valueOf(busyTimeoutMillis));
-        Connection c = DriverManager.getConnection("jdbc:sqlite:file:" + uriPath(file) + "?mode=ro", p);
+        Connection c = DriverManager.getConnection("jdbc:sqlite:file:" + uriPath(file) + "?mode=ro" + (immutable ? "&immutable=1" : ""), p);
         try (Statement s = c.createStatement()) {
             s.setQueryTimeout(Math.max(1, busyTimeoutMillis / 1000));
         }
