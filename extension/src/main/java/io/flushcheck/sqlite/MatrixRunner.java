@@ -1,5 +1,6 @@
 package io.flushcheck.sqlite;
 
+import io.flushcheck.BadPathException;
 import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
 import io.flushcheck.Flushcheck;
@@ -38,14 +39,19 @@ final class MatrixRunner {
     CommitMatrix run(Path dir) {
         SqliteDriver.require();
         long start = System.nanoTime();
-        listener.checking(dir);
-        CheckResult check = Flushcheck.check(dir, CheckOptions.defaults().withPlan(options.checkPlan()), ProbeListener.NONE);
         Path real;
         try {
             real = dir.toRealPath();
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new BadPathException(dir + " does not exist");
         } catch (IOException e) {
-            throw new SqliteException("cannot resolve " + dir + ": " + e.getMessage(), e);
+            throw new BadPathException("cannot resolve " + dir + ": " + e.getMessage());
         }
+        if (!Files.isDirectory(real)) {
+            throw new BadPathException(dir + " is not a directory: the matrix creates its databases in a directory");
+        }
+        listener.checking(dir);
+        CheckResult check = Flushcheck.check(dir, CheckOptions.defaults().withPlan(options.checkPlan()), ProbeListener.NONE);
         FlushCounter counter = new FlushCounter(check.facts(), new StorageInspector());
         String version = version(real);
         List<String> notes = new ArrayList<>();
