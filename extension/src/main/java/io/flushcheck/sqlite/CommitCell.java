@@ -1,0 +1,50 @@
+package io.flushcheck.sqlite;
+
+/**
+ * One measured configuration.
+ *
+ * @param journalMode the journal mode asked for
+ * @param synchronous the synchronous level asked for
+ * @param fullfsync   {@code PRAGMA fullfsync} (and checkpoint_fullfsync) on
+ * @param batch       rows per transaction
+ * @param rows        rows inserted in the measured loop
+ * @param commits     transactions committed in it
+ * @param nanos       wall time of the loop (System.nanoTime)
+ * @param flushes     flush requests the terminal devices completed meanwhile, or -1 when not counted
+ * @param kib         KiB the terminal devices wrote meanwhile, or -1 when not counted
+ * @param truncated   true when the cell stopped at its time limit before inserting all its rows
+ */
+public record CommitCell(JournalMode journalMode, Synchronous synchronous, boolean fullfsync, int batch, long rows,
+                         long commits, long nanos, long flushes, long kib, boolean truncated) {
+
+    public double seconds() {
+        return nanos / 1e9;
+    }
+
+    public double rowsPerSecond() {
+        return nanos <= 0 ? Double.NaN : rows / seconds();
+    }
+
+    public double commitsPerSecond() {
+        return nanos <= 0 ? Double.NaN : commits / seconds();
+    }
+
+    /** Device flushes per commit, NaN when flushes were not counted. */
+    public double flushesPerCommit() {
+        return flushes < 0 || commits == 0 ? Double.NaN : (double) flushes / commits;
+    }
+
+    /** KiB the devices wrote per commit, NaN when not counted. */
+    public double kibPerCommit() {
+        return kib < 0 || commits == 0 ? Double.NaN : (double) kib / commits;
+    }
+
+    /** {@code WAL/FULL/fullfsync=0/batch=1} as messages print it. */
+    public String label() {
+        return label(journalMode, synchronous, fullfsync, batch);
+    }
+
+    static String label(JournalMode j, Synchronous s, boolean fullfsync, int batch) {
+        return j + "/" + s + "/fullfsync=" + (fullfsync ? 1 : 0) + "/batch=" + batch;
+    }
+}

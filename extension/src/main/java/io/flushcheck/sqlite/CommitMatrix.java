@@ -1,0 +1,124 @@
+package io.flushcheck.sqlite;
+
+import io.flushcheck.CheckResult;
+import io.flushcheck.verdict.Verdict;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The measured commit-rate matrix of one directory, with that directory's verdict.
+ *
+ * @param directory     the directory as asked
+ * @param check         the directory's check (its verdict says whether the flushes counted here are real)
+ * @param sqliteVersion {@code sqlite_version()} of the driver
+ * @param devices       the devices whose counters were read, empty when none could be
+ * @param cells         measured cells, in matrix order
+ * @param skipped       labels of cells the total time limit left out
+ * @param notes         what a reader must know to read the numbers (fullfsync on Linux, noise, limits)
+ * @param elapsedMillis wall time of the whole run, check included
+ */
+public record CommitMatrix(String directory, CheckResult check, String sqliteVersion, List<String> devices,
+                           List<CommitCell> cells, List<String> skipped, List<String> notes, long elapsedMillis) {
+
+    public CommitMatrix {
+        devices = List.copyOf(devices);
+        cells = List.copyOf(cells);
+        skipped = List.copyOf(skipped);
+        notes = List.copyOf(notes);
+    }
+
+    /**
+     * Runs the matrix in {@code dir}: a fresh database per cell, removed afterwards with its journal,
+     * WAL and shared-memory files.
+     *
+     * @throws io.flushcheck.BadPathException when dir does not exist or is not a directory
+     * @throws SqliteException when no database can be created there, or sqlite-jdbc is missing
+     */
+    public static CommitMatrix run(Path dir, MatrixOptions options, MatrixListener listener) {
+        return new MatrixRunner(options, listener).run(dir);
+    }
+
+    public Verdict verdict() {
+        return check.verdict();
+    }
+
+    public Optional<CommitCell> cell(JournalMode j, Synchronous s, boolean fullfsync, int batch) {
+        return cells.stream().filter(c -> c.journalMode() == j && c.synchronous() == s && c.fullfsync() == fullfsync
+                && c.batch() == batch).findFirst();
+    }
+
+    /** Like {@link #cell} but fails with the cell's label when it was not measured. */
+    public CommitCell require(JournalMode j, Synchronous s, boolean fullfsync, int batch) {
+        return cell(j, s, fullfsync, batch).orElseThrow(() -> new IllegalStateException(
+                "the matrix has no cell " + CommitCell.label(j, s, fullfsync, batch)));
+    }
+
+    /** The JSON shape of {@code flushcheck sqlite --json}: {"rows":[...]} plus context. */
+    public Map<String, Object> toJson() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("directory", directory);
+        m.put("verdict", verdict().name());
+        m.put("verdictSummary", check.judgement().summary());
+        m.put("sqliteVersion", sqliteVersion);
+        m.put("devices", devices);
+        List<Object> rows = new ArrayList<>();
+        for (CommitCell c : cells) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("journalMode", c.journalMode().name());
+            r.put("synchronous", c.synchronous().name());
+            r.put("fullfsync", c.fullfsync());
+            r.put("batch", c.batch());
+            r.put("rowsPerSecond", c.rowsPerSecond());
+            r.put("commitsPerSecond", c.commitsPerSecond());
+            r.put("flushesPerCommit", c.flushesPerCommit());
+            r.put("kibPerCommit", c.kibPerCommit());
+            r.put("rows", c.rows());
+            r.put("commits", c.commits());
+            r.put("seconds", c.seconds());
+            r.put("flushes", c.flushes() < 0 ? null : c.flushes());
+            r.put("truncated", c.truncated());
+            rows.add(r);
+        }
+        m.put("rows", rows);
+        m.put("skipped", skipped);
+        m.put("notes", notes);
+        m.put("elapsedMillis", elapsedMillis);
+        return m;
+    }
+
+    /** The matrix as a text table, with the verdict above and the notes below. */
+    public String table() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("== SQLite ").append(sqliteVersion).append(" commit rates in ").append(directory).append('\n');
+        sb.append("verdict: ").append(verdict()).append(": ").append(check.judgement().summary()).append('\n');
+        sb.append(devices.isEmpty() ? "devices: none counted\n" : "devices: " + String.join(", ", devices) + "\n");
+        sb.append(String.format(Locale.ROOT, "%-8s %-6s %-9s %6s %12s %12s %9s %9s%n", "journal", "sync", "fullfsync",
+                "batch", "rows/s", "commits/s", "flush/c", "KiB/c"));
+        for (CommitCell c : cells) {
+            sb.append(String.format(Locale.ROOT, "%-8s %-6s %-9s %6d %12s %12s %9s %9s%s%n", c.journalMode(),
+                    c.synchronous(), c.fullfsync() ? "1" : "0", c.batch(), rate(c.rowsPerSecond()),
+                    rate(c.commitsPerSecond()), ratio(c.flushesPerCommit()), ratio(c.kibPerCommit()),
+                    c.truncated() ? "  (time limit: " + c.rows() + " rows)" : ""));
+        }
+        for (String s : skipped) {
+            sb.append("skipped (total time limit): ").append(s).append('\n');
+        }
+        for (String n : notes) {
+            sb.append("note: ").append(n).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String rate(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%,.0f", v);
+    }
+
+    private static String ratio(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2f", v);
+    }
+}

@@ -1,0 +1,22 @@
+package io.flushcheck.sqlite;
+
+/** Progress of the commit-rate matrix, for a command's stderr or a test's report. */
+public interface MatrixListener {
+
+    MatrixListener NONE = new MatrixListener() { };
+
+    /** The directory's verdict is being checked (a short probe). */
+    default void checking(java.nio.file.Path dir) {
+    }
+
+    /** Cell {@code index} (0-based) of {@code total} starts. */
+    default void cellStarted(int index, int total, String label) {
+    }
+
+    default void cellFinished(int index, int total, CommitCell cell) {
+    }
+
+    /** The total time limit was reached: {@code skipped} cells will not run. */
+    default void timeLimitReached(int skipped) {
+    }
+}

@@ -1,0 +1,222 @@
+package io.flushcheck.sqlite;
+
+import io.flushcheck.BadPathException;
+import io.flushcheck.CheckOptions;
+import io.flushcheck.CheckResult;
+import io.flushcheck.Flushcheck;
+import io.flushcheck.probe.ProbeListener;
+import io.flushcheck.storage.DeviceStat;
+import io.flushcheck.storage.StorageInspector;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+
+/** Runs the cells of a {@link MatrixOptions} in one directory. */
+final class MatrixRunner {
+
+    static final String FILE_PREFIX = ".flushcheck-sqlite-";
+    /** The files SQLite may create next to a database. */
+    static final List<String> SIDE_FILES = List.of("", "-journal", "-wal", "-shm");
+    private static final int WARMUP_COMMITS = 3;
+
+    private final MatrixOptions options;
+    private final MatrixListener listener;
+
+    MatrixRunner(MatrixOptions options, MatrixListener listener) {
+        this.options = options;
+        this.listener = listener;
+    }
+
+    CommitMatrix run(Path dir) {
+        SqliteDriver.require();
+        long start = System.nanoTime();
+        Path real;
+        try {
+            real = dir.toRealPath();
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new BadPathException(dir + " does not exist");
+        } catch (IOException e) {
+            throw new BadPathException("cannot resolve " + dir + ": " + e.getMessage());
+        }
+        if (!Files.isDirectory(real)) {
+            throw new BadPathException(dir + " is not a directory: the matrix creates its databases in a directory");
+        }
+        listener.checking(dir);
+        CheckResult check = Flushcheck.check(dir, CheckOptions.defaults().withPlan(options.checkPlan()), ProbeListener.NONE);
+        FlushCounter counter = new FlushCounter(check.facts(), new StorageInspector());
+        String version = version(real);
+        List<String> notes = new ArrayList<>();
+        long totalDeadline = start + (long) (options.maxTotalSeconds() * 1e9);
+        int total = options.cellCount();
+        int index = 0;
+        List<CommitCell> cells = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
+        for (JournalMode j : options.journalModes()) {
+            for (Synchronous s : options.synchronous()) {
+                for (boolean f : options.fullfsync()) {
+                    for (int b : options.batches()) {
+                        String label = CommitCell.label(j, s, f, b);
+                        if (System.nanoTime() >= totalDeadline) {
+                            if (skipped.isEmpty()) {
+                                listener.timeLimitReached(total - index);
+                            }
+                            skipped.add(label);
+                        } else {
+                            listener.cellStarted(index, total, label);
+                            CommitCell cell = runCell(real, j, s, f, b, counter, totalDeadline);
+                            cells.add(cell);
+                            listener.cellFinished(index, total, cell);
+                        }
+                        index++;
+                    }
+                }
+            }
+        }
+        notes.addAll(notes(check, counter, cells, skipped));
+        return new CommitMatrix(dir.toString(), check, version, counter.devices(), cells, skipped, notes,
+                (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private List<String> notes(CheckResult check, FlushCounter counter, List<CommitCell> cells, List<String> skipped) {
+        List<String> n = new ArrayList<>();
+        boolean mac = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("mac");
+        if (!mac && options.fullfsync().contains(true)) {
+            n.add("fullfsync changes nothing on " + System.getProperty("os.name") + ": SQLite uses F_FULLFSYNC only where"
+                    + " the OS has it (macOS); the fullfsync=1 rows repeat the fullfsync=0 ones and show the run-to-run noise");
+        }
+        if (counter.devices().isEmpty()) {
+            n.add("no device counters could be read here: flushes and KiB per commit are not measured");
+        } else {
+            n.add("flushes and KiB are the device-wide counters of " + String.join(", ", counter.devices())
+                    + " during each cell: other I/O on the device meanwhile is counted too");
+        }
+        if (check.verdict() != io.flushcheck.verdict.Verdict.REAL_FLUSH) {
+            n.add("the directory is " + check.verdict() + ": these rates do not buy power-loss durability here");
+        }
+        if (cells.stream().anyMatch(CommitCell::truncated)) {
+            n.add("cells marked 'time limit' stopped after " + options.maxCellSeconds() + " s with fewer rows");
+        }
+        if (!skipped.isEmpty()) {
+            n.add(skipped.size() + " cells were skipped: the total limit of " + options.maxTotalSeconds() + " s was reached");
+        }
+        n.add("one closed-loop run per cell, " + options.rowBytes() + "-byte rows, a fresh database each: rank the cells,"
+                + " do not argue over a few percent");
+        return n;
+    }
+
+    private static String version(Path dir) {
+        Path db = newDatabase(dir);
+        try (Connection c = SqliteDriver.openReadWrite(db); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("select sqlite_version()")) {
+            rs.next();
+            String v = rs.getString(1);
+            s.execute("create table t(x)");
+            return v;
+        } catch (SQLException e) {
+            throw new SqliteException("cannot create an SQLite database in " + dir + ": " + e.getMessage(), e);
+        } finally {
+            remove(db);
+        }
+    }
+
+    static Path newDatabase(Path dir) {
+        return dir.resolve(FILE_PREFIX + UUID.randomUUID() + ".db");
+    }
+
+    /** Removes a database and every file SQLite may have made next to it. */
+    static void remove(Path db) {
+        for (String suffix : SIDE_FILES) {
+            try {
+                Files.deleteIfExists(db.resolveSibling(db.getFileName() + suffix));
+            } catch (IOException e) {
+                // best effort: the name is unique and says what it is
+            }
+        }
+    }
+
+    private CommitCell runCell(Path dir, JournalMode j, Synchronous s, boolean fullfsync, int batch,
+                               FlushCounter counter, long totalDeadline) {
+        Path db = newDatabase(dir);
+        try (Connection c = SqliteDriver.openReadWrite(db)) {
+            try (Statement st = c.createStatement()) {
+                String mode = pragma(st, "journal_mode=" + j.name());
+                if (!j.name().equalsIgnoreCase(mode)) {
+                    throw new SqliteException("SQLite refused journal_mode=" + j + " in " + dir + " (it stayed " + mode + ")");
+                }
+                st.execute("PRAGMA synchronous=" + s.name());
+                st.execute("PRAGMA fullfsync=" + (fullfsync ? 1 : 0));
+                st.execute("PRAGMA checkpoint_fullfsync=" + (fullfsync ? 1 : 0));
+                st.execute("create table t(id integer primary key, v blob)");
+            }
+            byte[] payload = new byte[options.rowBytes()];
+            new java.util.Random(42).nextBytes(payload);
+            try (Statement st = c.createStatement();
+                 PreparedStatement ins = c.prepareStatement("insert into t(v) values (?)")) {
+                ins.setBytes(1, payload);
+                for (int i = 0; i < WARMUP_COMMITS; i++) {
+                    commit(st, ins, 1);
+                }
+                long target = options.rowsFor(batch);
+                long cellDeadline = Math.min(totalDeadline, System.nanoTime() + (long) (options.maxCellSeconds() * 1e9));
+                long rows = 0;
+                long commits = 0;
+                boolean truncated = false;
+                DeviceStat before = counter.read();
+                long t0 = System.nanoTime();
+                while (rows < target) {
+                    int n = (int) Math.min(batch, target - rows);
+                    commit(st, ins, n);
+                    rows += n;
+                    commits++;
+                    if (rows < target && System.nanoTime() >= cellDeadline) {
+                        truncated = true;
+                        break;
+                    }
+                }
+                long nanos = System.nanoTime() - t0;
+                DeviceStat after = counter.read();
+                long flushes = -1;
+                long kib = -1;
+                if (before != null && after != null) {
+                    DeviceStat d = after.minus(before);
+                    flushes = d.countsFlushes() ? d.flushes() : -1;
+                    kib = d.kibWritten();
+                }
+                return new CommitCell(j, s, fullfsync, batch, rows, commits, nanos, flushes, kib, truncated);
+            }
+        } catch (SQLException e) {
+            throw new SqliteException("cannot run " + CommitCell.label(j, s, fullfsync, batch) + " in " + dir + ": "
+                    + e.getMessage(), e);
+        } finally {
+            remove(db);
+        }
+    }
+
+    /** One transaction of {@code n} rows (autocommit for a single row, as an application's loop would). */
+    private static void commit(Statement st, PreparedStatement ins, int n) throws SQLException {
+        if (n == 1) {
+            ins.executeUpdate();
+            return;
+        }
+        st.execute("BEGIN");
+        for (int i = 0; i < n; i++) {
+            ins.executeUpdate();
+        }
+        st.execute("COMMIT");
+    }
+
+    static String pragma(Statement st, String pragma) throws SQLException {
+        try (ResultSet rs = st.executeQuery("PRAGMA " + pragma)) {
+            return rs.next() ? rs.getString(1) : null;
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package io.flushcheck.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.flushcheck.probe.ProbePlan;
+import io.flushcheck.testing.Requirements;
+import io.flushcheck.verdict.Verdict;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The matrix on the checkout's disk reproduces the seeds' orderings. Flush counts are device-wide,
+ * so other processes' I/O can disturb one run: an ordering that fails is measured again (three runs
+ * at most) before the test fails, and timing assertions use generous ratios.
+ */
+class CommitMatrixTests {
+
+    static final int ATTEMPTS = 3;
+
+    static MatrixOptions small() {
+        return MatrixOptions.defaults()
+                .withJournalModes(List.of(JournalMode.DELETE, JournalMode.WAL))
+                .withSynchronous(List.of(Synchronous.OFF, Synchronous.NORMAL, Synchronous.FULL))
+                .withFullfsync(List.of(false))
+                .withBatches(List.of(1, 1000))
+                .withRows(200).withMinCommits(5)
+                .withMaxCellSeconds(4).withMaxTotalSeconds(40)
+                .withCheckPlan(ProbePlan.verification().withRounds(32));
+    }
+
+    @Test
+    void theMatrixReproducesTheSeedsOrderingsOnThisDisk() throws IOException {
+        Path dir = SqliteTestFiles.diskDir("matrix");
+        List<String> failures = new ArrayList<>();
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            CommitMatrix m = CommitMatrix.run(dir, small(), MatrixListener.NONE);
+            assertThat(m.verdict()).as(m.check().judgement().summary()).isEqualTo(Verdict.REAL_FLUSH);
+            assertThat(m.cells()).hasSize(12);
+            assertThat(m.skipped()).isEmpty();
+            assertThat(leftovers(dir)).as("every database, journal, WAL and SHM file is removed").isEmpty();
+            List<String> wrong = orderings(m);
+            if (wrong.isEmpty()) {
+                return;
+            }
+            failures.add("attempt " + attempt + ": " + String.join("; ", wrong) + "\n" + m.table());
+        }
+        throw new AssertionError("the orderings failed " + ATTEMPTS + " times:\n" + String.join("\n", failures));
+    }
+
+    /** What does not hold in one run, as sentences; empty when all holds. */
+    static List<String> orderings(CommitMatrix m) {
+        List<String> wrong = new ArrayList<>();
+        CommitCell deleteFull = m.require(JournalMode.DELETE, Synchronous.FULL, false, 1);
+        CommitCell walFull = m.require(JournalMode.WAL, Synchronous.FULL, false, 1);
+        CommitCell walNormal = m.require(JournalMode.WAL, Synchronous.NORMAL, false, 1);
+        CommitCell walOff = m.require(JournalMode.WAL, Synchronous.OFF, false, 1);
+        CommitCell deleteFullBatch = m.require(JournalMode.DELETE, Synchronous.FULL, false, 1000);
+        CommitCell walFullBatch = m.require(JournalMode.WAL, Synchronous.FULL, false, 1000);
+        check(wrong, walFull.rowsPerSecond() > deleteFull.rowsPerSecond(), "WAL+FULL faster per row than DELETE+FULL",
+                walFull, deleteFull);
+        check(wrong, deleteFullBatch.rowsPerSecond() >= 50 * deleteFull.rowsPerSecond(),
+                "DELETE+FULL batch 1000 at least 50x single rows", deleteFullBatch, deleteFull);
+        check(wrong, walFullBatch.rowsPerSecond() >= 50 * walFull.rowsPerSecond(),
+                "WAL+FULL batch 1000 at least 50x single rows", walFullBatch, walFull);
+        // "close to OFF": within a factor of 4 on a shared 2-core machine, and far from FULL.
+        check(wrong, walNormal.rowsPerSecond() >= 0.25 * walOff.rowsPerSecond(), "WAL+NORMAL close to OFF", walNormal, walOff);
+        check(wrong, walNormal.rowsPerSecond() >= 5 * walFull.rowsPerSecond(), "WAL+NORMAL far faster than WAL+FULL",
+                walNormal, walFull);
+        check(wrong, walFull.flushesPerCommit() >= 0.8 && walFull.flushesPerCommit() <= 1.5,
+                "about one flush per commit for WAL+FULL", walFull, walFull);
+        check(wrong, deleteFull.flushesPerCommit() >= 2, "two or more flushes per commit for DELETE+FULL", deleteFull,
+                deleteFull);
+        check(wrong, walNormal.flushesPerCommit() <= 0.1, "almost no flushes per commit for WAL+NORMAL", walNormal,
+                walNormal);
+        check(wrong, walOff.flushesPerCommit() <= 0.1, "almost no flushes per commit for WAL+OFF", walOff, walOff);
+        return wrong;
+    }
+
+    private static void check(List<String> wrong, boolean holds, String what, CommitCell a, CommitCell b) {
+        if (!holds) {
+            wrong.add(what + " does not hold: " + describe(a) + (a == b ? "" : " vs " + describe(b)));
+        }
+    }
+
+    private static String describe(CommitCell c) {
+        return String.format("%s %.0f rows/s %.2f flushes/commit", c.label(), c.rowsPerSecond(), c.flushesPerCommit());
+    }
+
+    @Test
+    void theTimeLimitsBoundTheRunAndListWhatWasSkipped() throws IOException {
+        Path dir = SqliteTestFiles.diskDir("limits");
+        MatrixOptions o = small().withJournalModes(List.of(JournalMode.DELETE)).withSynchronous(List.of(Synchronous.EXTRA))
+                .withBatches(List.of(1)).withRows(1_000_000).withMaxCellSeconds(0.5).withMaxTotalSeconds(0.4)
+                .withFullfsync(List.of(false, true));
+        List<String> events = new ArrayList<>();
+        CommitMatrix m = CommitMatrix.run(dir, o, new MatrixListener() {
+            @Override
+            public void cellStarted(int index, int total, String label) {
+                events.add("start " + (index + 1) + "/" + total + " " + label);
+            }
+
+            @Override
+            public void timeLimitReached(int skipped) {
+                events.add("limit " + skipped);
+            }
+        });
+        // The check takes some of the 0.4 s; the first cell runs when it started in time, else none do.
+        assertThat(m.cells().size() + m.skipped().size()).isEqualTo(2);
+        assertThat(m.skipped()).contains("DELETE/EXTRA/fullfsync=1/batch=1");
+        assertThat(m.cells()).allSatisfy(c -> {
+            assertThat(c.truncated()).isTrue();
+            assertThat(c.seconds()).isLessThan(2.0);
+        });
+        assertThat(events).contains("limit " + m.skipped().size());
+        assertThat(m.notes()).anyMatch(n -> n.contains("skipped: the total limit of 0.4 s was reached"));
+        assertThat(m.notes()).anyMatch(n -> n.startsWith("fullfsync changes nothing on Linux"));
+        assertThat(leftovers(dir)).isEmpty();
+    }
+
+    @Test
+    void theJsonHasTheDocumentedRowFields() throws IOException {
+        Path dir = SqliteTestFiles.diskDir("json");
+        MatrixOptions o = small().withJournalModes(List.of(JournalMode.WAL)).withSynchronous(List.of(Synchronous.FULL))
+                .withBatches(List.of(1)).withRows(20);
+        var json = CommitMatrix.run(dir, o, MatrixListener.NONE).toJson();
+        assertThat(json).containsKeys("rows", "verdict", "notes");
+        @SuppressWarnings("unchecked")
+        var row = (java.util.Map<String, Object>) ((List<?>) json.get("rows")).get(0);
+        assertThat(row).containsKeys("journalMode", "synchronous", "fullfsync", "batch", "rowsPerSecond",
+                "commitsPerSecond", "flushesPerCommit", "kibPerCommit");
+        assertThat(row.get("journalMode")).isEqualTo("WAL");
+    }
+
+    @Test
+    void aReadOnlyDirectoryGetsOneClearError() throws Exception {
+        Requirements.requireRoot();
+        Path mnt = SqliteTestFiles.diskDir("ro-matrix");
+        SqliteAuditorTests.run("mount", "-t", "tmpfs", "-o", "size=1m,ro", "tmpfs", mnt.toString());
+        try {
+            assertThatThrownBy(() -> CommitMatrix.run(mnt, small(), MatrixListener.NONE))
+                    .isInstanceOf(SqliteException.class)
+                    .hasMessageStartingWith("cannot create an SQLite database in " + mnt + ": ");
+        } finally {
+            SqliteAuditorTests.run("umount", mnt.toString());
+        }
+    }
+
+    @Test
+    void optionsRejectBadValuesWithTheRange() {
+        assertThatThrownBy(() -> MatrixOptions.defaults().withBatches(List.of(0)))
+                .hasMessage("batch 0 is out of range: use 1 to 1000000 rows per transaction");
+        assertThatThrownBy(() -> JournalMode.parse("wall"))
+                .hasMessage("unknown journal mode 'wall': use one of DELETE, TRUNCATE, PERSIST, MEMORY, WAL, OFF");
+        assertThat(Synchronous.parse("2")).isEqualTo(Synchronous.FULL);
+    }
+
+    static List<Path> leftovers(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().startsWith(MatrixRunner.FILE_PREFIX)).toList();
+        }
+    }
+}

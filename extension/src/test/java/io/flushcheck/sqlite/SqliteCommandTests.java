@@ -1,0 +1,109 @@
+package io.flushcheck.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flushcheck.cli.Main;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code flushcheck sqlite} through the command's entry point. */
+class SqliteCommandTests {
+
+    record Run(int exit, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void printsTheMatrixAsATableWithProgressOnStderr() throws Exception {
+        Path dir = SqliteTestFiles.diskDir("cli");
+        Run r = run("sqlite", "--journal-modes", "DELETE,WAL", "--synchronous", "FULL", "--batches", "1",
+                "--rows", "20", dir.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("journal  sync   fullfsync  batch       rows/s    commits/s   flush/c     KiB/c")
+                .contains("verdict: REAL_FLUSH").contains("note: fullfsync changes nothing on Linux");
+        assertThat(r.out().lines().filter(l -> l.matches("(DELETE|WAL) +FULL +[01] +1 .*"))).hasSize(4);
+        assertThat(r.err()).contains("flushcheck sqlite: [1/4] DELETE/FULL/fullfsync=0/batch=1");
+        assertThat(CommitMatrixTests.leftovers(dir)).isEmpty();
+    }
+
+    @Test
+    void jsonHasTheRowsShape() throws Exception {
+        Path dir = SqliteTestFiles.diskDir("cli-json");
+        Run r = run("sqlite", "--json", "--quiet", "--journal-modes", "WAL", "--synchronous", "NORMAL",
+                "--fullfsync", "0", "--batches", "1,10", "--rows", "20", dir.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.err()).doesNotContain("flushcheck sqlite:");
+        assertThat(r.out()).startsWith("{").contains("\"rows\": [").contains("\"journalMode\": \"WAL\"")
+                .contains("\"synchronous\": \"NORMAL\"").contains("\"fullfsync\": false").contains("\"batch\": 10")
+                .contains("\"rowsPerSecond\": ").contains("\"commitsPerSecond\": ").contains("\"flushesPerCommit\": ")
+                .contains("\"kibPerCommit\": ").contains("\"verdict\": \"REAL_FLUSH\"");
+    }
+
+    @Test
+    void auditsAFile() throws Exception {
+        Path db = SqliteTestFiles.database(SqliteTestFiles.diskDir("cli-audit"), JournalMode.WAL);
+        Run r = run("sqlite", "--audit", db.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("journal_mode=WAL synchronous=").contains("survives an application crash? yes")
+                .contains("survives a power loss? ");
+        Run j = run("sqlite", "--audit", db.toString(), "--json");
+        assertThat(j.out()).contains("\"survivesPowerLoss\": {").contains("\"journalMode\": \"WAL\"");
+    }
+
+    @Test
+    void badInputIsOneLineAndExitCode2() throws Exception {
+        Path notDb = SqliteTestFiles.diskDir("cli-bad").resolve("x.txt");
+        Files.writeString(notDb, "x".repeat(200));
+        assertThat(run("sqlite", "--journal-modes", "wall")).isEqualTo(new Run(2, "",
+                "flushcheck: sqlite --journal-modes: unknown journal mode 'wall': use one of DELETE, TRUNCATE, PERSIST,"
+                        + " MEMORY, WAL, OFF\nflushcheck: see 'flushcheck --help'\n"));
+        assertThat(run("sqlite", "--batches", "0").err()).startsWith("flushcheck: --batches 0 is out of range: use 1 to 1000000\n");
+        assertThat(run("sqlite", "--fullfsync", "2").err()).startsWith("flushcheck: sqlite --fullfsync takes 0, 1 or 0,1, not '2'\n");
+        assertThat(run("sqlite", "--bogus").err()).startsWith("flushcheck: sqlite: unknown option --bogus\n");
+        assertThat(run("sqlite", "/nonexistent/dir").err()).startsWith("flushcheck: sqlite: /nonexistent/dir does not exist\n");
+        Run audit = run("sqlite", "--audit", notDb.toString());
+        assertThat(audit.exit()).isEqualTo(2);
+        assertThat(audit.err()).startsWith("flushcheck: sqlite: " + notDb
+                + " is not an SQLite database: it does not start with the header 'SQLite format 3'\n");
+        assertThat(audit.err().lines().count()).isEqualTo(2);
+    }
+
+    @Test
+    void helpListsTheCommand() {
+        assertThat(run("--help").out()).contains("sqlite").contains("SQLite commit rates");
+        assertThat(run("sqlite", "--help").out()).startsWith("usage: flushcheck sqlite [options] [PATH]");
+    }
+
+    /** A class path with flushcheck's own classes and neither sqlite-jdbc nor anything else. */
+    @Test
+    void withoutTheDriverTheCommandSaysWhatToAdd() throws Exception {
+        URL classes = Path.of("target", "classes").toAbsolutePath().toUri().toURL();
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes}, ClassLoader.getPlatformClassLoader())) {
+            Class<?> main = loader.loadClass("io.flushcheck.cli.Main");
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            List<String> args = new ArrayList<>(List.of("sqlite", "--audit", "whatever.db"));
+            Object exit = main.getMethod("run", List.class, PrintStream.class, PrintStream.class)
+                    .invoke(null, args, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true));
+            assertThat(exit).isEqualTo(2);
+            assertThat(err.toString()).startsWith("flushcheck: sqlite: the JDBC driver org.sqlite.JDBC is not on the class"
+                    + " path: add org.xerial:sqlite-jdbc\n");
+            Class<?> durability = loader.loadClass("io.flushcheck.sqlite.SqliteDriver");
+            assertThat(durability.getMethod("available").invoke(null)).isEqualTo(false);
+        }
+    }
+}
