@@ -7,6 +7,7 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Measures SQLite's commit-rate matrix (journal mode × synchronous × fullfsync × rows per
@@ -22,14 +23,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * }
  * }</pre>
  *
- * Each distinct configuration is measured once per run (cached in the root store). An empty
+ * Each distinct configuration is measured once per run (cached in the root store), holding the
+ * resource lock {@value FlushcheckConfig#DISK_LOCK} so that no other measurement runs meanwhile. An empty
  * attribute (the default) means "use the configuration parameter", whose default is given there.
  */
-@Target({ElementType.TYPE, ElementType.METHOD})
+@Target({ElementType.TYPE, ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Inherited
 @ExtendWith(MeasureSqliteCommitsExtension.class)
+@ResourceLock(FlushcheckConfig.DISK_LOCK)
 public @interface MeasureSqliteCommits {
 
     /** Directory the databases are created in; default: the JVM temp dir ({@code java.io.tmpdir}). */

@@ -43,16 +43,17 @@ public record Environment(String container, String hypervisor, List<String> inte
                 found.add(known + " (LD_PRELOAD=" + lib + ")");
             }
         }
-        for (String line : maps.split("\n")) {
-            int slash = line.indexOf('/');
-            if (slash < 0) {
+        // A JVM maps hundreds of files: search the text for each known name rather than split it.
+        for (String k : KNOWN_INTERPOSERS) {
+            int at = maps.indexOf("/" + k);
+            String known = k.substring(3);
+            if (at < 0 || !seen.add(known)) {
                 continue;
             }
-            String file = line.substring(slash);
-            String known = knownName(file);
-            if (known != null && seen.add(known)) {
-                found.add(known + " (mapped: " + file + ")");
-            }
+            int lineStart = maps.lastIndexOf('\n', at) + 1;
+            int end = maps.indexOf('\n', at);
+            String file = maps.substring(maps.indexOf('/', lineStart), end < 0 ? maps.length() : end);
+            found.add(known + " (mapped: " + file + ")");
         }
         return new ArrayList<>(found);
     }
