@@ -4,6 +4,7 @@ import io.flushcheck.probe.NativeCallException;
 import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.probe.SyncProbe;
+import io.flushcheck.probe.SyncSymbols;
 import io.flushcheck.storage.StorageFacts;
 import io.flushcheck.storage.StorageInspector;
 import io.flushcheck.verdict.Finding;
@@ -57,6 +58,9 @@ public final class Flushcheck {
         }
         List<SyncCost> costs = List.of();
         boolean decided = facts != null && Judge.decidedWithoutProbe(Judge.staticFindings(facts));
+        if (facts != null && !decided && !facts.environment().preloaded().isEmpty()) {
+            extra.addAll(interposedSymbols());
+        }
         if (decided && !options.alwaysProbe()) {
             extra.add(Finding.of(FindingCode.NOT_PROBED, "no probe ran: the storage facts decide the verdict"));
         } else {
@@ -91,6 +95,24 @@ public final class Flushcheck {
         } catch (IOException e) {
             throw new BadPathException("cannot resolve " + dir + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * An unknown preloaded library may wrap the sync calls. Not decisive: it may still sync, and since
+     * the probe calls the same symbols, the device counters tell.
+     */
+    private static List<Finding> interposedSymbols() {
+        List<Finding> out = new ArrayList<>();
+        try {
+            for (String s : SyncSymbols.interposed()) {
+                out.add(new Finding(FindingCode.SYNC_SYMBOL_INTERPOSED, s.substring(0, s.indexOf(' ')) + " resolves to "
+                        + s.substring(s.indexOf(" from ") + 6) + ", not to the C library; the probe calls it the same way, "
+                        + "so its flush counts show whether it still syncs", Map.of("symbol", s)));
+            }
+        } catch (UnsupportedOperationException e) {
+            // The probe reports the same native problem as NATIVE_UNAVAILABLE.
+        }
+        return out;
     }
 
     static boolean isLinux() {

@@ -20,6 +20,7 @@ public enum FindingCode {
     CONTAINER(null),
     OVERLAY(null),
     PRELOADED_LIBRARY(null),
+    SYNC_SYMBOL_INTERPOSED(null),
     SUSPICIOUSLY_FAST(null),
     NO_DEVICE_COUNTERS(null),
     NOT_PROBED(null),
