@@ -11,10 +11,8 @@ import io.flushcheck.verdict.Finding;
 import io.flushcheck.verdict.FindingCode;
 import io.flushcheck.verdict.Judge;
 import io.flushcheck.verdict.Judgement;
+import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,14 +82,18 @@ public final class Flushcheck {
      * @throws BadPathException when the path does not exist or is not a directory
      */
     public static Path validateDirectory(Path dir) {
+        // java.io.File rather than Path.toRealPath/Files.isDirectory: same realpath(3), but its classes are
+        // loaded at JVM start, where NIO's cost a cold tmpfs verdict several of its ten milliseconds.
+        File file = dir.toFile();
+        if (!file.exists()) {
+            throw new BadPathException(dir + " does not exist");
+        }
         try {
-            Path real = dir.toRealPath();
-            if (!Files.isDirectory(real, LinkOption.NOFOLLOW_LINKS)) {
+            File real = file.getCanonicalFile();
+            if (!real.isDirectory()) {
                 throw new BadPathException(dir + " is not a directory: flushcheck probes the directory a file would live in");
             }
-            return real;
-        } catch (NoSuchFileException e) {
-            throw new BadPathException(dir + " does not exist");
+            return real.toPath();
         } catch (IOException e) {
             throw new BadPathException("cannot resolve " + dir + ": " + e.getMessage());
         }

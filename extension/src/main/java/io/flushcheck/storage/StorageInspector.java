@@ -26,7 +26,11 @@ public final class StorageInspector {
      * @throws IOException when the path does not exist or cannot be resolved
      */
     public StorageFacts inspect(Path path) throws IOException {
-        String resolved = path.toRealPath().toString();
+        java.io.File file = path.toFile();
+        if (!file.exists()) {
+            throw new java.nio.file.NoSuchFileException(path.toString());
+        }
+        String resolved = file.getCanonicalPath();
         MountTable table = MountTable.live();
         MountInfo mount = table.mountOf(resolved);
         SysBlock sysBlock = new SysBlock(sys, table);
