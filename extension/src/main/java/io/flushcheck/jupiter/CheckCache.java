@@ -5,23 +5,22 @@ import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
 import io.flushcheck.Flushcheck;
 import io.flushcheck.probe.ProbeListener;
+import io.flushcheck.probe.ProbeLock;
 import io.flushcheck.storage.MountTable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Checks computed once per run and shared by every test: cached in the root store, first by path,
  * then by the mount that holds it, so that a thousand annotated tests cost one probe per storage.
- * Probes run one at a time, since the device counters they read are shared by the whole disk.
+ * Probes run one at a time ({@link ProbeLock}), since the device counters they read are shared by the whole disk.
  */
 final class CheckCache {
 
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(CheckCache.class);
-    private static final ReentrantLock PROBE_LOCK = new ReentrantLock();
     /** Checks actually run in this JVM (not served from the cache); tests read it. */
     static final AtomicInteger CHECKS_RUN = new AtomicInteger();
 
@@ -48,13 +47,10 @@ final class CheckCache {
     }
 
     private static CheckResult run(Path dir, CheckOptions options) {
-        PROBE_LOCK.lock();
-        try {
+        return ProbeLock.exclusively(() -> {
             CHECKS_RUN.incrementAndGet();
             return Flushcheck.check(dir, options, ProbeListener.NONE);
-        } finally {
-            PROBE_LOCK.unlock();
-        }
+        });
     }
 
     private static Path resolve(Path dir, String what) {

@@ -2,22 +2,24 @@ package io.flushcheck.probe;
 
 import io.flushcheck.storage.BlockDevice;
 import io.flushcheck.storage.DeviceStat;
+import io.flushcheck.storage.StorageFacts;
+import io.flushcheck.storage.StorageInspector;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Reads the stat files of the devices a probe watches: the mount's device first, then the terminals. */
-final class DeviceCounters {
+/**
+ * The counters of the devices under a directory ({@link StorageFacts#flushPoints()}): the mount's own
+ * device first, then the devices at the bottom of its chain. Anything that measures syncs there (the
+ * probe, the SQLite matrix) reads them through this class, so that all count the same way.
+ */
+public final class DeviceCounters {
 
     private final List<String> names = new ArrayList<>();
     private final List<Boolean> terminal = new ArrayList<>();
     private final List<Path> files = new ArrayList<>();
 
-    /**
-     * @param points    devices to watch; the first is the mount's own device when {@code firstIsMount}
-     * @param statFiles their stat files, same order
-     */
     DeviceCounters(List<BlockDevice> points, List<Path> statFiles, boolean firstIsMount) {
         for (int i = 0; i < points.size(); i++) {
             BlockDevice d = points.get(i);
@@ -28,12 +30,27 @@ final class DeviceCounters {
         }
     }
 
-    boolean isEmpty() {
+    /** The counters of a directory's devices; none when facts is null or no device backs it. */
+    public static DeviceCounters of(StorageFacts facts, StorageInspector inspector) {
+        if (facts == null) {
+            return new DeviceCounters(List.of(), List.of(), false);
+        }
+        List<Path> stat = new ArrayList<>();
+        facts.flushPoints().forEach(d -> stat.add(inspector.statFile(d)));
+        return new DeviceCounters(facts.flushPoints(), stat, facts.device() != null);
+    }
+
+    public boolean isEmpty() {
         return files.isEmpty();
     }
 
+    /** The watched devices' names, mount device first. */
+    public List<String> names() {
+        return List.copyOf(names);
+    }
+
     /** One reading of every device; null entries where a file could not be read. */
-    DeviceStat[] read() {
+    public DeviceStat[] read() {
         DeviceStat[] out = new DeviceStat[files.size()];
         for (int i = 0; i < out.length; i++) {
             try {
@@ -45,7 +62,8 @@ final class DeviceCounters {
         return out;
     }
 
-    List<DeviceDelta> delta(DeviceStat[] before, DeviceStat[] after) {
+    /** What each device did between two readings; devices that could not be read are left out. */
+    public List<DeviceDelta> delta(DeviceStat[] before, DeviceStat[] after) {
         List<DeviceDelta> out = new ArrayList<>();
         for (int i = 0; i < files.size(); i++) {
             if (before[i] != null && after[i] != null) {

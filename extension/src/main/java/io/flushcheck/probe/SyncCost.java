@@ -54,58 +54,27 @@ public record SyncCost(SyncMode mode, int blockSize, int rounds, Histogram laten
     }
 
     public boolean hasDeviceCounters() {
-        return !devices.isEmpty() && devices.stream().allMatch(d -> d.delta().countsFlushes());
+        return DeviceDelta.countFlushes(devices);
     }
 
     /** Flushes completed by the terminal devices during the loop, or -1 when not counted. */
     public long flushes() {
-        return hasDeviceCounters() ? terminalSum(true) : -1;
+        return DeviceDelta.terminalFlushes(devices);
     }
 
     /** KiB written by the terminal devices during the loop, or -1 when not counted. */
     public long kibWritten() {
-        return devices.isEmpty() ? -1 : terminalSum(false);
+        return DeviceDelta.terminalKib(devices);
     }
 
-    private long terminalSum(boolean flushes) {
-        long sum = 0;
-        for (DeviceDelta d : devices) {
-            if (d.terminal()) {
-                sum += flushes ? d.delta().flushes() : d.delta().kibWritten();
-            }
-        }
-        return sum;
-    }
-
-    /**
-     * Flushes that got all the way down: the fewest seen at any level of the chain (the mount's own
-     * device, then the terminals). A loop device mounted nobarrier sees none even when its disk is busy.
-     */
+    /** Flushes that got all the way down ({@link DeviceDelta#flushesReached(List)}), or -1 when not counted. */
     public long flushesReached() {
-        if (!hasDeviceCounters()) {
-            return -1;
-        }
-        long reached = terminalSum(true);
-        for (DeviceDelta d : devices) {
-            if (!d.terminal()) {
-                reached = Math.min(reached, d.delta().flushes());
-            }
-        }
-        return reached;
+        return DeviceDelta.flushesReached(devices);
     }
 
-    /** KiB that got all the way down, by the same rule as {@link #flushesReached()}. */
+    /** KiB that got all the way down, or -1 when not counted. */
     public long kibReached() {
-        if (devices.isEmpty()) {
-            return -1;
-        }
-        long reached = terminalSum(false);
-        for (DeviceDelta d : devices) {
-            if (!d.terminal()) {
-                reached = Math.min(reached, d.delta().kibWritten());
-            }
-        }
-        return reached;
+        return DeviceDelta.kibReached(devices);
     }
 
     /** Flushes per synced round, or NaN when not counted or the mode does not sync. */

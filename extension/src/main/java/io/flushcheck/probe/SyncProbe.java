@@ -43,20 +43,11 @@ public final class SyncProbe {
      * @throws UnsupportedOperationException when native calls are not available here, with the reason
      */
     public static SyncProbe forStorage(StorageFacts facts, StorageInspector inspector) {
-        return new SyncProbe(NativeSyncCalls.load(), countersFor(facts, inspector));
+        return new SyncProbe(NativeSyncCalls.load(), DeviceCounters.of(facts, inspector));
     }
 
     static SyncProbe with(SyncCalls calls, StorageFacts facts, StorageInspector inspector) {
-        return new SyncProbe(calls, countersFor(facts, inspector));
-    }
-
-    private static DeviceCounters countersFor(StorageFacts facts, StorageInspector inspector) {
-        if (facts == null) {
-            return new DeviceCounters(List.of(), List.of(), false);
-        }
-        List<Path> files = new ArrayList<>();
-        facts.flushPoints().forEach(d -> files.add(inspector.statFile(d)));
-        return new DeviceCounters(facts.flushPoints(), files, facts.device() != null);
+        return new SyncProbe(calls, DeviceCounters.of(facts, inspector));
     }
 
     /**
