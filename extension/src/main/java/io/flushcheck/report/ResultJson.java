@@ -111,8 +111,13 @@ public final class ResultJson {
         }
         m.put("devices", devices);
         List<Object> buckets = new ArrayList<>();
-        c.log2Buckets().forEach(b -> buckets.add(Map.of("lowMicros", b.lowMicros(), "highMicros", b.highMicros(),
-                "count", b.count())));
+        for (SyncCost.Bucket b : c.log2Buckets()) {
+            Map<String, Object> bm = new LinkedHashMap<>();
+            bm.put("lowMicros", b.lowMicros());
+            bm.put("highMicros", b.highMicros());
+            bm.put("count", b.count());
+            buckets.add(bm);
+        }
         m.put("histogram", buckets);
         List<Object> slow = new ArrayList<>();
         for (SlowRound s : c.slowest()) {

@@ -4,18 +4,16 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * What the process runs in: a container, a hypervisor, and libraries that intercept syncs.
  *
  * @param container    the container runtime seen ("docker", "podman", "kubernetes", "lxc", ...) or null
  * @param hypervisor   the hypervisor seen ("kvm", "xen", "vmware", ...; "unknown" when only the CPU flag says so) or null
- * @param interposers  libraries in the process known to turn syncs into no-ops (eatmydata and its kin),
- *                     each as "name (how it was found)"
+ * @param interposers  libraries mapped in the process that are known to turn syncs into no-ops (eatmydata
+ *                     and its kin), each as "name (how it got there)"
  * @param preloaded    everything named in {@code LD_PRELOAD}, known or not
  */
 public record Environment(String container, String hypervisor, List<String> interposers, List<String> preloaded) {
@@ -33,29 +31,36 @@ public record Environment(String container, String hypervisor, List<String> inte
                 readOrEmpty(Path.of("/proc/self/maps"))), preloadList(System.getenv("LD_PRELOAD")));
     }
 
-    /** Pure: interposers named in LD_PRELOAD or mapped into the process (maps text). */
+    /**
+     * Pure: known interposers mapped into the process (maps text), each described by how it got there.
+     * A library only named in LD_PRELOAD does not count: ld.so ignores one it cannot load.
+     */
     static List<String> detectInterposers(String ldPreload, String maps) {
-        Set<String> found = new LinkedHashSet<>();
-        Set<String> seen = new java.util.HashSet<>();
-        for (String lib : preloadList(ldPreload)) {
-            String known = knownName(lib);
-            if (known != null && seen.add(known)) {
-                found.add(known + " (LD_PRELOAD=" + lib + ")");
-            }
-        }
+        List<String> found = new ArrayList<>();
         // A JVM maps hundreds of files: search the text for each known name rather than split it.
         for (String k : KNOWN_INTERPOSERS) {
             int at = maps.indexOf("/" + k);
-            String known = k.substring(3);
-            if (at < 0 || !seen.add(known)) {
+            if (at < 0) {
                 continue;
+            }
+            String known = k.substring(3);
+            String viaPreload = null;
+            for (String lib : preloadList(ldPreload)) {
+                if (known.equals(knownName(lib))) {
+                    viaPreload = lib;
+                }
             }
             int lineStart = maps.lastIndexOf('\n', at) + 1;
             int end = maps.indexOf('\n', at);
             String file = maps.substring(maps.indexOf('/', lineStart), end < 0 ? maps.length() : end);
-            found.add(known + " (mapped: " + file + ")");
+            found.add(known + (viaPreload != null ? " (LD_PRELOAD=" + viaPreload + ")" : " (mapped: " + file + ")"));
         }
-        return new ArrayList<>(found);
+        return found;
+    }
+
+    /** The interposer a library file name belongs to ("eatmydata" for libeatmydata.so.1), or null. */
+    public static String knownInterposer(String file) {
+        return knownName(file);
     }
 
     private static String knownName(String file) {

@@ -7,6 +7,7 @@ import io.flushcheck.storage.FsTypes;
 import io.flushcheck.storage.MountInfo;
 import io.flushcheck.storage.StorageFacts;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -32,7 +33,7 @@ public final class Judge {
             boolean fs = FsTypes.isRamFs(facts.dataMount().fsType());
             out.add(new Finding(fs ? FindingCode.RAM_FILESYSTEM : FindingCode.RAM_BLOCK_DEVICE,
                     ram + ": syncs reach no device",
-                    Map.of("fsType", facts.dataMount().fsType(), "mountPoint", facts.dataMount().mountPoint(),
+                    evidence("fsType", facts.dataMount().fsType(), "mountPoint", facts.dataMount().mountPoint(),
                             "mountId", String.valueOf(facts.dataMount().mountId()))));
         }
         Environment env = facts.environment();
@@ -40,14 +41,18 @@ public final class Judge {
             out.add(new Finding(FindingCode.SYNC_INTERPOSER, interposer.split(" ")[0]
                     + " is loaded in this process " + interposer.substring(interposer.indexOf(' ') + 1)
                     + ": fsync, fdatasync and O_DSYNC return without syncing",
-                    Map.of("interposer", interposer)));
+                    evidence("interposer", interposer)));
         }
         for (String lib : env.preloaded()) {
-            if (!containsSubstring(env.interposers(), lib)) {
-                out.add(new Finding(FindingCode.PRELOADED_LIBRARY, "LD_PRELOAD names " + lib
-                        + ", which flushcheck does not know; if it intercepts syncs, the device counters will show it",
-                        Map.of("library", lib)));
+            if (containsSubstring(env.interposers(), lib)) {
+                continue;
             }
+            String known = Environment.knownInterposer(lib);
+            out.add(new Finding(FindingCode.PRELOADED_LIBRARY, known != null
+                    ? "LD_PRELOAD names " + lib + " (" + known + "), but it is not loaded in this process: the dynamic "
+                            + "linker ignored it, so it intercepts nothing"
+                    : "LD_PRELOAD names " + lib + ", which flushcheck does not know; if it intercepts syncs, the device "
+                            + "counters will show it", evidence("library", lib)));
         }
         List<String> barrierOff = facts.barrierOffOptions();
         if (!barrierOff.isEmpty()) {
@@ -55,17 +60,17 @@ public final class Judge {
             out.add(new Finding(FindingCode.BARRIERS_OFF, facts.resolved() + " is on " + d.fsType() + " mounted with "
                     + String.join(",", barrierOff) + " (" + d.mountPoint() + ", mount " + d.mountId()
                     + "): the filesystem sends no cache flushes to " + facts.deviceDescription(),
-                    Map.of("options", String.join(",", barrierOff), "mountPoint", d.mountPoint())));
+                    evidence("options", String.join(",", barrierOff), "mountPoint", d.mountPoint())));
         }
         if (facts.networkOrShared()) {
             out.add(new Finding(FindingCode.NETWORK_FILESYSTEM, facts.resolved() + " is on " + facts.dataMount().fsType()
                     + " from " + facts.dataMount().source() + ": whether a sync is durable is decided on the other side, "
-                    + "where no counter here can see it", Map.of("fsType", facts.dataMount().fsType())));
+                    + "where no counter here can see it", evidence("fsType", facts.dataMount().fsType())));
         }
         if (FsTypes.isOverlay(m.fsType())) {
             out.add(new Finding(FindingCode.OVERLAY, facts.resolved() + " is on overlay (mount " + m.mountId() + "); "
                     + (facts.upperMount() != null ? "its upper layer is on " + facts.upperMount().fsType() + " at "
-                    + facts.upperMount().mountPoint() : String.valueOf(facts.flushPointsNote())), Map.of()));
+                    + facts.upperMount().mountPoint() : String.valueOf(facts.flushPointsNote())), evidence()));
         }
         if (facts.device() != null) {
             for (BlockDevice t : facts.device().terminals()) {
@@ -73,13 +78,13 @@ public final class Judge {
                     out.add(new Finding(FindingCode.VIRTUAL_DISK, "flushes end at " + t.name() + ", a virtual disk ("
                             + (t.driver() != null ? t.driver() : t.model()) + "): whether the host persists them is "
                             + "beyond this guest's edge; compare with a probe on the host",
-                            Map.of("device", t.name(), "driver", String.valueOf(t.driver()))));
+                            evidence("device", t.name(), "driver", String.valueOf(t.driver()))));
                 }
             }
         }
         if (env.container() != null) {
             out.add(new Finding(FindingCode.CONTAINER, "this process runs in a container (" + env.container() + ")",
-                    Map.of("container", env.container())));
+                    evidence("container", env.container())));
         }
         return out;
     }
@@ -122,6 +127,15 @@ public final class Judge {
         return new Judgement(verdict, ordered);
     }
 
+    /** Evidence in the order given (Map.of would scramble it in reports). */
+    static Map<String, String> evidence(String... keyValues) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < keyValues.length; i += 2) {
+            m.put(keyValues[i], keyValues[i + 1]);
+        }
+        return m;
+    }
+
     // Plain loops rather than streams: this is the path of a tmpfs verdict, which must come in
     // milliseconds from a cold JVM, and the first lambda alone costs tens of them.
     private static boolean anyArgues(List<Finding> findings, Verdict verdict) {
@@ -157,12 +171,12 @@ public final class Judge {
                     out.add(new Finding(FindingCode.SYNC_TOO_FAST, String.format(Locale.ROOT,
                             "%s takes %s µs in the median, faster than any drive cache flush (threshold %s µs)",
                             c.mode().id(), fmt(c.p50Micros()), fmt(t.suspiciousSyncMicros())),
-                            Map.of("mode", c.mode().id(), "p50Micros", fmt(c.p50Micros()))));
+                            evidence("mode", c.mode().id(), "p50Micros", fmt(c.p50Micros()))));
                 } else {
                     out.add(new Finding(FindingCode.NO_DEVICE_COUNTERS, String.format(Locale.ROOT,
                             "%s takes %s µs in the median, but no device counters are visible here to show the "
                                     + "syncs arriving, and timing alone is weak evidence", c.mode().id(), fmt(c.p50Micros())),
-                            Map.of("mode", c.mode().id())));
+                            evidence("mode", c.mode().id())));
                 }
                 continue;
             }
@@ -174,7 +188,7 @@ public final class Judge {
                     out.add(new Finding(FindingCode.WRITES_MISSING, String.format(Locale.ROOT,
                             "%s: %d syncs of %d KiB wrote only %d KiB to %s, which has no volatile cache",
                             c.mode().id(), c.rounds(), c.blockSize() / 1024, c.kibReached(), where),
-                            Map.of("mode", c.mode().id(), "kibWritten", String.valueOf(c.kibReached()))));
+                            evidence("mode", c.mode().id(), "kibWritten", String.valueOf(c.kibReached()))));
                 }
                 continue;
             }
@@ -186,7 +200,7 @@ public final class Judge {
                 out.add(new Finding(FindingCode.FLUSHES_MISSING, String.format(Locale.ROOT,
                         "%s: %d of %d syncs reached %s as a cache flush (%s µs median)",
                         c.mode().id(), Math.max(0, flushes), c.rounds(), where, fmt(c.p50Micros())),
-                        Map.of("mode", c.mode().id(), "syncs", String.valueOf(c.rounds()),
+                        evidence("mode", c.mode().id(), "syncs", String.valueOf(c.rounds()),
                                 "flushes", String.valueOf(flushes), "p50Micros", fmt(c.p50Micros()))));
             }
             if (arrived && c.p50Micros() < t.suspiciousSyncMicros()) {
@@ -199,7 +213,7 @@ public final class Judge {
             out.add(0, new Finding(writeThrough ? FindingCode.WRITES_REACHED_WRITE_THROUGH : FindingCode.FLUSHES_REACHED,
                     (writeThrough ? where + " has no volatile write cache and the writes reached it: "
                             : "syncs reached " + where + ": ") + String.join(", ", reached),
-                    Map.of("device", where)));
+                    evidence("device", where)));
         }
         return out;
     }

@@ -13,16 +13,20 @@ class EnvironmentTests {
             "7ffd1c9e2000-7ffd1ca03000 rw-p 00000000 00:00 0                          [stack]");
 
     @Test
-    void preloadedEatmydataIsAnInterposer() {
-        assertThat(Environment.detectInterposers("libeatmydata.so", ""))
-                .containsExactly("eatmydata (LD_PRELOAD=libeatmydata.so)");
+    void aPreloadedLibraryThatIsNotMappedIsNoInterposer() {
+        // ld.so prints "cannot be preloaded ... ignored" and runs the program without it.
+        assertThat(Environment.detectInterposers("/nonexistent/libeatmydata.so", "")).isEmpty();
+        assertThat(Environment.knownInterposer("/nonexistent/libeatmydata.so")).isEqualTo("eatmydata");
+        assertThat(Environment.knownInterposer("libjemalloc.so.2")).isNull();
     }
 
     @Test
     void preloadWithFullPathAndSeveralEntries() {
-        assertThat(Environment.detectInterposers("/usr/lib/libfoo.so:/usr/lib/x86_64-linux-gnu/libnosync.so.0 libeatmydata.so", ""))
-                .containsExactly("nosync (LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libnosync.so.0)",
-                        "eatmydata (LD_PRELOAD=libeatmydata.so)");
+        String maps = MAPS_WITH_EATMYDATA + "\n7f1e2d400000-7f1e2d402000 r-xp 00000000 fe:00 4243  "
+                + "/usr/lib/x86_64-linux-gnu/libnosync.so.0";
+        assertThat(Environment.detectInterposers("/usr/lib/libfoo.so:/usr/lib/x86_64-linux-gnu/libnosync.so.0 libeatmydata.so", maps))
+                .containsExactly("eatmydata (LD_PRELOAD=libeatmydata.so)",
+                        "nosync (LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libnosync.so.0)");
         assertThat(Environment.preloadList(" a.so: b.so  c.so ")).containsExactly("a.so", "b.so", "c.so");
         assertThat(Environment.preloadList(null)).isEmpty();
     }
