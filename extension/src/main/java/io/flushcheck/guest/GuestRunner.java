@@ -17,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.testcontainers.DockerClientFactory;
-import org.testcontainers.containers.BindMode;
 import org.testcontainers.containers.Container.ExecResult;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.utility.DockerImageName;
@@ -135,7 +134,11 @@ public final class GuestRunner {
                 case OVERLAY -> { }
                 case BIND -> {
                     bindDir = Files.createTempDirectory(request.hostDir(), ".flushcheck-bind-");
-                    c.withFileSystemBind(bindDir.toString(), dataDir, BindMode.READ_WRITE);
+                    // A Mount, not withFileSystemBind: Testcontainers checks bind support by running alpine:3.17
+                    // first, which without a registry costs minutes of pull retries.
+                    String src = bindDir.toAbsolutePath().toString();
+                    c.withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withMounts(
+                            List.of(new Mount().withType(MountType.BIND).withSource(src).withTarget(dataDir))));
                 }
                 case VOLUME -> {
                     volume = "flushcheck-" + UUID.randomUUID();
