@@ -14,6 +14,6 @@ interface Subcommand {
     int run(List<String> args, PrintStream out, PrintStream err) throws UsageException;
 
     static List<Subcommand> all() {
-        return List.of(new SqliteCommand());
+        return List.of(new SqliteCommand(), new GuestsCommand());
     }
 }

@@ -1,0 +1,174 @@
+package io.flushcheck.cli;
+
+import io.flushcheck.guest.GuestComparison;
+import io.flushcheck.guest.GuestEnvironment;
+import io.flushcheck.guest.GuestImage;
+import io.flushcheck.guest.GuestOutcome;
+import io.flushcheck.guest.GuestRequest;
+import io.flushcheck.guest.GuestRunner;
+import io.flushcheck.guest.MountKind;
+import io.flushcheck.probe.ProbePlan;
+import io.flushcheck.probe.SyncMode;
+import io.flushcheck.report.Json;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code flushcheck guests [--json] [--rounds N]}: probes the host and every guest mount (overlay, bind
+ * mount, named volume, tmpfs) in a Debian bookworm container and prints the host/guest comparison.
+ */
+final class GuestsCommand implements Subcommand {
+
+    static final String HELP = """
+            usage: flushcheck guests [options]
+
+            Probes a directory on the host and the data directory of a Debian bookworm guest container on
+            each mount kind (overlay root, bind mount, named volume, tmpfs), then compares them per mode:
+            median, p99, flushes per sync, verdict, and the guest/host ratios. A guest whose syncs are far
+            faster than the host's real flush on the same disk is called out.
+            Needs a Docker engine and the base image of container-images/prepare.sh; on a machine that is
+            itself a container set TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=localhost.
+
+            options:
+              --json             {"results":[...], "comparison":{...}} on stdout: one result per environment,
+                                 as for paths, each with "environment": host, or <image>/<mount kind>
+              --rounds N         rounds per mode in every environment (default 200)
+              --modes a,b,...    sync modes (default: all of this OS): %s
+              --mounts a,b,...   mount kinds (default: overlay,bind,volume,tmpfs)
+              --host-dir DIR     the host directory; the host probe and the bind mounts use fresh
+                                 subdirectories of it (default: the working directory)
+              --quiet            no progress on stderr
+              -h, --help         this text
+            exit codes: 0 compared, 2 bad usage, 3 no Docker engine or a guest failed to run
+            """;
+
+    @Override
+    public String name() {
+        return "guests";
+    }
+
+    @Override
+    public String summary() {
+        return "probe the host and Docker guests (overlay, bind, volume, tmpfs) and compare them";
+    }
+
+    @Override
+    public int run(List<String> argList, PrintStream out, PrintStream err) throws UsageException {
+        Args args = new Args(argList);
+        boolean json = false;
+        boolean quiet = false;
+        int rounds = 200;
+        List<SyncMode> modes = ProbePlan.defaults().modes();
+        List<MountKind> mounts = List.of(MountKind.values());
+        Path hostDir = Path.of("").toAbsolutePath();
+        while (args.hasNext()) {
+            String a = args.next();
+            String opt = Args.baseName(a);
+            try {
+                switch (opt) {
+                    case "-h", "--help" -> {
+                        out.printf(HELP, SyncMode.allIds());
+                        return ExitCodes.OK;
+                    }
+                    case "--json" -> json = true;
+                    case "--quiet", "-q" -> quiet = true;
+                    case "--rounds" -> rounds = Args.intValue(opt, args.value(opt, a), 1, ProbePlan.MAX_ROUNDS);
+                    case "--modes" -> modes = SyncMode.parseList(args.value(opt, a));
+                    case "--mounts" -> {
+                        List<MountKind> ms = new ArrayList<>();
+                        for (String m : args.value(opt, a).split(",")) {
+                            ms.add(MountKind.parse(m));
+                        }
+                        mounts = ms;
+                    }
+                    case "--host-dir" -> hostDir = Path.of(args.value(opt, a)).toAbsolutePath();
+                    default -> throw new UsageException("unknown option " + a + " (flushcheck guests --help)");
+                }
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(opt + ": " + e.getMessage());
+            }
+        }
+        if (!Files.isDirectory(hostDir)) {
+            throw new UsageException("--host-dir " + hostDir + " is not a directory");
+        }
+        boolean q = quiet;
+        GuestRunner runner = new GuestRunner(m -> {
+            if (!q) {
+                err.println("flushcheck guests: " + m);
+            }
+        });
+        if (!GuestRunner.dockerAvailable()) {
+            err.println("flushcheck guests: no Docker engine answers: install docker.io and start dockerd "
+                    + "(container-images/prepare.sh does both), or set DOCKER_HOST");
+            return ExitCodes.INTERNAL;
+        }
+        GuestRequest request = GuestRequest.probeOnly(rounds).withModes(modes).withHostDir(hostDir);
+        List<GuestEnvironment> envs = new ArrayList<>();
+        envs.add(GuestEnvironment.host());
+        for (GuestImage image : GuestImage.defaults()) {
+            for (MountKind m : mounts) {
+                envs.add(GuestEnvironment.guest(image, m));
+            }
+        }
+        List<Map<String, Object>> results = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        for (GuestEnvironment e : envs) {
+            GuestOutcome o;
+            try {
+                o = runner.run(e, request);
+            } catch (RuntimeException ex) {
+                failures.add(e.name() + ": " + ex.getMessage());
+                continue;
+            }
+            if (o.results().isEmpty()) {
+                failures.add(o.failureReason());
+            }
+            results.addAll(o.results());
+            if (!q) {
+                err.println("flushcheck guests: " + o.name() + ": " + (o.verdict() == null ? "no result" : o.verdict())
+                        + String.format(" (%.1f s)", o.elapsedMillis() / 1000.0));
+            }
+        }
+        GuestComparison comparison = null;
+        try {
+            comparison = GuestComparison.of(results);
+        } catch (IllegalArgumentException e) {
+            failures.add(e.getMessage());
+        }
+        if (json) {
+            Map<String, Object> root = new LinkedHashMap<>();
+            root.put("results", new ArrayList<Object>(results));
+            if (comparison != null) {
+                root.put("comparison", comparison.toMap());
+            }
+            out.print(Json.write(root));
+        } else {
+            for (Map<String, Object> r : results) {
+                out.printf("%-28s %-14s %s%n", r.get("environment"), r.get("verdict"), firstFinding(r));
+            }
+            out.println();
+            if (comparison != null) {
+                out.print(comparison.text());
+            }
+        }
+        out.flush();
+        for (String f : failures) {
+            err.println("flushcheck guests: " + f);
+        }
+        return failures.isEmpty() ? ExitCodes.OK : ExitCodes.INTERNAL;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String firstFinding(Map<String, Object> r) {
+        Object fs = r.get("findings");
+        if (fs instanceof List<?> l && !l.isEmpty()) {
+            return String.valueOf(((Map<String, Object>) l.get(0)).get("message"));
+        }
+        return "";
+    }
+}

@@ -1,0 +1,28 @@
+package io.flushcheck.guest;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+
+/**
+ * The shortest way to run test classes on the host and in every guest and mount from a
+ * {@code @TestFactory}:
+ *
+ * <pre>{@code
+ * @TestFactory
+ * Stream<DynamicTest> everywhere() {
+ *     return Guests.dynamicTests(MyDurabilityTests.class);
+ * }
+ * }</pre>
+ *
+ * yields {@code host}, {@code debian-bookworm-jre17/overlay}, {@code .../bind}, {@code .../volume},
+ * {@code .../tmpfs}; see {@link GuestSuite} for choosing images and mounts.
+ */
+public final class Guests {
+
+    private Guests() {
+    }
+
+    public static Stream<DynamicTest> dynamicTests(Class<?>... testClasses) {
+        return GuestSuite.of(testClasses).dynamicTests();
+    }
+}

@@ -1,0 +1,87 @@
+package io.flushcheck.guest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.flushcheck.report.Json;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The comparison on the results contract, without Docker. */
+class GuestComparisonTests {
+
+    static Map<String, Object> result(String env, String verdict, Object... modeP50P99Fps) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("path", "/x/" + env);
+        r.put("verdict", verdict);
+        r.put("environment", env);
+        List<Object> costs = new ArrayList<>();
+        for (int i = 0; i < modeP50P99Fps.length; i += 4) {
+            Map<String, Object> c = new LinkedHashMap<>();
+            c.put("mode", modeP50P99Fps[i]);
+            c.put("p50Micros", modeP50P99Fps[i + 1]);
+            c.put("p99Micros", modeP50P99Fps[i + 2]);
+            c.put("flushesPerSync", modeP50P99Fps[i + 3]);
+            costs.add(c);
+        }
+        r.put("costs", costs);
+        return r;
+    }
+
+    @Test
+    void ratiosPerModeAndACalloutForAFastGuestWithoutFlushes() {
+        GuestComparison c = GuestComparison.of(List.of(
+                result("host", "REAL_FLUSH", "append-fsync", 2000.0, 4000.0, 1.0),
+                result("img/overlay", "REAL_FLUSH", "append-fsync", 1000.0, 8000.0, 1.0),
+                result("img/bind", "REAL_FLUSH", "append-fsync", 100.0, 8000.0, 1.0),
+                result("img/tmpfs", "NO_REAL_FLUSH", "append-fsync", 4.0, 10.0, null)));
+        assertThat(c.rows()).extracting(GuestComparison.Row::environment)
+                .containsExactly("host", "img/overlay", "img/bind", "img/tmpfs");
+        assertThat(c.rows().get(1).p50Ratio()).isEqualTo(0.5);
+        assertThat(c.rows().get(1).p99Ratio()).isEqualTo(2.0);
+        // bind is 20x faster but its flushes were counted: timing noise, not a lie. tmpfs is called out.
+        assertThat(c.callouts()).singleElement().satisfies(co -> {
+            assertThat(co.environment()).isEqualTo("img/tmpfs");
+            assertThat(co.factor()).isEqualTo(500.0);
+            assertThat(co.message()).isEqualTo("img/tmpfs: append-fsync takes 4.00 µs in the median, 500x faster "
+                    + "than the host's real flush (2000 µs, 1.00 flushes per sync) on the same disk: its syncs do not "
+                    + "reach the disk (unknown flushes per sync, verdict NO_REAL_FLUSH)");
+        });
+        String text = c.text();
+        assertThat(text).contains("p50 ratio", "0.50x", "2.00x", "0.00200x", "! img/tmpfs: append-fsync");
+        String json = Json.write(c.toMap());
+        Map<String, Object> back = JsonReader.parseObject(json);
+        assertThat(back).containsKeys("host", "rows", "callouts");
+    }
+
+    @Test
+    void noCalloutWhenTheHostItselfDoesNotFlush() {
+        GuestComparison c = GuestComparison.of(List.of(
+                result("host", "NO_REAL_FLUSH", "append-fsync", 3.0, 4.0, 0.0),
+                result("img/tmpfs", "NO_REAL_FLUSH", "append-fsync", 0.1, 1.0, null)));
+        assertThat(c.callouts()).isEmpty();
+        assertThat(c.text()).contains("no guest syncs far faster");
+    }
+
+    @Test
+    void needsAHostResult() {
+        assertThatThrownBy(() -> GuestComparison.of(List.of(result("img/bind", "REAL_FLUSH"))))
+                .hasMessageContaining("no host result");
+    }
+
+    @Test
+    void jsonReaderReadsWhatJsonWrites() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("s", "a \"q\" \\ é\n\t");
+        m.put("n", 12L);
+        m.put("d", 1.5);
+        m.put("b", true);
+        m.put("z", null);
+        m.put("l", List.of(1L, "x", Map.of("k", List.of())));
+        m.put("e", Map.of());
+        assertThat(JsonReader.parseObject(Json.write(m))).isEqualTo(m);
+    }
+}
