@@ -43,18 +43,8 @@ public final class Flushcheck {
         Path real = validateDirectory(dir);
         StorageInspector inspector = new StorageInspector();
         List<Finding> extra = new ArrayList<>();
-        StorageFacts facts = null;
-        if (isLinux()) {
-            try {
-                facts = inspector.inspect(real);
-            } catch (IOException | RuntimeException e) {
-                extra.add(Finding.of(FindingCode.PROBE_FAILED, "cannot inspect the storage of " + real + ": " + e.getMessage()));
-            }
-        } else {
-            extra.add(Finding.of(FindingCode.UNSUPPORTED_OS, "storage inspection reads /proc and /sys, which "
-                    + System.getProperty("os.name") + " does not have; the verdict rests on timing alone"));
-        }
-        List<SyncCost> costs = List.of();
+        StorageFacts facts = inspect(inspector, real, extra);
+        List<SyncCost> costs = new ArrayList<>();
         boolean decided = facts != null && Judge.decidedWithoutProbe(Judge.staticFindings(facts));
         if (facts != null && !decided && !facts.environment().preloaded().isEmpty()) {
             extra.addAll(interposedSymbols());
@@ -63,16 +53,55 @@ public final class Flushcheck {
             extra.add(Finding.of(FindingCode.NOT_PROBED, "no probe ran: the storage facts decide the verdict"));
         } else {
             try {
-                costs = SyncProbe.forStorage(facts, inspector).run(real, options.plan(), listener);
+                SyncProbe.forStorage(facts, inspector).run(real, options.plan(), listener, costs::add);
             } catch (UnsupportedOperationException e) {
                 extra.add(Finding.of(FindingCode.NATIVE_UNAVAILABLE, e.getMessage()));
             } catch (NativeCallException e) {
                 extra.add(new Finding(FindingCode.PROBE_FAILED, "cannot probe " + real + ": " + e.getMessage(),
-                        Map.of("errno", String.valueOf(e.errno()))));
+                        e.errno() > 0 ? Map.of("errno", String.valueOf(e.errno())) : Map.of()));
             }
         }
         Judgement judgement = Judge.judge(facts, costs, options.thresholds(), extra);
         return new CheckResult(dir.toString(), facts, costs, judgement, (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /**
+     * Judges {@code dir} with the costs measured in another directory on the same mount, without
+     * probing again: its own facts, the other's costs and probe findings. How a test suite pays for one
+     * probe per storage, however many directories it asks about.
+     *
+     * @throws BadPathException when the path does not exist or is not a directory
+     */
+    public static CheckResult recheck(Path dir, CheckResult sameStorage, CheckOptions options) {
+        long start = System.nanoTime();
+        Path real = validateDirectory(dir);
+        List<Finding> extra = new ArrayList<>();
+        StorageFacts facts = inspect(new StorageInspector(), real, extra);
+        for (Finding f : sameStorage.judgement().findings()) {
+            if (CARRIED_OVER.contains(f.code())) {
+                extra.add(f);
+            }
+        }
+        Judgement judgement = Judge.judge(facts, sameStorage.costs(), options.thresholds(), extra);
+        return new CheckResult(dir.toString(), facts, sameStorage.costs(), judgement, (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /** Findings about the probe rather than the path, which hold for every directory of the storage. */
+    private static final List<FindingCode> CARRIED_OVER = List.of(FindingCode.NOT_PROBED, FindingCode.PROBE_FAILED,
+            FindingCode.NATIVE_UNAVAILABLE, FindingCode.SYNC_SYMBOL_INTERPOSED);
+
+    private static StorageFacts inspect(StorageInspector inspector, Path real, List<Finding> extra) {
+        if (!isLinux()) {
+            extra.add(Finding.of(FindingCode.UNSUPPORTED_OS, "storage inspection reads /proc and /sys, which "
+                    + System.getProperty("os.name") + " does not have; the verdict rests on timing alone"));
+            return null;
+        }
+        try {
+            return inspector.inspect(real);
+        } catch (IOException | RuntimeException e) {
+            extra.add(Finding.of(FindingCode.PROBE_FAILED, "cannot inspect the storage of " + real + ": " + e.getMessage()));
+            return null;
+        }
     }
 
     /**
@@ -86,7 +115,11 @@ public final class Flushcheck {
         // loaded at JVM start, where NIO's cost a cold tmpfs verdict several of its ten milliseconds.
         File file = dir.toFile();
         if (!file.exists()) {
-            throw new BadPathException(dir + " does not exist");
+            // exists() is also false when a parent cannot be searched; only then pay for NIO to tell.
+            if (java.nio.file.Files.notExists(dir)) {
+                throw new BadPathException(dir + " does not exist");
+            }
+            throw new BadPathException("cannot reach " + dir + ": permission denied on it or a parent directory");
         }
         try {
             File real = file.getCanonicalFile();

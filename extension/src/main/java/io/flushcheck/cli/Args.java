@@ -40,8 +40,15 @@ final class Args {
                 throw new UsageException(option + " " + value + " is out of range: use " + min + " to " + max);
             }
             return (int) v;
-        } catch (NumberFormatException e) {
-            throw new UsageException(option + " takes a whole number, not '" + value + "'");
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new UsageException(option + " takes a whole number from " + min + " to " + max + ", not '" + value + "'");
+        }
+    }
+
+    /** Rejects {@code --flag=value} for an option that takes none. */
+    static void noValue(String option, String arg) throws UsageException {
+        if (arg.indexOf('=') > 0) {
+            throw new UsageException(option + " takes no value: '" + arg + "'");
         }
     }
 

@@ -29,8 +29,7 @@ public final class Main {
             }
             return new ProbeCommand().run(args, out, err);
         } catch (UsageException e) {
-            err.println("flushcheck: " + e.getMessage());
-            err.println("flushcheck: see 'flushcheck --help'");
+            err.println("flushcheck: " + e.getMessage() + " (see flushcheck --help)");
             return ExitCodes.USAGE;
         } catch (RuntimeException | LinkageError e) {
             err.println("flushcheck: internal error: " + e);

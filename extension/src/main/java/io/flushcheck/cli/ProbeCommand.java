@@ -52,6 +52,9 @@ final class ProbeCommand {
             its storage facts allow, UNKNOWN when they decide nothing, with a PROBE_FAILED finding saying why.
             """;
 
+    private static final java.util.Set<String> FLAGS = java.util.Set.of("-h", "--help", "--json", "--histogram",
+            "--require-real-flush", "--quiet", "-q", "--always-probe", "--per-round-counters");
+
     int run(List<String> argList, PrintStream out, PrintStream err) throws UsageException {
         Args args = new Args(argList);
         boolean json = false;
@@ -72,6 +75,9 @@ final class ProbeCommand {
             }
             String opt = Args.baseName(a);
             try {
+                if (FLAGS.contains(opt)) {
+                    Args.noValue(opt, a);
+                }
                 switch (opt) {
                     case "--" -> onlyPaths = true;
                     case "-h", "--help" -> {
@@ -96,15 +102,22 @@ final class ProbeCommand {
                 throw new UsageException(opt + ": " + e.getMessage());
             }
         }
-        Thresholds thresholds;
-        try {
-            thresholds = new Thresholds(minFlushes, suspicious);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
+        if (!Thresholds.validMinFlushesPerSync(minFlushes)) {
+            throw new UsageException("--min-flushes-per-sync " + minFlushes + " is out of range: use "
+                    + Thresholds.MIN_FLUSHES_RANGE);
         }
+        if (!Thresholds.validSuspiciousSyncMicros(suspicious)) {
+            throw new UsageException("--suspicious-micros " + suspicious + " is out of range: use "
+                    + Thresholds.SUSPICIOUS_RANGE);
+        }
+        Thresholds thresholds = new Thresholds(minFlushes, suspicious);
         if (paths.isEmpty()) {
             paths.add(Path.of(System.getProperty("java.io.tmpdir")));
-            paths.add(Path.of("").toAbsolutePath());
+            Path cwd = Path.of("").toAbsolutePath();
+            // Probe a directory once, even when the temp dir is the working directory.
+            if (!sameDirectory(cwd, paths.get(0))) {
+                paths.add(cwd);
+            }
         }
         // Every path is validated before any is probed: exit code 2 promises that nothing was written.
         for (Path p : paths) {
@@ -143,6 +156,14 @@ final class ProbeCommand {
             return ExitCodes.NOT_REAL_FLUSH;
         }
         return ExitCodes.OK;
+    }
+
+    private static boolean sameDirectory(Path a, Path b) {
+        try {
+            return Flushcheck.validateDirectory(a).equals(Flushcheck.validateDirectory(b));
+        } catch (BadPathException e) {
+            return false;
+        }
     }
 
     private static ProbeListener progress(PrintStream err, Path path) {

@@ -7,7 +7,6 @@ import io.flushcheck.Flushcheck;
 import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbeLock;
 import io.flushcheck.storage.MountTable;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
@@ -36,13 +35,13 @@ final class CheckCache {
         ExtensionContext.Store root = context.getRoot().getStore(NAMESPACE);
         String config = options.toString();
         Path real = resolve(dir, what);
+        // getOrComputeIfAbsent: JUnit 6 prefers computeIfAbsent, which the 5.14 API we compile against lacks.
         return root.getOrComputeIfAbsent("path|" + real + "|" + config, k -> {
             String storage = storageKey(real);
             CheckResult shared = root.getOrComputeIfAbsent("storage|" + storage + "|" + config,
                     k2 -> run(real, options), CheckResult.class);
-            // Same storage, other directory: same verdict and costs, but named after the directory asked.
-            return shared.path().equals(real.toString()) ? shared
-                    : new CheckResult(real.toString(), shared.facts(), shared.costs(), shared.judgement(), shared.elapsedMillis());
+            // Same storage, other directory: its own facts and findings, the storage's costs.
+            return shared.path().equals(real.toString()) ? shared : Flushcheck.recheck(real, shared, options);
         }, CheckResult.class);
     }
 
@@ -55,16 +54,9 @@ final class CheckCache {
 
     private static Path resolve(Path dir, String what) {
         try {
-            Path real = dir.toRealPath();
-            if (!real.toFile().isDirectory()) {
-                throw new ExtensionConfigurationException(what + ": " + dir + " is not a directory");
-            }
-            return real;
-        } catch (IOException e) {
-            throw new ExtensionConfigurationException(what + ": " + dir + " does not exist or cannot be resolved ("
-                    + e.getMessage() + "); name an existing directory");
+            return Flushcheck.validateDirectory(dir);
         } catch (BadPathException e) {
-            throw new ExtensionConfigurationException(what + ": " + e.getMessage());
+            throw new ExtensionConfigurationException(what + ": " + e.getMessage() + "; name an existing directory");
         }
     }
 

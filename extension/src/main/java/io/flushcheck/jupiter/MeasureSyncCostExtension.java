@@ -51,12 +51,13 @@ class MeasureSyncCostExtension implements BeforeAllCallback, BeforeEachCallback,
     private static void measure(ExtensionContext context, MeasureSyncCost annotation) {
         Settings settings = new Settings(context);
         CheckOptions options = new CheckOptions(settings.measurePlan(annotation), settings.thresholds(), true);
-        CheckResult result = CheckCache.check(context, settings.target(annotation.path(), NAME), options, NAME);
+        double limit = Settings.maxP99Micros(annotation);
+        CheckResult result = CheckCache.check(context, settings.target(annotation.path()), options, NAME);
         Path[] files = writeReports(context, settings, result);
         SyncCostMeasurement m = new SyncCostMeasurement(result, files[0], files[1]);
         context.getStore(NAMESPACE).put(SyncCostMeasurement.class, m);
         publish(context, result);
-        gate(annotation, result);
+        gate(limit, result);
     }
 
     private static void publish(ExtensionContext context, CheckResult result) {
@@ -77,8 +78,7 @@ class MeasureSyncCostExtension implements BeforeAllCallback, BeforeEachCallback,
         }
     }
 
-    private static void gate(MeasureSyncCost annotation, CheckResult result) {
-        double limit = annotation.maxP99Micros();
+    private static void gate(double limit, CheckResult result) {
         if (limit < 0) {
             return;
         }
@@ -131,7 +131,9 @@ class MeasureSyncCostExtension implements BeforeAllCallback, BeforeEachCallback,
 
     @Override
     public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-        return parameterContext.getParameter().getType() == SyncCostMeasurement.class;
+        // Methods only: a constructor runs before beforeEach has measured anything.
+        return parameterContext.getParameter().getType() == SyncCostMeasurement.class
+                && parameterContext.getDeclaringExecutable() instanceof java.lang.reflect.Method;
     }
 
     @Override

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.io.TempDirFactory;
  * <p>It takes the first of these places whose verdict is REAL_FLUSH: the key
  * {@value FlushcheckConfig#TEMPDIR_KEY}, the JVM temp dir, the build directory ({@code target/} or
  * {@code build/} under the working directory), the working directory. When it has to pass over the JVM
- * temp dir it says where it went, once per run, on stderr. When no place flushes it fails with each
- * place's reason.
+ * temp dir it says where it went, once per run, on stderr. Where no place is REAL_FLUSH it takes the first
+ * UNKNOWN one (no device counters to show the flushes), unless {@value FlushcheckConfig#ON_UNKNOWN_KEY} is
+ * {@code fail}; when nothing is left it fails with each place's reason.
  */
 public final class RealDiskTempDirFactory implements TempDirFactory {
 
@@ -35,18 +36,33 @@ public final class RealDiskTempDirFactory implements TempDirFactory {
         Settings settings = new Settings(extensionContext);
         CheckOptions options = new CheckOptions(settings.verificationPlan(), settings.thresholds(), false);
         List<String> refused = new ArrayList<>();
+        Path firstUnknown = null;
         for (Path candidate : candidates(settings)) {
             CheckResult r = CheckCache.check(extensionContext, candidate, options, "RealDiskTempDirFactory");
             if (r.verdict() == Verdict.REAL_FLUSH) {
-                if (!refused.isEmpty() && ANNOUNCED.add(candidate.toString())) {
-                    System.err.println("flushcheck: @TempDir directories go to " + candidate + " because " + String.join("; ", refused));
-                }
+                announce(candidate, refused);
                 return Files.createTempDirectory(candidate, "junit-flushcheck-");
+            }
+            if (r.verdict() == Verdict.UNKNOWN && firstUnknown == null) {
+                firstUnknown = candidate;
             }
             refused.add(candidate + " is " + r.verdict() + " (" + r.judgement().summary() + ")");
         }
+        // Where nothing can be shown to flush (no device counters: macOS, some containers), an UNKNOWN
+        // place is the best there is, unless the user asked UNKNOWN to fail.
+        FlushPolicy onUnknown = settings.policy(FlushPolicy.CONFIGURED, FlushcheckConfig.ON_UNKNOWN_KEY, FlushPolicy.WARN);
+        if (firstUnknown != null && onUnknown != FlushPolicy.FAIL) {
+            announce(firstUnknown, refused);
+            return Files.createTempDirectory(firstUnknown, "junit-flushcheck-");
+        }
         throw new ExtensionConfigurationException("RealDiskTempDirFactory: no place for temp dirs really flushes: "
                 + String.join("; ", refused) + ". Set " + FlushcheckConfig.TEMPDIR_KEY + " to a directory on a real disk.");
+    }
+
+    private static void announce(Path chosen, List<String> refused) {
+        if (!refused.isEmpty() && ANNOUNCED.add(chosen.toString())) {
+            System.err.println("flushcheck: @TempDir directories go to " + chosen + " because " + String.join("; ", refused));
+        }
     }
 
     private static List<Path> candidates(Settings settings) {

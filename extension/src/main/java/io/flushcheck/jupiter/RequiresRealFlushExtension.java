@@ -53,18 +53,24 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
 
     private static void enforce(ExtensionContext context, RequiresRealFlush annotation) {
         Settings settings = new Settings(context);
+        // Both policies first: a bad value is a configuration error wherever the test runs.
         FlushPolicy onNo = settings.policy(annotation.onNoRealFlush(), FlushcheckConfig.ON_NO_REAL_FLUSH_KEY, FlushPolicy.FAIL);
         FlushPolicy onUnknown = settings.policy(annotation.onUnknown(), FlushcheckConfig.ON_UNKNOWN_KEY, FlushPolicy.WARN);
-        CheckResult result = CheckCache.check(context, settings.target(annotation.path(), NAME),
+        CheckResult result = CheckCache.check(context, settings.target(annotation.path()),
                 new CheckOptions(settings.verificationPlan(), settings.thresholds(), false), NAME);
         Verdict verdict = result.verdict();
         context.publishReportEntry("flushcheck.verdict", result.path() + ": " + verdict);
         if (verdict == Verdict.REAL_FLUSH) {
             return;
         }
-        FlushPolicy policy = verdict == Verdict.NO_REAL_FLUSH ? onNo : onUnknown;
-        String key = verdict == Verdict.NO_REAL_FLUSH ? FlushcheckConfig.ON_NO_REAL_FLUSH_KEY : FlushcheckConfig.ON_UNKNOWN_KEY;
-        String message = message(result, key, policy);
+        boolean no = verdict == Verdict.NO_REAL_FLUSH;
+        FlushPolicy attribute = no ? annotation.onNoRealFlush() : annotation.onUnknown();
+        String key = no ? FlushcheckConfig.ON_NO_REAL_FLUSH_KEY : FlushcheckConfig.ON_UNKNOWN_KEY;
+        FlushPolicy policy = no ? onNo : onUnknown;
+        // Advice names the setting that chose the policy: the attribute when set, else the key.
+        String setting = attribute != FlushPolicy.CONFIGURED
+                ? NAME + "(" + (no ? "onNoRealFlush" : "onUnknown") + " = " + attribute + ")" : key;
+        String message = message(result, setting, policy);
         switch (policy) {
             case FAIL -> throw new NoRealFlushError(message, result);
             case SKIP -> throw new TestAbortedException(message);
@@ -75,17 +81,20 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
         }
     }
 
-    static String message(CheckResult result, String key, FlushPolicy policy) {
-        String fix;
-        if (result.verdict() != Verdict.NO_REAL_FLUSH) {
-            fix = " (set " + key + "=fail to fail, skip to skip)";
-        } else if (result.judgement().has(FindingCode.SYNC_INTERPOSER)) {
-            fix = " (run the tests without the interposer: unset LD_PRELOAD, or set " + key + "=skip or warn where that is acceptable)";
-        } else {
-            fix = " (run on a disk directory: point java.io.tmpdir or " + FlushcheckConfig.TARGET_KEY
-                    + " at one, or set " + key + "=skip or warn where that is acceptable)";
+    /** The verdict, its evidence, and (for fail and skip) what the user can do about it. */
+    static String message(CheckResult result, String setting, FlushPolicy policy) {
+        String text = NAME + ": " + result.path() + " is " + result.verdict() + ": " + result.judgement().summary();
+        if (policy == FlushPolicy.WARN) {
+            return text;
         }
-        return NAME + ": " + result.path() + " is " + result.verdict() + ": " + result.judgement().summary()
-                + (policy == FlushPolicy.FAIL || policy == FlushPolicy.SKIP ? fix : "");
+        String other = policy == FlushPolicy.FAIL ? "skip or warn" : "fail or warn";
+        String relax = setting.startsWith("@") ? "change " + setting + " to " + other : "set " + setting + "=" + other;
+        if (result.verdict() == Verdict.UNKNOWN) {
+            return text + " (the evidence here decides nothing; " + relax + " where that is acceptable)";
+        }
+        String fix = result.judgement().has(FindingCode.SYNC_INTERPOSER)
+                ? "run the tests without the interposer (unset LD_PRELOAD)"
+                : "run on a disk directory: point java.io.tmpdir or " + FlushcheckConfig.TARGET_KEY + " at one";
+        return text + " (" + fix + ", or " + relax + " where that is acceptable)";
     }
 }

@@ -23,7 +23,7 @@ final class Settings {
     }
 
     /** The directory an annotation's {@code path} names, else the target key, else java.io.tmpdir. */
-    Path target(String annotationPath, String annotationName) {
+    Path target(String annotationPath) {
         if (!annotationPath.isBlank()) {
             return Path.of(annotationPath);
         }
@@ -56,12 +56,18 @@ final class Settings {
 
     Thresholds thresholds() {
         double minFlushes = doubleValue(FlushcheckConfig.MIN_FLUSHES_PER_SYNC_KEY, Thresholds.DEFAULT.minFlushesPerSync());
-        double suspicious = doubleValue(FlushcheckConfig.SUSPICIOUS_SYNC_MICROS_KEY, Thresholds.DEFAULT.suspiciousSyncMicros());
-        try {
-            return new Thresholds(minFlushes, suspicious);
-        } catch (IllegalArgumentException e) {
-            throw new ExtensionConfigurationException("flushcheck thresholds: " + e.getMessage());
+        if (!Thresholds.validMinFlushesPerSync(minFlushes)) {
+            throw outOfRange(FlushcheckConfig.MIN_FLUSHES_PER_SYNC_KEY, Thresholds.MIN_FLUSHES_RANGE);
         }
+        double suspicious = doubleValue(FlushcheckConfig.SUSPICIOUS_SYNC_MICROS_KEY, Thresholds.DEFAULT.suspiciousSyncMicros());
+        if (!Thresholds.validSuspiciousSyncMicros(suspicious)) {
+            throw outOfRange(FlushcheckConfig.SUSPICIOUS_SYNC_MICROS_KEY, Thresholds.SUSPICIOUS_RANGE);
+        }
+        return new Thresholds(minFlushes, suspicious);
+    }
+
+    private ExtensionConfigurationException outOfRange(String key, String allowed) {
+        return new ExtensionConfigurationException(key + " = '" + raw(key).orElse("") + "' is out of range: use " + allowed);
     }
 
     private double doubleValue(String key, double fallback) {
@@ -74,6 +80,16 @@ final class Settings {
         } catch (NumberFormatException e) {
             throw new ExtensionConfigurationException(key + " = '" + v.get() + "' is not a number");
         }
+    }
+
+    /** The gate of a {@link MeasureSyncCost}: -1 (none) or a finite number of microseconds above 0. */
+    static double maxP99Micros(MeasureSyncCost a) {
+        double v = a.maxP99Micros();
+        if (v == -1 || (v > 0 && Double.isFinite(v))) {
+            return v;
+        }
+        throw new ExtensionConfigurationException("@MeasureSyncCost(maxP99Micros = " + v
+                + "): use -1 (no gate) or a number of microseconds above 0");
     }
 
     ProbePlan verificationPlan() {

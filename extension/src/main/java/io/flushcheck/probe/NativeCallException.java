@@ -7,8 +7,9 @@ public final class NativeCallException extends RuntimeException {
 
     private final int errno;
 
+    /** @param errno the C library's errno, or 0 where the failure came without one (Java I/O) */
     public NativeCallException(String call, int errno, String description) {
-        super(call + " failed: " + description + " (errno " + errno + ")");
+        super(call + " failed: " + description + (errno > 0 ? " (errno " + errno + ")" : ""));
         this.errno = errno;
     }
 

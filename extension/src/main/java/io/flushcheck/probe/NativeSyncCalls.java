@@ -45,7 +45,7 @@ final class NativeSyncCalls implements SyncCalls {
 
     private static Object tryLoad() {
         if (FLAGS == null) {
-            return "native sync probes support Linux (x86-64, arm64) and macOS; this is " + System.getProperty("os.name")
+            return "native sync probes support 64-bit Linux (x86-64, arm64) and macOS; this is " + System.getProperty("os.name")
                     + " on " + System.getProperty("os.arch");
         }
         try {
@@ -72,6 +72,8 @@ final class NativeSyncCalls implements SyncCalls {
 
         static native int close(int fd) throws LastErrorException;
 
+        static native int fchmod(int fd, int mode) throws LastErrorException;
+
         static native String strerror(int errno);
 
         private Libc() {
@@ -86,11 +88,21 @@ final class NativeSyncCalls implements SyncCalls {
     @Override
     public int createExclusive(String path, boolean dsync) {
         int flags = FLAGS.wronly | FLAGS.creat | FLAGS.excl | FLAGS.nofollow | FLAGS.cloexec | (dsync ? FLAGS.dsync : 0);
+        int fd;
         try {
-            return Libc.open(path, flags, 0600);
+            fd = Libc.open(path, flags, 0600);
         } catch (LastErrorException e) {
             throw failure("open(" + path + ")", e);
         }
+        // open(2) is variadic: where variadic arguments travel differently (macOS on arm64) the mode
+        // argument of a fixed-arity binding is not read, so set it again explicitly.
+        try {
+            Libc.fchmod(fd, 0600);
+        } catch (LastErrorException e) {
+            close(fd);
+            throw failure("fchmod(" + path + ")", e);
+        }
+        return fd;
     }
 
     @Override
@@ -175,9 +187,13 @@ final class NativeSyncCalls implements SyncCalls {
     /** open(2) flag values differ between kernels and, for a few, between Linux architectures. */
     record Flags(int wronly, int creat, int excl, int nofollow, int cloexec, int dsync, int fullFsync, int barrierFsync) {
         static Flags forThisPlatform() {
+            if (!Platform.is64Bit()) {
+                // pwrite's off_t and the long-returning bindings assume a 64-bit ABI.
+                return null;
+            }
             if (Platform.isLinux()) {
                 boolean arm = Platform.isARM();
-                // asm-generic (arm64 and most newer ports) moves O_DIRECTORY/O_NOFOLLOW.
+                // x86 keeps asm-generic's O_NOFOLLOW; arm and arm64 define their own.
                 int nofollow = arm ? 0100000 : 0400000;
                 if (!(Platform.isIntel() || arm)) {
                     return null;

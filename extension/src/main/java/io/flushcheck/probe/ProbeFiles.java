@@ -33,13 +33,19 @@ final class ProbeFiles {
     static Path newName(Path dir, String mode) {
         byte[] r = new byte[6];
         RANDOM.nextBytes(r);
-        Path p = dir.resolve(PREFIX + ProcessHandle.current().pid() + "-" + mode + "-" + HexFormat.of().formatHex(r) + SUFFIX);
-        LIVE.add(p);
-        return p;
+        return dir.resolve(PREFIX + ProcessHandle.current().pid() + "-" + mode + "-" + HexFormat.of().formatHex(r) + SUFFIX);
     }
 
-    /** Removes the file, and forgets it. Never throws: a leftover is reported, not fatal. */
+    /** Registers a file this process has just created exclusively, so that it is removed whatever happens. */
+    static void created(Path p) {
+        LIVE.add(p);
+    }
+
+    /** Removes a registered file, and forgets it. Never throws: a leftover is reported, not fatal. */
     static void remove(Path p) {
+        if (!LIVE.contains(p)) {
+            return;
+        }
         try {
             Files.deleteIfExists(p);
         } catch (IOException e) {

@@ -17,6 +17,8 @@ public record ProbePlan(List<SyncMode> modes, int blockSize, int rounds, boolean
     public static final int MIN_BLOCK = 512;
     public static final int MAX_BLOCK = 64 << 20;
     public static final int MAX_ROUNDS = 1_000_000;
+    /** Bytes one appending mode may write (rounds × block size): a probe must not fill the disk. */
+    public static final long MAX_BYTES_PER_MODE = 1L << 30;
 
     public ProbePlan {
         modes = List.copyOf(modes);
@@ -34,6 +36,10 @@ public record ProbePlan(List<SyncMode> modes, int blockSize, int rounds, boolean
         }
         if (rounds < 1 || rounds > MAX_ROUNDS) {
             throw new IllegalArgumentException("rounds " + rounds + " is out of range: use 1 to " + MAX_ROUNDS);
+        }
+        if ((long) rounds * blockSize > MAX_BYTES_PER_MODE) {
+            throw new IllegalArgumentException(rounds + " rounds of " + blockSize + " bytes would append "
+                    + ((long) rounds * blockSize >> 20) + " MiB per mode; keep rounds × block size within 1 GiB");
         }
         if (slowRounds < 0 || slowRounds > 100) {
             throw new IllegalArgumentException("slow rounds " + slowRounds + " is out of range: use 0 to 100");

@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -57,10 +58,20 @@ public final class SyncProbe {
      */
     public List<SyncCost> run(Path dir, ProbePlan plan, ProbeListener listener) {
         List<SyncCost> out = new ArrayList<>();
-        for (SyncMode mode : plan.modes()) {
-            out.add(runMode(dir, mode, plan, listener));
-        }
+        run(dir, plan, listener, out::add);
         return out;
+    }
+
+    /**
+     * Runs every mode of the plan, handing each cost over as soon as its mode ends, so that a failure
+     * in a later mode (the disk filling up) loses nothing already measured.
+     *
+     * @throws NativeCallException when a file cannot be created or written (read-only, full, no permission)
+     */
+    public void run(Path dir, ProbePlan plan, ProbeListener listener, Consumer<SyncCost> finished) {
+        for (SyncMode mode : plan.modes()) {
+            finished.accept(runMode(dir, mode, plan, listener));
+        }
     }
 
     private SyncCost runMode(Path dir, SyncMode mode, ProbePlan plan, ProbeListener listener) {
@@ -71,13 +82,14 @@ public final class SyncProbe {
                 return javaForce(file, plan, listener);
             }
             int fd = calls.createExclusive(file.toString(), mode == SyncMode.DSYNC);
+            // Ours only once created: a file that was already there (EEXIST) is never removed.
+            ProbeFiles.created(file);
             try {
                 return loop(fd, buffer, mode, plan, listener);
             } finally {
                 calls.close(fd);
+                ProbeFiles.remove(file);
             }
-        } finally {
-            ProbeFiles.remove(file);
         }
     }
 
@@ -126,9 +138,16 @@ public final class SyncProbe {
         byte[] pattern = new byte[plan.blockSize()];
         Arrays.fill(pattern, (byte) 0x5A);
         buf.put(pattern).flip();
-        try (FileChannel ch = FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND, java.nio.file.LinkOption.NOFOLLOW_LINKS),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
+        FileChannel opened;
+        try {
+            opened = FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                    StandardOpenOption.APPEND, java.nio.file.LinkOption.NOFOLLOW_LINKS),
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (IOException e) {
+            throw new NativeCallException("java-force: open(" + file + ")", 0, describe(e));
+        }
+        ProbeFiles.created(file);
+        try (FileChannel ch = opened) {
             return measure(SyncMode.JAVA_FORCE, plan, i -> {
                 buf.rewind();
                 while (buf.hasRemaining()) {
@@ -137,8 +156,18 @@ public final class SyncProbe {
                 ch.force(true);
             }, listener);
         } catch (IOException e) {
-            throw new NativeCallException("java-force on " + file, 0, String.valueOf(e.getMessage()));
+            throw new NativeCallException("java-force on " + file, 0, describe(e));
+        } finally {
+            ProbeFiles.remove(file);
         }
+    }
+
+    /** Java reports no errno; its exception names the condition ("Read-only file system"). */
+    private static String describe(IOException e) {
+        if (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) {
+            return fse.getReason();
+        }
+        return e.getClass().getSimpleName() + (e.getMessage() != null ? ": " + e.getMessage() : "");
     }
 
     @FunctionalInterface
@@ -172,7 +201,7 @@ public final class SyncProbe {
                 }
             }
         } catch (IOException e) {
-            throw new NativeCallException(mode.id(), 0, String.valueOf(e.getMessage()));
+            throw new NativeCallException(mode.id(), 0, describe(e));
         }
         long loopNanos = System.nanoTime() - loopStart;
         DeviceStat[] after = counters.read();

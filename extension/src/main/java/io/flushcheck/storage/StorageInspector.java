@@ -43,7 +43,8 @@ public final class StorageInspector {
                 upper = table.mountOf(Path.of(upperDir).toRealPath().toString());
                 device = sysBlock.chainOf(upper);
             } else {
-                note = "the overlay's upper layer (" + upperDir + ") is not visible here";
+                note = upperDir == null ? "the overlay names no upper layer"
+                        : "the overlay's upper layer (" + upperDir + ") is not visible here";
             }
         }
         List<BlockDevice> points = new ArrayList<>();

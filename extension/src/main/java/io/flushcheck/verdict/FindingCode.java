@@ -24,6 +24,7 @@ public enum FindingCode {
     SUSPICIOUSLY_FAST(null),
     NO_DEVICE_COUNTERS(null),
     NOT_PROBED(null),
+    NO_DECIDING_MODE(null),
     PROBE_FAILED(null),
     NATIVE_UNAVAILABLE(null),
     UNSUPPORTED_OS(null);

@@ -1,5 +1,6 @@
 package io.flushcheck.verdict;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -14,10 +15,34 @@ public record Judgement(Verdict verdict, List<Finding> findings) {
         findings = List.copyOf(findings);
     }
 
-    /** The findings that decided the verdict (for UNKNOWN: the informative ones). */
+    /** Codes that explain an UNKNOWN verdict: what was missing. */
+    private static final List<FindingCode> WHY_UNKNOWN = List.of(FindingCode.PROBE_FAILED, FindingCode.NATIVE_UNAVAILABLE,
+            FindingCode.NO_DEVICE_COUNTERS, FindingCode.NO_DECIDING_MODE, FindingCode.UNSUPPORTED_OS,
+            FindingCode.NETWORK_FILESYSTEM);
+
+    /** The findings that decided the verdict; for UNKNOWN, what was missing first, then the rest. */
     public List<Finding> reasons() {
-        List<Finding> decisive = findings.stream().filter(f -> f.code().effect() == verdict).toList();
-        return decisive.isEmpty() ? findings : decisive;
+        List<Finding> decisive = new ArrayList<>();
+        for (Finding f : findings) {
+            if (f.code().effect() == verdict) {
+                decisive.add(f);
+            }
+        }
+        if (!decisive.isEmpty()) {
+            return decisive;
+        }
+        List<Finding> ordered = new ArrayList<>();
+        for (Finding f : findings) {
+            if (WHY_UNKNOWN.contains(f.code())) {
+                ordered.add(f);
+            }
+        }
+        for (Finding f : findings) {
+            if (!WHY_UNKNOWN.contains(f.code())) {
+                ordered.add(f);
+            }
+        }
+        return ordered;
     }
 
     /** The reasons as one line, for failure messages. */
@@ -33,6 +58,11 @@ public record Judgement(Verdict verdict, List<Finding> findings) {
     }
 
     public boolean has(FindingCode code) {
-        return findings.stream().anyMatch(f -> f.code() == code);
+        for (Finding f : findings) {
+            if (f.code() == code) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -13,14 +13,27 @@ public record Thresholds(double minFlushesPerSync, double suspiciousSyncMicros) 
 
     public static final Thresholds DEFAULT = new Thresholds(0.5, 20);
 
+    /** What {@link #minFlushesPerSync} allows, for messages. */
+    public static final String MIN_FLUSHES_RANGE = "a number above 0 and at most 10 (default 0.5)";
+    /** What {@link #suspiciousSyncMicros} allows, for messages. */
+    public static final String SUSPICIOUS_RANGE = "a number from 0 to 1000000 (default 20)";
+
     public Thresholds {
-        if (!(minFlushesPerSync > 0 && minFlushesPerSync <= 10)) {
+        if (!validMinFlushesPerSync(minFlushesPerSync)) {
             throw new IllegalArgumentException("minimum flushes per sync " + minFlushesPerSync
-                    + " is out of range: use a number above 0 and at most 10 (default 0.5)");
+                    + " is out of range: use " + MIN_FLUSHES_RANGE);
         }
-        if (!(suspiciousSyncMicros >= 0 && suspiciousSyncMicros <= 1_000_000)) {
+        if (!validSuspiciousSyncMicros(suspiciousSyncMicros)) {
             throw new IllegalArgumentException("suspicious sync time " + suspiciousSyncMicros
-                    + " µs is out of range: use 0 to 1000000 (default 20)");
+                    + " µs is out of range: use " + SUSPICIOUS_RANGE);
         }
+    }
+
+    public static boolean validMinFlushesPerSync(double v) {
+        return v > 0 && v <= 10;
+    }
+
+    public static boolean validSuspiciousSyncMicros(double v) {
+        return v >= 0 && v <= 1_000_000;
     }
 }

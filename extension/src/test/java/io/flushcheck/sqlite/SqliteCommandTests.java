@@ -71,7 +71,7 @@ class SqliteCommandTests {
         Files.writeString(notDb, "x".repeat(200));
         assertThat(run("sqlite", "--journal-modes", "wall")).isEqualTo(new Run(2, "",
                 "flushcheck: sqlite --journal-modes: unknown journal mode 'wall': use one of DELETE, TRUNCATE, PERSIST,"
-                        + " MEMORY, WAL, OFF\nflushcheck: see 'flushcheck --help'\n"));
+                        + " MEMORY, WAL, OFF (see flushcheck --help)\n"));
         assertThat(run("sqlite", "--batches", "0").err()).startsWith("flushcheck: --batches 0 is out of range: use 1 to 1000000\n");
         assertThat(run("sqlite", "--fullfsync", "2").err()).startsWith("flushcheck: sqlite --fullfsync takes 0, 1 or 0,1, not '2'\n");
         assertThat(run("sqlite", "--bogus").err()).startsWith("flushcheck: sqlite: unknown option --bogus\n");
@@ -100,8 +100,8 @@ class SqliteCommandTests {
             Object exit = main.getMethod("run", List.class, PrintStream.class, PrintStream.class)
                     .invoke(null, args, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true));
             assertThat(exit).isEqualTo(2);
-            assertThat(err.toString()).startsWith("flushcheck: sqlite: the JDBC driver org.sqlite.JDBC is not on the class"
-                    + " path: add org.xerial:sqlite-jdbc\n");
+            assertThat(err.toString()).isEqualTo("flushcheck: sqlite: the JDBC driver org.sqlite.JDBC is not on the class"
+                    + " path: add org.xerial:sqlite-jdbc (see flushcheck --help)\n");
             Class<?> durability = loader.loadClass("io.flushcheck.sqlite.SqliteDriver");
             assertThat(durability.getMethod("available").invoke(null)).isEqualTo(false);
         }

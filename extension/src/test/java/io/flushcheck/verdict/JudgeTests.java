@@ -145,8 +145,12 @@ class JudgeTests {
     void baselineAndFlushOnlyDoNotVote() {
         List<SyncCost> costs = List.of(cost(SyncMode.NO_SYNC, 10, 3, dev("vda", true, 0, 0)),
                 cost(SyncMode.FLUSH_ONLY, 10, 3, dev("vda", true, 0, 0)));
-        assertThat(Judge.costFindings(onVda(VDA), costs, Thresholds.DEFAULT)).isEmpty();
-        assertThat(Judge.judge(onVda(VDA), costs, Thresholds.DEFAULT, List.of()).verdict()).isEqualTo(Verdict.UNKNOWN);
+        assertThat(Judge.costFindings(onVda(VDA), costs, Thresholds.DEFAULT)).extracting(Finding::toString)
+                .containsExactly("NO_DECIDING_MODE: no measured mode decides the verdict (no-sync, flush-only only inform); "
+                        + "measure append-fsync or overwrite-fdatasync too");
+        Judgement j = Judge.judge(onVda(VDA), costs, Thresholds.DEFAULT, List.of());
+        assertThat(j.verdict()).isEqualTo(Verdict.UNKNOWN);
+        assertThat(j.reasons().get(0).code()).as("what was missing comes first").isEqualTo(FindingCode.NO_DECIDING_MODE);
     }
 
     @Test
@@ -217,6 +221,6 @@ class JudgeTests {
         assertThatThrownBy(() -> new Thresholds(Double.NaN, 20)).hasMessage(
                 "minimum flushes per sync NaN is out of range: use a number above 0 and at most 10 (default 0.5)");
         assertThatThrownBy(() -> new Thresholds(0.5, -1)).hasMessage(
-                "suspicious sync time -1.0 µs is out of range: use 0 to 1000000 (default 20)");
+                "suspicious sync time -1.0 µs is out of range: use a number from 0 to 1000000 (default 20)");
     }
 }
