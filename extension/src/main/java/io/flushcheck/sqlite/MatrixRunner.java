@@ -4,6 +4,8 @@ import io.flushcheck.BadPathException;
 import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
 import io.flushcheck.Flushcheck;
+import io.flushcheck.probe.DeviceCounters;
+import io.flushcheck.probe.DeviceDelta;
 import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.storage.DeviceStat;
 import io.flushcheck.storage.StorageInspector;
@@ -52,7 +54,7 @@ final class MatrixRunner {
         }
         listener.checking(dir);
         CheckResult check = Flushcheck.check(dir, CheckOptions.defaults().withPlan(options.checkPlan()), ProbeListener.NONE);
-        FlushCounter counter = new FlushCounter(check.facts(), new StorageInspector());
+        DeviceCounters counter = DeviceCounters.of(check.facts(), new StorageInspector());
         String version = version(real);
         List<String> notes = new ArrayList<>();
         long totalDeadline = start + (long) (options.maxTotalSeconds() * 1e9);
@@ -82,22 +84,26 @@ final class MatrixRunner {
             }
         }
         notes.addAll(notes(check, counter, cells, skipped));
-        return new CommitMatrix(dir.toString(), check, version, counter.devices(), cells, skipped, notes,
+        return new CommitMatrix(dir.toString(), check, version, counter.names(), cells, skipped, notes,
                 (System.nanoTime() - start) / 1_000_000);
     }
 
-    private List<String> notes(CheckResult check, FlushCounter counter, List<CommitCell> cells, List<String> skipped) {
+    private List<String> notes(CheckResult check, DeviceCounters counter, List<CommitCell> cells, List<String> skipped) {
         List<String> n = new ArrayList<>();
         boolean mac = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("mac");
         if (!mac && options.fullfsync().contains(true)) {
             n.add("fullfsync changes nothing on " + System.getProperty("os.name") + ": SQLite uses F_FULLFSYNC only where"
                     + " the OS has it (macOS); the fullfsync=1 rows repeat the fullfsync=0 ones and show the run-to-run noise");
         }
-        if (counter.devices().isEmpty()) {
+        if (counter.isEmpty()) {
             n.add("no device counters could be read here: flushes and KiB per commit are not measured");
-        } else {
-            n.add("flushes and KiB are the device-wide counters of " + String.join(", ", counter.devices())
+        } else if (counter.names().size() == 1) {
+            n.add("flushes and KiB are the device-wide counters of " + counter.names().get(0)
                     + " during each cell: other I/O on the device meanwhile is counted too");
+        } else {
+            n.add("flushes and KiB are those that reached the disk: the fewest counted at any level of "
+                    + String.join(", ", counter.names()) + " during each cell (device-wide counters: other I/O on them"
+                    + " meanwhile is counted too)");
         }
         if (check.verdict() != io.flushcheck.verdict.Verdict.REAL_FLUSH) {
             n.add("the directory is " + check.verdict() + ": these rates do not buy power-loss durability here");
@@ -144,7 +150,7 @@ final class MatrixRunner {
     }
 
     private CommitCell runCell(Path dir, JournalMode j, Synchronous s, boolean fullfsync, int batch,
-                               FlushCounter counter, long totalDeadline) {
+                               DeviceCounters counter, long totalDeadline) {
         Path db = newDatabase(dir);
         try (Connection c = SqliteDriver.openReadWrite(db)) {
             try (Statement st = c.createStatement()) {
@@ -170,7 +176,7 @@ final class MatrixRunner {
                 long rows = 0;
                 long commits = 0;
                 boolean truncated = false;
-                DeviceStat before = counter.read();
+                DeviceStat[] before = counter.read();
                 long t0 = System.nanoTime();
                 while (rows < target) {
                     int n = (int) Math.min(batch, target - rows);
@@ -183,14 +189,11 @@ final class MatrixRunner {
                     }
                 }
                 long nanos = System.nanoTime() - t0;
-                DeviceStat after = counter.read();
-                long flushes = -1;
-                long kib = -1;
-                if (before != null && after != null) {
-                    DeviceStat d = after.minus(before);
-                    flushes = d.countsFlushes() ? d.flushes() : -1;
-                    kib = d.kibWritten();
-                }
+                DeviceStat[] after = counter.read();
+                // What got all the way down: a loop device mounted nobarrier shows 0 whatever its disk does.
+                List<DeviceDelta> deltas = counter.delta(before, after);
+                long flushes = DeviceDelta.flushesReached(deltas);
+                long kib = DeviceDelta.kibReached(deltas);
                 return new CommitCell(j, s, fullfsync, batch, rows, commits, nanos, flushes, kib, truncated);
             }
         } catch (SQLException e) {

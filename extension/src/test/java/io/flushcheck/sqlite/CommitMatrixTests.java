@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flushcheck.probe.ProbePlan;
+import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
 import io.flushcheck.verdict.Verdict;
 import java.io.IOException;
@@ -90,6 +91,53 @@ class CommitMatrixTests {
 
     private static String describe(CommitCell c) {
         return String.format("%s %.0f rows/s %.2f flushes/commit", c.label(), c.rowsPerSecond(), c.flushesPerCommit());
+    }
+
+    @Test
+    void onANobarrierLoopMountNoFlushReachesTheDiskWhateverTheDiskDoes() throws Exception {
+        Mounts.requireMountTools();
+        Path base = SqliteTestFiles.diskDir("nobarrier");
+        try (Mounts mounts = new Mounts()) {
+            Path dir = base.resolve("mnt");
+            String loop = mounts.loopExt4(base.resolve("nobarrier.img"), 64, dir, "nobarrier");
+            String loopName = Path.of(loop).getFileName().toString();
+            MatrixOptions o = small().withJournalModes(List.of(JournalMode.WAL)).withSynchronous(List.of(Synchronous.FULL))
+                    .withBatches(List.of(1)).withRows(200);
+            // The disk under the image is kept busy with flushes of its own meanwhile.
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            Thread busy = new Thread(() -> fsyncUntil(base.resolve("busy"), done), "disk-busy");
+            busy.start();
+            CommitMatrix m;
+            try {
+                m = CommitMatrix.run(dir, o, MatrixListener.NONE);
+            } finally {
+                done.set(true);
+                busy.join();
+            }
+            assertThat(m.verdict()).as(m.check().judgement().summary()).isEqualTo(Verdict.NO_REAL_FLUSH);
+            // The loop device first, then the disk under its backing file: the disk's own flushes
+            // (its journal, other processes) are no flushes of these commits.
+            assertThat(m.devices()).hasSizeGreaterThanOrEqualTo(2).first().isEqualTo(loopName);
+            CommitCell walFull = m.require(JournalMode.WAL, Synchronous.FULL, false, 1);
+            assertThat(walFull.commits()).isEqualTo(200);
+            assertThat(walFull.flushesPerCommit()).as(m.table()).isCloseTo(0.0, org.assertj.core.data.Offset.offset(0.01));
+            assertThat(m.notes()).anyMatch(n -> n.startsWith("flushes and KiB are those that reached the disk: the fewest"
+                    + " counted at any level of " + loopName + ", "));
+            assertThat(leftovers(dir)).isEmpty();
+        }
+    }
+
+    /** Appends and fsyncs a file until done: flushes on the disk that the matrix must not count. */
+    private static void fsyncUntil(Path file, java.util.concurrent.atomic.AtomicBoolean done) {
+        try (var ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.APPEND)) {
+            while (!done.get()) {
+                ch.write(java.nio.ByteBuffer.wrap(new byte[4096]));
+                ch.force(true);
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test
