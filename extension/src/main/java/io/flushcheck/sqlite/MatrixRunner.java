@@ -7,6 +7,7 @@ import io.flushcheck.Flushcheck;
 import io.flushcheck.probe.DeviceCounters;
 import io.flushcheck.probe.DeviceDelta;
 import io.flushcheck.probe.ProbeListener;
+import io.flushcheck.probe.ProbeLock;
 import io.flushcheck.storage.DeviceStat;
 import io.flushcheck.storage.StorageInspector;
 import java.io.IOException;
@@ -38,9 +39,17 @@ final class MatrixRunner {
         this.listener = listener;
     }
 
+    /**
+     * Runs the check and every cell holding {@link ProbeLock}: device counters are disk-wide, so no other
+     * measurement of this JVM (a probe of the JUnit extensions, another matrix) may overlap them.
+     */
     CommitMatrix run(Path dir) {
         SqliteDriver.require();
-        long start = System.nanoTime();
+        Path real = resolve(dir);
+        return ProbeLock.exclusively(() -> measure(dir, real));
+    }
+
+    private static Path resolve(Path dir) {
         Path real;
         try {
             real = dir.toRealPath();
@@ -52,6 +61,11 @@ final class MatrixRunner {
         if (!Files.isDirectory(real)) {
             throw new BadPathException(dir + " is not a directory: the matrix creates its databases in a directory");
         }
+        return real;
+    }
+
+    private CommitMatrix measure(Path dir, Path real) {
+        long start = System.nanoTime();
         listener.checking(dir);
         CheckResult check = Flushcheck.check(dir, CheckOptions.defaults().withPlan(options.checkPlan()), ProbeListener.NONE);
         DeviceCounters counter = DeviceCounters.of(check.facts(), new StorageInspector());

@@ -3,6 +3,7 @@ package io.flushcheck.sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flushcheck.probe.ProbeLock;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
@@ -125,6 +126,56 @@ class CommitMatrixTests {
                     + " counted at any level of " + loopName + ", "));
             assertThat(leftovers(dir)).isEmpty();
         }
+    }
+
+    @Test
+    void theWholeMatrixHoldsTheProbeLockThatTheJUnitExtensionsTake() throws Exception {
+        Path dir = SqliteTestFiles.diskDir("lock");
+        MatrixOptions o = small().withJournalModes(List.of(JournalMode.WAL)).withSynchronous(List.of(Synchronous.OFF))
+                .withBatches(List.of(1)).withRows(20);
+        // Another measurement holds the lock: the matrix does not start, not even its check.
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Thread other = new Thread(() -> ProbeLock.exclusively(() -> {
+            held.countDown();
+            try {
+                return release.await(60, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }), "other-measurement");
+        other.start();
+        held.await();
+        List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
+        MatrixListener listener = new MatrixListener() {
+            @Override
+            public void checking(Path d) {
+                events.add("checking");
+            }
+
+            @Override
+            public void cellStarted(int index, int total, String label) {
+                // Meanwhile no other measurement gets the lock.
+                var probe = java.util.concurrent.CompletableFuture.supplyAsync(() -> ProbeLock.exclusively(() -> "other"));
+                try {
+                    events.add(probe.get(300, java.util.concurrent.TimeUnit.MILLISECONDS));
+                } catch (java.util.concurrent.TimeoutException e) {
+                    events.add("locked during " + label);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        };
+        var matrix = java.util.concurrent.CompletableFuture.supplyAsync(() -> CommitMatrix.run(dir, o, listener));
+        Thread.sleep(500);
+        assertThat(events).isEmpty();
+        assertThat(matrix).isNotDone();
+        release.countDown();
+        other.join();
+        CommitMatrix m = matrix.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(m.cells()).hasSize(1);
+        assertThat(events).containsExactly("checking", "locked during WAL/OFF/fullfsync=0/batch=1");
+        assertThat(leftovers(dir)).isEmpty();
     }
 
     /** Appends and fsyncs a file until done: flushes on the disk that the matrix must not count. */
