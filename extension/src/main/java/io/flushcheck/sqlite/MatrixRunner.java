@@ -9,7 +9,12 @@ import io.flushcheck.probe.DeviceDelta;
 import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbeLock;
 import io.flushcheck.storage.DeviceStat;
+import io.flushcheck.storage.StorageFacts;
 import io.flushcheck.storage.StorageInspector;
+import io.flushcheck.verdict.Finding;
+import io.flushcheck.verdict.FindingCode;
+import io.flushcheck.verdict.Judgement;
+import io.flushcheck.verdict.Verdict;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,8 +72,10 @@ final class MatrixRunner {
     private CommitMatrix measure(Path dir, Path real) {
         long start = System.nanoTime();
         listener.checking(dir);
-        CheckResult check = Flushcheck.check(dir, CheckOptions.defaults().withPlan(options.checkPlan()), ProbeListener.NONE);
-        DeviceCounters counter = DeviceCounters.of(check.facts(), new StorageInspector());
+        StorageInspector inspector = new StorageInspector();
+        CheckResult check = options.checkPlan() == null ? unchecked(dir, real, inspector)
+                : Flushcheck.check(dir, CheckOptions.defaults().withPlan(options.checkPlan()), ProbeListener.NONE);
+        DeviceCounters counter = DeviceCounters.of(check.facts(), inspector);
         String version = version(real);
         List<String> notes = new ArrayList<>();
         long totalDeadline = start + (long) (options.maxTotalSeconds() * 1e9);
@@ -102,6 +109,25 @@ final class MatrixRunner {
                 (System.nanoTime() - start) / 1_000_000);
     }
 
+    /**
+     * No check plan: no verdict (UNKNOWN), yet the storage is inspected (read-only, nothing written)
+     * so that the cells still count the flushes of the directory's devices.
+     */
+    private static CheckResult unchecked(Path dir, Path real, StorageInspector inspector) {
+        long start = System.nanoTime();
+        StorageFacts facts = null;
+        if (System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
+            try {
+                facts = inspector.inspect(real);
+            } catch (IOException | RuntimeException e) {
+                facts = null;
+            }
+        }
+        Judgement j = new Judgement(Verdict.UNKNOWN, List.of(Finding.of(FindingCode.NOT_PROBED, "not checked: the"
+                + " matrix options have no check plan, so " + dir + " has no verdict")));
+        return new CheckResult(dir.toString(), facts, List.of(), j, (System.nanoTime() - start) / 1_000_000);
+    }
+
     private List<String> notes(CheckResult check, DeviceCounters counter, List<CommitCell> cells, List<String> skipped) {
         List<String> n = new ArrayList<>();
         boolean mac = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("mac");
@@ -119,7 +145,9 @@ final class MatrixRunner {
                     + String.join(", ", counter.names()) + " during each cell (device-wide counters: other I/O on them"
                     + " meanwhile is counted too)");
         }
-        if (check.verdict() != io.flushcheck.verdict.Verdict.REAL_FLUSH) {
+        if (options.checkPlan() == null) {
+            n.add("the directory was not checked (no check plan): whether these flushes reach stable storage is UNKNOWN");
+        } else if (check.verdict() != Verdict.REAL_FLUSH) {
             n.add("the directory is " + check.verdict() + ": these rates do not buy power-loss durability here");
         }
         if (cells.stream().anyMatch(CommitCell::truncated)) {

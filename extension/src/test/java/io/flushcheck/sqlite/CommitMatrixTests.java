@@ -129,6 +129,25 @@ class CommitMatrixTests {
     }
 
     @Test
+    void withoutACheckPlanTheCheckIsSkippedAndTheVerdictIsUnknown() throws IOException {
+        Path dir = SqliteTestFiles.diskDir("unchecked");
+        MatrixOptions o = small().withJournalModes(List.of(JournalMode.WAL)).withSynchronous(List.of(Synchronous.FULL))
+                .withBatches(List.of(1)).withRows(20).withCheckPlan(null);
+        CommitMatrix m = CommitMatrix.run(dir, o, MatrixListener.NONE);
+        assertThat(m.verdict()).isEqualTo(Verdict.UNKNOWN);
+        assertThat(m.check().costs()).isEmpty();
+        assertThat(m.check().judgement().findings()).extracting(Object::toString).containsExactly(
+                "NOT_PROBED: not checked: the matrix options have no check plan, so " + dir + " has no verdict");
+        assertThat(m.notes()).contains("the directory was not checked (no check plan): whether these flushes reach"
+                + " stable storage is UNKNOWN");
+        // The devices are still counted: WAL+FULL on this disk flushes.
+        assertThat(m.devices()).isNotEmpty();
+        assertThat(m.require(JournalMode.WAL, Synchronous.FULL, false, 1).flushesPerCommit()).isGreaterThan(0.5);
+        assertThat(m.toJson()).containsEntry("verdict", "UNKNOWN");
+        assertThat(leftovers(dir)).isEmpty();
+    }
+
+    @Test
     void theWholeMatrixHoldsTheProbeLockThatTheJUnitExtensionsTake() throws Exception {
         Path dir = SqliteTestFiles.diskDir("lock");
         MatrixOptions o = small().withJournalModes(List.of(JournalMode.WAL)).withSynchronous(List.of(Synchronous.OFF))
