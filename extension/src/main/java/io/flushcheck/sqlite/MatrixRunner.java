@@ -78,7 +78,7 @@ final class MatrixRunner {
         DeviceCounters counter = DeviceCounters.of(check.facts(), inspector);
         String version = version(real);
         List<String> notes = new ArrayList<>();
-        long totalDeadline = start + (long) (options.maxTotalSeconds() * 1e9);
+        long totalDeadline = deadline(start, options.maxTotalSeconds());
         int total = options.cellCount();
         int index = 0;
         List<CommitCell> cells = new ArrayList<>();
@@ -214,7 +214,7 @@ final class MatrixRunner {
                     commit(st, ins, 1);
                 }
                 long target = options.rowsFor(batch);
-                long cellDeadline = Math.min(totalDeadline, System.nanoTime() + (long) (options.maxCellSeconds() * 1e9));
+                long cellDeadline = Math.min(totalDeadline, deadline(System.nanoTime(), options.maxCellSeconds()));
                 long rows = 0;
                 long commits = 0;
                 boolean truncated = false;
@@ -244,6 +244,14 @@ final class MatrixRunner {
         } finally {
             remove(db);
         }
+    }
+
+    /**
+     * {@code seconds} after {@code from}, in nanoTime. Capped at a few decades, so that a huge limit (or an
+     * infinite one) means "no limit" instead of overflowing into the past and skipping every cell.
+     */
+    static long deadline(long from, double seconds) {
+        return from + (long) Math.min(seconds * 1e9, Long.MAX_VALUE / 4.0);
     }
 
     /** One transaction of {@code n} rows (autocommit for a single row, as an application's loop would). */

@@ -242,6 +242,20 @@ class CommitMatrixTests {
     }
 
     @Test
+    void aHugeTimeLimitMeansNoLimitRatherThanAnOverflowThatSkipsEveryCell() throws IOException {
+        Path dir = SqliteTestFiles.diskDir("huge-limit");
+        MatrixOptions o = small().withJournalModes(List.of(JournalMode.WAL)).withSynchronous(List.of(Synchronous.OFF))
+                .withBatches(List.of(1)).withRows(20).withMaxTotalSeconds(1e10)
+                .withMaxCellSeconds(Double.POSITIVE_INFINITY);
+        CommitMatrix m = CommitMatrix.run(dir, o, MatrixListener.NONE);
+        assertThat(m.skipped()).isEmpty();
+        assertThat(m.cells()).singleElement().satisfies(c -> {
+            assertThat(c.rows()).isEqualTo(20);
+            assertThat(c.truncated()).isFalse();
+        });
+    }
+
+    @Test
     void theJsonHasTheDocumentedRowFields() throws IOException {
         Path dir = SqliteTestFiles.diskDir("json");
         MatrixOptions o = small().withJournalModes(List.of(JournalMode.WAL)).withSynchronous(List.of(Synchronous.FULL))
