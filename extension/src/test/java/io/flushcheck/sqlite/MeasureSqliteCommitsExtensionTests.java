@@ -12,7 +12,11 @@ import io.flushcheck.jupiter.MeasureSqliteCommits;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.platform.engine.reporting.ReportEntry;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
@@ -26,7 +30,8 @@ class MeasureSqliteCommitsExtensionTests {
 
     /** Runs a fixture with these keys (and a 1-second cell limit unless they set one). */
     static Events run(Class<?> fixture, Map<String, String> keys) {
-        Map<String, String> all = new java.util.HashMap<>(Map.of(MeasureSqliteCommits.MAX_CELL_SECONDS_KEY, "1"));
+        Map<String, String> all = new java.util.HashMap<>(Map.of(MeasureSqliteCommits.MAX_CELL_SECONDS_KEY, "1",
+                OnlyThroughTheTestKit.KEY, "true"));
         all.putAll(keys);
         return EngineTestKit.engine("junit-jupiter").selectors(selectClass(fixture)).configurationParameters(all)
                 .execute().testEvents();
@@ -35,6 +40,20 @@ class MeasureSqliteCommitsExtensionTests {
     static void failsWith(Class<?> fixture, Map<String, String> keys, String message) {
         run(fixture, keys).assertThatEvents().haveExactly(1, event(test("bad"), finishedWithFailure(
                 instanceOf(ExtensionConfigurationException.class), message(message))));
+    }
+
+    /**
+     * The fixtures below are for {@link #run}; a pattern such as {@code -Dtest='io.flushcheck.sqlite.**'}
+     * also selects nested classes, and run directly they would fail on purpose or share their statics.
+     */
+    static final class OnlyThroughTheTestKit implements ExecutionCondition {
+        static final String KEY = "io.flushcheck.sqlite.test-fixture";
+
+        @Override
+        public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+            return context.getConfigurationParameter(KEY).isPresent() ? ConditionEvaluationResult.enabled("in the test kit")
+                    : ConditionEvaluationResult.disabled("a fixture of MeasureSqliteCommitsExtensionTests: runs through it only");
+        }
     }
 
     @Test
@@ -106,6 +125,8 @@ class MeasureSqliteCommitsExtensionTests {
                 .singleElement().asString().startsWith(target + " (");
     }
 
+    @ExtendWith(OnlyThroughTheTestKit.class)
+    @ExtendWith(OnlyThroughTheTestKit.class)
     @MeasureSqliteCommits(journalModes = "WAL", synchronous = {"NORMAL", "FULL"}, batches = {1, 10}, rows = 30)
     static class MeasuredTestCases {
 
@@ -126,6 +147,7 @@ class MeasureSqliteCommitsExtensionTests {
         }
     }
 
+    @ExtendWith(OnlyThroughTheTestKit.class)
     static class BadJournalModeTestCases {
         @Test
         @MeasureSqliteCommits(journalModes = "WALL")
@@ -133,6 +155,7 @@ class MeasureSqliteCommitsExtensionTests {
         }
     }
 
+    @ExtendWith(OnlyThroughTheTestKit.class)
     static class BadBatchTestCases {
         @Test
         @MeasureSqliteCommits(batches = 0)
@@ -140,6 +163,7 @@ class MeasureSqliteCommitsExtensionTests {
         }
     }
 
+    @ExtendWith(OnlyThroughTheTestKit.class)
     static class BadRowsTestCases {
         @Test
         @MeasureSqliteCommits(rows = 0)
@@ -147,6 +171,7 @@ class MeasureSqliteCommitsExtensionTests {
         }
     }
 
+    @ExtendWith(OnlyThroughTheTestKit.class)
     static class KeyedTestCases {
         @Test
         @MeasureSqliteCommits(journalModes = "WAL")
@@ -154,6 +179,8 @@ class MeasureSqliteCommitsExtensionTests {
         }
     }
 
+    @ExtendWith(OnlyThroughTheTestKit.class)
+    @ExtendWith(OnlyThroughTheTestKit.class)
     @MeasureSqliteCommits(journalModes = "WAL", synchronous = "OFF", batches = 1, rows = 10)
     static class TinyTestCases {
         @Test
