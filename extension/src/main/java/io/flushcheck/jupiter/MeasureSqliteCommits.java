@@ -35,7 +35,10 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 @ResourceLock(FlushcheckConfig.DISK_LOCK)
 public @interface MeasureSqliteCommits {
 
-    /** Directory the databases are created in; default: the JVM temp dir ({@code java.io.tmpdir}). */
+    /**
+     * Directory the databases are created in; default: the general key {@value FlushcheckConfig#TARGET_KEY},
+     * else the JVM temp dir ({@code java.io.tmpdir}).
+     */
     String DIRECTORY_KEY = "flushcheck.sqlite.directory";
     /** Comma-separated journal modes when {@link #journalModes()} is empty; default {@code DELETE,WAL}. */
     String JOURNAL_MODES_KEY = "flushcheck.sqlite.journal-modes";

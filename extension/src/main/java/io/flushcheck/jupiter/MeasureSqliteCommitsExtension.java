@@ -62,21 +62,34 @@ final class MeasureSqliteCommitsExtension implements BeforeEachCallback, Paramet
         MeasureSqliteCommits a = find(context).orElseThrow(() -> new ExtensionConfigurationException(
                 ANNOTATION + " is not present on " + context.getDisplayName() + " or its class"));
         MatrixOptions options = options(a, context);
-        Path dir = Path.of(context.getConfigurationParameter(MeasureSqliteCommits.DIRECTORY_KEY)
-                .orElse(System.getProperty("java.io.tmpdir")));
+        String[] where = directory(context);
+        Path dir = Path.of(where[1]);
         ExtensionContext.Store store = context.getRoot().getStore(NAMESPACE);
         String key = dir.toAbsolutePath() + " " + options;
+        // CommitMatrix.run takes ProbeLock inside the computation, never around a store call, so a thread
+        // waiting here for another's matrix holds no lock that the other needs.
         Function<String, CommitMatrix> run = k -> {
             try {
                 return CommitMatrix.run(dir, options, MatrixListener.NONE);
             } catch (BadPathException e) {
-                throw new ExtensionConfigurationException(ANNOTATION + ": " + MeasureSqliteCommits.DIRECTORY_KEY
-                        + " = " + dir + ": " + e.getMessage(), e);
+                throw new ExtensionConfigurationException(ANNOTATION + ": " + where[0] + " = '" + where[1] + "': "
+                        + e.getMessage(), e);
             } catch (SqliteException e) {
                 throw new ExtensionConfigurationException(ANNOTATION + ": " + e.getMessage(), e);
             }
         };
         return store.getOrComputeIfAbsent(key, run, CommitMatrix.class);
+    }
+
+    /** {where it came from, the directory}: the SQLite key, else the general target key, else java.io.tmpdir. */
+    static String[] directory(ExtensionContext context) {
+        for (String key : List.of(MeasureSqliteCommits.DIRECTORY_KEY, FlushcheckConfig.TARGET_KEY)) {
+            Optional<String> v = raw(context, key);
+            if (v.isPresent()) {
+                return new String[] {key, v.get()};
+            }
+        }
+        return new String[] {"java.io.tmpdir", System.getProperty("java.io.tmpdir")};
     }
 
     private static Optional<MeasureSqliteCommits> find(ExtensionContext context) {
@@ -108,7 +121,7 @@ final class MeasureSqliteCommitsExtension implements BeforeEachCallback, Paramet
                 List<Integer> b = new ArrayList<>();
                 for (int x : a.batches()) {
                     if (x < 1 || x > MatrixOptions.MAX_BATCH) {
-                        throw new ExtensionConfigurationException(ANNOTATION + "(batches = " + Arrays.toString(a.batches())
+                        throw new ConfigError(ANNOTATION + "(batches = " + Arrays.toString(a.batches())
                                 + "): batch " + x + " is out of range: use 1 to " + MatrixOptions.MAX_BATCH
                                 + " rows per transaction");
                     }
@@ -116,22 +129,19 @@ final class MeasureSqliteCommitsExtension implements BeforeEachCallback, Paramet
                 }
                 o = o.withBatches(b);
             } else {
-                o = o.withBatches(keyed(context, MeasureSqliteCommits.BATCHES_KEY, MeasureSqliteCommitsExtension::ints,
-                        o.batches()));
+                o = o.withBatches(batchesKey(context, o.batches()));
             }
             if (a.rows() != -1) {
                 if (a.rows() < 1 || a.rows() > MatrixOptions.MAX_ROWS) {
-                    throw new ExtensionConfigurationException(ANNOTATION + "(rows = " + a.rows() + "): out of range: use 1 to "
-                            + MatrixOptions.MAX_ROWS + ", or leave it out to use " + MeasureSqliteCommits.ROWS_KEY);
+                    throw new ConfigError(ANNOTATION + "(rows = " + a.rows() + "): " + a.rows() + " is out of range: use 1 to "
+                            + MatrixOptions.MAX_ROWS + ", or leave rows out to use " + MeasureSqliteCommits.ROWS_KEY);
                 }
                 o = o.withRows(a.rows());
             } else {
-                o = o.withRows(keyed(context, MeasureSqliteCommits.ROWS_KEY, Integer::parseInt, o.rows()));
+                o = o.withRows(intKey(context, MeasureSqliteCommits.ROWS_KEY, o.rows(), 1, MatrixOptions.MAX_ROWS));
             }
-            o = o.withMaxCellSeconds(keyed(context, MeasureSqliteCommits.MAX_CELL_SECONDS_KEY, Double::parseDouble,
-                    o.maxCellSeconds()));
-            o = o.withMaxTotalSeconds(keyed(context, MeasureSqliteCommits.MAX_SECONDS_KEY, Double::parseDouble,
-                    o.maxTotalSeconds()));
+            o = o.withMaxCellSeconds(secondsKey(context, MeasureSqliteCommits.MAX_CELL_SECONDS_KEY, o.maxCellSeconds()));
+            o = o.withMaxTotalSeconds(secondsKey(context, MeasureSqliteCommits.MAX_SECONDS_KEY, o.maxTotalSeconds()));
         } catch (ConfigError e) {
             throw new ExtensionConfigurationException(e.getMessage());
         } catch (IllegalArgumentException e) {
@@ -152,17 +162,78 @@ final class MeasureSqliteCommitsExtension implements BeforeEachCallback, Paramet
         return out;
     }
 
+    /** A key's value, trimmed; empty when unset or blank (blank means "the default", as for the other keys). */
+    private static Optional<String> raw(ExtensionContext context, String key) {
+        return context.getConfigurationParameter(key).map(String::trim).filter(v -> !v.isEmpty());
+    }
+
     private static <T> T keyed(ExtensionContext context, String key, Function<String, T> parser, T fallback) {
-        Optional<String> v = context.getConfigurationParameter(key);
+        Optional<String> v = raw(context, key);
         if (v.isEmpty()) {
             return fallback;
         }
         try {
             return parser.apply(v.get());
         } catch (IllegalArgumentException e) {
-            throw new ConfigError("configuration parameter " + key + " = " + v.get() + " for " + ANNOTATION + ": "
-                    + e.getMessage());
+            throw new ConfigError(key + " = '" + v.get() + "': " + e.getMessage());
         }
+    }
+
+    private static int intKey(ExtensionContext context, String key, int fallback, int min, int max) {
+        Optional<String> v = raw(context, key);
+        if (v.isEmpty()) {
+            return fallback;
+        }
+        int i;
+        try {
+            i = Integer.parseInt(v.get());
+        } catch (NumberFormatException e) {
+            throw new ConfigError(key + " = '" + v.get() + "' is not a whole number: use " + min + " to " + max);
+        }
+        if (i < min || i > max) {
+            throw new ConfigError(key + " = '" + v.get() + "' is out of range: use " + min + " to " + max);
+        }
+        return i;
+    }
+
+    private static double secondsKey(ExtensionContext context, String key, double fallback) {
+        Optional<String> v = raw(context, key);
+        if (v.isEmpty()) {
+            return fallback;
+        }
+        double d;
+        try {
+            d = Double.parseDouble(v.get());
+        } catch (NumberFormatException e) {
+            throw new ConfigError(key + " = '" + v.get() + "' is not a number: use seconds above 0, e.g. 2 or 0.5");
+        }
+        if (!(d > 0)) {
+            throw new ConfigError(key + " = '" + v.get() + "' is out of range: use seconds above 0, e.g. 2 or 0.5");
+        }
+        return d;
+    }
+
+    private static List<Integer> batchesKey(ExtensionContext context, List<Integer> fallback) {
+        String key = MeasureSqliteCommits.BATCHES_KEY;
+        Optional<String> v = raw(context, key);
+        if (v.isEmpty()) {
+            return fallback;
+        }
+        String allowed = "use 1 to " + MatrixOptions.MAX_BATCH + " rows per transaction, comma-separated";
+        List<Integer> out = new ArrayList<>();
+        for (String p : v.get().split(",")) {
+            int b;
+            try {
+                b = Integer.parseInt(p.trim());
+            } catch (NumberFormatException e) {
+                throw new ConfigError(key + " = '" + v.get() + "': '" + p.trim() + "' is not a whole number: " + allowed);
+            }
+            if (b < 1 || b > MatrixOptions.MAX_BATCH) {
+                throw new ConfigError(key + " = '" + v.get() + "': batch " + b + " is out of range: " + allowed);
+            }
+            out.add(b);
+        }
+        return out;
     }
 
     private static List<Boolean> booleans(String csv) {
@@ -171,16 +242,8 @@ final class MeasureSqliteCommitsExtension implements BeforeEachCallback, Paramet
             switch (p.trim()) {
                 case "0" -> out.add(false);
                 case "1" -> out.add(true);
-                default -> throw new IllegalArgumentException("use 0, 1 or 0,1, not '" + p.trim() + "'");
+                default -> throw new IllegalArgumentException("'" + p.trim() + "' is not allowed: use 0, 1 or 0,1");
             }
-        }
-        return out;
-    }
-
-    private static List<Integer> ints(String csv) {
-        List<Integer> out = new ArrayList<>();
-        for (String p : csv.split(",")) {
-            out.add(Integer.parseInt(p.trim()));
         }
         return out;
     }

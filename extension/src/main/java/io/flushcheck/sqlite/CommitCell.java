@@ -10,8 +10,10 @@ package io.flushcheck.sqlite;
  * @param rows        rows inserted in the measured loop
  * @param commits     transactions committed in it
  * @param nanos       wall time of the loop (System.nanoTime)
- * @param flushes     flush requests the terminal devices completed meanwhile, or -1 when not counted
- * @param kib         KiB the terminal devices wrote meanwhile, or -1 when not counted
+ * @param flushes     flushes that reached the disk meanwhile (the fewest any level of the device chain
+ *                    completed: {@link io.flushcheck.probe.DeviceDelta#flushesReached}), or -1 when not counted
+ * @param kib         KiB that reached the disk meanwhile, by the same rule
+ *                    ({@link io.flushcheck.probe.DeviceDelta#kibReached}), or -1 when not counted
  * @param truncated   true when the cell stopped at its time limit before inserting all its rows
  */
 public record CommitCell(JournalMode journalMode, Synchronous synchronous, boolean fullfsync, int batch, long rows,
@@ -29,12 +31,12 @@ public record CommitCell(JournalMode journalMode, Synchronous synchronous, boole
         return nanos <= 0 ? Double.NaN : commits / seconds();
     }
 
-    /** Device flushes per commit, NaN when flushes were not counted. */
+    /** Flushes that reached the disk per commit, NaN when flushes were not counted. */
     public double flushesPerCommit() {
         return flushes < 0 || commits == 0 ? Double.NaN : (double) flushes / commits;
     }
 
-    /** KiB the devices wrote per commit, NaN when not counted. */
+    /** KiB that reached the disk per commit, NaN when not counted. */
     public double kibPerCommit() {
         return kib < 0 || commits == 0 ? Double.NaN : (double) kib / commits;
     }

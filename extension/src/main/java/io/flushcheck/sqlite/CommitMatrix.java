@@ -34,7 +34,8 @@ public record CommitMatrix(String directory, CheckResult check, String sqliteVer
 
     /**
      * Runs the matrix in {@code dir}: a fresh database per cell, removed afterwards with its journal,
-     * WAL and shared-memory files.
+     * WAL and shared-memory files. The whole run, check included, holds {@link io.flushcheck.probe.ProbeLock}:
+     * it waits for any other measurement of this JVM to end, and none starts before it ends.
      *
      * @throws io.flushcheck.BadPathException when dir does not exist or is not a directory
      * @throws SqliteException when no database can be created there, or sqlite-jdbc is missing

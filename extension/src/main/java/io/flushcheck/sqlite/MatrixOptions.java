@@ -16,7 +16,9 @@ import java.util.List;
  * @param rowBytes        payload bytes per row (default 100)
  * @param maxCellSeconds  a cell stops after this many seconds, with what it has (default 5)
  * @param maxTotalSeconds the cells that would start after this many seconds are skipped and listed (default 120)
- * @param checkPlan       the probe behind the directory's verdict; null skips the check (verdict UNKNOWN)
+ * @param checkPlan       the probe behind the directory's verdict; null skips the check: the verdict is
+ *                        UNKNOWN with a NOT_PROBED finding and a note (the storage is still inspected, without
+ *                        writing, so that flushes are counted)
  */
 public record MatrixOptions(List<JournalMode> journalModes, List<Synchronous> synchronous, List<Boolean> fullfsync,
                             List<Integer> batches, int rows, int minCommits, int rowBytes, double maxCellSeconds,

@@ -4,9 +4,17 @@ import io.flushcheck.BadPathException;
 import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
 import io.flushcheck.Flushcheck;
+import io.flushcheck.probe.DeviceCounters;
+import io.flushcheck.probe.DeviceDelta;
 import io.flushcheck.probe.ProbeListener;
+import io.flushcheck.probe.ProbeLock;
 import io.flushcheck.storage.DeviceStat;
+import io.flushcheck.storage.StorageFacts;
 import io.flushcheck.storage.StorageInspector;
+import io.flushcheck.verdict.Finding;
+import io.flushcheck.verdict.FindingCode;
+import io.flushcheck.verdict.Judgement;
+import io.flushcheck.verdict.Verdict;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,9 +44,17 @@ final class MatrixRunner {
         this.listener = listener;
     }
 
+    /**
+     * Runs the check and every cell holding {@link ProbeLock}: device counters are disk-wide, so no other
+     * measurement of this JVM (a probe of the JUnit extensions, another matrix) may overlap them.
+     */
     CommitMatrix run(Path dir) {
         SqliteDriver.require();
-        long start = System.nanoTime();
+        Path real = resolve(dir);
+        return ProbeLock.exclusively(() -> measure(dir, real));
+    }
+
+    private static Path resolve(Path dir) {
         Path real;
         try {
             real = dir.toRealPath();
@@ -50,12 +66,19 @@ final class MatrixRunner {
         if (!Files.isDirectory(real)) {
             throw new BadPathException(dir + " is not a directory: the matrix creates its databases in a directory");
         }
+        return real;
+    }
+
+    private CommitMatrix measure(Path dir, Path real) {
+        long start = System.nanoTime();
         listener.checking(dir);
-        CheckResult check = Flushcheck.check(dir, CheckOptions.defaults().withPlan(options.checkPlan()), ProbeListener.NONE);
-        FlushCounter counter = new FlushCounter(check.facts(), new StorageInspector());
+        StorageInspector inspector = new StorageInspector();
+        CheckResult check = options.checkPlan() == null ? unchecked(dir, real, inspector)
+                : Flushcheck.check(dir, CheckOptions.defaults().withPlan(options.checkPlan()), ProbeListener.NONE);
+        DeviceCounters counter = DeviceCounters.of(check.facts(), inspector);
         String version = version(real);
         List<String> notes = new ArrayList<>();
-        long totalDeadline = start + (long) (options.maxTotalSeconds() * 1e9);
+        long totalDeadline = deadline(start, options.maxTotalSeconds());
         int total = options.cellCount();
         int index = 0;
         List<CommitCell> cells = new ArrayList<>();
@@ -82,24 +105,49 @@ final class MatrixRunner {
             }
         }
         notes.addAll(notes(check, counter, cells, skipped));
-        return new CommitMatrix(dir.toString(), check, version, counter.devices(), cells, skipped, notes,
+        return new CommitMatrix(dir.toString(), check, version, counter.names(), cells, skipped, notes,
                 (System.nanoTime() - start) / 1_000_000);
     }
 
-    private List<String> notes(CheckResult check, FlushCounter counter, List<CommitCell> cells, List<String> skipped) {
+    /**
+     * No check plan: no verdict (UNKNOWN), yet the storage is inspected (read-only, nothing written)
+     * so that the cells still count the flushes of the directory's devices.
+     */
+    private static CheckResult unchecked(Path dir, Path real, StorageInspector inspector) {
+        long start = System.nanoTime();
+        StorageFacts facts = null;
+        if (System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
+            try {
+                facts = inspector.inspect(real);
+            } catch (IOException | RuntimeException e) {
+                facts = null;
+            }
+        }
+        Judgement j = new Judgement(Verdict.UNKNOWN, List.of(Finding.of(FindingCode.NOT_PROBED, "not checked: the"
+                + " matrix options have no check plan, so " + dir + " has no verdict")));
+        return new CheckResult(dir.toString(), facts, List.of(), j, (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private List<String> notes(CheckResult check, DeviceCounters counter, List<CommitCell> cells, List<String> skipped) {
         List<String> n = new ArrayList<>();
         boolean mac = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("mac");
         if (!mac && options.fullfsync().contains(true)) {
             n.add("fullfsync changes nothing on " + System.getProperty("os.name") + ": SQLite uses F_FULLFSYNC only where"
                     + " the OS has it (macOS); the fullfsync=1 rows repeat the fullfsync=0 ones and show the run-to-run noise");
         }
-        if (counter.devices().isEmpty()) {
+        if (counter.isEmpty()) {
             n.add("no device counters could be read here: flushes and KiB per commit are not measured");
-        } else {
-            n.add("flushes and KiB are the device-wide counters of " + String.join(", ", counter.devices())
+        } else if (counter.names().size() == 1) {
+            n.add("flushes and KiB are the device-wide counters of " + counter.names().get(0)
                     + " during each cell: other I/O on the device meanwhile is counted too");
+        } else {
+            n.add("flushes and KiB are those that reached the disk: the fewest counted at any level of "
+                    + String.join(", ", counter.names()) + " during each cell (device-wide counters: other I/O on them"
+                    + " meanwhile is counted too)");
         }
-        if (check.verdict() != io.flushcheck.verdict.Verdict.REAL_FLUSH) {
+        if (options.checkPlan() == null) {
+            n.add("the directory was not checked (no check plan): whether these flushes reach stable storage is UNKNOWN");
+        } else if (check.verdict() != Verdict.REAL_FLUSH) {
             n.add("the directory is " + check.verdict() + ": these rates do not buy power-loss durability here");
         }
         if (cells.stream().anyMatch(CommitCell::truncated)) {
@@ -144,7 +192,7 @@ final class MatrixRunner {
     }
 
     private CommitCell runCell(Path dir, JournalMode j, Synchronous s, boolean fullfsync, int batch,
-                               FlushCounter counter, long totalDeadline) {
+                               DeviceCounters counter, long totalDeadline) {
         Path db = newDatabase(dir);
         try (Connection c = SqliteDriver.openReadWrite(db)) {
             try (Statement st = c.createStatement()) {
@@ -166,11 +214,11 @@ final class MatrixRunner {
                     commit(st, ins, 1);
                 }
                 long target = options.rowsFor(batch);
-                long cellDeadline = Math.min(totalDeadline, System.nanoTime() + (long) (options.maxCellSeconds() * 1e9));
+                long cellDeadline = Math.min(totalDeadline, deadline(System.nanoTime(), options.maxCellSeconds()));
                 long rows = 0;
                 long commits = 0;
                 boolean truncated = false;
-                DeviceStat before = counter.read();
+                DeviceStat[] before = counter.read();
                 long t0 = System.nanoTime();
                 while (rows < target) {
                     int n = (int) Math.min(batch, target - rows);
@@ -183,14 +231,11 @@ final class MatrixRunner {
                     }
                 }
                 long nanos = System.nanoTime() - t0;
-                DeviceStat after = counter.read();
-                long flushes = -1;
-                long kib = -1;
-                if (before != null && after != null) {
-                    DeviceStat d = after.minus(before);
-                    flushes = d.countsFlushes() ? d.flushes() : -1;
-                    kib = d.kibWritten();
-                }
+                DeviceStat[] after = counter.read();
+                // What got all the way down: a loop device mounted nobarrier shows 0 whatever its disk does.
+                List<DeviceDelta> deltas = counter.delta(before, after);
+                long flushes = DeviceDelta.flushesReached(deltas);
+                long kib = DeviceDelta.kibReached(deltas);
                 return new CommitCell(j, s, fullfsync, batch, rows, commits, nanos, flushes, kib, truncated);
             }
         } catch (SQLException e) {
@@ -199,6 +244,14 @@ final class MatrixRunner {
         } finally {
             remove(db);
         }
+    }
+
+    /**
+     * {@code seconds} after {@code from}, in nanoTime. Capped at a few decades, so that a huge limit (or an
+     * infinite one) means "no limit" instead of overflowing into the past and skipping every cell.
+     */
+    static long deadline(long from, double seconds) {
+        return from + (long) Math.min(seconds * 1e9, Long.MAX_VALUE / 4.0);
     }
 
     /** One transaction of {@code n} rows (autocommit for a single row, as an application's loop would). */

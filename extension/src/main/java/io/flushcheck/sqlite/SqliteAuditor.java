@@ -5,6 +5,7 @@ import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
 import io.flushcheck.Flushcheck;
 import io.flushcheck.probe.ProbeListener;
+import io.flushcheck.probe.ProbeLock;
 import io.flushcheck.probe.ProbePlan;
 import java.io.IOException;
 import java.io.InputStream;
@@ -108,7 +109,8 @@ public final class SqliteAuditor {
         CheckResult result = null;
         List<AuditFinding> all = new ArrayList<>(extra);
         try {
-            result = Flushcheck.check(dir, check, ProbeListener.NONE);
+            // A probe like any other: it must not overlap another measurement's device counters.
+            result = ProbeLock.exclusively(() -> Flushcheck.check(dir, check, ProbeListener.NONE));
         } catch (BadPathException e) {
             all.add(new AuditFinding(AuditFinding.Severity.WARNING, "DIRECTORY_NOT_CHECKED", e.getMessage()));
         }

@@ -3,7 +3,9 @@ package io.flushcheck.sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flushcheck.probe.ProbeLock;
 import io.flushcheck.probe.ProbePlan;
+import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
 import io.flushcheck.verdict.Verdict;
 import java.io.IOException;
@@ -93,6 +95,122 @@ class CommitMatrixTests {
     }
 
     @Test
+    void onANobarrierLoopMountNoFlushReachesTheDiskWhateverTheDiskDoes() throws Exception {
+        Mounts.requireMountTools();
+        Path base = SqliteTestFiles.diskDir("nobarrier");
+        try (Mounts mounts = new Mounts()) {
+            Path dir = base.resolve("mnt");
+            String loop = mounts.loopExt4(base.resolve("nobarrier.img"), 64, dir, "nobarrier");
+            String loopName = Path.of(loop).getFileName().toString();
+            MatrixOptions o = small().withJournalModes(List.of(JournalMode.WAL)).withSynchronous(List.of(Synchronous.FULL))
+                    .withBatches(List.of(1)).withRows(200);
+            // The disk under the image is kept busy with flushes of its own meanwhile.
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            Thread busy = new Thread(() -> fsyncUntil(base.resolve("busy"), done), "disk-busy");
+            busy.start();
+            CommitMatrix m;
+            try {
+                m = CommitMatrix.run(dir, o, MatrixListener.NONE);
+            } finally {
+                done.set(true);
+                busy.join();
+            }
+            assertThat(m.verdict()).as(m.check().judgement().summary()).isEqualTo(Verdict.NO_REAL_FLUSH);
+            // The loop device first, then the disk under its backing file: the disk's own flushes
+            // (its journal, other processes) are no flushes of these commits.
+            assertThat(m.devices()).hasSizeGreaterThanOrEqualTo(2).first().isEqualTo(loopName);
+            CommitCell walFull = m.require(JournalMode.WAL, Synchronous.FULL, false, 1);
+            assertThat(walFull.commits()).isEqualTo(200);
+            assertThat(walFull.flushesPerCommit()).as(m.table()).isCloseTo(0.0, org.assertj.core.data.Offset.offset(0.01));
+            assertThat(m.notes()).anyMatch(n -> n.startsWith("flushes and KiB are those that reached the disk: the fewest"
+                    + " counted at any level of " + loopName + ", "));
+            assertThat(leftovers(dir)).isEmpty();
+        }
+    }
+
+    @Test
+    void withoutACheckPlanTheCheckIsSkippedAndTheVerdictIsUnknown() throws IOException {
+        Path dir = SqliteTestFiles.diskDir("unchecked");
+        MatrixOptions o = small().withJournalModes(List.of(JournalMode.WAL)).withSynchronous(List.of(Synchronous.FULL))
+                .withBatches(List.of(1)).withRows(20).withCheckPlan(null);
+        CommitMatrix m = CommitMatrix.run(dir, o, MatrixListener.NONE);
+        assertThat(m.verdict()).isEqualTo(Verdict.UNKNOWN);
+        assertThat(m.check().costs()).isEmpty();
+        assertThat(m.check().judgement().findings()).extracting(Object::toString).containsExactly(
+                "NOT_PROBED: not checked: the matrix options have no check plan, so " + dir + " has no verdict");
+        assertThat(m.notes()).contains("the directory was not checked (no check plan): whether these flushes reach"
+                + " stable storage is UNKNOWN");
+        // The devices are still counted: WAL+FULL on this disk flushes.
+        assertThat(m.devices()).isNotEmpty();
+        assertThat(m.require(JournalMode.WAL, Synchronous.FULL, false, 1).flushesPerCommit()).isGreaterThan(0.5);
+        assertThat(m.toJson()).containsEntry("verdict", "UNKNOWN");
+        assertThat(leftovers(dir)).isEmpty();
+    }
+
+    @Test
+    void theWholeMatrixHoldsTheProbeLockThatTheJUnitExtensionsTake() throws Exception {
+        Path dir = SqliteTestFiles.diskDir("lock");
+        MatrixOptions o = small().withJournalModes(List.of(JournalMode.WAL)).withSynchronous(List.of(Synchronous.OFF))
+                .withBatches(List.of(1)).withRows(20);
+        // Another measurement holds the lock: the matrix does not start, not even its check.
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Thread other = new Thread(() -> ProbeLock.exclusively(() -> {
+            held.countDown();
+            try {
+                return release.await(60, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }), "other-measurement");
+        other.start();
+        held.await();
+        List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
+        MatrixListener listener = new MatrixListener() {
+            @Override
+            public void checking(Path d) {
+                events.add("checking");
+            }
+
+            @Override
+            public void cellStarted(int index, int total, String label) {
+                // Meanwhile no other measurement gets the lock.
+                var probe = java.util.concurrent.CompletableFuture.supplyAsync(() -> ProbeLock.exclusively(() -> "other"));
+                try {
+                    events.add(probe.get(300, java.util.concurrent.TimeUnit.MILLISECONDS));
+                } catch (java.util.concurrent.TimeoutException e) {
+                    events.add("locked during " + label);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        };
+        var matrix = java.util.concurrent.CompletableFuture.supplyAsync(() -> CommitMatrix.run(dir, o, listener));
+        Thread.sleep(500);
+        assertThat(events).isEmpty();
+        assertThat(matrix).isNotDone();
+        release.countDown();
+        other.join();
+        CommitMatrix m = matrix.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(m.cells()).hasSize(1);
+        assertThat(events).containsExactly("checking", "locked during WAL/OFF/fullfsync=0/batch=1");
+        assertThat(leftovers(dir)).isEmpty();
+    }
+
+    /** Appends and fsyncs a file until done: flushes on the disk that the matrix must not count. */
+    private static void fsyncUntil(Path file, java.util.concurrent.atomic.AtomicBoolean done) {
+        try (var ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.APPEND)) {
+            while (!done.get()) {
+                ch.write(java.nio.ByteBuffer.wrap(new byte[4096]));
+                ch.force(true);
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
     void theTimeLimitsBoundTheRunAndListWhatWasSkipped() throws IOException {
         Path dir = SqliteTestFiles.diskDir("limits");
         MatrixOptions o = small().withJournalModes(List.of(JournalMode.DELETE)).withSynchronous(List.of(Synchronous.EXTRA))
@@ -121,6 +239,20 @@ class CommitMatrixTests {
         assertThat(m.notes()).anyMatch(n -> n.contains("skipped: the total limit of 0.4 s was reached"));
         assertThat(m.notes()).anyMatch(n -> n.startsWith("fullfsync changes nothing on Linux"));
         assertThat(leftovers(dir)).isEmpty();
+    }
+
+    @Test
+    void aHugeTimeLimitMeansNoLimitRatherThanAnOverflowThatSkipsEveryCell() throws IOException {
+        Path dir = SqliteTestFiles.diskDir("huge-limit");
+        MatrixOptions o = small().withJournalModes(List.of(JournalMode.WAL)).withSynchronous(List.of(Synchronous.OFF))
+                .withBatches(List.of(1)).withRows(20).withMaxTotalSeconds(1e10)
+                .withMaxCellSeconds(Double.POSITIVE_INFINITY);
+        CommitMatrix m = CommitMatrix.run(dir, o, MatrixListener.NONE);
+        assertThat(m.skipped()).isEmpty();
+        assertThat(m.cells()).singleElement().satisfies(c -> {
+            assertThat(c.rows()).isEqualTo(20);
+            assertThat(c.truncated()).isFalse();
+        });
     }
 
     @Test

@@ -54,6 +54,33 @@ class SqliteAuditorTests {
     }
 
     @Test
+    void theDirectoryCheckOfAnAuditWaitsForTheProbeLock() throws Exception {
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Thread other = new Thread(() -> io.flushcheck.probe.ProbeLock.exclusively(() -> {
+            held.countDown();
+            try {
+                return release.await(60, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }), "other-measurement");
+        other.start();
+        held.await();
+        try (Connection c = SqliteTestFiles.open(dir.resolve("locked.db"))) {
+            exec(c, "PRAGMA journal_mode=WAL");
+            var audit = java.util.concurrent.CompletableFuture.supplyAsync(() -> SqliteAuditor.audit(c));
+            Thread.sleep(500);
+            assertThat(audit).isNotDone();
+            release.countDown();
+            assertThat(audit.get(60, java.util.concurrent.TimeUnit.SECONDS).verdict()).isEqualTo(Verdict.REAL_FLUSH);
+        } finally {
+            release.countDown();
+            other.join();
+        }
+    }
+
+    @Test
     void assertPowerLossDurablePassesForWalFull() throws Exception {
         try (Connection c = SqliteTestFiles.open(dir.resolve("walfull.db"))) {
             exec(c, "PRAGMA journal_mode=WAL");
