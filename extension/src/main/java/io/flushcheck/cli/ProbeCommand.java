@@ -62,7 +62,11 @@ final class ProbeCommand {
         boolean require = false;
         boolean quiet = false;
         boolean alwaysProbe = false;
-        ProbePlan plan = ProbePlan.defaults();
+        ProbePlan defaults = ProbePlan.defaults();
+        List<SyncMode> modes = defaults.modes();
+        int rounds = defaults.rounds();
+        int blockSize = defaults.blockSize();
+        boolean perRound = false;
         double minFlushes = Thresholds.DEFAULT.minFlushesPerSync();
         double suspicious = Thresholds.DEFAULT.suspiciousSyncMicros();
         List<Path> paths = new ArrayList<>();
@@ -89,11 +93,10 @@ final class ProbeCommand {
                     case "--require-real-flush" -> require = true;
                     case "--quiet", "-q" -> quiet = true;
                     case "--always-probe" -> alwaysProbe = true;
-                    case "--per-round-counters" -> plan = plan.withPerRoundCounters(true);
-                    case "--modes" -> plan = plan.withModes(SyncMode.parseList(args.value(opt, a)));
-                    case "--rounds" -> plan = plan.withRounds(Args.intValue(opt, args.value(opt, a), 1, ProbePlan.MAX_ROUNDS));
-                    case "--block-size" -> plan = plan.withBlockSize(
-                            Args.intValue(opt, args.value(opt, a), ProbePlan.MIN_BLOCK, ProbePlan.MAX_BLOCK));
+                    case "--per-round-counters" -> perRound = true;
+                    case "--modes" -> modes = SyncMode.parseList(args.value(opt, a));
+                    case "--rounds" -> rounds = Args.intValue(opt, args.value(opt, a), 1, ProbePlan.MAX_ROUNDS);
+                    case "--block-size" -> blockSize = Args.intValue(opt, args.value(opt, a), ProbePlan.MIN_BLOCK, ProbePlan.MAX_BLOCK);
                     case "--min-flushes-per-sync" -> minFlushes = Args.doubleValue(opt, args.value(opt, a));
                     case "--suspicious-micros" -> suspicious = Args.doubleValue(opt, args.value(opt, a));
                     default -> throw new UsageException("unknown option " + a);
@@ -126,6 +129,13 @@ final class ProbeCommand {
             } catch (BadPathException e) {
                 throw new UsageException(e.getMessage());
             }
+        }
+        ProbePlan plan;
+        try {
+            // Built once all options are read: rounds and block size are only checked together.
+            plan = new ProbePlan(modes, blockSize, rounds, perRound, defaults.slowRounds());
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
         }
         CheckOptions options = new CheckOptions(plan, thresholds, alwaysProbe);
         List<CheckResult> results = new ArrayList<>();

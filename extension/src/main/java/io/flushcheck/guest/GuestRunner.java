@@ -48,11 +48,28 @@ public final class GuestRunner {
 
     /** True when a Docker engine answers; never throws. */
     public static boolean dockerAvailable() {
+        if (!anEngineMayBeConfigured()) {
+            return false;
+        }
         try {
             return DockerClientFactory.instance().isDockerAvailable();
         } catch (RuntimeException | LinkageError e) {
             return false;
         }
+    }
+
+    /**
+     * Cheap first look, since Testcontainers can spend minutes probing before it gives up: some socket,
+     * DOCKER_HOST or a Testcontainers configuration must exist for an engine to be found at all.
+     */
+    private static boolean anEngineMayBeConfigured() {
+        String home = System.getProperty("user.home", "");
+        String runtime = System.getenv("XDG_RUNTIME_DIR");
+        return System.getenv("DOCKER_HOST") != null
+                || java.nio.file.Files.exists(java.nio.file.Path.of("/var/run/docker.sock"))
+                || java.nio.file.Files.exists(java.nio.file.Path.of(home, ".testcontainers.properties"))
+                || java.nio.file.Files.exists(java.nio.file.Path.of(home, ".docker", "run", "docker.sock"))
+                || runtime != null && java.nio.file.Files.exists(java.nio.file.Path.of(runtime, "docker.sock"));
     }
 
     public GuestOutcome run(GuestEnvironment env, GuestRequest request) {

@@ -90,7 +90,7 @@ class CommandTests {
 
     @Test
     void badRounds() {
-        assertUsageError(run("--rounds", "abc", "/dev/shm"), "--rounds takes a whole number, not 'abc'");
+        assertUsageError(run("--rounds", "abc", "/dev/shm"), "--rounds takes a whole number from 1 to 1000000, not 'abc'");
         assertUsageError(run("--rounds=0", "/dev/shm"), "--rounds 0 is out of range: use 1 to 1000000");
         assertUsageError(run("--rounds", "2000000", "/dev/shm"), "--rounds 2000000 is out of range: use 1 to 1000000");
         assertUsageError(run("/dev/shm", "--rounds"), "--rounds needs a value");
@@ -109,7 +109,16 @@ class CommandTests {
         assertUsageError(run("--min-flushes-per-sync", "lots", "/dev/shm"),
                 "--min-flushes-per-sync takes a number, not 'lots'");
         assertUsageError(run("--min-flushes-per-sync", "0", "/dev/shm"),
-                "minimum flushes per sync 0.0 is out of range: use a number above 0 and at most 10 (default 0.5)");
+                "--min-flushes-per-sync 0.0 is out of range: use a number above 0 and at most 10 (default 0.5)");
+        assertUsageError(run("--suspicious-micros", "-3", "/dev/shm"),
+                "--suspicious-micros -3.0 is out of range: use a number from 0 to 1000000 (default 20)");
+        assertUsageError(run("--block-size", "99999999999999999m", "/dev/shm"),
+                "--block-size takes a whole number from 512 to 67108864, not '99999999999999999m'");
+        assertUsageError(run("--json=yes", "/dev/shm"), "--json takes no value: '--json=yes'");
+        assertUsageError(run("--rounds", "1000000", "--block-size", "1m", "/dev/shm"),
+                "1000000 rounds of 1048576 bytes would append 1000000 MiB per mode; keep rounds × block size within 1 GiB");
+        assertThat(run("--rounds", "1000000", "--block-size", "512", "--modes", "no-sync", "--quiet", "--json", "/dev/shm").exit())
+                .as("rounds and block size are checked together, whatever their order").isZero();
     }
 
     @Test
