@@ -43,7 +43,11 @@ class InterposerTests {
     }
 
     static Map<String, Object> check(String library) {
-        ChildJvm.Result r = ChildJvm.run(ChildJvm.command(List.of("env", "LD_PRELOAD=" + work.resolve(library)),
+        return checkPreloading(work.resolve(library).toString());
+    }
+
+    static Map<String, Object> checkPreloading(String preload) {
+        ChildJvm.Result r = ChildJvm.run(ChildJvm.command(List.of("env", "LD_PRELOAD=" + preload),
                 Main.class.getName(), List.of("--json", "--quiet", "--rounds", "40", "--modes", "append-fsync,overwrite-fdatasync",
                         work.toString())), 120);
         assertThat(r.exit()).as(r.toString()).isZero();
@@ -68,6 +72,16 @@ class InterposerTests {
         assertThat(message(r, "SYNC_SYMBOL_INTERPOSED")).isEqualTo("fsync resolves to " + work.resolve("libnoopsync.so")
                 + ", not to the C library; the probe calls it the same way, so its flush counts show whether it still syncs");
         assertThat(message(r, "FLUSHES_MISSING")).startsWith("append-fsync: 0 of 40 syncs reached ");
+    }
+
+    @Test
+    void eatmydataNamedButNotLoadedDecidesNothing() {
+        // ld.so says "cannot be preloaded ... ignored" and runs the JVM without it.
+        Map<String, Object> r = checkPreloading("/nonexistent/libeatmydata.so");
+        assertThat(r.get("verdict")).isEqualTo("REAL_FLUSH");
+        assertThat(codes(r)).doesNotContain("SYNC_INTERPOSER");
+        assertThat(message(r, "PRELOADED_LIBRARY")).isEqualTo("LD_PRELOAD names /nonexistent/libeatmydata.so (eatmydata), "
+                + "but it is not loaded in this process: the dynamic linker ignored it, so it intercepts nothing");
     }
 
     @Test

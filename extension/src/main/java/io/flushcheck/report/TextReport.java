@@ -69,14 +69,14 @@ public final class TextReport {
                 Judge.fmt(c.minMicros()), Judge.fmt(c.p50Micros()), Judge.fmt(c.p90Micros()), Judge.fmt(c.p99Micros()),
                 Judge.fmt(c.maxMicros())));
         if (c.hasDeviceCounters()) {
-            sb.append(String.format(Locale.ROOT, "  device during the loop: %d flushes, %d KiB written", c.flushes(),
-                    c.kibWritten()));
+            sb.append(String.format(Locale.ROOT, "  device during the loop: %d flushes, %d KiB written", c.flushesReached(),
+                    c.kibReached()));
             if (c.devices().size() > 1) {
                 sb.append(" (");
                 for (int i = 0; i < c.devices().size(); i++) {
                     var d = c.devices().get(i);
                     sb.append(i > 0 ? ", " : "").append(d.device()).append(": ").append(d.delta().flushes())
-                            .append(" flushes");
+                            .append(" flushes, ").append(d.delta().kibWritten()).append(" KiB");
                 }
                 sb.append(')');
             }
@@ -124,7 +124,8 @@ public final class TextReport {
         for (SyncCost c : costs) {
             sb.append(String.format(Locale.ROOT, "%-20s %8s %9s %9s %9s %10.0f %8s %9s%n", c.mode().id(), size(c.blockSize()),
                     Judge.fmt(c.p50Micros()), Judge.fmt(c.p99Micros()), Judge.fmt(c.maxMicros()), c.roundsPerSecond(),
-                    c.flushes() < 0 ? "-" : String.valueOf(c.flushes()), c.kibWritten() < 0 ? "-" : String.valueOf(c.kibWritten())));
+                    c.flushesReached() < 0 ? "-" : String.valueOf(c.flushesReached()),
+                    c.kibReached() < 0 ? "-" : String.valueOf(c.kibReached())));
         }
         return sb.toString();
     }

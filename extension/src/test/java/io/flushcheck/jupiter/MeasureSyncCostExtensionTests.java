@@ -96,6 +96,18 @@ class MeasureSyncCostExtensionTests {
         EngineExecutionResults r = run(ClassLevelTestCases.class, disk.toString());
         r.testEvents().assertStatistics(s -> s.started(2).succeeded(2));
         assertEquals(1, CheckCache.CHECKS_RUN.get() - before);
+        long perTest = r.testEvents().reportingEntryPublished().stream()
+                .map(e -> e.getPayload(ReportEntry.class).orElseThrow())
+                .filter(e -> e.getKeyValuePairs().containsKey("flushcheck.append-fsync.p50Micros")).count();
+        assertEquals(2, perTest, "each test's report carries the class-level figures");
+    }
+
+    @Test
+    void aGateThatIsNotANumberIsAConfigurationError() {
+        run(NaNGateTestCases.class, disk.toString()).testEvents()
+                .assertThatEvents().haveExactly(1, event(test("gated"), finishedWithFailure(
+                        instanceOf(ExtensionConfigurationException.class),
+                        message("@MeasureSyncCost(maxP99Micros = NaN): use -1 (no gate) or a number of microseconds above 0"))));
     }
 
     @Test
@@ -135,6 +147,13 @@ class MeasureSyncCostExtensionTests {
         @Test
         void second(SyncCostMeasurement m) {
             assertEquals(1, m.costs().size());
+        }
+    }
+
+    static class NaNGateTestCases {
+        @Test
+        @MeasureSyncCost(modes = "overwrite-fdatasync", rounds = 10, maxP99Micros = Double.NaN)
+        void gated() {
         }
     }
 

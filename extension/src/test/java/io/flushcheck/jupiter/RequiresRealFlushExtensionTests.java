@@ -65,7 +65,84 @@ class RequiresRealFlushExtensionTests {
     @Test
     void annotationPathWinsOverTheKey() {
         run(PathAttributeTestCases.class, Map.of(FlushcheckConfig.TARGET_KEY, disk.toString())).testEvents()
-                .assertStatistics(s -> s.started(1).failed(1));
+                .assertStatistics(s -> s.started(1).failed(1))
+                .assertThatEvents().haveExactly(1, event(test("onShm"), finishedWithFailure(
+                        instanceOf(NoRealFlushError.class), message(m -> m.startsWith(shmMessage() + " (")))));
+    }
+
+    @Test
+    void twoDirectoriesOnOneMountShareTheProbeButKeepTheirOwnEvidence() throws IOException {
+        Path a = Files.createDirectories(Path.of("/dev/shm/flushcheck-it-a"));
+        Path b = Files.createDirectories(Path.of("/dev/shm/flushcheck-it-b"));
+        try {
+            run(TwoDirectoriesTestCases.class, Map.of()).testEvents()
+                    .assertStatistics(s -> s.started(2).failed(2))
+                    .assertThatEvents()
+                    .haveExactly(1, event(test("a"), finishedWithFailure(message(m -> m.startsWith(
+                            "@RequiresRealFlush: " + a + " is NO_REAL_FLUSH: " + a + " is on tmpfs")))))
+                    .haveExactly(1, event(test("b"), finishedWithFailure(message(m -> m.startsWith(
+                            "@RequiresRealFlush: " + b + " is NO_REAL_FLUSH: " + b + " is on tmpfs")))));
+        } finally {
+            Files.delete(a);
+            Files.delete(b);
+        }
+    }
+
+    @Test
+    void nestedClassesAreJudgedByTheirOwnAnnotation() {
+        run(OuterOnDiskTestCases.class, Map.of(FlushcheckConfig.TARGET_KEY, disk.toString())).testEvents()
+                .assertStatistics(s -> s.started(1).succeeded(1))
+                .assertThatEvents().haveExactly(1, event(test("outer"), org.junit.platform.testkit.engine.EventConditions
+                        .finishedSuccessfully()));
+        run(OuterOnDiskTestCases.class, Map.of(FlushcheckConfig.TARGET_KEY, disk.toString())).containerEvents()
+                .assertThatEvents().haveExactly(1, event(org.junit.platform.testkit.engine.EventConditions
+                        .container("InnerOnShm"), finishedWithFailure(message(m -> m.startsWith(shmMessage())))));
+    }
+
+    @Test
+    void unknownFollowsItsOwnPolicy() throws IOException {
+        io.flushcheck.testing.Mounts.requireMountTools();
+        try (io.flushcheck.testing.Mounts mounts = new io.flushcheck.testing.Mounts()) {
+            // A read-only disk: no probe file can be made, and nothing else decides, so UNKNOWN.
+            Path ro = Files.createDirectories(disk.resolve("read-only"));
+            mounts.loopExt4(disk.resolve("read-only.img"), 16, ro, "ro");
+            String unknown = "@RequiresRealFlush: " + ro + " is UNKNOWN: cannot probe " + ro + ": open(";
+            run(MethodLevelTestCases.class, Map.of(FlushcheckConfig.TARGET_KEY, ro.toString())).testEvents()
+                    .assertStatistics(s -> s.started(2).succeeded(2));
+            run(MethodLevelTestCases.class, Map.of(FlushcheckConfig.TARGET_KEY, ro.toString(),
+                    FlushcheckConfig.ON_UNKNOWN_KEY, "fail")).testEvents()
+                    .assertThatEvents().haveExactly(1, event(test("annotated"), finishedWithFailure(
+                            instanceOf(NoRealFlushError.class), message(m -> m.startsWith(unknown)
+                                    && m.contains("Read-only file system (errno 30)")
+                                    && m.endsWith("(the evidence here decides nothing; set flushcheck.onUnknown=skip or "
+                                            + "warn where that is acceptable)")))));
+            run(MethodLevelTestCases.class, Map.of(FlushcheckConfig.TARGET_KEY, ro.toString(),
+                    FlushcheckConfig.ON_UNKNOWN_KEY, "skip")).testEvents()
+                    .assertStatistics(s -> s.started(2).succeeded(1).aborted(1));
+        }
+    }
+
+    @Test
+    void thresholdKeysAreNamedWhenOutOfRange() {
+        run(MethodLevelTestCases.class, Map.of(FlushcheckConfig.TARGET_KEY, disk.toString(),
+                FlushcheckConfig.MIN_FLUSHES_PER_SYNC_KEY, "0")).testEvents()
+                .assertThatEvents().haveExactly(1, event(test("annotated"), finishedWithFailure(
+                        instanceOf(ExtensionConfigurationException.class),
+                        message("flushcheck.minFlushesPerSync = '0' is out of range: use a number above 0 and at most 10 "
+                                + "(default 0.5)"))));
+        run(MethodLevelTestCases.class, Map.of(FlushcheckConfig.TARGET_KEY, disk.toString(),
+                FlushcheckConfig.SUSPICIOUS_SYNC_MICROS_KEY, "fast")).testEvents()
+                .assertThatEvents().haveExactly(1, event(test("annotated"), finishedWithFailure(
+                        instanceOf(ExtensionConfigurationException.class),
+                        message("flushcheck.suspiciousSyncMicros = 'fast' is not a number"))));
+    }
+
+    @Test
+    void adviceNamesTheAttributeThatChoseThePolicy() {
+        run(AttributeFailTestCases.class, Map.of(FlushcheckConfig.TARGET_KEY, "/dev/shm")).testEvents()
+                .assertThatEvents().haveExactly(1, event(test("failsOnItsOwn"), finishedWithFailure(message(
+                        shmMessage() + " (run on a disk directory: point java.io.tmpdir or flushcheck.target at one, or "
+                                + "change @RequiresRealFlush(onNoRealFlush = FAIL) to skip or warn where that is acceptable)"))));
     }
 
     @Test
@@ -172,6 +249,40 @@ class RequiresRealFlushExtensionTests {
         @Test
         @RequiresRealFlush(path = "/dev/shm")
         void onShm() {
+        }
+    }
+
+    static class TwoDirectoriesTestCases {
+        @Test
+        @RequiresRealFlush(path = "/dev/shm/flushcheck-it-a")
+        void a() {
+        }
+
+        @Test
+        @RequiresRealFlush(path = "/dev/shm/flushcheck-it-b")
+        void b() {
+        }
+    }
+
+    @RequiresRealFlush
+    static class OuterOnDiskTestCases {
+        @Test
+        void outer() {
+        }
+
+        @Nested
+        @RequiresRealFlush(path = "/dev/shm")
+        class InnerOnShm {
+            @Test
+            void inner() {
+            }
+        }
+    }
+
+    static class AttributeFailTestCases {
+        @Test
+        @RequiresRealFlush(onNoRealFlush = FlushPolicy.FAIL)
+        void failsOnItsOwn() {
         }
     }
 
