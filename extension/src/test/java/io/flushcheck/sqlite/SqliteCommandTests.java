@@ -91,7 +91,8 @@ class SqliteCommandTests {
     /** A class path with flushcheck's own classes and neither sqlite-jdbc nor anything else. */
     @Test
     void withoutTheDriverTheCommandSaysWhatToAdd() throws Exception {
-        URL classes = Path.of("target", "classes").toAbsolutePath().toUri().toURL();
+        // Where Main was loaded from: target/classes here, the extension's jar when extension/junit6 runs this.
+        URL classes = Main.class.getProtectionDomain().getCodeSource().getLocation();
         try (URLClassLoader loader = new URLClassLoader(new URL[] {classes}, ClassLoader.getPlatformClassLoader())) {
             Class<?> main = loader.loadClass("io.flushcheck.cli.Main");
             ByteArrayOutputStream err = new ByteArrayOutputStream();
