@@ -14,7 +14,7 @@ import java.util.Locale;
  * @param hypervisor   the hypervisor seen ("kvm", "xen", "vmware", ...; "unknown" when only the CPU flag says so) or null
  * @param interposers  libraries mapped in the process that are known to turn syncs into no-ops (eatmydata
  *                     and its kin), each as "name (how it got there)"
- * @param preloaded    everything named in {@code LD_PRELOAD}, known or not
+ * @param preloaded    everything named in {@code LD_PRELOAD} and {@code /etc/ld.so.preload}, known or not
  */
 public record Environment(String container, String hypervisor, List<String> interposers, List<String> preloaded) {
 
@@ -27,8 +27,14 @@ public record Environment(String container, String hypervisor, List<String> inte
     }
 
     public static Environment detect() {
-        return new Environment(detectContainer(), detectHypervisor(), detectInterposers(System.getenv("LD_PRELOAD"),
-                readOrEmpty(Path.of("/proc/self/maps"))), preloadList(System.getenv("LD_PRELOAD")));
+        String ldPreload = System.getenv("LD_PRELOAD");
+        // The dynamic linker preloads from LD_PRELOAD and /etc/ld.so.preload; where both are empty no
+        // interposer can be mapped, and the process's long maps need not be read.
+        String systemPreload = readOrEmpty(Path.of("/etc/ld.so.preload")).replace('\n', ' ').trim();
+        String preload = ldPreload == null ? systemPreload : (ldPreload + " " + systemPreload).trim();
+        List<String> interposers = preload.isEmpty() ? List.of()
+                : detectInterposers(preload, readOrEmpty(Path.of("/proc/self/maps")));
+        return new Environment(detectContainer(), detectHypervisor(), interposers, preloadList(preload));
     }
 
     /**
@@ -122,15 +128,19 @@ public record Environment(String container, String hypervisor, List<String> inte
                 return v[1];
             }
         }
-        for (String line : readOrEmpty(Path.of("/proc/cpuinfo")).split("\n")) {
-            if (line.startsWith("flags") && line.contains(" hypervisor")) {
-                return "unknown";
-            }
+        String cpuinfo = readOrEmpty(Path.of("/proc/cpuinfo"));
+        int flags = cpuinfo.indexOf("\nflags");
+        int end = flags < 0 ? -1 : cpuinfo.indexOf('\n', flags + 1);
+        if (flags >= 0 && cpuinfo.substring(flags, end < 0 ? cpuinfo.length() : end).contains(" hypervisor")) {
+            return "unknown";
         }
         return null;
     }
 
     static String readOrEmpty(Path p) {
+        if (!p.toFile().canRead()) {
+            return ""; // cheaper than the exception, and most of these files are absent on most machines
+        }
         try {
             return SysFiles.read(p);
         } catch (IOException | RuntimeException e) {

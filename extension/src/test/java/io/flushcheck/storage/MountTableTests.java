@@ -43,4 +43,18 @@ class MountTableTests {
         assertThatThrownBy(() -> noRoot.mountOf("/etc")).isInstanceOf(IllegalStateException.class)
                 .hasMessage("no mount holds /etc");
     }
+
+    @Test
+    void theLazyTableFindsWhatTheParsedOneFinds() {
+        String text = Fixtures.read("mountinfo/table.txt");
+        MountTable lazy = MountTable.of(text);
+        for (MountInfo m : MountInfo.parseAll(text)) {
+            for (String path : new String[] {m.mountPoint(), m.mountPoint() + "/x/y"}) {
+                assertThat(lazy.mountOf(path)).as(path).isEqualTo(table.mountOf(path));
+            }
+        }
+        assertThat(lazy.mounts()).isEqualTo(table.mounts());
+        assertThat(MountTable.mountPointField("36 35 98:0 /mnt1 /mnt\\040two rw - ext3 /dev/root rw")).isEqualTo("/mnt two");
+        assertThat(MountTable.mountPointField("36 35 98:0")).isNull();
+    }
 }
