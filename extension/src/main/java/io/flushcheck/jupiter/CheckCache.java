@@ -33,16 +33,21 @@ final class CheckCache {
      */
     static CheckResult check(ExtensionContext context, Path dir, CheckOptions options, String what) {
         ExtensionContext.Store root = context.getRoot().getStore(NAMESPACE);
-        String config = options.toString();
-        Path real = resolve(dir, what);
+        // Keyed by the directory as asked, so that a cached test pays for a map lookup and nothing else;
         // getOrComputeIfAbsent: JUnit 6 prefers computeIfAbsent, which the 5.14 API we compile against lacks.
-        return root.getOrComputeIfAbsent("path|" + real + "|" + config, k -> {
-            String storage = storageKey(real);
-            CheckResult shared = root.getOrComputeIfAbsent("storage|" + storage + "|" + config,
+        return root.getOrComputeIfAbsent(new PathKey(dir, options), k -> {
+            Path real = resolve(dir, what);
+            CheckResult shared = root.getOrComputeIfAbsent(new StorageKey(storageKey(real), options),
                     k2 -> run(real, options), CheckResult.class);
             // Same storage, other directory: its own facts and findings, the storage's costs.
             return shared.path().equals(real.toString()) ? shared : Flushcheck.recheck(real, shared, options);
         }, CheckResult.class);
+    }
+
+    private record PathKey(Path dir, CheckOptions options) {
+    }
+
+    private record StorageKey(String storage, CheckOptions options) {
     }
 
     private static CheckResult run(Path dir, CheckOptions options) {
