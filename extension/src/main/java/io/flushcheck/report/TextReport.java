@@ -3,6 +3,7 @@ package io.flushcheck.report;
 import io.flushcheck.CheckResult;
 import io.flushcheck.probe.SlowRound;
 import io.flushcheck.probe.SyncCost;
+import io.flushcheck.probe.SyncMode;
 import io.flushcheck.storage.BlockDevice;
 import io.flushcheck.storage.StorageFacts;
 import io.flushcheck.verdict.Finding;
@@ -63,8 +64,11 @@ public final class TextReport {
 
     /** Seed 002's two or three summary lines for one mode. */
     public static void appendCost(StringBuilder sb, SyncCost c, boolean histogram) {
+        // flush-only writes nothing in its rounds: it syncs a clean file of one block.
+        String what = c.mode() == SyncMode.FLUSH_ONLY ? "fdatasync of a clean " + size(c.blockSize()) + " file"
+                : size(c.blockSize());
         sb.append(String.format(Locale.ROOT, "%s: %d rounds of %s, %.0f rounds per second%n", c.mode().id(), c.rounds(),
-                size(c.blockSize()), c.roundsPerSecond()));
+                what, c.roundsPerSecond()));
         sb.append(String.format(Locale.ROOT, "  min %s us, p50 %s us, p90 %s us, p99 %s us, max %s us%n",
                 Judge.fmt(c.minMicros()), Judge.fmt(c.p50Micros()), Judge.fmt(c.p90Micros()), Judge.fmt(c.p99Micros()),
                 Judge.fmt(c.maxMicros())));
