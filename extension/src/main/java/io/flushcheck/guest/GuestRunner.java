@@ -1,5 +1,6 @@
 package io.flushcheck.guest;
 
+import io.flushcheck.report.JsonReader;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Mount;
 import com.github.dockerjava.api.model.MountType;

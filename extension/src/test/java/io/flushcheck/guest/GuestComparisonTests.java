@@ -1,5 +1,6 @@
 package io.flushcheck.guest;
 
+import io.flushcheck.report.JsonReader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

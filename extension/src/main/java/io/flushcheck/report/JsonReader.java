@@ -1,4 +1,4 @@
-package io.flushcheck.guest;
+package io.flushcheck.report;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -6,10 +6,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads the JSON that {@link io.flushcheck.report.Json} writes (objects, arrays, strings, numbers,
- * booleans, null): how a guest's results come back to the host. Numbers become Long or Double.
+ * Reads the JSON that {@link Json} writes (objects, arrays, strings, numbers, booleans, null): how a
+ * guest's results come back to the host, and how tests read the command's output. Objects become
+ * LinkedHashMaps, arrays Lists, numbers Long or Double. Anything else is an error naming the offset.
  */
-final class JsonReader {
+public final class JsonReader {
 
     private final String s;
     private int i;
@@ -18,7 +19,7 @@ final class JsonReader {
         this.s = s;
     }
 
-    static Object parse(String text) {
+    public static Object parse(String text) {
         JsonReader r = new JsonReader(text);
         Object v = r.value();
         r.ws();
@@ -29,7 +30,7 @@ final class JsonReader {
     }
 
     @SuppressWarnings("unchecked")
-    static Map<String, Object> parseObject(String text) {
+    public static Map<String, Object> parseObject(String text) {
         Object v = parse(text);
         if (!(v instanceof Map)) {
             throw new IllegalArgumentException("expected a JSON object");
