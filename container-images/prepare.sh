@@ -8,7 +8,6 @@
 # Idempotent: a rerun skips what is done (the rootfs tarball is cached in $FLUSHCHECK_CACHE).
 #
 # Environment (all optional):
-#   FLUSHCHECK_BASE_IMAGE      tag of the base image             (flushcheck/debian-bookworm-base:1)
 #   FLUSHCHECK_CACHE           where the rootfs tarball is kept  (/var/cache/flushcheck)
 #   FLUSHCHECK_DOCKERD_LOG     dockerd's log when we start it    (/var/log/flushcheck-dockerd.log)
 #   FLUSHCHECK_DOCKERD_TIMEOUT seconds to wait for dockerd       (60)
@@ -17,7 +16,7 @@
 #   FLUSHCHECK_MIRROR          Debian mirror for debootstrap     (read from /etc/apt/sources*)
 set -euo pipefail
 
-BASE_IMAGE=${FLUSHCHECK_BASE_IMAGE:-flushcheck/debian-bookworm-base:1}
+BASE_IMAGE=flushcheck/debian-bookworm-base:1  # the Dockerfiles start FROM this tag
 CACHE=${FLUSHCHECK_CACHE:-/var/cache/flushcheck}
 DOCKERD_LOG=${FLUSHCHECK_DOCKERD_LOG:-/var/log/flushcheck-dockerd.log}
 DOCKERD_TIMEOUT=${FLUSHCHECK_DOCKERD_TIMEOUT:-60}
@@ -47,21 +46,24 @@ if docker info >/dev/null 2>&1; then
   say "docker engine already answers"
 else
   [ "$(id -u)" = 0 ] || die "no docker engine answers and starting dockerd needs root"
-  if pgrep -x dockerd >/dev/null 2>&1; then
-    say "dockerd runs (pid $(pgrep -x dockerd | tr '\n' ' ')) but does not answer yet; waiting"
+  # /var/run/docker.pid is dockerd's own pidfile: no pgrep needed (procps is not in minimal systems).
+  pid=$(cat /var/run/docker.pid 2>/dev/null || true)
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    say "dockerd runs (pid $pid) but does not answer yet; waiting"
   else
     say "starting dockerd (log: $DOCKERD_LOG)"
     mkdir -p "$(dirname "$DOCKERD_LOG")"
     # containerd is started by dockerd itself; setsid keeps the engine alive after this script.
     setsid nohup dockerd >>"$DOCKERD_LOG" 2>&1 </dev/null &
+    pid=$!
   fi
   deadline=$(( $(date +%s) + DOCKERD_TIMEOUT ))
-  until docker info >/dev/null 2>&1; do
+  until timeout 5 docker info >/dev/null 2>&1; do
     if (( $(date +%s) >= deadline )); then
       tail -n 30 "$DOCKERD_LOG" >&2 || true
       die "dockerd did not answer within ${DOCKERD_TIMEOUT}s (last lines of $DOCKERD_LOG above)"
     fi
-    if ! pgrep -x dockerd >/dev/null 2>&1; then
+    if ! kill -0 "$pid" 2>/dev/null; then
       tail -n 30 "$DOCKERD_LOG" >&2 || true
       die "dockerd exited while starting (last lines of $DOCKERD_LOG above)"
     fi
@@ -98,19 +100,26 @@ else
       mirror=${FLUSHCHECK_MIRROR:-}
       if [ -z "$mirror" ]; then
         # The first plain Debian archive apt uses for $SUITE: deb822 (.sources) or one-line format.
-        mirror=$(awk -v suite="$SUITE" '
-            /^[[:space:]]*$/ { if (uri != "" && ok) { print uri; exit } uri = ""; ok = 0; next }
-            /^URIs:/ { uri = $2 }
-            /^Suites:/ { for (i = 2; i <= NF; i++) if ($i == suite) ok = 1 }
-            END { if (uri != "" && ok) print uri }' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
+        # A machine with only a classic sources.list has no *.sources: the glob must then match nothing.
+        shopt -s nullglob
+        sources=(/etc/apt/sources.list.d/*.sources)
+        shopt -u nullglob
+        if ((${#sources[@]})); then
+          mirror=$(awk -v suite="$SUITE" '
+              /^[[:space:]]*$/ { if (uri != "" && ok) { print uri; exit } uri = ""; ok = 0; next }
+              /^URIs:/ { uri = $2 }
+              /^Suites:/ { for (i = 2; i <= NF; i++) if ($i == suite) ok = 1 }
+              END { if (uri != "" && ok) print uri }' "${sources[@]}" | head -n 1) || true
+        fi
       fi
       if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
         mirror=$(awk -v suite="$SUITE" '$1 == "deb" && $0 !~ /security/ {
-            for (i = 2; i <= NF; i++) if ($i == suite) { u = $(i - 1); print u; exit } }' /etc/apt/sources.list)
+            for (i = 2; i <= NF; i++) if ($i == suite) { u = $(i - 1); print u; exit } }' /etc/apt/sources.list) || true
       fi
       mirror=${mirror:-http://deb.debian.org/debian}
       root="$CACHE/rootfs.tmp"
       rm -rf "$root"
+      trap 'rm -rf "$root" "$tarball.tmp"' EXIT
       say "debootstrap --variant=minbase $SUITE from $mirror (takes a minute or two)"
       if ! debootstrap --variant=minbase "$SUITE" "$root" "$mirror" >"$CACHE/debootstrap.log" 2>&1; then
         tail -n 20 "$CACHE/debootstrap.log" >&2
@@ -123,6 +132,7 @@ else
       tar --numeric-owner -C "$root" -cf "$tarball.tmp" .
       mv "$tarball.tmp" "$tarball"
       rm -rf "$root"
+      trap - EXIT
       say "rootfs cached at $tarball ($(du -h "$tarball" | cut -f1))"
     fi
     docker import --change 'CMD ["/bin/bash"]' --change 'ENV LANG=C.UTF-8' \

@@ -63,7 +63,8 @@ final class GuestsCommand implements Subcommand {
         boolean json = false;
         boolean quiet = false;
         int rounds = 200;
-        List<SyncMode> modes = ProbePlan.defaults().modes();
+        // The guests run Linux, whatever the host is: no macOS-only modes by default.
+        List<SyncMode> modes = SyncMode.linux();
         List<MountKind> mounts = List.of(MountKind.values());
         Path hostDir = Path.of("").toAbsolutePath();
         while (args.hasNext()) {

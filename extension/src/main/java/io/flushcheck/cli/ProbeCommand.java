@@ -28,7 +28,7 @@ final class ProbeCommand {
 
             options:
               --json                  print the results as JSON on stdout (progress stays on stderr)
-              --modes a,b,...         sync modes (default: all of this OS): %s
+              --modes a,b,...         sync modes, default all of this OS (%s); known: %s
               --rounds N              rounds per mode (default 1000)
               --block-size BYTES      bytes per round: 4096 (default), 64k, 1m, ...
               --histogram             print the log2 latency histogram and the slowest rounds
@@ -194,6 +194,6 @@ final class ProbeCommand {
         if (cmds.length() == 0) {
             cmds.append("  (none)\n");
         }
-        return String.format(HELP, SyncMode.allIds(), cmds);
+        return String.format(HELP, SyncMode.ids(SyncMode.available()), SyncMode.allIds(), cmds);
     }
 }

@@ -39,7 +39,7 @@ public record GuestRequest(List<String> testClasses, boolean probe, boolean alwa
 
     /** Probes only, with every measurable mode: what {@code flushcheck guests} does. */
     public static GuestRequest probeOnly(int rounds) {
-        return new GuestRequest(List.of(), true, true, rounds, ProbePlan.defaults().modes(), defaultHostDir());
+        return new GuestRequest(List.of(), true, true, rounds, SyncMode.linux(), defaultHostDir());
     }
 
     public GuestRequest withProbe(boolean on, int r) {

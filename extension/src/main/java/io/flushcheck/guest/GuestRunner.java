@@ -17,6 +17,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import io.flushcheck.probe.ProbeLock;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.Container.ExecResult;
 import org.testcontainers.containers.GenericContainer;
@@ -40,6 +41,8 @@ public final class GuestRunner {
     private static final String CP_DIR = "/flushcheck/cp";
     private static final String OUT_FILE = "/flushcheck/out/result.json";
     private static final int LOG_TAIL = 4000;
+    /** How long one environment's run may take before it is stopped and reported as timed out. */
+    static final int TIMEOUT_MINUTES = 30;
 
     private final Consumer<String> progress;
 
@@ -73,13 +76,19 @@ public final class GuestRunner {
                 || runtime != null && java.nio.file.Files.exists(java.nio.file.Path.of(runtime, "docker.sock"));
     }
 
+    /**
+     * Runs one environment. Holds the JVM-wide {@link ProbeLock}: a guest's syncs land on the host's
+     * disks, whose counters every other measurement in this JVM reads too.
+     */
     public GuestOutcome run(GuestEnvironment env, GuestRequest request) {
         long t0 = System.nanoTime();
-        try {
-            return env.isHost() ? runOnHost(request, t0) : runInGuest(env, request, t0);
-        } catch (IOException e) {
-            throw new UncheckedIOException(env.name() + ": " + e.getMessage(), e);
-        }
+        return ProbeLock.exclusively(() -> {
+            try {
+                return env.isHost() ? runOnHost(request, t0) : runInGuest(env, request, t0);
+            } catch (IOException e) {
+                throw new UncheckedIOException(env.name() + ": " + e.getMessage(), e);
+            }
+        });
     }
 
     public List<GuestOutcome> runAll(List<GuestEnvironment> envs, GuestRequest request) {
@@ -112,25 +121,47 @@ public final class GuestRunner {
             pb.environment().put("FLUSHCHECK_GUEST_ENVIRONMENT", env.name());
             pb.environment().put("FLUSHCHECK_GUEST_DATA_DIR", data.toString());
             Process p = pb.start();
+            // If this JVM is stopped (SIGTERM, Ctrl-C), the child goes too, before the files are removed.
+            Thread stopChild = new Thread(() -> stop(p), "flushcheck-stop-host-guest");
+            Runtime.getRuntime().addShutdownHook(stopChild);
             int code;
             try {
-                if (!p.waitFor(30, TimeUnit.MINUTES)) {
-                    p.destroyForcibly();
+                if (!p.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+                    stop(p);
                     code = -1;
                 } else {
                     code = p.exitValue();
                 }
             } catch (InterruptedException e) {
-                p.destroyForcibly();
+                stop(p);
                 Thread.currentThread().interrupt();
                 code = -1;
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(stopChild);
+                } catch (IllegalStateException e) {
+                    // The JVM is already shutting down: the hook stops the child.
+                }
             }
             String json = Files.size(out) > 0 ? Files.readString(out) : null;
-            return outcome(env, json, code, tail(Files.readString(log)), t0);
+            String why = code == -1 ? "\nflushcheck: the host run did not end within " + TIMEOUT_MINUTES + " minutes" : "";
+            return outcome(env, json, code, tail(Files.readString(log) + why), t0);
         } finally {
             deleteTree(data);
             Files.deleteIfExists(out);
             Files.deleteIfExists(log);
+        }
+    }
+
+    private static void stop(Process p) {
+        p.destroy();
+        try {
+            if (!p.waitFor(5, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -160,7 +191,10 @@ public final class GuestRunner {
                 }
                 case VOLUME -> {
                     volume = "flushcheck-" + UUID.randomUUID();
-                    docker.createVolumeCmd().withName(volume).withLabels(Map.of("io.flushcheck.guest", env.name())).exec();
+                    // Testcontainers' session labels too, so that its reaper can find the volume if this JVM dies.
+                    Map<String, String> labels = new java.util.HashMap<>(DockerClientFactory.DEFAULT_LABELS);
+                    labels.put("io.flushcheck.guest", env.name());
+                    docker.createVolumeCmd().withName(volume).withLabels(labels).exec();
                     String v = volume;
                     c.withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withMounts(
                             List.of(new Mount().withType(MountType.VOLUME).withSource(v).withTarget(dataDir))));
@@ -178,25 +212,36 @@ public final class GuestRunner {
             progress.accept(env.name() + ": starting a container of " + image + " (" + cp.size()
                     + " classpath entries copied in), data on " + mount.id() + " at " + dataDir);
             c.start();
-            List<String> cmd = new ArrayList<>(List.of("java", "-cp", String.join(":", cp),
+            // timeout(1): Testcontainers waits for an exec without limit, and a guest test may hang.
+            List<String> cmd = new ArrayList<>(List.of("timeout", "--kill-after=10s", TIMEOUT_MINUTES + "m",
+                    "java", "-cp", String.join(":", cp),
                     "-Djava.io.tmpdir=" + dataDir, "-Djna.tmpdir=/flushcheck/jna", GuestMain.class.getName()));
             cmd.addAll(request.guestArgs(env.name(), dataDir, OUT_FILE));
             exec(c, "mkdir", "-p", dataDir, "/flushcheck/jna", "/flushcheck/out");
             progress.accept(env.name() + ": running " + (request.probe() ? "the probe" : "")
                     + (request.probe() && !request.testClasses().isEmpty() ? " and " : "")
                     + (request.testClasses().isEmpty() ? "" : request.testClasses().size() + " test classes"));
-            ExecResult r = exec(c, cmd.toArray(String[]::new));
-            String json;
             try {
-                json = c.copyFileFromContainer(OUT_FILE, in -> new String(in.readAllBytes(), StandardCharsets.UTF_8));
-            } catch (RuntimeException e) {
-                json = null;
+                ExecResult r = exec(c, cmd.toArray(String[]::new));
+                String json;
+                try {
+                    json = c.copyFileFromContainer(OUT_FILE, in -> new String(in.readAllBytes(), StandardCharsets.UTF_8));
+                } catch (RuntimeException e) {
+                    json = null;
+                }
+                String why = r.getExitCode() == 124 ? "\nflushcheck: the guest run did not end within " + TIMEOUT_MINUTES
+                        + " minutes" : "";
+                return outcome(env, json, r.getExitCode(), tail(r.getStdout() + r.getStderr() + why), t0);
+            } finally {
+                if (mount == MountKind.BIND) {
+                    // The guest wrote as its root; empty the directory from inside so the host can remove it.
+                    try {
+                        exec(c, "find", dataDir, "-mindepth", "1", "-delete");
+                    } catch (IOException | RuntimeException e) {
+                        progress.accept(env.name() + ": cannot empty " + dataDir + ": " + e.getMessage());
+                    }
+                }
             }
-            if (mount == MountKind.BIND) {
-                // The guest wrote as its root; empty the directory from inside so the host can remove it.
-                exec(c, "sh", "-c", "rm -rf " + dataDir + "/* " + dataDir + "/.[!.]*");
-            }
-            return outcome(env, json, r.getExitCode(), tail(r.getStdout() + r.getStderr()), t0);
         } finally {
             if (volume != null) {
                 try {

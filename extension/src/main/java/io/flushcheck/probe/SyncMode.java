@@ -104,6 +104,26 @@ public enum SyncMode {
         return out;
     }
 
+    /** The modes every Linux has: what a Linux guest can run, whatever the host's OS. */
+    public static List<SyncMode> linux() {
+        List<SyncMode> out = new ArrayList<>();
+        for (SyncMode m : values()) {
+            if (m.os == Os.ANY) {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    /** Comma-separated ids of the given modes. */
+    public static String ids(List<SyncMode> modes) {
+        List<String> ids = new ArrayList<>();
+        for (SyncMode m : modes) {
+            ids.add(m.id);
+        }
+        return String.join(", ", ids);
+    }
+
     public static String allIds() {
         List<String> ids = new ArrayList<>();
         for (SyncMode m : values()) {

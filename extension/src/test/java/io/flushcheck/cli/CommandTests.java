@@ -137,7 +137,8 @@ class CommandTests {
         assertThat(r.exit()).isEqualTo(ExitCodes.NOT_REAL_FLUSH);
         assertThat(r.err()).isEqualTo("flushcheck: /dev/shm is NO_REAL_FLUSH: /dev/shm is on " + m.fsType()
                 + " (/dev/shm, mount " + m.mountId() + "): syncs reach no device\n");
-        assertThat(MiniJson.parse(r.out())).isNotNull();
+        Object result = MiniJson.array(MiniJson.object(MiniJson.parse(r.out())).get("results")).get(0);
+        assertThat(MiniJson.object(result).get("verdict")).isEqualTo("NO_REAL_FLUSH");
     }
 
     @Test

@@ -125,4 +125,14 @@ class GuestSuiteTests {
                 org.assertj.core.groups.Tuple.tuple("abortedOnlyOnTheHost()", "SUCCESSFUL"));
         assertThat(o.failedTests().get(0).message()).contains("expected: <REAL_FLUSH> but was: <NO_REAL_FLUSH>");
     }
+
+    @Test
+    void theHostRunReportsAbortedTestsAsAborted() {
+        List<GuestOutcome> outcomes = GuestSuite.of(DurabilityTestCases.class).mounts().run();
+        assertThat(outcomes).extracting(GuestOutcome::name).containsExactly("host");
+        assertThat(outcomes.get(0).tests()).extracting(TestOutcome::displayName, TestOutcome::status)
+                .contains(org.assertj.core.groups.Tuple.tuple("abortedOnlyOnTheHost()", "ABORTED"),
+                        org.assertj.core.groups.Tuple.tuple("syncsReachTheDisk()", "SUCCESSFUL"));
+        assertThat(outcomes.get(0).count("ABORTED")).isEqualTo(1);
+    }
 }
