@@ -1,6 +1,5 @@
 package io.flushcheck.sqlite;
 
-import io.flushcheck.BadPathException;
 import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
 import io.flushcheck.Flushcheck;
@@ -50,23 +49,8 @@ final class MatrixRunner {
      */
     CommitMatrix run(Path dir) {
         SqliteDriver.require();
-        Path real = resolve(dir);
+        Path real = Flushcheck.validateDirectory(dir);
         return ProbeLock.exclusively(() -> measure(dir, real));
-    }
-
-    private static Path resolve(Path dir) {
-        Path real;
-        try {
-            real = dir.toRealPath();
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new BadPathException(dir + " does not exist");
-        } catch (IOException e) {
-            throw new BadPathException("cannot resolve " + dir + ": " + e.getMessage());
-        }
-        if (!Files.isDirectory(real)) {
-            throw new BadPathException(dir + " is not a directory: the matrix creates its databases in a directory");
-        }
-        return real;
     }
 
     private CommitMatrix measure(Path dir, Path real) {
