@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flushcheck.probe.ProbeLock;
 import io.flushcheck.probe.ProbePlan;
+import io.flushcheck.testing.HeldProbeLock;
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
 import io.flushcheck.verdict.Verdict;
@@ -153,18 +154,7 @@ class CommitMatrixTests {
         MatrixOptions o = small().withJournalModes(List.of(JournalMode.WAL)).withSynchronous(List.of(Synchronous.OFF))
                 .withBatches(List.of(1)).withRows(20);
         // Another measurement holds the lock: the matrix does not start, not even its check.
-        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        Thread other = new Thread(() -> ProbeLock.exclusively(() -> {
-            held.countDown();
-            try {
-                return release.await(60, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }), "other-measurement");
-        other.start();
-        held.await();
+        HeldProbeLock other = HeldProbeLock.take();
         List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
         MatrixListener listener = new MatrixListener() {
             @Override
@@ -189,8 +179,7 @@ class CommitMatrixTests {
         Thread.sleep(500);
         assertThat(events).isEmpty();
         assertThat(matrix).isNotDone();
-        release.countDown();
-        other.join();
+        other.release();
         CommitMatrix m = matrix.get(60, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(m.cells()).hasSize(1);
         assertThat(events).containsExactly("checking", "locked during WAL/OFF/fullfsync=0/batch=1");

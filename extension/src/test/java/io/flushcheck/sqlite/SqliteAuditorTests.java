@@ -5,6 +5,7 @@ import static io.flushcheck.sqlite.SqliteTestFiles.fingerprint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flushcheck.testing.HeldProbeLock;
 import io.flushcheck.testing.Requirements;
 import io.flushcheck.verdict.Verdict;
 import java.io.IOException;
@@ -55,28 +56,16 @@ class SqliteAuditorTests {
 
     @Test
     void theDirectoryCheckOfAnAuditWaitsForTheProbeLock() throws Exception {
-        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        Thread other = new Thread(() -> io.flushcheck.probe.ProbeLock.exclusively(() -> {
-            held.countDown();
-            try {
-                return release.await(60, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }), "other-measurement");
-        other.start();
-        held.await();
+        HeldProbeLock other = HeldProbeLock.take();
         try (Connection c = SqliteTestFiles.open(dir.resolve("locked.db"))) {
             exec(c, "PRAGMA journal_mode=WAL");
             var audit = java.util.concurrent.CompletableFuture.supplyAsync(() -> SqliteAuditor.audit(c));
             Thread.sleep(500);
             assertThat(audit).isNotDone();
-            release.countDown();
+            other.release();
             assertThat(audit.get(60, java.util.concurrent.TimeUnit.SECONDS).verdict()).isEqualTo(Verdict.REAL_FLUSH);
         } finally {
-            release.countDown();
-            other.join();
+            other.release();
         }
     }
 
