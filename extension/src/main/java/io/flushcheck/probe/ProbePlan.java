@@ -67,8 +67,4 @@ public record ProbePlan(List<SyncMode> modes, int blockSize, int rounds, boolean
     public ProbePlan withBlockSize(int b) {
         return new ProbePlan(modes, b, rounds, perRoundCounters, slowRounds);
     }
-
-    public ProbePlan withPerRoundCounters(boolean on) {
-        return new ProbePlan(modes, blockSize, rounds, on, slowRounds);
-    }
 }
