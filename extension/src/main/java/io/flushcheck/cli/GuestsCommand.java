@@ -35,8 +35,10 @@ final class GuestsCommand implements Subcommand {
             itself a container set TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=localhost.
 
             options:
-              --json             {"results":[...], "comparison":{...}} on stdout: one result per environment,
-                                 as for paths, each with "environment": host, or <image>/<mount kind>
+              --json             {"results":[...], "comparison":{...}, "failures":[...]} on stdout: one result
+                                 per environment, as for paths, each with "environment": host, or
+                                 <image>/<mount kind>; an environment that gave none is in "failures"
+                                 as {"environment", "reason"}
               --rounds N         rounds per mode in every environment (default 200)
               --modes a,b,...    sync modes (default: all of this OS): %s
               --mounts a,b,...   mount kinds (default: overlay,bind,volume,tmpfs)
@@ -117,17 +119,17 @@ final class GuestsCommand implements Subcommand {
             }
         }
         List<Map<String, Object>> results = new ArrayList<>();
-        List<String> failures = new ArrayList<>();
+        Map<String, String> failures = new LinkedHashMap<>(); // environment (or "comparison") -> why
         for (GuestEnvironment e : envs) {
             GuestOutcome o;
             try {
                 o = runner.run(e, request);
             } catch (RuntimeException ex) {
-                failures.add(e.name() + ": " + ex.getMessage());
+                failures.put(e.name(), e.name() + ": " + ex.getMessage());
                 continue;
             }
             if (o.results().isEmpty()) {
-                failures.add(o.failureReason());
+                failures.put(e.name(), o.failureReason());
             }
             results.addAll(o.results());
             if (!q) {
@@ -139,15 +141,10 @@ final class GuestsCommand implements Subcommand {
         try {
             comparison = GuestComparison.of(results);
         } catch (IllegalArgumentException e) {
-            failures.add(e.getMessage());
+            failures.put("comparison", e.getMessage());
         }
         if (json) {
-            Map<String, Object> root = new LinkedHashMap<>();
-            root.put("results", new ArrayList<Object>(results));
-            if (comparison != null) {
-                root.put("comparison", comparison.toMap());
-            }
-            out.print(Json.write(root));
+            out.print(Json.write(jsonDocument(results, comparison, failures)));
         } else {
             for (Map<String, Object> r : results) {
                 out.printf("%-28s %-14s %s%n", r.get("environment"), r.get("verdict"), firstFinding(r));
@@ -158,10 +155,33 @@ final class GuestsCommand implements Subcommand {
             }
         }
         out.flush();
-        for (String f : failures) {
+        for (String f : failures.values()) {
             err.println("flushcheck guests: " + f);
         }
         return failures.isEmpty() ? ExitCodes.OK : ExitCodes.INTERNAL;
+    }
+
+    /**
+     * {@code {"results":[...], "comparison":{...}, "failures":[{"environment","reason"}]}}. An environment
+     * that gave no result is listed under failures, so that a reader of the JSON alone sees it missing
+     * and why, not only a shorter list.
+     */
+    static Map<String, Object> jsonDocument(List<Map<String, Object>> results, GuestComparison comparison,
+                                            Map<String, String> failures) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("results", new ArrayList<Object>(results));
+        if (comparison != null) {
+            root.put("comparison", comparison.toMap());
+        }
+        List<Object> failed = new ArrayList<>();
+        for (Map.Entry<String, String> f : failures.entrySet()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("environment", f.getKey());
+            m.put("reason", f.getValue());
+            failed.add(m);
+        }
+        root.put("failures", failed);
+        return root;
     }
 
     @SuppressWarnings("unchecked")

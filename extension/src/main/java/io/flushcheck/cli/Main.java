@@ -14,6 +14,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        Warmup.start();
         System.exit(run(Arrays.asList(args), System.out, System.err));
     }
 

@@ -4,7 +4,12 @@ package io.flushcheck.probe;
 @FunctionalInterface
 public interface ProbeListener {
 
-    ProbeListener NONE = (mode, done, total) -> { };
+    /** Ignores progress. Not a lambda: a one-shot command's first lambda costs a cold JVM milliseconds. */
+    ProbeListener NONE = new ProbeListener() {
+        @Override
+        public void progress(SyncMode mode, int done, int total) {
+        }
+    };
 
     /** Called when a mode starts (done 0), every few hundred rounds, and when it ends (done == total). */
     void progress(SyncMode mode, int done, int total);

@@ -4,6 +4,7 @@ import io.flushcheck.CheckResult;
 import io.flushcheck.probe.DeviceDelta;
 import io.flushcheck.probe.SlowRound;
 import io.flushcheck.probe.SyncCost;
+import io.flushcheck.storage.BlockDevice;
 import io.flushcheck.storage.StorageFacts;
 import io.flushcheck.verdict.Finding;
 import java.util.ArrayList;
@@ -21,8 +22,12 @@ public final class ResultJson {
     }
 
     public static String of(List<CheckResult> results) {
+        // Loops, not forEach with lambdas, here and below: the command's first lambda costs a cold JVM
+        // milliseconds of bootstrapping, for every run of a one-shot command.
         List<Object> list = new ArrayList<>();
-        results.forEach(r -> list.add(toMap(r)));
+        for (CheckResult r : results) {
+            list.add(toMap(r));
+        }
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("results", list);
         return Json.write(root);
@@ -46,7 +51,9 @@ public final class ResultJson {
         m.put("findings", findings);
         m.put("storage", storage(r.facts()));
         List<Object> costs = new ArrayList<>();
-        r.costs().forEach(c -> costs.add(cost(c)));
+        for (SyncCost c : r.costs()) {
+            costs.add(cost(c));
+        }
         m.put("costs", costs);
         return m;
     }
@@ -65,7 +72,7 @@ public final class ResultJson {
         s.put("superOptions", String.join(",", f.mount().superOptions()));
         s.put("device", f.device() != null ? f.device().describeChain() : null);
         List<Object> points = new ArrayList<>();
-        f.flushPoints().forEach(d -> {
+        for (BlockDevice d : f.flushPoints()) {
             Map<String, Object> dm = new LinkedHashMap<>();
             dm.put("name", d.name());
             dm.put("kind", d.kind().name());
@@ -74,7 +81,7 @@ public final class ResultJson {
             dm.put("driver", d.driver());
             dm.put("virtualDisk", d.virtualDisk());
             points.add(dm);
-        });
+        }
         s.put("countedDevices", points);
         if (f.flushPointsNote() != null) {
             s.put("countedDevicesNote", f.flushPointsNote());

@@ -127,10 +127,23 @@ public final class SysBlock {
         if (name.startsWith("zram")) {
             return BlockDevice.Kind.ZRAM;
         }
-        if (name.matches("ram\\d+")) {
+        if (isRamDisk(name)) {
             return BlockDevice.Kind.RAM_DISK;
         }
         return Files.exists(dir.resolve("device")) ? BlockDevice.Kind.DISK : BlockDevice.Kind.UNKNOWN;
+    }
+
+    /** brd's disks: ram0, ram1, ... (not "ramoops" or other names that merely start with ram). */
+    static boolean isRamDisk(String name) {
+        if (name.length() <= 3 || !name.startsWith("ram")) {
+            return false;
+        }
+        for (int i = 3; i < name.length(); i++) {
+            if (name.charAt(i) < '0' || name.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String driverOf(Path dir) {

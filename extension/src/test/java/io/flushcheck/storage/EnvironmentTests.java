@@ -32,6 +32,15 @@ class EnvironmentTests {
     }
 
     @Test
+    void preloadListSplitsOnSpacesColonsAndNewlinesAndDropsEmptyEntries() {
+        assertThat(Environment.preloadList("")).isEmpty();
+        assertThat(Environment.preloadList(" :: \t")).isEmpty();
+        assertThat(Environment.preloadList("libeatmydata.so")).containsExactly("libeatmydata.so");
+        assertThat(Environment.preloadList("/lib/a.so::/lib/b.so\n/etc/c.so\td.so"))
+                .containsExactly("/lib/a.so", "/lib/b.so", "/etc/c.so", "d.so");
+    }
+
+    @Test
     void aMappedInterposerIsFoundWithoutLdPreload() {
         assertThat(Environment.detectInterposers(null, MAPS_WITH_EATMYDATA))
                 .containsExactly("eatmydata (mapped: /usr/lib/x86_64-linux-gnu/libeatmydata.so.1.3.0)");
