@@ -2,7 +2,7 @@
 # Side-by-side benchmark (issue 2, item 7): a plain C loop and flushcheck, interleaved on the same
 # directory, both doing seed 002's overwrite-fdatasync at 4 KiB (preallocated, synced file; every
 # round rewrites one block and calls fdatasync). Prints both medians (median of the per-run
-# medians), their ratio, and the time to a verdict on tmpfs and on the disk.
+# medians), their ratio, and the time to a verdict on tmpfs, under eatmydata and on the disk.
 #
 # usage: extension/bench/overwrite-fdatasync.sh [-p PAIRS] [-n ROUNDS] [-v RUNS] [DISK_DIR]
 #   PAIRS   alternating C/flushcheck runs (default 5), ROUNDS per run (default 1000)
@@ -70,32 +70,36 @@ awk -v c="$(median < "$work/tc")" -v j="$(median < "$work/tj")" \
 
 echo "== time to a verdict, each run a cold JVM (default check: all modes where a probe is needed, --rounds $rounds)"
 echo "   elapsedMillis is the check itself, from Flushcheck.check to its verdict; wall clock adds the JVM's start"
-for dir in "$shm" "$disk"; do
-    # tmpfs needs no probe, so its figures are all JVM and class loading: take the median of several runs.
-    n=$([[ $dir == "$shm" ]] && echo "$verdict_runs" || echo 1)
+# Where the facts decide (tmpfs, eatmydata) no probe runs, so the figures are all JVM and class loading: take
+# the median of several runs, alternating with the warm-up thread turned off, which loads the check's classes
+# while the arguments are parsed; that shows what it moves out of the check, and what it saves overall.
+timed_verdict() { # label runs dir [wrapper...]
+    local label=$1 n=$2 dir=$3; shift 3
     : > "$work/ve"; : > "$work/vw"; : > "$work/ve0"; : > "$work/vw0"
     for ((i = 1; i <= n; i++)); do
-        t0=$(now_ms)
-        java -jar "$jar" --json --quiet --rounds "$rounds" "$dir" > "$work/v.json"
-        t1=$(now_ms)
-        json_num elapsedMillis "$work/v.json" >> "$work/ve"
-        echo $((t1 - t0)) >> "$work/vw"
-        if ((n > 1)); then
-            # Alternating with the same command minus the warm-up thread, which loads the check's classes
-            # while the arguments are parsed: shows what it moves out of the check, and what it saves overall.
+        for warm in true false; do
+            [[ $warm == false && $n -eq 1 ]] && continue
+            local suffix=$([[ $warm == true ]] || echo 0)
             t0=$(now_ms)
-            java -Dflushcheck.warmup=false -jar "$jar" --json --quiet --rounds "$rounds" "$dir" > "$work/v0.json"
+            "$@" java -Dflushcheck.warmup=$warm -jar "$jar" --json --quiet --rounds "$rounds" "$dir" > "$work/v.json"
             t1=$(now_ms)
-            json_num elapsedMillis "$work/v0.json" >> "$work/ve0"
-            echo $((t1 - t0)) >> "$work/vw0"
-        fi
+            json_num elapsedMillis "$work/v.json" >> "$work/ve$suffix"
+            echo $((t1 - t0)) >> "$work/vw$suffix"
+            [[ $warm == true ]] && verdict=$(grep -m1 -o '"verdict": "[A-Z_]*"' "$work/v.json" | cut -d'"' -f4)
+        done
     done
-    verdict=$(grep -m1 -o '"verdict": "[A-Z_]*"' "$work/v.json" | cut -d'"' -f4)
-    printf "   %-34s %-14s elapsedMillis %6s   wall clock %6s ms   (%s of %d runs)\n" "$dir" "$verdict" \
+    printf "   %-22s %-14s elapsedMillis %6s   wall clock %6s ms   (%s of %d runs)\n" "$label" "$verdict" \
         "$(median < "$work/ve")" "$(median < "$work/vw")" "$([[ $n -gt 1 ]] && echo median || echo one)" "$n"
     if ((n > 1)); then
         echo "     elapsedMillis of each run, sorted: $(sort -n "$work/ve" | tr '\n' ' ')"
-        printf "   %-34s %-14s elapsedMillis %6s   wall clock %6s ms   (median, -Dflushcheck.warmup=false, alternating)\n" \
-            "$dir" "" "$(median < "$work/ve0")" "$(median < "$work/vw0")"
+        printf "   %-22s %-14s elapsedMillis %6s   wall clock %6s ms   (median, -Dflushcheck.warmup=false, alternating)\n" \
+            "$label" "" "$(median < "$work/ve0")" "$(median < "$work/vw0")"
     fi
-done
+}
+timed_verdict "tmpfs $shm" "$verdict_runs" "$shm"
+if command -v eatmydata >/dev/null; then
+    timed_verdict "eatmydata, disk dir" "$verdict_runs" "$disk" eatmydata
+else
+    echo "   (eatmydata is not installed: no interposer case)"
+fi
+timed_verdict "disk dir" 1 "$disk"

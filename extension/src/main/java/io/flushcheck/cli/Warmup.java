@@ -4,6 +4,7 @@ import io.flushcheck.CheckResult;
 import io.flushcheck.report.Json;
 import io.flushcheck.report.ResultJson;
 import io.flushcheck.report.TextReport;
+import io.flushcheck.storage.BlockDevice;
 import io.flushcheck.storage.Environment;
 import io.flushcheck.storage.FsTypes;
 import io.flushcheck.storage.MountInfo;
@@ -48,15 +49,16 @@ final class Warmup implements Runnable {
     }
 
     /**
-     * What a check decided by the storage facts loads, in the order it does, and its reports.
+     * What a check decided by the storage facts (tmpfs; eatmydata on a disk) loads, in the order it
+     * does, and its reports.
      * WarmupTests keeps this in step with the code by watching a child JVM's class loading.
      */
     static Class<?>[] classes() {
         // Class literals load a class without initializing it; the array is built on the warm-up
         // thread, so the main thread pays for none of them.
         return new Class<?>[] {StorageInspector.class, MountTable.class, SysFiles.class, MountInfo.class, SysBlock.class,
-            FsTypes.class, StorageFacts.class, Environment.class, Judge.class, Finding.class, Judgement.class,
-            CheckResult.class, ResultJson.class, Json.class, TextReport.class};
+            BlockDevice.Kind.class, BlockDevice.class, FsTypes.class, StorageFacts.class, Environment.class, Judge.class,
+            Finding.class, Judgement.class, CheckResult.class, ResultJson.class, Json.class, TextReport.class};
     }
 
     @Override

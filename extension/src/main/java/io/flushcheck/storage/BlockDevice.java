@@ -77,7 +77,9 @@ public record BlockDevice(String name, Kind kind, String writeCache, Boolean rot
         if (lower.isEmpty()) {
             out.add(this);
         } else {
-            lower.forEach(d -> d.collectTerminals(out));
+            for (BlockDevice d : lower) {
+                d.collectTerminals(out);
+            }
         }
     }
 

@@ -93,7 +93,9 @@ public final class StorageInspector {
 
     private static String names(List<BlockDevice> devices) {
         List<String> n = new ArrayList<>();
-        devices.forEach(d -> n.add(d.name()));
+        for (BlockDevice d : devices) {
+            n.add(d.name());
+        }
         return String.join(", ", n);
     }
 

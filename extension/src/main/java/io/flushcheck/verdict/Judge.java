@@ -136,11 +136,21 @@ public final class Judge {
         return m;
     }
 
-    // Plain loops rather than streams: this is the path of a tmpfs verdict, which must come in
-    // milliseconds from a cold JVM, and the first lambda alone costs tens of them.
+    // Plain loops rather than streams, here and in costFindings: this is the path of a verdict the
+    // facts decide (tmpfs, eatmydata), which must come in milliseconds from a cold JVM, and the
+    // process's first lambda or stream costs more than ten of them.
     private static boolean anyArgues(List<Finding> findings, Verdict verdict) {
         for (Finding f : findings) {
             if (f.code().effect() == verdict) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean anyVolatileCache(List<BlockDevice> devices) {
+        for (BlockDevice d : devices) {
+            if (d.hasVolatileCache()) {
                 return true;
             }
         }
@@ -159,8 +169,7 @@ public final class Judge {
     static List<Finding> costFindings(StorageFacts facts, List<SyncCost> costs, Thresholds t) {
         List<Finding> out = new ArrayList<>();
         List<String> reached = new ArrayList<>();
-        boolean writeThrough = facts != null && facts.device() != null
-                && facts.device().terminals().stream().noneMatch(BlockDevice::hasVolatileCache);
+        boolean writeThrough = facts != null && facts.device() != null && !anyVolatileCache(facts.device().terminals());
         String where = facts == null ? "the device" : deviceNames(facts);
         // Counting on every disk (a container's overlay root): other work's flushes can hide missing
         // ones, so there a sync too fast for any flush decides instead of only being noted.

@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The warm-up thread must load what a tmpfs verdict loads: a class added to that path and missing
- * from {@link Warmup#classes()} would quietly put its loading back into the check's time.
+ * The warm-up thread must load what a verdict decided by the storage facts loads (tmpfs, eatmydata):
+ * a class added to that path and missing from {@link Warmup#classes()} would quietly put its loading
+ * back into the check's time.
  */
 class WarmupTests {
 
@@ -25,24 +26,35 @@ class WarmupTests {
     Path tmp;
 
     @Test
-    void preloadsEveryClassThatAFactDecidedCheckLoads() throws IOException {
+    void preloadsEveryClassThatATmpfsCheckLoads() throws IOException {
         Requirements.require(Files.isDirectory(Path.of("/dev/shm")), "/dev/shm (a tmpfs every Linux has)");
+        assertWarmed(List.of(), List.of("--json", "--quiet", "/dev/shm"));
+        assertWarmed(List.of(), List.of("--quiet", "/dev/shm"));
+    }
+
+    @Test
+    void preloadsEveryClassThatAnEatmydataCheckOnTheDiskLoads() throws IOException {
+        Requirements.requireCommand("eatmydata", "eatmydata");
+        Path disk = Files.createDirectories(Path.of("target", "warmup-disk").toAbsolutePath());
+        assertWarmed(List.of("eatmydata"), List.of("--json", "--quiet", disk.toString()));
+    }
+
+    /** Runs the command with the warm-up off and checks that the classes its check loaded are all warmed. */
+    private void assertWarmed(List<String> wrapper, List<String> args) throws IOException {
         Set<String> warmed = new LinkedHashSet<>();
         for (Class<?> c : Warmup.classes()) {
             warmed.add(c.getName());
         }
-        for (List<String> args : List.of(List.of("--json", "--quiet", "/dev/shm"), List.of("--quiet", "/dev/shm"))) {
-            Path log = tmp.resolve("classes-" + args.size() + ".log");
-            ChildJvm.Result r = ChildJvm.run(ChildJvm.command(List.of(),
-                    List.of("-D" + Warmup.PROPERTY + "=false", "-Xlog:class+load=info:file=" + log),
-                    Main.class.getName(), args), 60);
-            assertThat(r.exit()).as("%s", r).isZero();
-            assertThat(r.stdout()).contains("NO_REAL_FLUSH");
+        Path log = tmp.resolve("classes-" + System.nanoTime() + ".log");
+        ChildJvm.Result r = ChildJvm.run(ChildJvm.command(wrapper,
+                List.of("-D" + Warmup.PROPERTY + "=false", "-Xlog:class+load=info:file=" + log),
+                Main.class.getName(), args), 60);
+        assertThat(r.exit()).as("%s", r).isZero();
+        assertThat(r.stdout()).as("the storage facts decide, without a probe").contains("NO_REAL_FLUSH", "NOT_PROBED");
 
-            List<String> loadedByCheck = projectClassesFrom("io.flushcheck.storage.StorageInspector", log);
-            assertThat(loadedByCheck).as("the check should start with StorageInspector").isNotEmpty();
-            assertThat(warmed).as("classes a tmpfs check loads (%s)", args).containsAll(loadedByCheck);
-        }
+        List<String> loadedByCheck = projectClassesFrom("io.flushcheck.storage.StorageInspector", log);
+        assertThat(loadedByCheck).as("the check should start with StorageInspector").isNotEmpty();
+        assertThat(warmed).as("classes the check of %s %s loads", wrapper, args).containsAll(loadedByCheck);
     }
 
     /** Project classes the log shows loaded from {@code first} on (lambdas and nested classes by their own names). */
