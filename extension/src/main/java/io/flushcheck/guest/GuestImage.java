@@ -1,8 +1,13 @@
 package io.flushcheck.guest;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.testcontainers.images.builder.ImageFromDockerfile;
 
@@ -33,34 +38,66 @@ public record GuestImage(String id, String imageName) {
         return "io/flushcheck/guest/images/" + id + "/Dockerfile";
     }
 
+    /** How long a build may take: the first one installs a JRE with apt, about 4 minutes here. */
+    static final Duration BUILD_TIMEOUT = Duration.ofMinutes(20);
+
+    /** How often a running build says it is still running. */
+    static final Duration PROGRESS_EVERY = Duration.ofSeconds(30);
+
     /**
      * Builds the image once per JVM (a layer-cache hit when nothing changed) and returns its name.
      *
-     * @throws IllegalStateException when the build fails, with Docker's reason
+     * @throws IllegalStateException when the build fails or takes longer than 20 minutes, with Docker's reason
      */
     public String build(Consumer<String> progress) {
-        return BUILT.computeIfAbsent(imageName, name -> {
-            progress.accept("building image " + name + " from " + dockerfileResource());
-            long t0 = System.nanoTime();
-            if (GuestImage.class.getClassLoader().getResource(dockerfileResource()) == null) {
-                throw new IllegalStateException("no Dockerfile at " + dockerfileResource() + " on the classpath");
+        return BUILT.computeIfAbsent(imageName, name -> buildNow(progress, BUILD_TIMEOUT, PROGRESS_EVERY));
+    }
+
+    /** One build, bounded by {@code timeout}, with a progress line every {@code progressEvery}. */
+    String buildNow(Consumer<String> progress, Duration timeout, Duration progressEvery) {
+        progress.accept("building image " + imageName + " from " + dockerfileResource());
+        long t0 = System.nanoTime();
+        if (GuestImage.class.getClassLoader().getResource(dockerfileResource()) == null) {
+            throw new IllegalStateException("no Dockerfile at " + dockerfileResource() + " on the classpath");
+        }
+        ImageFromDockerfile image = new ImageFromDockerfile(imageName, false)
+                .withFileFromClasspath("Dockerfile", dockerfileResource())
+                // Host networking: apt inside the build needs no bridge/NAT setup on the engine.
+                .withBuildImageCmdModifier(cmd -> cmd.withNetworkMode("host").withPull(false));
+        // Our own thread rather than the future's get(timeout): that one starts a new wait per call, and
+        // the build's progress is only in Testcontainers' log, which the command does not show.
+        FutureTask<String> task = new FutureTask<>(image::get);
+        Thread builder = new Thread(task, "flushcheck-image-build");
+        builder.setDaemon(true);
+        builder.start();
+        long deadline = t0 + timeout.toNanos();
+        try {
+            while (true) {
+                long wait = Math.min(progressEvery.toNanos(), deadline - System.nanoTime());
+                try {
+                    String built = task.get(Math.max(wait, 0), TimeUnit.NANOSECONDS);
+                    progress.accept(String.format("image %s ready in %.1f s", built, (System.nanoTime() - t0) / 1e9));
+                    return built;
+                } catch (TimeoutException e) {
+                    double seconds = (System.nanoTime() - t0) / 1e9;
+                    if (System.nanoTime() >= deadline) {
+                        throw new IllegalStateException(String.format("guest image %s is still building after %.0f s "
+                                + "(limit %d s); the engine may go on with it: see `docker ps` and `docker image ls`, "
+                                + "or build it by hand with `docker build --network host -t %s container-images/%s`",
+                                imageName, seconds, timeout.toSeconds(), imageName, id));
+                    }
+                    progress.accept(String.format("still building image %s (%.0f s)", imageName, seconds));
+                }
             }
-            try {
-                String built = new ImageFromDockerfile(name, false)
-                        .withFileFromClasspath("Dockerfile", dockerfileResource())
-                        // Host networking: apt inside the build needs no bridge/NAT setup on the engine.
-                        .withBuildImageCmdModifier(cmd -> cmd.withNetworkMode("host").withPull(false))
-                        .get();
-                progress.accept(String.format("image %s ready in %.1f s", built, (System.nanoTime() - t0) / 1e9));
-                return built;
-            } catch (RuntimeException e) {
-                throw new IllegalStateException("cannot build guest image " + name + " (does the base image "
-                        + "flushcheck/debian-bookworm-base:1 exist? run container-images/prepare.sh): "
-                        + rootMessage(e), e);
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot build guest image " + name + ": " + rootMessage(e), e);
-            }
-        });
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new IllegalStateException("cannot build guest image " + imageName + (cause instanceof RuntimeException
+                    ? " (does the base image flushcheck/debian-bookworm-base:1 exist? run container-images/prepare.sh): "
+                    : ": ") + rootMessage(cause), cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while building guest image " + imageName, e);
+        }
     }
 
     static String rootMessage(Throwable t) {
