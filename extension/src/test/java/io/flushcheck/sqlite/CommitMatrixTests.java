@@ -56,6 +56,42 @@ class CommitMatrixTests {
         throw new AssertionError("the orderings failed " + ATTEMPTS + " times:\n" + String.join("\n", failures));
     }
 
+    /**
+     * The journal modes besides DELETE and WAL. TRUNCATE and PERSIST keep a rollback journal, synced
+     * before the database, so they flush at least twice per commit; MEMORY and OFF keep no journal on
+     * disk, so a commit syncs the database file alone: about one flush. PERSIST leaves its journal file
+     * in place by design, and the matrix must still remove it.
+     */
+    @Test
+    void theOtherJournalModesFlushAsTheirDesignsSay() throws IOException {
+        Path dir = SqliteTestFiles.diskDir("matrix-modes");
+        List<JournalMode> modes = List.of(JournalMode.TRUNCATE, JournalMode.PERSIST, JournalMode.MEMORY, JournalMode.OFF);
+        MatrixOptions options = small().withJournalModes(modes).withSynchronous(List.of(Synchronous.FULL))
+                .withBatches(List.of(1));
+        List<String> failures = new ArrayList<>();
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            CommitMatrix m = CommitMatrix.run(dir, options, MatrixListener.NONE);
+            assertThat(m.cells()).hasSize(4);
+            assertThat(m.skipped()).isEmpty();
+            assertThat(leftovers(dir)).as("PERSIST's journal is removed too").isEmpty();
+            List<String> wrong = new ArrayList<>();
+            for (JournalMode journaled : List.of(JournalMode.TRUNCATE, JournalMode.PERSIST)) {
+                CommitCell c = m.require(journaled, Synchronous.FULL, false, 1);
+                check(wrong, c.flushesPerCommit() >= 2, "two or more flushes per commit for " + c.label(), c, c);
+            }
+            for (JournalMode unjournaled : List.of(JournalMode.MEMORY, JournalMode.OFF)) {
+                CommitCell c = m.require(unjournaled, Synchronous.FULL, false, 1);
+                check(wrong, c.flushesPerCommit() >= 0.8 && c.flushesPerCommit() <= 1.5,
+                        "about one flush per commit for " + c.label(), c, c);
+            }
+            if (wrong.isEmpty()) {
+                return;
+            }
+            failures.add("attempt " + attempt + ": " + String.join("; ", wrong) + "\n" + m.table());
+        }
+        throw new AssertionError("the flush counts failed " + ATTEMPTS + " times:\n" + String.join("\n", failures));
+    }
+
     /** What does not hold in one run, as sentences; empty when all holds. */
     static List<String> orderings(CommitMatrix m) {
         List<String> wrong = new ArrayList<>();
