@@ -6,7 +6,8 @@
 #
 # usage: extension/bench/overwrite-fdatasync.sh [-p PAIRS] [-n ROUNDS] [-v RUNS] [DISK_DIR]
 #   PAIRS   alternating C/flushcheck runs (default 5), ROUNDS per run (default 1000)
-#   RUNS    cold JVMs timed for the tmpfs verdict (default 11)
+#   RUNS    cold JVMs timed per verdict the facts decide, tmpfs and eatmydata (default 11; from 2 on, each
+#           alternates with a run without the warm-up thread)
 #   DISK_DIR  a directory on the disk (default: extension/target/bench, created)
 # needs: gcc, java 17, extension/target/flushcheck.jar (mvn -q -B -pl extension package -DskipTests)
 set -euo pipefail
@@ -22,10 +23,12 @@ while getopts "p:n:v:h" opt; do
         p) pairs=$OPTARG ;;
         n) rounds=$OPTARG ;;
         v) verdict_runs=$OPTARG ;;
-        *) sed -n '2,12p' "$0"; exit 2 ;;
+        *) sed -n '2,13p' "$0"; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
+[[ $pairs =~ ^[1-9][0-9]*$ && $rounds =~ ^[1-9][0-9]*$ && $verdict_runs =~ ^[1-9][0-9]*$ ]] \
+    || { echo "bench: -p, -n and -v take whole numbers from 1" >&2; exit 2; }
 disk=${1:-$ext/target/bench}
 shm=/dev/shm
 

@@ -38,7 +38,7 @@ final class GuestsCommand implements Subcommand {
               --json             {"results":[...], "comparison":{...}, "failures":[...]} on stdout: one result
                                  per environment, as for paths, each with "environment": host, or
                                  <image>/<mount kind>; an environment that gave none is in "failures"
-                                 as {"environment", "reason"}
+                                 as {"environment", "reason"}; "comparisonError" when none was made
               --rounds N         rounds per mode in every environment (default 200)
               --modes a,b,...    sync modes (default: all of this OS): %s
               --mounts a,b,...   mount kinds (default: overlay,bind,volume,tmpfs)
@@ -83,11 +83,12 @@ final class GuestsCommand implements Subcommand {
                     case "--rounds" -> rounds = Args.intValue(opt, args.value(opt, a), 1, ProbePlan.MAX_ROUNDS);
                     case "--modes" -> modes = SyncMode.parseList(args.value(opt, a));
                     case "--mounts" -> {
-                        List<MountKind> ms = new ArrayList<>();
+                        // A set: each mount kind once, however often it is named.
+                        java.util.Set<MountKind> ms = new java.util.LinkedHashSet<>();
                         for (String m : args.value(opt, a).split(",")) {
                             ms.add(MountKind.parse(m));
                         }
-                        mounts = ms;
+                        mounts = List.copyOf(ms);
                     }
                     case "--host-dir" -> hostDir = Path.of(args.value(opt, a)).toAbsolutePath();
                     default -> throw new UsageException("unknown option " + a + " (flushcheck guests --help)");
@@ -119,7 +120,7 @@ final class GuestsCommand implements Subcommand {
             }
         }
         List<Map<String, Object>> results = new ArrayList<>();
-        Map<String, String> failures = new LinkedHashMap<>(); // environment (or "comparison") -> why
+        Map<String, String> failures = new LinkedHashMap<>(); // environment -> why
         for (GuestEnvironment e : envs) {
             GuestOutcome o;
             try {
@@ -138,13 +139,14 @@ final class GuestsCommand implements Subcommand {
             }
         }
         GuestComparison comparison = null;
+        String comparisonError = null;
         try {
             comparison = GuestComparison.of(results);
         } catch (IllegalArgumentException e) {
-            failures.put("comparison", e.getMessage());
+            comparisonError = e.getMessage();
         }
         if (json) {
-            out.print(Json.write(jsonDocument(results, comparison, failures)));
+            out.print(Json.write(jsonDocument(results, comparison, comparisonError, failures)));
         } else {
             for (Map<String, Object> r : results) {
                 out.printf("%-28s %-14s %s%n", r.get("environment"), r.get("verdict"), firstFinding(r));
@@ -158,20 +160,26 @@ final class GuestsCommand implements Subcommand {
         for (String f : failures.values()) {
             err.println("flushcheck guests: " + f);
         }
-        return failures.isEmpty() ? ExitCodes.OK : ExitCodes.INTERNAL;
+        if (comparisonError != null) {
+            err.println("flushcheck guests: no comparison: " + comparisonError);
+        }
+        return failures.isEmpty() && comparisonError == null ? ExitCodes.OK : ExitCodes.INTERNAL;
     }
 
     /**
      * {@code {"results":[...], "comparison":{...}, "failures":[{"environment","reason"}]}}. An environment
      * that gave no result is listed under failures, so that a reader of the JSON alone sees it missing
-     * and why, not only a shorter list.
+     * and why, not only a shorter list; when no comparison could be made, {@code comparisonError} says why.
      */
     static Map<String, Object> jsonDocument(List<Map<String, Object>> results, GuestComparison comparison,
-                                            Map<String, String> failures) {
+                                            String comparisonError, Map<String, String> failures) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("results", new ArrayList<Object>(results));
         if (comparison != null) {
             root.put("comparison", comparison.toMap());
+        }
+        if (comparisonError != null) {
+            root.put("comparisonError", comparisonError);
         }
         List<Object> failed = new ArrayList<>();
         for (Map.Entry<String, String> f : failures.entrySet()) {

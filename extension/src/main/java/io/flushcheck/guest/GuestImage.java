@@ -27,7 +27,16 @@ public record GuestImage(String id, String imageName) {
     public static final GuestImage DEBIAN_BOOKWORM_JRE17 =
             new GuestImage("debian-bookworm-jre17", "flushcheck/guest-debian-bookworm-jre17:1");
 
-    private static final Map<String, String> BUILT = new ConcurrentHashMap<>();
+    /**
+     * One build per image and JVM, shared by every environment that needs it: a build that is slow or
+     * hung is waited for once, not started again for each mount. A failed one is dropped, so the next
+     * caller tries again.
+     */
+    private static final Map<String, Build> BUILDS = new ConcurrentHashMap<>();
+
+    /** A build running (or done) on its own daemon thread. */
+    private record Build(FutureTask<String> task, long startNanos) {
+    }
 
     public static List<GuestImage> defaults() {
         return List.of(DEBIAN_BOOKWORM_JRE17);
@@ -47,16 +56,27 @@ public record GuestImage(String id, String imageName) {
     /**
      * Builds the image once per JVM (a layer-cache hit when nothing changed) and returns its name.
      *
-     * @throws IllegalStateException when the build fails or takes longer than 20 minutes, with Docker's reason
+     * @throws IllegalStateException when the build fails, or has run for 20 minutes, with Docker's reason
      */
     public String build(Consumer<String> progress) {
-        return BUILT.computeIfAbsent(imageName, name -> buildNow(progress, BUILD_TIMEOUT, PROGRESS_EVERY));
+        Build b = BUILDS.computeIfAbsent(imageName, name -> start(progress));
+        try {
+            return await(b, progress, BUILD_TIMEOUT, PROGRESS_EVERY);
+        } catch (IllegalStateException e) {
+            if (b.task().isDone()) {
+                BUILDS.remove(imageName, b); // it failed: let the next caller try again
+            }
+            throw e; // still running past the limit: later callers fail at once with the same reason
+        }
     }
 
-    /** One build, bounded by {@code timeout}, with a progress line every {@code progressEvery}. */
+    /** One build of its own, bounded by {@code timeout}, with a progress line every {@code progressEvery}. */
     String buildNow(Consumer<String> progress, Duration timeout, Duration progressEvery) {
+        return await(start(progress), progress, timeout, progressEvery);
+    }
+
+    private Build start(Consumer<String> progress) {
         progress.accept("building image " + imageName + " from " + dockerfileResource());
-        long t0 = System.nanoTime();
         if (GuestImage.class.getClassLoader().getResource(dockerfileResource()) == null) {
             throw new IllegalStateException("no Dockerfile at " + dockerfileResource() + " on the classpath");
         }
@@ -70,23 +90,29 @@ public record GuestImage(String id, String imageName) {
         Thread builder = new Thread(task, "flushcheck-image-build");
         builder.setDaemon(true);
         builder.start();
-        long deadline = t0 + timeout.toNanos();
+        return new Build(task, System.nanoTime());
+    }
+
+    private String await(Build b, Consumer<String> progress, Duration timeout, Duration progressEvery) {
+        long deadline = b.startNanos() + timeout.toNanos();
+        boolean running = !b.task().isDone();
         try {
             while (true) {
                 long wait = Math.min(progressEvery.toNanos(), deadline - System.nanoTime());
                 try {
-                    String built = task.get(Math.max(wait, 0), TimeUnit.NANOSECONDS);
-                    progress.accept(String.format("image %s ready in %.1f s", built, (System.nanoTime() - t0) / 1e9));
+                    String built = b.task().get(Math.max(wait, 0), TimeUnit.NANOSECONDS);
+                    if (running) {
+                        progress.accept(String.format("image %s ready in %.1f s", built, seconds(b)));
+                    }
                     return built;
                 } catch (TimeoutException e) {
-                    double seconds = (System.nanoTime() - t0) / 1e9;
                     if (System.nanoTime() >= deadline) {
                         throw new IllegalStateException(String.format("guest image %s is still building after %.0f s "
                                 + "(limit %d s); the engine may go on with it: see `docker ps` and `docker image ls`, "
                                 + "or build it by hand with `docker build --network host -t %s container-images/%s`",
-                                imageName, seconds, timeout.toSeconds(), imageName, id));
+                                imageName, seconds(b), timeout.toSeconds(), imageName, id));
                     }
-                    progress.accept(String.format("still building image %s (%.0f s)", imageName, seconds));
+                    progress.accept(String.format("still building image %s (%.0f s)", imageName, seconds(b)));
                 }
             }
         } catch (ExecutionException e) {
@@ -95,9 +121,14 @@ public record GuestImage(String id, String imageName) {
                     ? " (does the base image flushcheck/debian-bookworm-base:1 exist? run container-images/prepare.sh): "
                     : ": ") + rootMessage(cause), cause);
         } catch (InterruptedException e) {
+            // The build goes on for the other callers; this one stops waiting.
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while building guest image " + imageName, e);
+            throw new IllegalStateException("interrupted while waiting for guest image " + imageName, e);
         }
+    }
+
+    private static double seconds(Build b) {
+        return (System.nanoTime() - b.startNanos()) / 1e9;
     }
 
     static String rootMessage(Throwable t) {

@@ -30,7 +30,8 @@ public record Environment(String container, String hypervisor, List<String> inte
         String ldPreload = System.getenv("LD_PRELOAD");
         // The dynamic linker preloads from LD_PRELOAD and /etc/ld.so.preload; where both are empty no
         // interposer can be mapped, and the process's long maps need not be read.
-        String systemPreload = readOrEmpty(Path.of("/etc/ld.so.preload")).replace('\n', ' ').trim();
+        // ld.so splits /etc/ld.so.preload on whitespace and colons, LD_PRELOAD on spaces and colons only.
+        String systemPreload = readOrEmpty(Path.of("/etc/ld.so.preload")).replace('\n', ' ').replace('\t', ' ').trim();
         String preload = ldPreload == null ? systemPreload : (ldPreload + " " + systemPreload).trim();
         List<String> interposers = preload.isEmpty() ? List.of()
                 : detectInterposers(preload, readOrEmpty(Path.of("/proc/self/maps")));
@@ -79,7 +80,7 @@ public record Environment(String container, String hypervisor, List<String> inte
         return null;
     }
 
-    /** LD_PRELOAD's list: separated by spaces or colons, as ld.so reads it. */
+    /** LD_PRELOAD's list: separated by spaces or colons, as ld.so reads it; empty and blank pieces dropped. */
     static List<String> preloadList(String ldPreload) {
         List<String> out = new ArrayList<>();
         if (ldPreload == null) {
@@ -90,9 +91,10 @@ public record Environment(String container, String hypervisor, List<String> inte
         int start = 0;
         for (int i = 0; i <= ldPreload.length(); i++) {
             char c = i < ldPreload.length() ? ldPreload.charAt(i) : ' ';
-            if (c == ' ' || c == ':' || c == '\t' || c == '\n') {
-                if (i > start) {
-                    out.add(ldPreload.substring(start, i));
+            if (c == ' ' || c == ':') {
+                String piece = ldPreload.substring(start, i);
+                if (!piece.isBlank()) {
+                    out.add(piece);
                 }
                 start = i + 1;
             }

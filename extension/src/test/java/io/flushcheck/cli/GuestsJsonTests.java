@@ -20,17 +20,25 @@ class GuestsJsonTests {
         Map<String, String> failures = new LinkedHashMap<>();
         failures.put("debian-bookworm-jre17/volume", "debian-bookworm-jre17/volume: the in-guest JVM exited with 137");
 
-        Map<String, Object> doc = JsonReader.parseObject(Json.write(GuestsCommand.jsonDocument(List.of(host), null, failures)));
+        Map<String, Object> doc = JsonReader.parseObject(Json.write(GuestsCommand.jsonDocument(List.of(host), null, null, failures)));
 
         assertThat(doc.get("results")).isEqualTo(List.of(host));
-        assertThat(doc).doesNotContainKey("comparison");
+        assertThat(doc).doesNotContainKeys("comparison", "comparisonError");
         assertThat(doc.get("failures")).isEqualTo(List.of(Map.of("environment", "debian-bookworm-jre17/volume",
                 "reason", "debian-bookworm-jre17/volume: the in-guest JVM exited with 137")));
     }
 
     @Test
     void failuresIsAnEmptyListWhenEveryEnvironmentAnswered() {
-        Map<String, Object> doc = JsonReader.parseObject(Json.write(GuestsCommand.jsonDocument(List.of(), null, Map.of())));
+        Map<String, Object> doc = JsonReader.parseObject(Json.write(GuestsCommand.jsonDocument(List.of(), null, null, Map.of())));
+        assertThat(doc.get("failures")).isEqualTo(List.of());
+    }
+
+    @Test
+    void aComparisonThatCannotBeMadeSaysWhyWithoutPosingAsAnEnvironment() {
+        Map<String, Object> doc = JsonReader.parseObject(Json.write(GuestsCommand.jsonDocument(List.of(), null,
+                "no host result to compare with", Map.of())));
+        assertThat(doc.get("comparisonError")).isEqualTo("no host result to compare with");
         assertThat(doc.get("failures")).isEqualTo(List.of());
     }
 }

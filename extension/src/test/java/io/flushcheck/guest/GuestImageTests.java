@@ -28,6 +28,16 @@ class GuestImageTests {
     }
 
     @Test
+    void everyEnvironmentSharesTheOneBuildOfItsImage() {
+        GuestTesting.requireDockerAndBaseImage();
+        IMAGE.build(m -> { });
+        List<String> again = new CopyOnWriteArrayList<>();
+
+        assertThat(IMAGE.build(again::add)).isEqualTo(IMAGE.imageName());
+        assertThat(again).as("a second build of the same image in this JVM").isEmpty();
+    }
+
+    @Test
     void aRunningBuildReportsProgressUntilItIsReady() {
         GuestTesting.requireDockerAndBaseImage();
         IMAGE.build(m -> { });
