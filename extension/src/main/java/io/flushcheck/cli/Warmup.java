@@ -26,9 +26,11 @@ import io.flushcheck.verdict.Judgement;
  * the class loader's own code running in the interpreter. A second core does that in parallel.
  * Measured with {@code extension/bench/overwrite-fdatasync.sh}, which runs the command alternately
  * with {@code -Dflushcheck.warmup=false}: the median {@code elapsedMillis} of a tmpfs check falls from
- * 11 ms to 3, and the wall clock does not grow (140 against 143 ms). Started by {@link Main#main}
- * only: tests that call {@link Main#run} in a warm JVM have nothing to gain. Nothing here does I/O or native calls; the class
- * initializers involved only build constant lists, so no two threads can wait on each other's.
+ * 11 ms to 3 or 4, and the wall clock stays within noise (142 against 140 ms on two cores).
+ *
+ * <p>Started by {@link Main#main} only: tests that call {@link Main#run} in a warm JVM have nothing to
+ * gain. Nothing here does I/O or native calls; the class initializers involved only build constant
+ * lists, so no two threads can wait on each other's.
  */
 final class Warmup implements Runnable {
 
