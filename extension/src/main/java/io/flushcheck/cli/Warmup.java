@@ -58,9 +58,9 @@ final class Warmup implements Runnable {
     static Class<?>[] classes() {
         // Class literals load a class without initializing it; the array is built on the warm-up
         // thread, so the main thread pays for none of them.
-        return new Class<?>[] {StorageInspector.class, MountTable.class, SysFiles.class, MountInfo.class, SysBlock.class,
-            BlockDevice.Kind.class, BlockDevice.class, FsTypes.class, StorageFacts.class, Environment.class, Judge.class,
-            Finding.class, Judgement.class, CheckResult.class, ResultJson.class, Json.class, TextReport.class};
+        return new Class<?>[] {StorageInspector.class, MountTable.class, SysFiles.class, MountTable.walkClass(),
+            MountInfo.class, SysBlock.class, BlockDevice.Kind.class, BlockDevice.class, FsTypes.class, StorageFacts.class,
+            Environment.class, Judge.class, Finding.class, Judgement.class, CheckResult.class, ResultJson.class, Json.class, TextReport.class};
     }
 
     @Override

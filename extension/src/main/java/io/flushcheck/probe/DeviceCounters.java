@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The counters of the devices under a directory ({@link StorageFacts#flushPoints()}): the mount's own
- * device first, then the devices at the bottom of its chain. Anything that measures syncs there (the
+ * The counters of the devices under a directory ({@link StorageFacts#flushPoints()}): every level of
+ * its chain, the mount's own device first. Anything that measures syncs there (the
  * probe, the SQLite matrix) reads them through this class, so that all count the same way.
  */
 public final class DeviceCounters {
@@ -20,12 +20,11 @@ public final class DeviceCounters {
     private final List<Boolean> terminal = new ArrayList<>();
     private final List<Path> files = new ArrayList<>();
 
-    DeviceCounters(List<BlockDevice> points, List<Path> statFiles, boolean firstIsMount) {
+    DeviceCounters(List<BlockDevice> points, List<Path> statFiles) {
         for (int i = 0; i < points.size(); i++) {
             BlockDevice d = points.get(i);
             names.add(d.name());
-            // A lone device is its own terminal; otherwise only the bottom of the chain is.
-            terminal.add(points.size() == 1 || !(firstIsMount && i == 0) || d.lower().isEmpty());
+            terminal.add(d.lower().isEmpty());
             files.add(statFiles.get(i));
         }
     }
@@ -33,11 +32,13 @@ public final class DeviceCounters {
     /** The counters of a directory's devices; none when facts is null or no device backs it. */
     public static DeviceCounters of(StorageFacts facts, StorageInspector inspector) {
         if (facts == null) {
-            return new DeviceCounters(List.of(), List.of(), false);
+            return new DeviceCounters(List.of(), List.of());
         }
         List<Path> stat = new ArrayList<>();
-        facts.flushPoints().forEach(d -> stat.add(inspector.statFile(d)));
-        return new DeviceCounters(facts.flushPoints(), stat, facts.device() != null);
+        for (BlockDevice d : facts.flushPoints()) {
+            stat.add(inspector.statFile(d));
+        }
+        return new DeviceCounters(facts.flushPoints(), stat);
     }
 
     public boolean isEmpty() {
@@ -68,6 +69,40 @@ public final class DeviceCounters {
         for (int i = 0; i < files.size(); i++) {
             if (before[i] != null && after[i] != null) {
                 out.add(new DeviceDelta(names.get(i), terminal.get(i), after[i].minus(before[i])));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Adds what each device did from {@code from} to {@code to} onto {@code sum} (null: a new sum).
+     * A device unreadable at either end stays null: it is left out of the deltas.
+     */
+    DeviceStat[] add(DeviceStat[] sum, DeviceStat[] from, DeviceStat[] to) {
+        DeviceStat[] out = new DeviceStat[files.size()];
+        for (int i = 0; i < out.length; i++) {
+            boolean read = from[i] != null && to[i] != null && (sum == null || sum[i] != null);
+            out[i] = !read ? null : sum == null ? to[i].minus(from[i]) : sum[i].plus(to[i].minus(from[i]));
+        }
+        return out;
+    }
+
+    /** True when some device completed a flush between two readings. */
+    boolean anyFlush(DeviceStat[] from, DeviceStat[] to) {
+        for (int i = 0; i < files.size(); i++) {
+            if (from[i] != null && to[i] != null && to[i].flushes() > from[i].flushes()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Per-device sums of a loop's syncing stretches and of its idle windows (null: none taken). */
+    List<DeviceDelta> deltas(DeviceStat[] syncing, DeviceStat[] idle) {
+        List<DeviceDelta> out = new ArrayList<>();
+        for (int i = 0; i < files.size(); i++) {
+            if (syncing[i] != null && (idle == null || idle[i] != null)) {
+                out.add(new DeviceDelta(names.get(i), terminal.get(i), syncing[i], idle == null ? null : idle[i]));
             }
         }
         return out;

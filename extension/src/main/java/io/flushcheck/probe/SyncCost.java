@@ -12,17 +12,24 @@ import org.HdrHistogram.Histogram;
  * @param blockSize   bytes per round
  * @param rounds      rounds run
  * @param latencies   round latencies in nanoseconds
- * @param loopNanos   wall time of the whole loop
- * @param devices     counter deltas per device over the whole loop: the mount's device first, then terminals
+ * @param loopNanos   wall time of the syncing rounds (the idle windows between them left out)
+ * @param idleNanos   wall time of the idle windows between the rounds (0 when none were taken)
+ * @param devices     counter deltas per device, every level of the chain, the mount's device first
  * @param slowest     the slowest rounds, slowest first
  * @param medianRound the median round, with its counters when they were sampled per round
  */
-public record SyncCost(SyncMode mode, int blockSize, int rounds, Histogram latencies, long loopNanos,
+public record SyncCost(SyncMode mode, int blockSize, int rounds, Histogram latencies, long loopNanos, long idleNanos,
                        List<DeviceDelta> devices, List<SlowRound> slowest, SlowRound medianRound) {
 
     public SyncCost {
         devices = List.copyOf(devices);
         slowest = List.copyOf(slowest);
+    }
+
+    /** A cost measured without idle windows. */
+    public SyncCost(SyncMode mode, int blockSize, int rounds, Histogram latencies, long loopNanos,
+                    List<DeviceDelta> devices, List<SlowRound> slowest, SlowRound medianRound) {
+        this(mode, blockSize, rounds, latencies, loopNanos, 0, devices, slowest, medianRound);
     }
 
     public double percentileMicros(double percentile) {
@@ -77,10 +84,43 @@ public record SyncCost(SyncMode mode, int blockSize, int rounds, Histogram laten
         return DeviceDelta.kibReached(devices);
     }
 
-    /** Flushes per synced round, or NaN when not counted or the mode does not sync. */
+    /** Syncing time over idle time: what turns the idle windows' counts into counts over the loop. */
+    private double idleScale() {
+        return idleNanos <= 0 ? 0 : (double) loopNanos / idleNanos;
+    }
+
+    /**
+     * Flushes from other processes' work during the loop, as far as the counters can tell: each
+     * device's rate in the idle windows between the rounds, over the loop's syncing time, on the
+     * busiest device. 0 when no idle window saw a flush or none were taken; -1 when not counted.
+     */
+    public double backgroundFlushes() {
+        return hasDeviceCounters() ? DeviceDelta.backgroundFlushes(devices, idleScale()) : -1;
+    }
+
+    /**
+     * The standard deviation of {@link #flushesCaused()} (about √k for k flushes seen in the idle windows,
+     * scaled); 0 when none were seen.
+     */
+    public double backgroundDeviation() {
+        return DeviceDelta.backgroundDeviation(devices, idleScale());
+    }
+
+    /**
+     * The flushes the syncs themselves caused: {@link #flushesReached()} with each device's
+     * {@linkplain #backgroundFlushes() other work} taken off first. -1 when not counted.
+     */
+    public double flushesCaused() {
+        return DeviceDelta.flushesCaused(devices, idleScale());
+    }
+
+    /**
+     * Flushes the syncs caused per synced round ({@link #flushesCaused()} over the rounds), or NaN when
+     * not counted or the mode does not sync.
+     */
     public double flushesPerSync() {
-        long f = flushesReached();
-        return f < 0 || !mode.syncs() ? Double.NaN : (double) f / rounds;
+        double f = flushesCaused();
+        return f < 0 || !mode.syncs() ? Double.NaN : f / rounds;
     }
 
     /** One bucket of the power-of-two histogram: {@code [lowMicros, highMicros)}. */

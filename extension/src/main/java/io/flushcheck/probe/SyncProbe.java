@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
@@ -28,6 +29,8 @@ public final class SyncProbe {
     /** The overwrite file never grows past this, whatever the rounds: it wraps around instead. */
     static final long MAX_OVERWRITE_FILE = 64L << 20;
     private static final long HIGHEST_TRACKABLE_NANOS = 3_600_000_000_000L;
+    /** The syncing stretch between two idle windows: long enough to hold rounds, short enough to interleave. */
+    static final long STRETCH_NANOS = 10_000_000L;
 
     private final SyncCalls calls;
     private final DeviceCounters counters;
@@ -175,36 +178,68 @@ public final class SyncProbe {
         void run(int index) throws IOException;
     }
 
+    /**
+     * Runs the rounds in stretches of about {@link #STRETCH_NANOS}, each followed by an idle window in
+     * which nothing of flushcheck's runs: what the devices do then is other processes' work, and their
+     * rate there is taken off the flushes counted while syncing ({@link DeviceDelta#flushesCaused}).
+     * An idle window lasts a quarter of its stretch while the windows see no flush, and as long as its
+     * stretch once one has: a busy device is sampled as long as it is measured.
+     */
     private SyncCost measure(SyncMode mode, ProbePlan plan, Round round, ProbeListener listener) {
         int rounds = plan.rounds();
         long[] nanos = new long[rounds];
         boolean perRound = plan.perRoundCounters() && !counters.isEmpty();
+        boolean idleWindows = !counters.isEmpty() && mode.syncs();
         long[] roundFlushes = perRound ? new long[rounds] : null;
         long[] roundKib = perRound ? new long[rounds] : null;
         int step = Math.max(1, Math.min(250, rounds / 4));
         listener.progress(mode, 0, rounds);
-        DeviceStat[] before = counters.read();
-        long loopStart = System.nanoTime();
+        DeviceStat[] mark = counters.read();
+        DeviceStat[] syncing = null;
+        DeviceStat[] idle = null;
+        long loopNanos = 0;
+        long idleNanos = 0;
+        boolean busy = false;
         try {
-            for (int i = 0; i < rounds; i++) {
-                DeviceStat[] b = perRound ? counters.read() : null;
-                long t0 = System.nanoTime();
-                round.run(i);
-                nanos[i] = System.nanoTime() - t0;
-                if (perRound) {
-                    long[] d = counters.terminalDelta(b, counters.read());
-                    roundFlushes[i] = d[0];
-                    roundKib[i] = d[1];
-                }
-                if ((i + 1) % step == 0 && i + 1 < rounds) {
-                    listener.progress(mode, i + 1, rounds);
+            int i = 0;
+            while (i < rounds) {
+                long stretchStart = System.nanoTime();
+                do {
+                    DeviceStat[] b = perRound ? counters.read() : null;
+                    long t0 = System.nanoTime();
+                    round.run(i);
+                    nanos[i] = System.nanoTime() - t0;
+                    if (perRound) {
+                        long[] d = counters.terminalDelta(b, counters.read());
+                        roundFlushes[i] = d[0];
+                        roundKib[i] = d[1];
+                    }
+                    if ((i + 1) % step == 0 && i + 1 < rounds) {
+                        listener.progress(mode, i + 1, rounds);
+                    }
+                    i++;
+                } while (i < rounds && System.nanoTime() - stretchStart < STRETCH_NANOS);
+                long stretch = System.nanoTime() - stretchStart;
+                loopNanos += stretch;
+                DeviceStat[] stretchEnd = counters.read();
+                syncing = counters.add(syncing, mark, stretchEnd);
+                mark = stretchEnd;
+                if (idleWindows) {
+                    long idleStart = System.nanoTime();
+                    long want = busy ? stretch : stretch / 4;
+                    for (long left = want; left > 0; left = want - (System.nanoTime() - idleStart)) {
+                        LockSupport.parkNanos(left);
+                    }
+                    DeviceStat[] idleEnd = counters.read();
+                    idleNanos += System.nanoTime() - idleStart;
+                    busy |= counters.anyFlush(mark, idleEnd);
+                    idle = counters.add(idle, mark, idleEnd);
+                    mark = idleEnd;
                 }
             }
         } catch (IOException e) {
             throw new NativeCallException(mode.id(), 0, describe(e));
         }
-        long loopNanos = System.nanoTime() - loopStart;
-        DeviceStat[] after = counters.read();
         listener.progress(mode, rounds, rounds);
 
         Histogram h = new Histogram(1, HIGHEST_TRACKABLE_NANOS, 3);
@@ -221,7 +256,8 @@ public final class SyncProbe {
             slowest.add(slowRound(order[k], nanos, roundFlushes, roundKib));
         }
         SlowRound median = slowRound(order[rounds / 2], nanos, roundFlushes, roundKib);
-        return new SyncCost(mode, plan.blockSize(), rounds, h, loopNanos, counters.delta(before, after), slowest, median);
+        List<DeviceDelta> devices = syncing == null ? List.of() : counters.deltas(syncing, idle);
+        return new SyncCost(mode, plan.blockSize(), rounds, h, loopNanos, idleNanos, devices, slowest, median);
     }
 
     private static SlowRound slowRound(int i, long[] nanos, long[] flushes, long[] kib) {

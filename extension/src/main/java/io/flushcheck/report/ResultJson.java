@@ -107,7 +107,11 @@ public final class ResultJson {
         // level), so a nobarrier loop over a busy disk shows 0; per-device figures are under devices.
         m.put("flushes", c.flushesReached() < 0 ? null : c.flushesReached());
         m.put("kibWritten", c.kibReached() < 0 ? null : c.kibReached());
+        // flushesPerSync: the flushes the syncs caused, other work's (backgroundFlushes, estimated in the
+        // idle windows between the rounds) taken off first.
         m.put("flushesPerSync", c.flushesPerSync());
+        m.put("backgroundFlushes", c.backgroundFlushes() < 0 ? null : Math.round(c.backgroundFlushes()));
+        m.put("idleMillis", c.idleNanos() / 1_000_000);
         List<Object> devices = new ArrayList<>();
         for (DeviceDelta d : c.devices()) {
             Map<String, Object> dm = new LinkedHashMap<>();
@@ -115,6 +119,9 @@ public final class ResultJson {
             dm.put("terminal", d.terminal());
             dm.put("flushes", d.delta().flushes());
             dm.put("kibWritten", d.delta().kibWritten());
+            if (d.idle() != null) {
+                dm.put("idleFlushes", d.idle().flushes());
+            }
             devices.add(dm);
         }
         m.put("devices", devices);

@@ -84,6 +84,11 @@ public final class TextReport {
                 }
                 sb.append(')');
             }
+            long background = Math.round(c.backgroundFlushes());
+            if (background > 0) {
+                sb.append(String.format(Locale.ROOT, "%n  other work on the device: about %d of those flushes (its rate in %d ms"
+                        + " of idle windows); the syncs caused %.0f", background, c.idleNanos() / 1_000_000, c.flushesCaused()));
+            }
             sb.append('\n');
         } else {
             sb.append("  device counters: not visible here\n");

@@ -66,21 +66,54 @@ public record BlockDevice(String name, Kind kind, String writeCache, Boolean rot
         return null;
     }
 
-    /** The devices at the bottom of the chain, where flushes finally land. */
+    /** The devices at the bottom of the chain, where flushes finally land; each once. */
     public List<BlockDevice> terminals() {
         List<BlockDevice> out = new ArrayList<>();
-        collectTerminals(out);
+        for (BlockDevice d : levels()) {
+            if (d.lower.isEmpty()) {
+                out.add(d);
+            }
+        }
         return out;
     }
 
-    private void collectTerminals(List<BlockDevice> out) {
-        if (lower.isEmpty()) {
-            out.add(this);
-        } else {
-            for (BlockDevice d : lower) {
-                d.collectTerminals(out);
+    /**
+     * Every device of the chain, this one first, then each level below it (depth first), each once:
+     * a flush must pass through all of them, so all are counted.
+     */
+    public List<BlockDevice> levels() {
+        List<BlockDevice> out = new ArrayList<>();
+        collect(out);
+        return out;
+    }
+
+    private void collect(List<BlockDevice> out) {
+        for (BlockDevice seen : out) {
+            if (seen.name.equals(name)) {
+                return;
             }
         }
+        out.add(this);
+        for (BlockDevice d : lower) {
+            d.collect(out);
+        }
+    }
+
+    /**
+     * Where a loop device of this chain keeps its backing file on a filesystem mounted with write
+     * barriers off: the loop driver turns a flush into an fsync of that file, and such a filesystem
+     * sends no cache flush below. Null when there is none.
+     */
+    public String barrierOffReason() {
+        for (BlockDevice d : levels()) {
+            if (d.backingMount != null && !d.backingMount.barrierOffOptions().isEmpty()) {
+                MountInfo m = d.backingMount;
+                return d.name + " is a loop device whose backing file " + d.backingFile + " is on " + m.fsType()
+                        + " mounted with " + String.join(",", m.barrierOffOptions()) + " (" + m.mountPoint()
+                        + ", mount " + m.mountId() + ")";
+            }
+        }
+        return null;
     }
 
     /** Driver or model says this is a hypervisor's virtual disk (virtio, xen, vmware, hyper-v, ...). */

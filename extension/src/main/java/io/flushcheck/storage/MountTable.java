@@ -48,40 +48,145 @@ public final class MountTable {
     }
 
     /**
-     * The mount holding an absolute, already resolved path: the longest mount point that is a
-     * prefix of it, and among equal ones the last (a later mount on the same point hides earlier).
+     * The mount that serves an absolute, already resolved path: the one a path walk from the root
+     * reaches, as the kernel's does. A mount point that is a prefix of the path is not enough: a mount
+     * on {@code /a} hides one made earlier on {@code /a/b}, which stays in the table with {@code /a/b}
+     * as its mount point. So the walk follows mountinfo's parent links: from the root mount, at each
+     * mount point along the path, into the child mounted there (and into any mounted on top of it).
      */
     public MountInfo mountOf(String resolvedPath) {
         if (lines != null && mounts == null) {
-            return mountOfLines(resolvedPath);
-        }
-        MountInfo best = null;
-        for (MountInfo m : mounts()) {
-            if (isUnder(resolvedPath, m.mountPoint())
-                    && (best == null || m.mountPoint().length() >= best.mountPoint().length())) {
-                best = m;
+            Walk walk = new Walk(lines.length);
+            for (String line : lines) {
+                walk.addLine(line, resolvedPath);
             }
+            return MountInfo.parse(lines[walk.visible(resolvedPath)]);
         }
-        if (best == null) {
-            throw new IllegalStateException("no mount holds " + resolvedPath);
+        List<MountInfo> all = mounts();
+        Walk walk = new Walk(all.size());
+        for (MountInfo m : all) {
+            walk.add(m.mountId(), m.parentId(), m.mountPoint(), resolvedPath);
         }
-        return best;
+        return all.get(walk.visible(resolvedPath));
     }
 
-    private MountInfo mountOfLines(String resolvedPath) {
-        String bestLine = null;
-        int bestLength = -1;
-        for (String line : lines) {
+    /** The class a lookup loads besides this one, for a warm-up that loads them ahead. */
+    public static Class<?> walkClass() {
+        return Walk.class;
+    }
+
+    /**
+     * The walk over the mounts whose mount point is on the path (a prefix of it): their ids, parent
+     * ids and mount points, and their index in the table. It runs on the cold path of every verdict:
+     * plain arrays and loops, no lambdas, regex or helper records (each a class to load).
+     */
+    private static final class Walk {
+        private final int[] index;
+        private final int[] id;
+        private final int[] parent;
+        private final String[] point;
+        private int n;
+        private int seen;
+
+        Walk(int capacity) {
+            index = new int[capacity];
+            id = new int[capacity];
+            parent = new int[capacity];
+            point = new String[capacity];
+        }
+
+        void addLine(String line, String path) {
             String mountPoint = mountPointField(line);
-            if (mountPoint != null && isUnder(resolvedPath, mountPoint) && mountPoint.length() >= bestLength) {
-                bestLine = line;
-                bestLength = mountPoint.length();
+            int first = line.indexOf(' ');
+            int second = first < 0 ? -1 : line.indexOf(' ', first + 1);
+            if (mountPoint == null || second < 0) {
+                seen++;
+                return;
+            }
+            try {
+                add(Integer.parseInt(line, 0, first, 10), Integer.parseInt(line, first + 1, second, 10), mountPoint, path);
+            } catch (NumberFormatException e) {
+                seen++;
             }
         }
-        if (bestLine == null) {
-            throw new IllegalStateException("no mount holds " + resolvedPath);
+
+        void add(int mountId, int parentId, String mountPoint, String path) {
+            if (isUnder(path, mountPoint)) {
+                index[n] = seen;
+                id[n] = mountId;
+                parent[n] = parentId;
+                point[n++] = mountPoint;
+            }
+            seen++;
         }
-        return MountInfo.parse(bestLine);
+
+        /** The table index of the mount a walk of {@code path} from the root ends on. */
+        int visible(String path) {
+            int current = root();
+            if (current < 0) {
+                throw new IllegalStateException("no mount holds " + path);
+            }
+            // Each mount point on the way, shortest first: all are prefixes of the path, so this is the
+            // order in which a walk of its components meets them.
+            boolean[] done = new boolean[n];
+            while (true) {
+                int shortest = -1;
+                for (int i = 0; i < n; i++) {
+                    if (!done[i] && (shortest < 0 || point[i].length() < point[shortest].length())) {
+                        shortest = i;
+                    }
+                }
+                if (shortest < 0) {
+                    return index[current];
+                }
+                String at = point[shortest];
+                for (int i = 0; i < n; i++) {
+                    if (point[i].equals(at)) {
+                        done[i] = true;
+                    }
+                }
+                // Into the mount on this point, then into each stacked on top of it (bounded: a table
+                // has no cycles, but a malformed one must not hang).
+                for (int depth = 0, child = childAt(id[current], at); child >= 0 && depth < n;
+                        depth++, child = childAt(id[current], at)) {
+                    current = child;
+                }
+            }
+        }
+
+        /**
+         * The root mount: on "/", with no parent on "/" in the table (its parent is outside this
+         * process's root, or, in a container, not shown at all). Mounts stacked on "/" are its children.
+         */
+        private int root() {
+            int root = -1;
+            for (int i = 0; i < n; i++) {
+                if (point[i].equals("/") && !hasParentOnRoot(i)) {
+                    root = i;
+                }
+            }
+            return root;
+        }
+
+        private boolean hasParentOnRoot(int i) {
+            for (int j = 0; j < n; j++) {
+                if (j != i && id[j] == parent[i] && point[j].equals("/")) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** The last mount on {@code at} whose parent is {@code parentId}, or -1. */
+        private int childAt(int parentId, String at) {
+            int found = -1;
+            for (int i = 0; i < n; i++) {
+                if (parent[i] == parentId && id[i] != parentId && point[i].equals(at)) {
+                    found = i;
+                }
+            }
+            return found;
+        }
     }
 
     /** The fifth field of a mountinfo line, unescaped, or null for a line too short to have one. */

@@ -10,8 +10,9 @@ import java.util.List;
  * @param mount        the mount holding it
  * @param device       the block-device chain under the mount, or null when there is none
  * @param upperMount   for overlay mounts whose upper directory is visible here, the mount holding it
- * @param flushPoints  the devices whose counters show whether syncs arrived: the mount's own device
- *                     and the terminal devices under it (first element first)
+ * @param flushPoints  the devices whose counters show whether syncs arrived: every level of the
+ *                     chain, the mount's own device first ({@link BlockDevice#levels()}), or where
+ *                     no device backs the mount, the disks counted in its place
  * @param flushPointsNote how {@code flushPoints} were chosen, when it was a fallback; else null
  * @param environment  container, hypervisor and sync interposers of this process
  */
@@ -50,6 +51,11 @@ public record StorageFacts(String path, String resolved, MountInfo mount, BlockD
     /** Mount options of the data's filesystem that switch write barriers off. */
     public List<String> barrierOffOptions() {
         return dataMount().barrierOffOptions();
+    }
+
+    /** True when a FUSE daemon with no block device serves the data ({@link FsTypes#isLocalFuse}). */
+    public boolean localFuse() {
+        return device == null && FsTypes.isLocalFuse(dataMount().fsType());
     }
 
     public boolean networkOrShared() {

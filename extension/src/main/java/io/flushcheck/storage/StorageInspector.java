@@ -49,19 +49,16 @@ public final class StorageInspector {
         }
         List<BlockDevice> points = new ArrayList<>();
         if (device != null) {
-            points.add(device);
-            for (BlockDevice t : device.terminals()) {
-                if (t != device) {
-                    points.add(t);
-                }
-            }
+            points.addAll(device.levels());
         } else if (!FsTypes.isRamFs(mount.fsType()) && !FsTypes.isNetworkOrShared(mount.fsType())) {
-            // A container's overlay root: the host's disks are still counted in /sys/block,
-            // so flushes on all of them together are evidence, if weaker.
+            // A container's overlay root, or a FUSE daemon's mount: the disks are still counted in
+            // /sys/block, and what reaches any of them beyond its other work is evidence.
             points.addAll(allDisks(sysBlock));
             if (!points.isEmpty()) {
-                note = (note == null ? "no device backs " + mount.fsType() + " here" : note)
-                        + "; counting flushes on every disk (" + names(points) + ")";
+                String why = FsTypes.isLocalFuse(mount.fsType()) ? "a FUSE daemon serves " + mount.fsType()
+                        + ", and wherever it passes syncs on, a local disk counts them"
+                        : "no device backs " + mount.fsType() + " here";
+                note = (note == null ? why : note) + "; counting flushes on every disk (" + names(points) + ")";
             }
         }
         return new StorageFacts(path.toString(), resolved, mount, device, upper, points, note, Environment.detect());

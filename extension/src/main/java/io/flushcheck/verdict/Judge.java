@@ -62,10 +62,23 @@ public final class Judge {
                     + "): the filesystem sends no cache flushes to " + facts.deviceDescription(),
                     evidence("options", String.join(",", barrierOff), "mountPoint", d.mountPoint())));
         }
+        String chainBarrierOff = facts.device() == null ? null : facts.device().barrierOffReason();
+        if (chainBarrierOff != null) {
+            out.add(new Finding(FindingCode.BARRIERS_OFF, facts.resolved() + " is on " + facts.deviceDescription() + ", and "
+                    + chainBarrierOff + ": the loop device's flushes become fsyncs there, which send no cache flush "
+                    + "further down", evidence("chain", facts.deviceDescription())));
+        }
         if (facts.networkOrShared()) {
             out.add(new Finding(FindingCode.NETWORK_FILESYSTEM, facts.resolved() + " is on " + facts.dataMount().fsType()
                     + " from " + facts.dataMount().source() + ": whether a sync is durable is decided on the other side, "
                     + "where no counter here can see it", evidence("fsType", facts.dataMount().fsType())));
+        }
+        if (facts.localFuse()) {
+            MountInfo d = facts.dataMount();
+            out.add(new Finding(FindingCode.FUSE_DAEMON, facts.resolved() + " is on " + d.fsType() + " from " + d.source()
+                    + " (" + d.mountPoint() + ", mount " + d.mountId() + "): a FUSE daemon decides what a sync does there, "
+                    + "so only flushes arriving on a local disk (" + deviceNames(facts) + ") show that it passes them on",
+                    evidence("fsType", d.fsType(), "source", d.source())));
         }
         if (FsTypes.isOverlay(m.fsType())) {
             out.add(new Finding(FindingCode.OVERLAY, facts.resolved() + " is on overlay (mount " + m.mountId() + "); "
@@ -174,6 +187,7 @@ public final class Judge {
         // Counting on every disk (a container's overlay root): other work's flushes can hide missing
         // ones, so there a sync too fast for any flush decides instead of only being noted.
         boolean countedOnEveryDisk = facts != null && facts.device() == null && !facts.flushPoints().isEmpty();
+        boolean fuse = facts != null && facts.localFuse();
         List<String> informOnly = new ArrayList<>();
         for (SyncCost c : costs) {
             if (!c.mode().countsForVerdict()) {
@@ -206,16 +220,35 @@ public final class Judge {
                 }
                 continue;
             }
+            // Only the flushes the syncs caused count: other work's, estimated in the idle windows between
+            // the rounds, are taken off, and the verdict waits until the estimate's noise cannot tip it.
             long flushes = c.flushesReached();
-            boolean arrived = flushes >= t.minFlushesPerSync() * c.rounds();
+            long caused = Math.round(c.flushesCaused());
+            double noise = 3 * c.backgroundDeviation();
+            double want = t.minFlushesPerSync() * c.rounds();
+            boolean arrived = caused - noise >= want;
+            // Other work only adds flushes: too few counted is missing, however busy the device.
+            boolean missing = !arrived && (caused + noise < want || flushes < want);
+            long background = Math.round(c.backgroundFlushes());
+            if (background > 0 || c.flushesPerSync() > MOST_FLUSHES_A_SYNC_EXPLAINS) {
+                out.add(otherWork(c, where, flushes, caused, background, arrived || missing));
+            }
             if (arrived) {
-                reached.add(String.format(Locale.ROOT, "%s: %d flushes for %d syncs", c.mode().id(), flushes, c.rounds()));
-            } else {
+                reached.add(String.format(Locale.ROOT, "%s: %d flushes for %d syncs", c.mode().id(), caused, c.rounds())
+                        + (background > 0 ? String.format(Locale.ROOT, " (%d more from other work)", flushes - caused) : ""));
+            } else if (missing && fuse) {
+                out.add(new Finding(FindingCode.NO_LOCAL_FLUSHES, String.format(Locale.ROOT,
+                        "%s: %d syncs caused %d cache flushes on any local disk (%s; %s µs median): the FUSE daemon "
+                                + "(%s) either swallows them or sends them elsewhere, where no counter here can see",
+                        c.mode().id(), c.rounds(), caused, where, fmt(c.p50Micros()), facts.fsType()),
+                        evidence("mode", c.mode().id(), "syncs", String.valueOf(c.rounds()),
+                                "flushes", String.valueOf(caused), "p50Micros", fmt(c.p50Micros()))));
+            } else if (missing) {
                 out.add(new Finding(FindingCode.FLUSHES_MISSING, String.format(Locale.ROOT,
                         "%s: %d of %d syncs reached %s as a cache flush (%s µs median)",
-                        c.mode().id(), Math.max(0, flushes), c.rounds(), where, fmt(c.p50Micros())),
+                        c.mode().id(), Math.max(0, caused), c.rounds(), where, fmt(c.p50Micros())),
                         evidence("mode", c.mode().id(), "syncs", String.valueOf(c.rounds()),
-                                "flushes", String.valueOf(flushes), "p50Micros", fmt(c.p50Micros()))));
+                                "flushes", String.valueOf(caused), "p50Micros", fmt(c.p50Micros()))));
             }
             if (arrived && countedOnEveryDisk && c.p50Micros() < t.suspiciousSyncMicros()) {
                 out.add(new Finding(FindingCode.SYNC_TOO_FAST, String.format(Locale.ROOT,
@@ -240,6 +273,28 @@ public final class Judge {
                     evidence("device", where)));
         }
         return out;
+    }
+
+    /**
+     * More flushes per sync than a sync can cause: fsync on ext4, xfs or btrfs sends at most a journal
+     * commit's flush and the data's, plus a FUA write counted as one more on some drivers.
+     */
+    static final double MOST_FLUSHES_A_SYNC_EXPLAINS = 3;
+
+    private static Finding otherWork(SyncCost c, String where, long flushes, long caused, long background, boolean decided) {
+        String msg = String.format(Locale.ROOT, "%s: %s served other work during the probe: of %d flushes counted in %d "
+                        + "syncs, about %d came from elsewhere (its rate in %d ms of idle windows between the rounds)",
+                c.mode().id(), where, flushes, c.rounds(), background, c.idleNanos() / 1_000_000);
+        if (c.flushesPerSync() > MOST_FLUSHES_A_SYNC_EXPLAINS) {
+            msg += String.format(Locale.ROOT, "; the %.1f left per sync are more than a sync causes, so other work the "
+                    + "idle windows missed is in them too", c.flushesPerSync());
+        } else if (!decided) {
+            msg += String.format(Locale.ROOT, "; %d left for the syncs is too close to the threshold for that estimate "
+                    + "to tell: run more rounds, or where the device is quieter", caused);
+        }
+        return new Finding(FindingCode.OTHER_DEVICE_WORK, msg, evidence("mode", c.mode().id(),
+                "flushes", String.valueOf(flushes), "backgroundFlushes", String.valueOf(background),
+                "idleMillis", String.valueOf(c.idleNanos() / 1_000_000)));
     }
 
     private static String deviceNames(StorageFacts facts) {

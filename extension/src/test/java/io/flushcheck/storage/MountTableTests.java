@@ -12,7 +12,7 @@ class MountTableTests {
     private final MountTable table = new MountTable(MountInfo.parseAll(Fixtures.read("mountinfo/table.txt")));
 
     @Test
-    void longestPrefixWins() {
+    void theDeepestMountOnThePathWins() {
         assertThat(table.mountOf("/mnt/a/b/c").mountId()).isEqualTo(33);
         assertThat(table.mountOf("/mnt/a/b").mountId()).isEqualTo(33);
         assertThat(table.mountOf("/mnt/a/x").mountId()).isEqualTo(31);
@@ -35,6 +35,23 @@ class MountTableTests {
     void theLastMountOnTheSamePointHidesEarlierOnes() {
         assertThat(table.mountOf("/dev/shm").mountId()).isEqualTo(30);
         assertThat(table.mountOf("/dev/shm/x").superOptions()).contains("size=200k");
+    }
+
+    @Test
+    void aMountHiddenByALaterOneAboveItDoesNotServeThePath() {
+        MountTable covered = new MountTable(MountInfo.parseAll(Fixtures.read("mountinfo/covered.txt")));
+        // A disk bind on /tmp/x/a, then tmpfs over /tmp/x: the bind is still listed, but a walk from the
+        // root meets the tmpfs first, and /tmp/x/a is the tmpfs's own directory.
+        assertThat(covered.mountOf("/tmp/x/a").mountId()).isEqualTo(41);
+        assertThat(covered.mountOf("/tmp/x/a/file").fsType()).isEqualTo("tmpfs");
+        // The reverse: tmpfs on /s/a, then a disk bind over /s.
+        assertThat(covered.mountOf("/s/a").mountId()).isEqualTo(51);
+        // A mount stacked on another is reached through it, and so are the mounts on top of it.
+        assertThat(covered.mountOf("/stack/x").mountId()).isEqualTo(61);
+        assertThat(covered.mountOf("/stack/deep/x").mountId()).isEqualTo(62);
+        MountTable lazy = MountTable.of(Fixtures.read("mountinfo/covered.txt"));
+        assertThat(lazy.mountOf("/tmp/x/a").mountId()).isEqualTo(41);
+        assertThat(lazy.mountOf("/s/a").mountId()).isEqualTo(51);
     }
 
     @Test

@@ -57,6 +57,52 @@ public final class Mounts implements AutoCloseable {
         return loop;
     }
 
+    /** Bind-mounts {@code source} on {@code dir} (both created if needed). */
+    public Path bind(Path source, Path dir) throws IOException {
+        Files.createDirectories(source);
+        Files.createDirectories(dir);
+        Shell.run("mount", "--bind", source.toString(), dir.toString());
+        undo.push(() -> Shell.exec(List.of("umount", "-l", dir.toString())));
+        return dir;
+    }
+
+    /**
+     * Mounts a FUSE filesystem on {@code dir} by running {@code command} (a daemon that stays in the
+     * foreground, mounting {@code dir}), waits for the mount to appear, and on close unmounts it and
+     * stops the daemon.
+     */
+    public Path fuse(List<String> command, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Process daemon = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        undo.push(() -> {
+            daemon.destroy();
+            try {
+                if (!daemon.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
+                    daemon.destroyForcibly().waitFor(5, java.util.concurrent.TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        undo.push(() -> Shell.exec(List.of("umount", "-l", dir.toString())));
+        String point = " " + dir.toRealPath() + " ";
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!Files.readString(Path.of("/proc/self/mountinfo")).contains(point)) {
+            if (!daemon.isAlive() || System.nanoTime() > deadline) {
+                throw new IOException("FUSE daemon " + command + " did not mount " + dir
+                        + (daemon.isAlive() ? " within 10 s" : ": it exited with " + daemon.exitValue()));
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            }
+        }
+        return dir;
+    }
+
     /** Remounts an existing mount with new options ("remount,ro"). */
     public void remount(Path dir, String options) {
         Shell.run("mount", "-o", "remount," + options, dir.toString());
