@@ -1,6 +1,7 @@
 package io.flushcheck.verdict;
 
 import io.flushcheck.probe.SyncCost;
+import io.flushcheck.probe.SyncMode;
 import io.flushcheck.storage.BlockDevice;
 import io.flushcheck.storage.Environment;
 import io.flushcheck.storage.FsTypes;
@@ -224,11 +225,9 @@ public final class Judge {
             // the rounds, are taken off, and the verdict waits until the estimate's noise cannot tip it.
             long flushes = c.flushesReached();
             long caused = Math.round(c.flushesCaused());
-            double noise = 3 * c.backgroundDeviation();
-            double want = t.minFlushesPerSync() * c.rounds();
-            boolean arrived = caused - noise >= want;
-            // Other work only adds flushes: too few counted is missing, however busy the device.
-            boolean missing = !arrived && (caused + noise < want || flushes < want);
+            int decision = decision(c, t);
+            boolean arrived = decision > 0;
+            boolean missing = decision < 0;
             long background = Math.round(c.backgroundFlushes());
             if (background > 0 || c.flushesPerSync() > MOST_FLUSHES_A_SYNC_EXPLAINS) {
                 out.add(otherWork(c, where, flushes, caused, background, arrived || missing));
@@ -271,6 +270,37 @@ public final class Judge {
                     (writeThrough ? where + " has no volatile write cache and the writes reached it: "
                             : "syncs reached " + where + ": ") + String.join(", ", reached),
                     evidence("device", where)));
+        }
+        return out;
+    }
+
+    /**
+     * Whether a mode's syncs caused their flushes: 1 when its own flushes clear the threshold by more
+     * than three deviations of the other-work estimate, -1 when they miss it by as much (or too few
+     * were counted at all: other work only adds), 0 when the device was too busy to tell.
+     */
+    private static int decision(SyncCost c, Thresholds t) {
+        double caused = c.flushesCaused();
+        double noise = 3 * c.backgroundDeviation();
+        double want = t.minFlushesPerSync() * c.rounds();
+        if (caused - noise >= want) {
+            return 1;
+        }
+        return caused + noise < want || c.flushesReached() < want ? -1 : 0;
+    }
+
+    /**
+     * The deciding modes whose flushes the device was too busy to attribute: measuring them again with
+     * more rounds can decide them, since the syncs' own flushes grow with the rounds and the estimate's
+     * deviation only with their square root.
+     */
+    public static List<SyncMode> tooBusyToTell(StorageFacts facts, List<SyncCost> costs, Thresholds t) {
+        List<SyncMode> out = new ArrayList<>();
+        boolean writeThrough = facts != null && facts.device() != null && !anyVolatileCache(facts.device().terminals());
+        for (SyncCost c : costs) {
+            if (!writeThrough && c.mode().countsForVerdict() && c.hasDeviceCounters() && decision(c, t) == 0) {
+                out.add(c.mode());
+            }
         }
         return out;
     }

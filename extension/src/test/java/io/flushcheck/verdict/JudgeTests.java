@@ -50,6 +50,87 @@ class JudgeTests {
         return new DeviceDelta(name, terminal, new DeviceStat(0, kib * 2, flushes));
     }
 
+    /** A cost of {@code rounds} syncs over {@code loopMillis}, with idle windows of {@code idleMillis}. */
+    private static SyncCost withIdle(int rounds, long loopMillis, long idleMillis, DeviceDelta... devices) {
+        Histogram h = new Histogram(1, 3_600_000_000_000L, 3);
+        h.recordValueWithCount(200_000, rounds);
+        return new SyncCost(SyncMode.OVERWRITE_FDATASYNC, 4096, rounds, h, loopMillis * 1_000_000, idleMillis * 1_000_000,
+                List.of(devices), List.of(), null);
+    }
+
+    private static DeviceDelta busy(String name, boolean terminal, long flushes, long idleFlushes) {
+        return new DeviceDelta(name, terminal, new DeviceStat(0, 800, flushes), new DeviceStat(0, 0, idleFlushes));
+    }
+
+    private static List<FindingCode> codes(List<Finding> findings) {
+        return findings.stream().map(Finding::code).toList();
+    }
+
+    @Test
+    void otherWorkSeenInTheIdleWindowsIsTakenOffBeforeTheSyncsAreCredited() {
+        // 100 syncs in 400 ms saw 300 flushes; as long in idle windows saw 200: other work's.
+        SyncCost c = withIdle(100, 400, 400, busy("vda", true, 300, 200));
+        assertThat(c.backgroundFlushes()).isEqualTo(200.0);
+        assertThat(c.flushesCaused()).isEqualTo(100.0);
+        assertThat(c.flushesPerSync()).isEqualTo(1.0);
+        // 100 less three deviations of √200 still clears the 50 the threshold asks for.
+        assertThat(c.backgroundDeviation()).isCloseTo(Math.sqrt(200), org.assertj.core.data.Offset.offset(1e-9));
+        List<Finding> f = Judge.costFindings(onVda(VDA), List.of(c), Thresholds.DEFAULT);
+        assertThat(codes(f)).containsExactly(FindingCode.FLUSHES_REACHED, FindingCode.OTHER_DEVICE_WORK);
+        assertThat(f.get(0).message()).isEqualTo("syncs reached vda: overwrite-fdatasync: 100 flushes for 100 syncs "
+                + "(200 more from other work)");
+        assertThat(f.get(1).message()).isEqualTo("overwrite-fdatasync: vda served other work during the probe: of 300 "
+                + "flushes counted in 100 syncs, about 200 came from elsewhere (its rate in 400 ms of idle windows between "
+                + "the rounds)");
+    }
+
+    @Test
+    void theSameFlushesSampledInShorterIdleWindowsAreTooNoisyToDecide() {
+        // A quarter of the idle time: the same rate, four times the deviation (4·√50 = 28), 100 - 85 < 50.
+        SyncCost c = withIdle(100, 400, 100, busy("vda", true, 300, 50));
+        assertThat(c.flushesCaused()).isEqualTo(100.0);
+        assertThat(Judge.tooBusyToTell(onVda(VDA), List.of(c), Thresholds.DEFAULT)).containsExactly(SyncMode.OVERWRITE_FDATASYNC);
+        assertThat(Judge.judge(onVda(VDA), List.of(c), Thresholds.DEFAULT, List.of()).verdict()).isEqualTo(Verdict.UNKNOWN);
+    }
+
+    @Test
+    void flushesThatOtherWorkExplainsAreNeverCreditedToTheSyncs() {
+        // As many flushes while syncing as the idle rate predicts: the syncs caused none that can be told apart.
+        SyncCost c = withIdle(100, 400, 400, busy("vda", true, 210, 200));
+        List<Finding> f = Judge.costFindings(onVda(VDA), List.of(c), Thresholds.DEFAULT);
+        assertThat(codes(f)).doesNotContain(FindingCode.FLUSHES_REACHED, FindingCode.FLUSHES_MISSING)
+                .containsExactly(FindingCode.OTHER_DEVICE_WORK);
+        assertThat(f.get(0).message()).endsWith("; 10 left for the syncs is too close to the threshold for that estimate "
+                + "to tell: run more rounds, or where the device is quieter");
+        assertThat(Judge.judge(onVda(VDA), List.of(c), Thresholds.DEFAULT, List.of()).verdict()).isEqualTo(Verdict.UNKNOWN);
+    }
+
+    @Test
+    void tooFewFlushesCountedAreMissingHoweverBusyTheDevice() {
+        SyncCost c = withIdle(100, 400, 100, busy("vda", true, 20, 100));
+        assertThat(codes(Judge.costFindings(onVda(VDA), List.of(c), Thresholds.DEFAULT))).contains(FindingCode.FLUSHES_MISSING);
+    }
+
+    @Test
+    void theLevelThatDecidesBringsItsOwnNoise() {
+        // loop0 is ours alone (no idle flushes) and saw none; vda is busy. loop0 decides, without noise.
+        SyncCost c = withIdle(100, 400, 100, busy("loop0", false, 0, 0), busy("vda", true, 400, 50));
+        assertThat(c.flushesCaused()).isZero();
+        assertThat(c.backgroundDeviation()).isZero();
+        assertThat(codes(Judge.costFindings(onLoop(LOOP_MOUNT), List.of(c), Thresholds.DEFAULT)))
+                .contains(FindingCode.FLUSHES_MISSING);
+    }
+
+    @Test
+    void morePerSyncThanASyncCausesIsSaidToBeOtherWork() {
+        SyncCost c = withIdle(100, 400, 100, busy("vda", true, 500, 0));
+        assertThat(c.flushesPerSync()).isEqualTo(5.0);
+        List<Finding> f = Judge.costFindings(onVda(VDA), List.of(c), Thresholds.DEFAULT);
+        assertThat(codes(f)).contains(FindingCode.OTHER_DEVICE_WORK);
+        assertThat(f.get(1).message()).endsWith("; the 5.0 left per sync are more than a sync causes, so other work the "
+                + "idle windows missed is in them too");
+    }
+
     @Test
     void oneFlushPerSyncReachedTheDisk() {
         SyncCost c = cost(SyncMode.OVERWRITE_FDATASYNC, 100, 200, dev("vda", true, 100, 400));
