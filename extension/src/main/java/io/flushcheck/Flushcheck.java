@@ -1,6 +1,7 @@
 package io.flushcheck;
 
 import io.flushcheck.probe.NativeCallException;
+import io.flushcheck.probe.OwnFiles;
 import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.probe.SyncProbe;
@@ -52,6 +53,11 @@ public final class Flushcheck {
         if (decided && !options.alwaysProbe()) {
             extra.add(Finding.of(FindingCode.NOT_PROBED, "no probe ran: the storage facts decide the verdict"));
         } else {
+            // Only where a probe runs: a verdict the facts decide writes nothing, so reads no directory.
+            String stale = OwnFiles.sweep(real);
+            if (stale != null) {
+                extra.add(Finding.of(FindingCode.STALE_FILES_REMOVED, stale));
+            }
             try {
                 SyncProbe.forStorage(facts, inspector).run(real, options.plan(), listener, costs::add);
             } catch (UnsupportedOperationException e) {
