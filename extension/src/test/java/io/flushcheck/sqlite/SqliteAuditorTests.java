@@ -122,7 +122,9 @@ class SqliteAuditorTests {
             assertThat(a.powerLoss().survival()).isEqualTo(Survival.NO);
             assertThat(a.powerLoss().reason()).contains("tmpfs");
         } finally {
-            MatrixRunner.remove(db);
+            for (String suffix : List.of("", "-journal", "-wal", "-shm")) {
+                Files.deleteIfExists(SqliteAuditor.sibling(db, suffix));
+            }
         }
     }
 
