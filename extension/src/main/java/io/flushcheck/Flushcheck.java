@@ -1,6 +1,7 @@
 package io.flushcheck;
 
 import io.flushcheck.probe.NativeCallException;
+import io.flushcheck.probe.OwnFiles;
 import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncCost;
@@ -54,6 +55,11 @@ public final class Flushcheck {
         if (decided && !options.alwaysProbe()) {
             extra.add(Finding.of(FindingCode.NOT_PROBED, "no probe ran: the storage facts decide the verdict"));
         } else {
+            // Only where a probe runs: a verdict the facts decide writes nothing, so reads no directory.
+            String stale = OwnFiles.sweep(real);
+            if (stale != null) {
+                extra.add(Finding.of(FindingCode.STALE_FILES_REMOVED, stale));
+            }
             try {
                 SyncProbe probe = SyncProbe.forStorage(facts, inspector);
                 probe.run(real, options.plan(), listener, costs::add);

@@ -9,6 +9,8 @@ import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.report.ResultJson;
 import io.flushcheck.report.TextReport;
+import io.flushcheck.verdict.Finding;
+import io.flushcheck.verdict.FindingCode;
 import io.flushcheck.verdict.Thresholds;
 import io.flushcheck.verdict.Verdict;
 import java.io.PrintStream;
@@ -144,6 +146,12 @@ final class ProbeCommand {
             try {
                 CheckResult r = Flushcheck.check(p, options, listener);
                 results.add(r);
+                // Not progress: a change made to the user's directory is said even with --quiet.
+                for (Finding f : r.judgement().findings()) {
+                    if (f.code() == FindingCode.STALE_FILES_REMOVED) {
+                        err.println("flushcheck: " + f.message());
+                    }
+                }
                 if (!json) {
                     out.print(TextReport.of(r, histogram));
                     out.println();

@@ -115,7 +115,7 @@ final class SqliteCommand implements Subcommand {
                 return ExitCodes.OK;
             }
             Path dir = Path.of(paths.isEmpty() ? "" : paths.get(0)).toAbsolutePath();
-            CommitMatrix matrix = CommitMatrix.run(dir, options, quiet ? MatrixListener.NONE : progress(err, dir));
+            CommitMatrix matrix = CommitMatrix.run(dir, options, quiet ? new Quiet(err) : progress(err, dir));
             out.print(json ? Json.write(matrix.toJson()) : matrix.table());
             out.flush();
             return ExitCodes.OK;
@@ -124,8 +124,32 @@ final class SqliteCommand implements Subcommand {
         }
     }
 
+    /** No progress; a change made to the user's directory is still said. */
+    private static final class Quiet implements MatrixListener {
+        private final PrintStream err;
+
+        Quiet(PrintStream err) {
+            this.err = err;
+        }
+
+        @Override
+        public void staleFilesRemoved(String message) {
+            err.println("flushcheck sqlite: " + message);
+        }
+    }
+
     private static MatrixListener progress(PrintStream err, Path dir) {
         return new MatrixListener() {
+            @Override
+            public void staleFilesRemoved(String message) {
+                err.println("flushcheck sqlite: " + message);
+            }
+
+            @Override
+            public void cellFailed(int index, int total, String reason) {
+                err.printf("flushcheck sqlite: [%d/%d] %s%n", index + 1, total, reason);
+            }
+
             @Override
             public void checking(Path d) {
                 err.printf("flushcheck sqlite: checking %s%n", d);
@@ -138,8 +162,11 @@ final class SqliteCommand implements Subcommand {
 
             @Override
             public void cellFinished(int index, int total, CommitCell c) {
-                err.printf(Locale.ROOT, "flushcheck sqlite: [%d/%d] %,.0f rows/s, %.2f flushes per commit%n", index + 1,
-                        total, c.rowsPerSecond(), c.flushesPerCommit());
+                // No device counters (tmpfs, no /sys): say so rather than print NaN.
+                String flushes = Double.isNaN(c.flushesPerCommit()) ? "flushes not counted (no device counters here)"
+                        : String.format(Locale.ROOT, "%.2f flushes per commit", c.flushesPerCommit());
+                err.printf(Locale.ROOT, "flushcheck sqlite: [%d/%d] %,.0f rows/s, %s%n", index + 1, total,
+                        c.rowsPerSecond(), flushes);
             }
 
             @Override

@@ -22,7 +22,7 @@ import org.HdrHistogram.Histogram;
 /**
  * Runs the sync loops of a {@link ProbePlan} in one directory. Each mode gets its own probe file,
  * created exclusively (mode 0600, never through a symlink) inside the directory and removed when
- * the mode ends, whatever happens.
+ * the mode ends, whatever happens: {@link OwnFiles} keeps the rules.
  */
 public final class SyncProbe {
 
@@ -78,20 +78,31 @@ public final class SyncProbe {
     }
 
     private SyncCost runMode(Path dir, SyncMode mode, ProbePlan plan, ProbeListener listener) {
-        Path file = ProbeFiles.newName(dir, mode.id());
+        Path file = OwnFiles.probeName(dir, mode.id());
         try (Memory buffer = new Memory(plan.blockSize())) {
             calls.fill(buffer, plan.blockSize());
             if (mode == SyncMode.JAVA_FORCE) {
                 return javaForce(file, plan, listener);
             }
-            int fd = calls.createExclusive(file.toString(), mode == SyncMode.DSYNC);
-            // Ours only once created: a file that was already there (EEXIST) is never removed.
-            ProbeFiles.created(file);
+            // Registered before it exists, so a shutdown at any instant finds it; settled as ours only once
+            // created: a file that was already there (EEXIST) is never removed.
+            OwnFiles.reserve(file);
+            int fd;
+            boolean created = false;
+            try {
+                fd = calls.createExclusive(file.toString(), mode == SyncMode.DSYNC);
+                created = true;
+            } finally {
+                OwnFiles.settle(file, created);
+            }
             try {
                 return loop(fd, buffer, mode, plan, listener);
             } finally {
-                calls.close(fd);
-                ProbeFiles.remove(file);
+                try {
+                    calls.close(fd);
+                } finally {
+                    OwnFiles.remove(file);
+                }
             }
         }
     }
@@ -141,15 +152,17 @@ public final class SyncProbe {
         byte[] pattern = new byte[plan.blockSize()];
         Arrays.fill(pattern, (byte) 0x5A);
         buf.put(pattern).flip();
-        FileChannel opened;
+        FileChannel opened = null;
+        OwnFiles.reserve(file);
         try {
             opened = FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
                     StandardOpenOption.APPEND, java.nio.file.LinkOption.NOFOLLOW_LINKS),
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         } catch (IOException e) {
             throw new NativeCallException("java-force: open(" + file + ")", 0, describe(e));
+        } finally {
+            OwnFiles.settle(file, opened != null);
         }
-        ProbeFiles.created(file);
         try (FileChannel ch = opened) {
             return measure(SyncMode.JAVA_FORCE, plan, i -> {
                 buf.rewind();
@@ -161,7 +174,7 @@ public final class SyncProbe {
         } catch (IOException e) {
             throw new NativeCallException("java-force on " + file, 0, describe(e));
         } finally {
-            ProbeFiles.remove(file);
+            OwnFiles.remove(file);
         }
     }
 

@@ -21,9 +21,17 @@ import java.util.Optional;
  * @param skipped       labels of cells the total time limit left out
  * @param notes         what a reader must know to read the numbers (fullfsync on Linux, noise, limits)
  * @param elapsedMillis wall time of the whole run, check included
+ * @param failure       why the cells stopped when the directory could not take a database (read-only, full,
+ *                      no permission), null when none failed; the check then carries a PROBE_FAILED finding
  */
 public record CommitMatrix(String directory, CheckResult check, String sqliteVersion, List<String> devices,
-                           List<CommitCell> cells, List<String> skipped, List<String> notes, long elapsedMillis) {
+                           List<CommitCell> cells, List<String> skipped, List<String> notes, long elapsedMillis,
+                           String failure) {
+
+    public CommitMatrix(String directory, CheckResult check, String sqliteVersion, List<String> devices,
+                        List<CommitCell> cells, List<String> skipped, List<String> notes, long elapsedMillis) {
+        this(directory, check, sqliteVersion, devices, cells, skipped, notes, elapsedMillis, null);
+    }
 
     public CommitMatrix {
         devices = List.copyOf(devices);
@@ -37,8 +45,12 @@ public record CommitMatrix(String directory, CheckResult check, String sqliteVer
      * WAL and shared-memory files. The whole run, check included, holds {@link io.flushcheck.probe.ProbeLock}:
      * it waits for any other measurement of this JVM to end, and none starts before it ends.
      *
+     * A directory that exists but cannot take a database (read-only, full, no permission) is no error: the
+     * matrix has the cells that ran, its {@link #failure()}, and the verdict the directory's facts allow with
+     * a PROBE_FAILED finding, as a probe there would.
+     *
      * @throws io.flushcheck.BadPathException when dir does not exist or is not a directory
-     * @throws SqliteException when no database can be created there, or sqlite-jdbc is missing
+     * @throws SqliteException when sqlite-jdbc is missing, or SQLite refuses an option
      */
     public static CommitMatrix run(Path dir, MatrixOptions options, MatrixListener listener) {
         return new MatrixRunner(options, listener).run(dir);
@@ -56,7 +68,8 @@ public record CommitMatrix(String directory, CheckResult check, String sqliteVer
     /** Like {@link #cell} but fails with the cell's label when it was not measured. */
     public CommitCell require(JournalMode j, Synchronous s, boolean fullfsync, int batch) {
         return cell(j, s, fullfsync, batch).orElseThrow(() -> new IllegalStateException(
-                "the matrix has no cell " + CommitCell.label(j, s, fullfsync, batch)));
+                "the matrix has no cell " + CommitCell.label(j, s, fullfsync, batch)
+                        + (failure == null ? "" : ": " + failure)));
     }
 
     /** The JSON shape of {@code flushcheck sqlite --json}: {"rows":[...]} plus context. */
@@ -88,6 +101,7 @@ public record CommitMatrix(String directory, CheckResult check, String sqliteVer
         m.put("rows", rows);
         m.put("skipped", skipped);
         m.put("notes", notes);
+        m.put("failure", failure);
         m.put("elapsedMillis", elapsedMillis);
         return m;
     }

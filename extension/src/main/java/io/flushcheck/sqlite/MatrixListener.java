@@ -16,6 +16,14 @@ public interface MatrixListener {
     default void cellFinished(int index, int total, CommitCell cell) {
     }
 
+    /** Cell {@code index} could not run: the directory cannot be written; no further cell runs. */
+    default void cellFailed(int index, int total, String reason) {
+    }
+
+    /** Files that flushcheck processes no longer alive left in the directory were removed; one sentence. */
+    default void staleFilesRemoved(String message) {
+    }
+
     /** The total time limit was reached: {@code skipped} cells will not run. */
     default void timeLimitReached(int skipped) {
     }

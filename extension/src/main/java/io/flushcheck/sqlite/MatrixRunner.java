@@ -5,6 +5,8 @@ import io.flushcheck.CheckResult;
 import io.flushcheck.Flushcheck;
 import io.flushcheck.probe.DeviceCounters;
 import io.flushcheck.probe.DeviceDelta;
+import io.flushcheck.probe.NativeCallException;
+import io.flushcheck.probe.OwnFiles;
 import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbeLock;
 import io.flushcheck.storage.DeviceStat;
@@ -15,7 +17,6 @@ import io.flushcheck.verdict.FindingCode;
 import io.flushcheck.verdict.Judgement;
 import io.flushcheck.verdict.Verdict;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -25,14 +26,15 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.UUID;
+import java.util.Map;
 
-/** Runs the cells of a {@link MatrixOptions} in one directory. */
+/**
+ * Runs the cells of a {@link MatrixOptions} in one directory. Its databases are {@link OwnFiles}: PID in
+ * the name, created 0600 by flushcheck before SQLite opens them, removed with their -journal, -wal and
+ * -shm in a finally and at JVM shutdown, and swept when a later run finds those of a dead process.
+ */
 final class MatrixRunner {
 
-    static final String FILE_PREFIX = ".flushcheck-sqlite-";
-    /** The files SQLite may create next to a database. */
-    static final List<String> SIDE_FILES = List.of("", "-journal", "-wal", "-shm");
     private static final int WARMUP_COMMITS = 3;
 
     private final MatrixOptions options;
@@ -55,13 +57,19 @@ final class MatrixRunner {
 
     private CommitMatrix measure(Path dir, Path real) {
         long start = System.nanoTime();
+        List<String> notes = new ArrayList<>();
+        String stale = OwnFiles.sweep(real);
+        if (stale != null) {
+            listener.staleFilesRemoved(stale);
+            notes.add(stale);
+        }
         listener.checking(dir);
         StorageInspector inspector = new StorageInspector();
         CheckResult check = options.checkPlan() == null ? unchecked(dir, real, inspector)
                 : Flushcheck.check(dir, CheckOptions.defaults().withPlan(options.checkPlan()), ProbeListener.NONE);
         DeviceCounters counter = DeviceCounters.of(check.facts(), inspector);
-        String version = version(real);
-        List<String> notes = new ArrayList<>();
+        String version = version();
+        CannotWrite failure = null;
         long totalDeadline = deadline(start, options.maxTotalSeconds());
         int total = options.cellCount();
         int index = 0;
@@ -72,6 +80,10 @@ final class MatrixRunner {
                 for (boolean f : options.fullfsync()) {
                     for (int b : options.batches()) {
                         String label = CommitCell.label(j, s, f, b);
+                        if (failure != null) {
+                            index++;
+                            continue;
+                        }
                         if (System.nanoTime() >= totalDeadline) {
                             if (skipped.isEmpty()) {
                                 listener.timeLimitReached(total - index);
@@ -79,18 +91,46 @@ final class MatrixRunner {
                             skipped.add(label);
                         } else {
                             listener.cellStarted(index, total, label);
-                            CommitCell cell = runCell(real, j, s, f, b, counter, totalDeadline);
-                            cells.add(cell);
-                            listener.cellFinished(index, total, cell);
+                            try {
+                                CommitCell cell = runCell(real, j, s, f, b, counter, totalDeadline);
+                                cells.add(cell);
+                                listener.cellFinished(index, total, cell);
+                            } catch (CannotWrite e) {
+                                // The probe's rule: the directory gets the verdict its facts allow, and says why.
+                                failure = e;
+                                listener.cellFailed(index, total, e.getMessage());
+                            }
                         }
                         index++;
                     }
                 }
             }
         }
+        if (failure != null) {
+            check = withFinding(check, new Finding(FindingCode.PROBE_FAILED, failure.getMessage(),
+                    failure.errno > 0 ? Map.of("errno", String.valueOf(failure.errno)) : Map.of()));
+            notes.add(cells.size() + " of " + total + " cells ran: " + failure.getMessage());
+        }
         notes.addAll(notes(check, counter, cells, skipped));
         return new CommitMatrix(dir.toString(), check, version, counter.names(), cells, skipped, notes,
-                (System.nanoTime() - start) / 1_000_000);
+                (System.nanoTime() - start) / 1_000_000, failure == null ? null : failure.getMessage());
+    }
+
+    private static CheckResult withFinding(CheckResult c, Finding f) {
+        List<Finding> all = new ArrayList<>(c.judgement().findings());
+        all.add(f);
+        return new CheckResult(c.path(), c.facts(), c.costs(), new Judgement(c.verdict(), all), c.elapsedMillis());
+    }
+
+    /** The directory cannot take a database: read-only, full, no permission. Carries the errno when known. */
+    static final class CannotWrite extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final int errno;
+
+        CannotWrite(String message, int errno, Throwable cause) {
+            super(message, cause);
+            this.errno = errno;
+        }
     }
 
     /**
@@ -145,33 +185,23 @@ final class MatrixRunner {
         return n;
     }
 
-    private static String version(Path dir) {
-        Path db = newDatabase(dir);
-        try (Connection c = SqliteDriver.openReadWrite(db); Statement s = c.createStatement();
+    /** The driver's SQLite version, from a database in memory: nothing is written for it. */
+    private static String version() {
+        try (Connection c = SqliteDriver.openMemory(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("select sqlite_version()")) {
             rs.next();
-            String v = rs.getString(1);
-            s.execute("create table t(x)");
-            return v;
+            return rs.getString(1);
         } catch (SQLException e) {
-            throw new SqliteException("cannot create an SQLite database in " + dir + ": " + e.getMessage(), e);
-        } finally {
-            remove(db);
+            throw new SqliteException("cannot open an SQLite database in memory: " + e.getMessage(), e);
         }
     }
 
-    static Path newDatabase(Path dir) {
-        return dir.resolve(FILE_PREFIX + UUID.randomUUID() + ".db");
-    }
-
-    /** Removes a database and every file SQLite may have made next to it. */
-    static void remove(Path db) {
-        for (String suffix : SIDE_FILES) {
-            try {
-                Files.deleteIfExists(db.resolveSibling(db.getFileName() + suffix));
-            } catch (IOException e) {
-                // best effort: the name is unique and says what it is
-            }
+    /** A fresh database file in {@code dir}, ours: 0600, registered, PID in its name. */
+    private static Path newDatabase(Path dir) {
+        try {
+            return OwnFiles.createDatabase(dir);
+        } catch (NativeCallException e) {
+            throw new CannotWrite("cannot create an SQLite database in " + dir + ": " + e.getMessage(), e.errno(), e);
         }
     }
 
@@ -223,10 +253,14 @@ final class MatrixRunner {
                 return new CommitCell(j, s, fullfsync, batch, rows, commits, nanos, flushes, kib, truncated);
             }
         } catch (SQLException e) {
+            if (SqliteErrors.cannotWrite(e)) {
+                throw new CannotWrite("cannot write an SQLite database in " + dir + " (" + CommitCell.label(j, s,
+                        fullfsync, batch) + "): " + SqliteErrors.cause(e), 0, e);
+            }
             throw new SqliteException("cannot run " + CommitCell.label(j, s, fullfsync, batch) + " in " + dir + ": "
-                    + e.getMessage(), e);
+                    + SqliteErrors.cause(e), e);
         } finally {
-            remove(db);
+            OwnFiles.remove(db);
         }
     }
 

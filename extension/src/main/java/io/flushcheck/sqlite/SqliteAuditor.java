@@ -58,9 +58,10 @@ public final class SqliteAuditor {
     }
 
     /**
-     * Audits a database file: opens it read-only, reads its defaults, changes nothing. A WAL database
-     * with no -wal and no -shm file has no writer and nothing in a log: it is opened immutable, so that
-     * not even those two files are created next to it.
+     * Audits a database file: opens it read-only, reads its defaults, changes nothing: not the database,
+     * not its -journal, -wal or -shm, not which of them exist. A WAL database is opened immutable: every
+     * other way of reading one writes its -shm (its read marks), or creates it where it is missing;
+     * what the audit reads (the journal mode in the header, the connection defaults) is in the main file.
      */
     public static DurabilityAudit auditFile(Path file) {
         return auditFile(file, defaultCheck());
@@ -74,14 +75,8 @@ public final class SqliteAuditor {
         SqliteDriver.require();
         Path real = validateFile(file);
         boolean walHeader = readHeader(file, real);
-        Path dir = real.getParent();
-        boolean noWalFiles = !Files.exists(sibling(real, "-wal")) && !Files.exists(sibling(real, "-shm"));
-        if (walHeader && !noWalFiles && !Files.exists(sibling(real, "-shm")) && !Files.isWritable(dir)) {
-            throw new SqliteException(file + " is a WAL database in a read-only directory without its -shm file:"
-                    + " SQLite cannot open it read-only there; audit a copy or the live connection");
-        }
         SqliteSettings s;
-        try (Connection c = SqliteDriver.openReadOnly(real, BUSY_TIMEOUT_MILLIS, walHeader && noWalFiles)) {
+        try (Connection c = SqliteDriver.openReadOnly(real, BUSY_TIMEOUT_MILLIS, walHeader)) {
             s = read(c);
         } catch (SQLException e) {
             throw fileError(file, e);
@@ -179,15 +174,17 @@ public final class SqliteAuditor {
     }
 
     private static SqliteException fileError(Path file, SQLException e) {
-        int code = e.getErrorCode() & 0xff;
+        int code = SqliteErrors.primary(e);
         String what = switch (code) {
             case 5, 6 -> file + " is locked by another connection (SQLITE_BUSY after " + BUSY_TIMEOUT_MILLIS
                     + " ms): audit it when no writer holds it, or audit the live connection";
             case 26, 11 -> file + " is not an SQLite database, or is corrupt (" + e.getMessage() + ")";
             case 14 -> "SQLite cannot open " + file + " read-only (" + e.getMessage() + "): check the permissions of the"
                     + " file and its directory";
-            case 8 -> "SQLite needs to write next to " + file + " to read it, and the directory is read-only ("
-                    + e.getMessage() + ")";
+            case 8 -> SqliteErrors.code(e) == SqliteErrors.READONLY_ROLLBACK
+                    ? "cannot audit " + file + " read-only: " + SqliteErrors.cause(e) + "; open it read-write once"
+                    + " (any SQLite client rolls it back) or audit the live connection"
+                    : "cannot audit " + file + " read-only: " + SqliteErrors.cause(e);
             default -> "cannot audit " + file + ": " + e.getMessage();
         };
         return new SqliteException(what, e);

@@ -49,10 +49,16 @@ public final class SqliteDriver {
         }
     }
 
-    /** A read-write connection that creates the file. */
+    /** A read-write connection (creates the file when it does not exist). */
     static Connection openReadWrite(Path file) throws SQLException {
         require();
         return DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+    }
+
+    /** A connection to a private database in memory. */
+    static Connection openMemory() throws SQLException {
+        require();
+        return DriverManager.getConnection("jdbc:sqlite::memory:");
     }
 
     /**

@@ -30,7 +30,9 @@ public enum FindingCode {
     NO_DECIDING_MODE(null),
     PROBE_FAILED(null),
     NATIVE_UNAVAILABLE(null),
-    UNSUPPORTED_OS(null);
+    UNSUPPORTED_OS(null),
+    /** Files left by flushcheck processes that no longer run were removed before the probe. */
+    STALE_FILES_REMOVED(null);
 
     private final Verdict effect;
 

@@ -41,6 +41,7 @@ class ProbeFileHygieneTests {
     private class Watching implements SyncCalls {
         final List<String> created = new ArrayList<>();
         final List<String> seen = new ArrayList<>();
+        final List<String> registeredBefore = new ArrayList<>();
         int failSyncAt = -1;
         int syncs;
 
@@ -54,6 +55,10 @@ class ProbeFileHygieneTests {
             } catch (IOException e) {
                 throw new AssertionError(e);
             }
+            // At the syscall the name must already be in the registry, so that a shutdown at any
+            // instant of it, or just after, finds the file.
+            registeredBefore.add((OwnFiles.isRegistered(Path.of(path)) ? "registered" : "not registered")
+                    + (Files.exists(Path.of(path), LinkOption.NOFOLLOW_LINKS) ? ", existing" : ", not existing"));
             int fd = real.createExclusive(path, dsync);
             created.add(path);
             try {
@@ -126,7 +131,30 @@ class ProbeFileHygieneTests {
                 dir + " regular rw------- no-sync");
         assertThat(calls.created).allSatisfy(p -> assertThat(Path.of(p)).doesNotExist());
         assertThat(ProbeLeftovers.in(dir)).isEmpty();
-        assertThat(ProbeFiles.live()).isZero();
+        assertThat(OwnFiles.live()).isZero();
+    }
+
+    @Test
+    void everyProbeFileIsRegisteredBeforeItIsCreated() {
+        Watching calls = new Watching();
+        SyncProbe.with(calls, null, null).run(dir, PLAN, ProbeListener.NONE);
+        assertThat(calls.registeredBefore).hasSize(6).containsOnly("registered, not existing");
+        assertThat(OwnFiles.live()).isZero();
+    }
+
+    @Test
+    void aFileThatWasThereIsLeftAloneAndForgotten() {
+        List<Path> planted = new ArrayList<>();
+        Watching planting = new Watching() {
+            @Override
+            void beforeCreate(String path) throws IOException {
+                planted.add(Files.writeString(Path.of(path), "someone else's"));
+            }
+        };
+        assertThatThrownBy(() -> SyncProbe.with(planting, null, null).run(dir, PLAN, ProbeListener.NONE))
+                .isInstanceOf(NativeCallException.class).hasMessageEndingWith("failed: File exists (errno 17)");
+        assertThat(planted).singleElement().satisfies(p -> assertThat(Files.readString(p)).isEqualTo("someone else's"));
+        assertThat(OwnFiles.live()).isZero();
     }
 
     @Test
@@ -195,7 +223,7 @@ class ProbeFileHygieneTests {
                 .satisfies(e -> assertThat(e.getMessage()).matches("open\\(" + java.util.regex.Pattern.quote(dir.toString())
                         + "/\\.flushcheck-\\d+-overwrite-fdatasync-[0-9a-f]{12}\\.probe\\) failed: File exists \\(errno 17\\)"));
         assertThat(target).doesNotExist();
-        assertThat(ProbeFiles.live()).isZero();
+        assertThat(OwnFiles.live()).isZero();
     }
 
     @Test
@@ -207,7 +235,7 @@ class ProbeFileHygieneTests {
                 .hasMessage("fdatasync failed: Input/output error (errno 5)");
         assertThat(failing.created).hasSize(1);
         assertThat(ProbeLeftovers.in(dir)).isEmpty();
-        assertThat(ProbeFiles.live()).isZero();
+        assertThat(OwnFiles.live()).isZero();
     }
 
     @Test
@@ -216,6 +244,6 @@ class ProbeFileHygieneTests {
         assertThatThrownBy(() -> SyncProbe.with(real, null, null).run(gone, PLAN, ProbeListener.NONE))
                 .isInstanceOf(NativeCallException.class)
                 .hasMessageEndingWith("failed: No such file or directory (errno 2)");
-        assertThat(ProbeFiles.live()).isZero();
+        assertThat(OwnFiles.live()).isZero();
     }
 }

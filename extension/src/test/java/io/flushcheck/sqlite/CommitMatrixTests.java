@@ -297,14 +297,24 @@ class CommitMatrixTests {
     }
 
     @Test
-    void aReadOnlyDirectoryGetsOneClearError() throws Exception {
+    void aReadOnlyDirectoryGetsTheVerdictItsFactsAllowAndAProbeFailedFindingWithTheErrno() throws Exception {
         Requirements.requireRoot();
         Path mnt = SqliteTestFiles.diskDir("ro-matrix");
         SqliteAuditorTests.run("mount", "-t", "tmpfs", "-o", "size=1m,ro", "tmpfs", mnt.toString());
         try {
-            assertThatThrownBy(() -> CommitMatrix.run(mnt, small(), MatrixListener.NONE))
-                    .isInstanceOf(SqliteException.class)
-                    .hasMessageStartingWith("cannot create an SQLite database in " + mnt + ": ");
+            CommitMatrix m = CommitMatrix.run(mnt, small(), MatrixListener.NONE);
+            assertThat(m.verdict()).as("tmpfs: the facts decide").isEqualTo(Verdict.NO_REAL_FLUSH);
+            assertThat(m.cells()).isEmpty();
+            assertThat(m.failure()).startsWith("cannot create an SQLite database in " + mnt + ": open(" + mnt + "/.flushcheck-")
+                    .endsWith(".db) failed: Read-only file system (errno 30)");
+            assertThat(m.check().judgement().findings()).anySatisfy(f -> {
+                assertThat(f.code()).isEqualTo(io.flushcheck.verdict.FindingCode.PROBE_FAILED);
+                assertThat(f.message()).isEqualTo(m.failure());
+                assertThat(f.evidence()).containsEntry("errno", "30");
+            });
+            assertThat(m.notes()).contains("0 of 12 cells ran: " + m.failure());
+            assertThatThrownBy(() -> m.require(JournalMode.WAL, Synchronous.FULL, false, 1))
+                    .hasMessage("the matrix has no cell WAL/FULL/fullfsync=0/batch=1: " + m.failure());
         } finally {
             SqliteAuditorTests.run("umount", mnt.toString());
         }
@@ -321,7 +331,7 @@ class CommitMatrixTests {
 
     static List<Path> leftovers(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().startsWith(MatrixRunner.FILE_PREFIX)).toList();
+            return s.filter(p -> p.getFileName().toString().startsWith(".flushcheck-")).toList();
         }
     }
 }
