@@ -9,6 +9,7 @@ import io.flushcheck.guest.GuestRunner;
 import io.flushcheck.guest.MountKind;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncMode;
+import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -103,7 +104,7 @@ final class GuestsCommand implements Subcommand {
         boolean q = quiet;
         GuestRunner runner = new GuestRunner(m -> {
             if (!q) {
-                err.println("flushcheck guests: " + m);
+                err.println("flushcheck guests: " + Escape.of(m));
             }
         });
         if (!GuestRunner.dockerAvailable()) {
@@ -149,7 +150,7 @@ final class GuestsCommand implements Subcommand {
             out.print(Json.write(jsonDocument(results, comparison, comparisonError, failures)));
         } else {
             for (Map<String, Object> r : results) {
-                out.printf("%-28s %-14s %s%n", r.get("environment"), r.get("verdict"), firstFinding(r));
+                out.printf("%-28s %-14s %s%n", Escape.of(r.get("environment")), r.get("verdict"), Escape.of(firstFinding(r)));
             }
             out.println();
             if (comparison != null) {
@@ -158,10 +159,10 @@ final class GuestsCommand implements Subcommand {
         }
         out.flush();
         for (String f : failures.values()) {
-            err.println("flushcheck guests: " + f);
+            err.println("flushcheck guests: " + Escape.of(f));
         }
         if (comparisonError != null) {
-            err.println("flushcheck guests: no comparison: " + comparisonError);
+            err.println("flushcheck guests: no comparison: " + Escape.of(comparisonError));
         }
         return failures.isEmpty() && comparisonError == null ? ExitCodes.OK : ExitCodes.INTERNAL;
     }

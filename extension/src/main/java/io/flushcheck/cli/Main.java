@@ -1,5 +1,6 @@
 package io.flushcheck.cli;
 
+import io.flushcheck.report.Escape;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
@@ -30,10 +31,11 @@ public final class Main {
             }
             return new ProbeCommand().run(args, out, err);
         } catch (UsageException e) {
-            err.println("flushcheck: " + e.getMessage() + " (see flushcheck --help)");
+            // One line whatever the message quotes: a path or an argument may hold a newline or ESC.
+            err.println("flushcheck: " + Escape.of(e.getMessage()) + " (see flushcheck --help)");
             return ExitCodes.USAGE;
         } catch (RuntimeException | LinkageError e) {
-            err.println("flushcheck: internal error: " + e);
+            err.println("flushcheck: internal error: " + Escape.of(e.toString()));
             return ExitCodes.INTERNAL;
         }
     }

@@ -7,6 +7,7 @@ import io.flushcheck.Flushcheck;
 import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncMode;
+import io.flushcheck.report.Escape;
 import io.flushcheck.report.ResultJson;
 import io.flushcheck.report.TextReport;
 import io.flushcheck.verdict.Thresholds;
@@ -163,7 +164,7 @@ final class ProbeCommand {
         int exit = ExitCodes.OK;
         for (CheckResult r : results) {
             if (r.verdict() != Verdict.REAL_FLUSH) {
-                err.println("flushcheck: " + r.path() + " is " + r.verdict() + ": " + r.judgement().summary());
+                err.println("flushcheck: " + Escape.of(r.path()) + " is " + r.verdict() + ": " + Escape.of(r.judgement().summary()));
                 exit = ExitCodes.NOT_REAL_FLUSH;
             }
         }
@@ -185,11 +186,11 @@ final class ProbeCommand {
     private static final class Progress implements ProbeListener {
 
         private final PrintStream err;
-        private final Path path;
+        private final String path; // escaped: a progress line is one line whatever the name holds
 
         Progress(PrintStream err, Path path) {
             this.err = err;
-            this.path = path;
+            this.path = Escape.of(path.toString());
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.BadPathException;
+import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
 import io.flushcheck.sqlite.CommitCell;
 import io.flushcheck.sqlite.CommitMatrix;
@@ -128,7 +129,7 @@ final class SqliteCommand implements Subcommand {
         return new MatrixListener() {
             @Override
             public void checking(Path d) {
-                err.printf("flushcheck sqlite: checking %s%n", d);
+                err.printf("flushcheck sqlite: checking %s%n", Escape.of(d));
             }
 
             @Override
@@ -144,7 +145,7 @@ final class SqliteCommand implements Subcommand {
 
             @Override
             public void timeLimitReached(int skipped) {
-                err.printf("flushcheck sqlite: total time limit reached in %s: %d cells skipped%n", dir, skipped);
+                err.printf("flushcheck sqlite: total time limit reached in %s: %d cells skipped%n", Escape.of(dir), skipped);
             }
         };
     }

@@ -1,6 +1,7 @@
 package io.flushcheck.jupiter;
 
 import io.flushcheck.BadPathException;
+import io.flushcheck.report.Escape;
 import io.flushcheck.sqlite.CommitCell;
 import io.flushcheck.sqlite.CommitMatrix;
 import io.flushcheck.sqlite.JournalMode;
@@ -72,10 +73,10 @@ final class MeasureSqliteCommitsExtension implements BeforeEachCallback, Paramet
             try {
                 return CommitMatrix.run(dir, options, MatrixListener.NONE);
             } catch (BadPathException e) {
-                throw new ExtensionConfigurationException(ANNOTATION + ": " + where[0] + " = '" + where[1] + "': "
-                        + e.getMessage(), e);
+                throw new ExtensionConfigurationException(ANNOTATION + ": " + where[0] + " = '" + Escape.of(where[1]) + "': "
+                        + Escape.of(e.getMessage()), e);
             } catch (SqliteException e) {
-                throw new ExtensionConfigurationException(ANNOTATION + ": " + e.getMessage(), e);
+                throw new ExtensionConfigurationException(ANNOTATION + ": " + Escape.of(e.getMessage()), e);
             }
         };
         return store.getOrComputeIfAbsent(key, run, CommitMatrix.class);
