@@ -1,5 +1,7 @@
 package io.flushcheck.cli;
 
+import io.flushcheck.BadPathException;
+import io.flushcheck.Flushcheck;
 import io.flushcheck.guest.GuestComparison;
 import io.flushcheck.guest.GuestEnvironment;
 import io.flushcheck.guest.GuestImage;
@@ -12,7 +14,6 @@ import io.flushcheck.probe.SyncMode;
 import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -91,15 +92,18 @@ final class GuestsCommand implements Subcommand {
                         }
                         mounts = List.copyOf(ms);
                     }
-                    case "--host-dir" -> hostDir = Path.of(args.value(opt, a)).toAbsolutePath();
+                    case "--host-dir" -> hostDir = Path.of(args.value(opt, a));
                     default -> throw new UsageException("unknown option " + a + " (flushcheck guests --help)");
                 }
             } catch (IllegalArgumentException e) {
                 throw new UsageException(opt + ": " + e.getMessage());
             }
         }
-        if (!Files.isDirectory(hostDir)) {
-            throw new UsageException("--host-dir " + hostDir + " is not a directory");
+        try {
+            // The probe's validator: the same causes in the same words (empty, missing, a loop, ...).
+            hostDir = Flushcheck.validateDirectory(hostDir);
+        } catch (BadPathException e) {
+            throw new UsageException("--host-dir: " + e.getMessage());
         }
         boolean q = quiet;
         GuestRunner runner = new GuestRunner(m -> {

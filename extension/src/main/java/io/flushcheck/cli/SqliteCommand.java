@@ -115,7 +115,9 @@ final class SqliteCommand implements Subcommand {
                 out.flush();
                 return ExitCodes.OK;
             }
-            Path dir = Path.of(paths.isEmpty() ? "" : paths.get(0)).toAbsolutePath();
+            // An empty argument stays empty, for the validator to refuse: Path.of("") is the working directory.
+            Path dir = paths.isEmpty() ? Path.of("").toAbsolutePath()
+                    : paths.get(0).isEmpty() ? Path.of("") : Path.of(paths.get(0)).toAbsolutePath();
             CommitMatrix matrix = CommitMatrix.run(dir, options, quiet ? MatrixListener.NONE : progress(err, dir));
             out.print(json ? Json.write(matrix.toJson()) : matrix.table());
             out.flush();
