@@ -100,6 +100,12 @@ public final class BadPathException extends IllegalArgumentException {
             // passes to the system is another one, which does not exist. The real one may well.
             return unrepresentable(s, null);
         }
+        if (!utf8() && s.indexOf('?') >= 0) {
+            // Where Java decodes a name itself (the working directory) under an ASCII locale, it puts '?'
+            // for every byte it cannot decode: the name it has is another one.
+            return shown + " does not exist; if its name is not ASCII, this locale's encoding (" + jnuEncoding()
+                    + ") cannot represent it: run with a UTF-8 locale, e.g. LC_ALL=C.UTF-8";
+        }
         if (Files.isSymbolicLink(path)) {
             String target;
             try {
@@ -119,10 +125,9 @@ public final class BadPathException extends IllegalArgumentException {
      * @param detail what Java said, used when the encoding is not the cause; may be null
      */
     public static String unrepresentable(String path, String detail) {
-        String encoding = jnuCharset().name();
         String shown = shown(path);
-        if (!"UTF-8".equals(encoding)) {
-            return "cannot represent path '" + shown + "' in this locale's encoding (" + encoding
+        if (!utf8()) {
+            return "cannot represent path '" + shown + "' in this locale's encoding (" + jnuEncoding()
                     + "): run with a UTF-8 locale, e.g. LC_ALL=C.UTF-8";
         }
         if (path.indexOf('\uFFFD') >= 0) {
@@ -151,9 +156,18 @@ public final class BadPathException extends IllegalArgumentException {
         }
     }
 
+    /** The file name encoding as the JVM names it: ANSI_X3.4-1968 under LC_ALL=C. */
+    private static String jnuEncoding() {
+        return System.getProperty("sun.jnu.encoding", Charset.defaultCharset().name());
+    }
+
+    private static boolean utf8() {
+        return "UTF-8".equals(jnuCharset().name());
+    }
+
     private static Charset jnuCharset() {
         try {
-            return Charset.forName(System.getProperty("sun.jnu.encoding", Charset.defaultCharset().name()));
+            return Charset.forName(jnuEncoding());
         } catch (RuntimeException e) {
             return Charset.defaultCharset();
         }

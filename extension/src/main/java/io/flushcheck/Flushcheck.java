@@ -13,6 +13,7 @@ import io.flushcheck.verdict.Judge;
 import io.flushcheck.verdict.Judgement;
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -134,6 +135,22 @@ public final class Flushcheck {
                     + " a file would live in");
         }
         return real.toPath();
+    }
+
+    /**
+     * The path a person or a setting names. Java encodes file names with the encoding the locale had at
+     * JVM start ({@code sun.jnu.encoding}, ASCII under {@code LC_ALL=C}, fixed afterwards): a name it
+     * cannot represent there is refused in one sentence that names the fix, rather than as an
+     * {@link InvalidPathException}.
+     *
+     * @throws BadPathException when the name cannot be represented as a path here
+     */
+    public static Path pathOf(String name) {
+        try {
+            return Path.of(name);
+        } catch (InvalidPathException e) {
+            throw new BadPathException(BadPathException.unrepresentable(name, e.getReason()));
+        }
     }
 
     /**

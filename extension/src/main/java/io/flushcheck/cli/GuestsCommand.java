@@ -92,7 +92,7 @@ final class GuestsCommand implements Subcommand {
                         }
                         mounts = List.copyOf(ms);
                     }
-                    case "--host-dir" -> hostDir = Path.of(args.value(opt, a));
+                    case "--host-dir" -> hostDir = Args.path(args.value(opt, a));
                     default -> throw new UsageException("unknown option " + a + " (flushcheck guests --help)");
                 }
             } catch (IllegalArgumentException e) {

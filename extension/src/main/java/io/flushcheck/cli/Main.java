@@ -1,7 +1,9 @@
 package io.flushcheck.cli;
 
+import io.flushcheck.BadPathException;
 import io.flushcheck.report.Escape;
 import java.io.PrintStream;
+import java.nio.file.InvalidPathException;
 import java.util.Arrays;
 import java.util.List;
 
@@ -10,6 +12,8 @@ import java.util.List;
  * or to a named subcommand.
  */
 public final class Main {
+
+    private static final String HINT = " (see flushcheck --help)";
 
     private Main() {
     }
@@ -32,7 +36,11 @@ public final class Main {
             return new ProbeCommand().run(args, out, err);
         } catch (UsageException e) {
             // One line whatever the message quotes: a path or an argument may hold a newline or ESC.
-            err.println("flushcheck: " + Escape.of(e.getMessage()) + " (see flushcheck --help)");
+            err.println("flushcheck: " + Escape.of(e.getMessage()) + HINT);
+            return ExitCodes.USAGE;
+        } catch (InvalidPathException e) {
+            // A path Java made itself (the working directory, java.io.tmpdir) that the locale cannot represent.
+            err.println("flushcheck: " + Escape.of(BadPathException.unrepresentable(e.getInput(), e.getReason())) + HINT);
             return ExitCodes.USAGE;
         } catch (RuntimeException | LinkageError e) {
             err.println("flushcheck: internal error: " + Escape.of(e.toString()));

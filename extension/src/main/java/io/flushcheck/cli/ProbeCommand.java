@@ -75,7 +75,7 @@ final class ProbeCommand {
         while (args.hasNext()) {
             String a = args.next();
             if (onlyPaths || !a.startsWith("-") || a.equals("-")) {
-                paths.add(Path.of(a));
+                paths.add(Args.path(a));
                 continue;
             }
             String opt = Args.baseName(a);

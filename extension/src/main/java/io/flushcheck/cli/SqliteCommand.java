@@ -110,14 +110,14 @@ final class SqliteCommand implements Subcommand {
         }
         try {
             if (audit != null) {
-                DurabilityAudit result = SqliteAuditor.auditFile(Path.of(audit));
+                DurabilityAudit result = SqliteAuditor.auditFile(Args.path(audit));
                 out.print(json ? Json.write(result.toJson()) : result.text());
                 out.flush();
                 return ExitCodes.OK;
             }
             // An empty argument stays empty, for the validator to refuse: Path.of("") is the working directory.
             Path dir = paths.isEmpty() ? Path.of("").toAbsolutePath()
-                    : paths.get(0).isEmpty() ? Path.of("") : Path.of(paths.get(0)).toAbsolutePath();
+                    : paths.get(0).isEmpty() ? Path.of("") : Args.path(paths.get(0)).toAbsolutePath();
             CommitMatrix matrix = CommitMatrix.run(dir, options, quiet ? MatrixListener.NONE : progress(err, dir));
             out.print(json ? Json.write(matrix.toJson()) : matrix.table());
             out.flush();

@@ -1,6 +1,7 @@
 package io.flushcheck.jupiter;
 
 import io.flushcheck.BadPathException;
+import io.flushcheck.Flushcheck;
 import io.flushcheck.report.Escape;
 import io.flushcheck.sqlite.CommitCell;
 import io.flushcheck.sqlite.CommitMatrix;
@@ -64,7 +65,12 @@ final class MeasureSqliteCommitsExtension implements BeforeEachCallback, Paramet
                 ANNOTATION + " is not present on " + context.getDisplayName() + " or its class"));
         MatrixOptions options = options(a, context);
         String[] where = directory(context);
-        Path dir = Path.of(where[1]);
+        Path dir;
+        try {
+            dir = Flushcheck.pathOf(where[1]);
+        } catch (BadPathException e) {
+            throw new ExtensionConfigurationException(ANNOTATION + ": " + where[0] + ": " + Escape.of(e.getMessage()), e);
+        }
         ExtensionContext.Store store = context.getRoot().getStore(NAMESPACE);
         String key = dir.toAbsolutePath() + " " + options;
         // CommitMatrix.run takes ProbeLock inside the computation, never around a store call, so a thread
