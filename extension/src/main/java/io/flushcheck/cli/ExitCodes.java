@@ -11,6 +11,11 @@ public final class ExitCodes {
     public static final int USAGE = 2;
     /** An unexpected internal error; the message says what, and a bug report should carry it. */
     public static final int INTERNAL = 3;
+    /**
+     * The results could not be written to standard output (a full disk, a closed descriptor, a broken
+     * pipe): one line on stderr says why. Wins over 0 and 1, whose results are lost.
+     */
+    public static final int OUTPUT = 4;
 
     private ExitCodes() {
     }

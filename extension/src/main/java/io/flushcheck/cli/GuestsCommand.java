@@ -48,7 +48,8 @@ final class GuestsCommand implements Subcommand {
                                  subdirectories of it (default: the working directory)
               --quiet            no progress on stderr
               -h, --help         this text
-            exit codes: 0 compared, 2 bad usage, 3 no Docker engine or a guest failed to run
+            exit codes: 0 compared, 2 bad usage, 3 no Docker engine or a guest failed to run, 4 the output
+            could not be written
             """;
 
     @Override

@@ -2,7 +2,10 @@ package io.flushcheck.cli;
 
 import io.flushcheck.BadPathException;
 import io.flushcheck.report.Escape;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.Charset;
 import java.nio.file.InvalidPathException;
 import java.util.Arrays;
 import java.util.List;
@@ -20,11 +23,43 @@ public final class Main {
 
     public static void main(String[] args) {
         Warmup.start();
-        System.exit(run(Arrays.asList(args), System.out, System.err));
+        // Our own stream on descriptor 1, in System.out's encoding, that keeps the reason of a failed write.
+        StdoutSink sink = new StdoutSink();
+        PrintStream out = new PrintStream(new BufferedOutputStream(sink, 8192), false, stdoutCharset());
+        System.exit(run(Arrays.asList(args), out, System.err, sink));
     }
 
     /** Runs the command and returns its exit code; never calls System.exit (tests call this). */
     public static int run(List<String> args, PrintStream out, PrintStream err) {
+        return run(args, out, err, null);
+    }
+
+    /**
+     * Every command's results go to {@code out}, which never throws: whether they arrived is judged here,
+     * once for all commands, after the command is done. Output that could not be written is exit 4 with
+     * one line on stderr, whatever the command's own code (but a usage or internal error's).
+     */
+    private static int run(List<String> args, PrintStream out, PrintStream err, StdoutSink sink) {
+        int code = dispatch(args, out, err);
+        if (out.checkError() && code != ExitCodes.USAGE && code != ExitCodes.INTERNAL) {
+            IOException why = sink == null ? null : sink.failure();
+            err.println("flushcheck: could not write the output" + (why == null ? "" : ": " + Escape.of(why.getMessage()))
+                    + "; the results are lost");
+            return ExitCodes.OUTPUT;
+        }
+        return code;
+    }
+
+    private static Charset stdoutCharset() {
+        String enc = System.getProperty("sun.stdout.encoding");
+        try {
+            return enc != null ? Charset.forName(enc) : Charset.defaultCharset();
+        } catch (RuntimeException e) {
+            return Charset.defaultCharset();
+        }
+    }
+
+    private static int dispatch(List<String> args, PrintStream out, PrintStream err) {
         try {
             if (!args.isEmpty()) {
                 for (Subcommand s : Subcommand.all()) {

@@ -49,6 +49,7 @@ final class ProbeCommand {
               1  --require-real-flush and some path is NO_REAL_FLUSH or UNKNOWN
               2  bad usage, or a path that does not exist or is not a directory (nothing was written)
               3  internal error
+              4  the results could not be written to stdout (full, closed, a broken pipe): one line on stderr
             A directory that exists but cannot be written (read-only, full, no permission) gets the verdict
             its storage facts allow, UNKNOWN when they decide nothing, with a PROBE_FAILED finding saying why.
             """;
@@ -148,7 +149,9 @@ final class ProbeCommand {
                 if (!json) {
                     out.print(TextReport.of(r, histogram));
                     out.println();
-                    out.flush();
+                    if (out.checkError()) {
+                        break; // the results cannot be written: probing more paths would be for nothing (exit 4)
+                    }
                 }
             } catch (BadPathException e) {
                 throw new UsageException(e.getMessage());

@@ -47,6 +47,8 @@ final class SqliteCommand implements Subcommand {
               --max-seconds S        skip the cells that would start after S seconds in all (default 120)
               --quiet                no progress on stderr
               -h, --help             this text
+            exit codes: 0 done, 2 bad usage or a path that cannot be used, 3 internal error, 4 the output could not
+            be written
             """;
 
     @Override
