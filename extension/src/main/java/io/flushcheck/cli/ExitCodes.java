@@ -7,7 +7,10 @@ public final class ExitCodes {
     public static final int OK = 0;
     /** {@code --require-real-flush}: at least one path is NO_REAL_FLUSH or UNKNOWN. */
     public static final int NOT_REAL_FLUSH = 1;
-    /** Bad usage or a path that cannot be checked (missing, not a directory). Nothing was written. */
+    /**
+     * Bad usage or a path that cannot be used (missing, not a directory, unreachable, empty, not
+     * representable in the locale's encoding): one line on stderr with the cause. Nothing was written.
+     */
     public static final int USAGE = 2;
     /** An unexpected internal error; the message says what, and a bug report should carry it. */
     public static final int INTERNAL = 3;
