@@ -36,16 +36,17 @@ public final class Main {
 
     /**
      * Every command's results go to {@code out}, which never throws: whether they arrived is judged here,
-     * once for all commands, after the command is done. Output that could not be written is exit 4 with
-     * one line on stderr, whatever the command's own code (but a usage or internal error's).
+     * once for all commands, after the command is done. Output that could not be written is one line on
+     * stderr, and exit 4 where the command would have said 0 or 1 (its results are lost); an error the
+     * command reported itself (2, 3) keeps its code.
      */
     private static int run(List<String> args, PrintStream out, PrintStream err, StdoutSink sink) {
         int code = dispatch(args, out, err);
-        if (out.checkError() && code != ExitCodes.USAGE && code != ExitCodes.INTERNAL) {
+        if (out.checkError()) {
             IOException why = sink == null ? null : sink.failure();
             err.println("flushcheck: could not write the output" + (why == null ? "" : ": " + Escape.of(why.getMessage()))
                     + "; the results are lost");
-            return ExitCodes.OUTPUT;
+            return code == ExitCodes.OK || code == ExitCodes.NOT_REAL_FLUSH ? ExitCodes.OUTPUT : code;
         }
         return code;
     }
