@@ -98,6 +98,17 @@ class OutputErrorTests {
     }
 
     @Test
+    void everyCommandsHelpNamesExitFour() {
+        for (List<String> args : List.<List<String>>of(List.of("--help"), List.of("sqlite", "--help"), List.of("guests", "--help"))) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            assertThat(Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))).isZero();
+            assertThat(out.toString(StandardCharsets.UTF_8).replaceAll("\\s+", " ")).as("%s", args)
+                    .containsPattern("4 the (results|output) could not be written");
+        }
+    }
+
+    @Test
     void usageErrorsKeepTheirCode() {
         ChildJvm.Result r = shell(java() + "--no-such-option >/dev/full");
         assertThat(r.exit()).as("%s", r).isEqualTo(ExitCodes.USAGE);
