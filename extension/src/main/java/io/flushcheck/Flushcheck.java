@@ -16,6 +16,7 @@ import io.flushcheck.verdict.Judge;
 import io.flushcheck.verdict.Judgement;
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -147,27 +148,64 @@ public final class Flushcheck {
      * Resolves a directory, or says in one sentence why it cannot be probed. Callers checking several
      * paths validate them all first, so that a bad one stops the run before anything is written.
      *
-     * @throws BadPathException when the path does not exist or is not a directory
+     * @throws BadPathException when the path is empty, does not exist, cannot be reached or is not a
+     *                           directory; {@link BadPathException#unreachable} says why
      */
     public static Path validateDirectory(Path dir) {
+        if (dir.toString().isEmpty()) {
+            throw BadPathException.empty(); // File("") does not exist, Path.of("") is the working directory
+        }
         // java.io.File rather than Path.toRealPath/Files.isDirectory: same realpath(3), but its classes are
         // loaded at JVM start, where NIO's cost a cold tmpfs verdict several of its ten milliseconds.
         File file = dir.toFile();
         if (!file.exists()) {
-            // exists() is also false when a parent cannot be searched; only then pay for NIO to tell.
-            if (java.nio.file.Files.notExists(dir)) {
-                throw new BadPathException(dir + " does not exist");
-            }
-            throw new BadPathException("cannot reach " + dir + ": permission denied on it or a parent directory");
+            // exists() says false for every cause (missing, permission, a symlink loop, a name too long):
+            // only then pay for asking why.
+            throw BadPathException.unreachable(dir, null);
+        }
+        File real;
+        try {
+            real = file.getCanonicalFile();
+        } catch (IOException e) {
+            throw BadPathException.unreachable(dir, e);
+        }
+        if (!real.isDirectory()) {
+            throw new BadPathException(BadPathException.shown(dir) + " is not a directory: flushcheck probes the directory"
+                    + " a file would live in");
+        }
+        return real.toPath();
+    }
+
+    /**
+     * The path a person or a setting names. Java encodes file names with the encoding the locale had at
+     * JVM start ({@code sun.jnu.encoding}, ASCII under {@code LC_ALL=C}, fixed afterwards): a name it
+     * cannot represent there is refused in one sentence that names the fix, rather than as an
+     * {@link InvalidPathException}.
+     *
+     * @throws BadPathException when the name cannot be represented as a path here
+     */
+    public static Path pathOf(String name) {
+        try {
+            return Path.of(name);
+        } catch (InvalidPathException e) {
+            throw new BadPathException(BadPathException.unrepresentable(name, e.getReason()));
+        }
+    }
+
+    /**
+     * Resolves an existing path of any type (a database file, say) to its real path, or says in one
+     * sentence why it cannot be reached, with the same causes as {@link #validateDirectory}.
+     *
+     * @throws BadPathException when the path is empty, does not exist or cannot be reached
+     */
+    public static Path validateExisting(Path path) {
+        if (path.toString().isEmpty()) {
+            throw BadPathException.empty();
         }
         try {
-            File real = file.getCanonicalFile();
-            if (!real.isDirectory()) {
-                throw new BadPathException(dir + " is not a directory: flushcheck probes the directory a file would live in");
-            }
-            return real.toPath();
+            return path.toRealPath();
         } catch (IOException e) {
-            throw new BadPathException("cannot resolve " + dir + ": " + e.getMessage());
+            throw BadPathException.unreachable(path, e);
         }
     }
 

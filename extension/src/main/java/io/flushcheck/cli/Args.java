@@ -1,5 +1,8 @@
 package io.flushcheck.cli;
 
+import io.flushcheck.BadPathException;
+import io.flushcheck.Flushcheck;
+import java.nio.file.Path;
 import java.util.List;
 
 /** A cursor over command-line arguments with typed, validated option values. */
@@ -79,6 +82,15 @@ final class Args {
             v = v.substring(0, v.length() - 1);
         }
         return Math.multiplyExact(Long.parseLong(v), mult);
+    }
+
+    /** A path argument: {@link Flushcheck#pathOf}, a name the locale cannot represent being bad usage. */
+    static Path path(String arg) throws UsageException {
+        try {
+            return Flushcheck.pathOf(arg);
+        } catch (BadPathException e) {
+            throw new UsageException(e.getMessage());
+        }
     }
 
     static String baseName(String arg) {

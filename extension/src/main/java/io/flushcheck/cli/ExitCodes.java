@@ -7,10 +7,18 @@ public final class ExitCodes {
     public static final int OK = 0;
     /** {@code --require-real-flush}: at least one path is NO_REAL_FLUSH or UNKNOWN. */
     public static final int NOT_REAL_FLUSH = 1;
-    /** Bad usage or a path that cannot be checked (missing, not a directory). Nothing was written. */
+    /**
+     * Bad usage or a path that cannot be used (missing, not a directory, unreachable, empty, not
+     * representable in the locale's encoding): one line on stderr with the cause. Nothing was written.
+     */
     public static final int USAGE = 2;
     /** An unexpected internal error; the message says what, and a bug report should carry it. */
     public static final int INTERNAL = 3;
+    /**
+     * The results could not be written to standard output (a full disk, a closed descriptor, a broken
+     * pipe): one line on stderr says why. Wins over 0 and 1, whose results are lost.
+     */
+    public static final int OUTPUT = 4;
 
     private ExitCodes() {
     }

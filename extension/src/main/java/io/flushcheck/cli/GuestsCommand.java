@@ -1,5 +1,7 @@
 package io.flushcheck.cli;
 
+import io.flushcheck.BadPathException;
+import io.flushcheck.Flushcheck;
 import io.flushcheck.guest.GuestComparison;
 import io.flushcheck.guest.GuestEnvironment;
 import io.flushcheck.guest.GuestImage;
@@ -9,9 +11,9 @@ import io.flushcheck.guest.GuestRunner;
 import io.flushcheck.guest.MountKind;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncMode;
+import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,7 +48,8 @@ final class GuestsCommand implements Subcommand {
                                  subdirectories of it (default: the working directory)
               --quiet            no progress on stderr
               -h, --help         this text
-            exit codes: 0 compared, 2 bad usage, 3 no Docker engine or a guest failed to run
+            exit codes: 0 compared, 2 bad usage, 3 no Docker engine or a guest failed to run, 4 the output
+            could not be written
             """;
 
     @Override
@@ -90,20 +93,23 @@ final class GuestsCommand implements Subcommand {
                         }
                         mounts = List.copyOf(ms);
                     }
-                    case "--host-dir" -> hostDir = Path.of(args.value(opt, a)).toAbsolutePath();
+                    case "--host-dir" -> hostDir = Args.path(args.value(opt, a));
                     default -> throw new UsageException("unknown option " + a + " (flushcheck guests --help)");
                 }
             } catch (IllegalArgumentException e) {
                 throw new UsageException(opt + ": " + e.getMessage());
             }
         }
-        if (!Files.isDirectory(hostDir)) {
-            throw new UsageException("--host-dir " + hostDir + " is not a directory");
+        try {
+            // The probe's validator: the same causes in the same words (empty, missing, a loop, ...).
+            hostDir = Flushcheck.validateDirectory(hostDir);
+        } catch (BadPathException e) {
+            throw new UsageException("--host-dir: " + e.getMessage());
         }
         boolean q = quiet;
         GuestRunner runner = new GuestRunner(m -> {
             if (!q) {
-                err.println("flushcheck guests: " + m);
+                err.println("flushcheck guests: " + Escape.of(m));
             }
         });
         if (!GuestRunner.dockerAvailable()) {
@@ -149,7 +155,7 @@ final class GuestsCommand implements Subcommand {
             out.print(Json.write(jsonDocument(results, comparison, comparisonError, failures)));
         } else {
             for (Map<String, Object> r : results) {
-                out.printf("%-28s %-14s %s%n", r.get("environment"), r.get("verdict"), firstFinding(r));
+                out.printf("%-28s %-14s %s%n", Escape.of(r.get("environment")), r.get("verdict"), Escape.of(firstFinding(r)));
             }
             out.println();
             if (comparison != null) {
@@ -158,10 +164,10 @@ final class GuestsCommand implements Subcommand {
         }
         out.flush();
         for (String f : failures.values()) {
-            err.println("flushcheck guests: " + f);
+            err.println("flushcheck guests: " + Escape.of(f));
         }
         if (comparisonError != null) {
-            err.println("flushcheck guests: no comparison: " + comparisonError);
+            err.println("flushcheck guests: no comparison: " + Escape.of(comparisonError));
         }
         return failures.isEmpty() && comparisonError == null ? ExitCodes.OK : ExitCodes.INTERNAL;
     }

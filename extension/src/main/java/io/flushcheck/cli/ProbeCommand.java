@@ -7,6 +7,7 @@ import io.flushcheck.Flushcheck;
 import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncMode;
+import io.flushcheck.report.Escape;
 import io.flushcheck.report.ResultJson;
 import io.flushcheck.report.TextReport;
 import io.flushcheck.verdict.Finding;
@@ -50,6 +51,7 @@ final class ProbeCommand {
               1  --require-real-flush and some path is NO_REAL_FLUSH or UNKNOWN
               2  bad usage, or a path that does not exist or is not a directory (nothing was written)
               3  internal error
+              4  the results could not be written to stdout (full, closed, a broken pipe): one line on stderr
             A directory that exists but cannot be written (read-only, full, no permission) gets the verdict
             its storage facts allow, UNKNOWN when they decide nothing, with a PROBE_FAILED finding saying why.
             """;
@@ -76,7 +78,7 @@ final class ProbeCommand {
         while (args.hasNext()) {
             String a = args.next();
             if (onlyPaths || !a.startsWith("-") || a.equals("-")) {
-                paths.add(Path.of(a));
+                paths.add(Args.path(a));
                 continue;
             }
             String opt = Args.baseName(a);
@@ -155,7 +157,9 @@ final class ProbeCommand {
                 if (!json) {
                     out.print(TextReport.of(r, histogram));
                     out.println();
-                    out.flush();
+                    if (out.checkError()) {
+                        break; // the results cannot be written: probing more paths would be for nothing (exit 4)
+                    }
                 }
             } catch (BadPathException e) {
                 throw new UsageException(e.getMessage());
@@ -171,7 +175,7 @@ final class ProbeCommand {
         int exit = ExitCodes.OK;
         for (CheckResult r : results) {
             if (r.verdict() != Verdict.REAL_FLUSH) {
-                err.println("flushcheck: " + r.path() + " is " + r.verdict() + ": " + r.judgement().summary());
+                err.println("flushcheck: " + Escape.of(r.path()) + " is " + r.verdict() + ": " + Escape.of(r.judgement().summary()));
                 exit = ExitCodes.NOT_REAL_FLUSH;
             }
         }
@@ -193,11 +197,11 @@ final class ProbeCommand {
     private static final class Progress implements ProbeListener {
 
         private final PrintStream err;
-        private final Path path;
+        private final String path; // escaped: a progress line is one line whatever the name holds
 
         Progress(PrintStream err, Path path) {
             this.err = err;
-            this.path = path;
+            this.path = Escape.of(path.toString());
         }
 
         @Override

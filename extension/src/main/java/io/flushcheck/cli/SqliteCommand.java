@@ -1,6 +1,7 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.BadPathException;
+import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
 import io.flushcheck.sqlite.CommitCell;
 import io.flushcheck.sqlite.CommitMatrix;
@@ -46,6 +47,8 @@ final class SqliteCommand implements Subcommand {
               --max-seconds S        skip the cells that would start after S seconds in all (default 120)
               --quiet                no progress on stderr
               -h, --help             this text
+            exit codes: 0 done, 2 bad usage or a path that cannot be used, 3 internal error, 4 the output could not
+            be written
             """;
 
     @Override
@@ -109,12 +112,14 @@ final class SqliteCommand implements Subcommand {
         }
         try {
             if (audit != null) {
-                DurabilityAudit result = SqliteAuditor.auditFile(Path.of(audit));
+                DurabilityAudit result = SqliteAuditor.auditFile(Args.path(audit));
                 out.print(json ? Json.write(result.toJson()) : result.text());
                 out.flush();
                 return ExitCodes.OK;
             }
-            Path dir = Path.of(paths.isEmpty() ? "" : paths.get(0)).toAbsolutePath();
+            // An empty argument stays empty, for the validator to refuse: Path.of("") is the working directory.
+            Path dir = paths.isEmpty() ? Path.of("").toAbsolutePath()
+                    : paths.get(0).isEmpty() ? Path.of("") : Args.path(paths.get(0)).toAbsolutePath();
             CommitMatrix matrix = CommitMatrix.run(dir, options, quiet ? new Quiet(err) : progress(err, dir));
             out.print(json ? Json.write(matrix.toJson()) : matrix.table());
             out.flush();
@@ -134,7 +139,7 @@ final class SqliteCommand implements Subcommand {
 
         @Override
         public void staleFilesRemoved(String message) {
-            err.println("flushcheck sqlite: " + message);
+            err.println("flushcheck sqlite: " + Escape.of(message));
         }
     }
 
@@ -142,17 +147,17 @@ final class SqliteCommand implements Subcommand {
         return new MatrixListener() {
             @Override
             public void staleFilesRemoved(String message) {
-                err.println("flushcheck sqlite: " + message);
+                err.println("flushcheck sqlite: " + Escape.of(message));
             }
 
             @Override
             public void cellFailed(int index, int total, String reason) {
-                err.printf("flushcheck sqlite: [%d/%d] %s%n", index + 1, total, reason);
+                err.printf("flushcheck sqlite: [%d/%d] %s%n", index + 1, total, Escape.of(reason));
             }
 
             @Override
             public void checking(Path d) {
-                err.printf("flushcheck sqlite: checking %s%n", d);
+                err.printf("flushcheck sqlite: checking %s%n", Escape.of(d));
             }
 
             @Override
@@ -171,7 +176,7 @@ final class SqliteCommand implements Subcommand {
 
             @Override
             public void timeLimitReached(int skipped) {
-                err.printf("flushcheck sqlite: total time limit reached in %s: %d cells skipped%n", dir, skipped);
+                err.printf("flushcheck sqlite: total time limit reached in %s: %d cells skipped%n", Escape.of(dir), skipped);
             }
         };
     }

@@ -1,6 +1,7 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.CheckResult;
+import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
 import io.flushcheck.report.ResultJson;
 import io.flushcheck.report.TextReport;
@@ -60,7 +61,8 @@ final class Warmup implements Runnable {
         // thread, so the main thread pays for none of them.
         return new Class<?>[] {StorageInspector.class, MountTable.class, SysFiles.class, MountTable.walkClass(),
             MountInfo.class, SysBlock.class, BlockDevice.Kind.class, BlockDevice.class, FsTypes.class, StorageFacts.class,
-            Environment.class, Judge.class, Finding.class, Judgement.class, CheckResult.class, ResultJson.class, Json.class, TextReport.class};
+            Environment.class, Judge.class, Finding.class, Judgement.class, CheckResult.class, ResultJson.class, Json.class,
+            TextReport.class, Escape.class};
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.flushcheck.guest;
 
+import io.flushcheck.report.Escape;
 import io.flushcheck.verdict.Judge;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -116,7 +117,7 @@ public final class GuestComparison {
     public String text() {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "host/guest comparison (host: %s, %s; ratios are guest/host)%n",
-                host.get("path"), host.get("verdict")));
+                Escape.of(host.get("path")), host.get("verdict")));
         int envWidth = Math.max(11, rows.stream().mapToInt(r -> r.environment().length()).max().orElse(0));
         String fmt = "%-20s %-" + envWidth + "s %-13s %10s %10s %13s %9s %9s%n";
         sb.append(String.format(Locale.ROOT, fmt, "mode", "environment", "verdict", "p50 µs", "p99 µs",
@@ -133,7 +134,7 @@ public final class GuestComparison {
         } else {
             sb.append("far faster than the host's real flush:\n");
             for (Callout c : callouts) {
-                sb.append("  ! ").append(c.message()).append('\n');
+                sb.append("  ! ").append(Escape.of(c.message())).append('\n');
             }
         }
         return sb.toString();

@@ -6,6 +6,7 @@ import io.flushcheck.CheckResult;
 import io.flushcheck.Flushcheck;
 import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbeLock;
+import io.flushcheck.report.Escape;
 import io.flushcheck.storage.MountTable;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -61,7 +62,7 @@ final class CheckCache {
         try {
             return Flushcheck.validateDirectory(dir);
         } catch (BadPathException e) {
-            throw new ExtensionConfigurationException(what + ": " + e.getMessage() + "; name an existing directory");
+            throw new ExtensionConfigurationException(what + ": " + Escape.of(e.getMessage()) + "; name an existing directory");
         }
     }
 

@@ -1,6 +1,8 @@
 package io.flushcheck.jupiter;
 
 import io.flushcheck.BadPathException;
+import io.flushcheck.Flushcheck;
+import io.flushcheck.report.Escape;
 import io.flushcheck.sqlite.CommitCell;
 import io.flushcheck.sqlite.CommitMatrix;
 import io.flushcheck.sqlite.JournalMode;
@@ -63,7 +65,12 @@ final class MeasureSqliteCommitsExtension implements BeforeEachCallback, Paramet
                 ANNOTATION + " is not present on " + context.getDisplayName() + " or its class"));
         MatrixOptions options = options(a, context);
         String[] where = directory(context);
-        Path dir = Path.of(where[1]);
+        Path dir;
+        try {
+            dir = Flushcheck.pathOf(where[1]);
+        } catch (BadPathException e) {
+            throw new ExtensionConfigurationException(ANNOTATION + ": " + where[0] + ": " + Escape.of(e.getMessage()), e);
+        }
         ExtensionContext.Store store = context.getRoot().getStore(NAMESPACE);
         String key = dir.toAbsolutePath() + " " + options;
         // CommitMatrix.run takes ProbeLock inside the computation, never around a store call, so a thread
@@ -72,10 +79,10 @@ final class MeasureSqliteCommitsExtension implements BeforeEachCallback, Paramet
             try {
                 return CommitMatrix.run(dir, options, MatrixListener.NONE);
             } catch (BadPathException e) {
-                throw new ExtensionConfigurationException(ANNOTATION + ": " + where[0] + " = '" + where[1] + "': "
-                        + e.getMessage(), e);
+                throw new ExtensionConfigurationException(ANNOTATION + ": " + where[0] + " = '" + Escape.of(where[1]) + "': "
+                        + Escape.of(e.getMessage()), e);
             } catch (SqliteException e) {
-                throw new ExtensionConfigurationException(ANNOTATION + ": " + e.getMessage(), e);
+                throw new ExtensionConfigurationException(ANNOTATION + ": " + Escape.of(e.getMessage()), e);
             }
         };
         return store.getOrComputeIfAbsent(key, run, CommitMatrix.class);

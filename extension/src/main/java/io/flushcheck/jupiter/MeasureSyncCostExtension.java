@@ -3,6 +3,7 @@ package io.flushcheck.jupiter;
 import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
 import io.flushcheck.probe.SyncCost;
+import io.flushcheck.report.Escape;
 import io.flushcheck.report.ResultJson;
 import io.flushcheck.report.TextReport;
 import io.flushcheck.verdict.Judge;
@@ -61,9 +62,9 @@ class MeasureSyncCostExtension implements BeforeAllCallback, BeforeEachCallback,
     }
 
     private static void publish(ExtensionContext context, CheckResult result) {
-        context.publishReportEntry("flushcheck.verdict", result.path() + ": " + result.verdict());
+        context.publishReportEntry("flushcheck.verdict", Escape.of(result.path()) + ": " + result.verdict());
         // Maven Surefire drops report entries but keeps each test's stdout in its XML report.
-        System.out.println("flushcheck: " + result.path() + " is " + result.verdict());
+        System.out.println("flushcheck: " + Escape.of(result.path()) + " is " + result.verdict());
         for (SyncCost c : result.costs()) {
             System.out.print(TextReport.costLine(c));
             Map<String, String> entry = new LinkedHashMap<>();
@@ -86,7 +87,7 @@ class MeasureSyncCostExtension implements BeforeAllCallback, BeforeEachCallback,
             if (c.mode().syncs() && c.p99Micros() > limit) {
                 StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
                         "%s(maxP99Micros = %s): %s p99 is %s us in %s, above the limit; the distribution:%n", NAME,
-                        Judge.fmt(limit), c.mode().id(), Judge.fmt(c.p99Micros()), result.path()));
+                        Judge.fmt(limit), c.mode().id(), Judge.fmt(c.p99Micros()), Escape.of(result.path())));
                 TextReport.appendCost(sb, c, true);
                 throw new AssertionError(sb.toString());
             }
@@ -105,7 +106,7 @@ class MeasureSyncCostExtension implements BeforeAllCallback, BeforeEachCallback,
             Files.writeString(text, TextReport.of(result, true));
             return new Path[] {json, text};
         } catch (IOException e) {
-            throw new UncheckedIOException(NAME + ": cannot write reports to " + dir + " (set "
+            throw new UncheckedIOException(NAME + ": cannot write reports to " + Escape.of(dir) + " (set "
                     + FlushcheckConfig.REPORT_DIR_KEY + " to a writable directory)", e);
         }
     }

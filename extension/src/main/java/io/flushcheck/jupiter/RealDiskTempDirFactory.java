@@ -2,6 +2,7 @@ package io.flushcheck.jupiter;
 
 import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
+import io.flushcheck.report.Escape;
 import io.flushcheck.verdict.Verdict;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +47,7 @@ public final class RealDiskTempDirFactory implements TempDirFactory {
             if (r.verdict() == Verdict.UNKNOWN && firstUnknown == null) {
                 firstUnknown = candidate;
             }
-            refused.add(candidate + " is " + r.verdict() + " (" + r.judgement().summary() + ")");
+            refused.add(Escape.of(candidate) + " is " + r.verdict() + " (" + Escape.of(r.judgement().summary()) + ")");
         }
         // Where nothing can be shown to flush (no device counters: macOS, some containers), an UNKNOWN
         // place is the best there is, unless the user asked UNKNOWN to fail.
@@ -61,7 +62,7 @@ public final class RealDiskTempDirFactory implements TempDirFactory {
 
     private static void announce(Path chosen, List<String> refused) {
         if (!refused.isEmpty() && ANNOUNCED.add(chosen.toString())) {
-            System.err.println("flushcheck: @TempDir directories go to " + chosen + " because " + String.join("; ", refused));
+            System.err.println("flushcheck: @TempDir directories go to " + Escape.of(chosen) + " because " + String.join("; ", refused));
         }
     }
 
@@ -70,7 +71,7 @@ public final class RealDiskTempDirFactory implements TempDirFactory {
         settings.raw(FlushcheckConfig.TEMPDIR_KEY).ifPresent(p -> {
             Path dir = Path.of(p);
             if (!Files.isDirectory(dir)) {
-                throw new ExtensionConfigurationException(FlushcheckConfig.TEMPDIR_KEY + " = '" + p
+                throw new ExtensionConfigurationException(FlushcheckConfig.TEMPDIR_KEY + " = '" + Escape.of(p)
                         + "' is not an existing directory");
             }
             out.add(dir.toAbsolutePath());

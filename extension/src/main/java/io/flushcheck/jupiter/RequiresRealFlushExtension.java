@@ -2,6 +2,7 @@ package io.flushcheck.jupiter;
 
 import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
+import io.flushcheck.report.Escape;
 import io.flushcheck.verdict.FindingCode;
 import io.flushcheck.verdict.Verdict;
 import java.util.Optional;
@@ -59,7 +60,7 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
         CheckResult result = CheckCache.check(context, settings.target(annotation.path()),
                 new CheckOptions(settings.verificationPlan(), settings.thresholds(), false), NAME);
         Verdict verdict = result.verdict();
-        context.publishReportEntry("flushcheck.verdict", result.path() + ": " + verdict);
+        context.publishReportEntry("flushcheck.verdict", Escape.of(result.path()) + ": " + verdict);
         if (verdict == Verdict.REAL_FLUSH) {
             return;
         }
@@ -83,7 +84,9 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
 
     /** The verdict, its evidence, and (for fail and skip) what the user can do about it. */
     static String message(CheckResult result, String setting, FlushPolicy policy) {
-        String text = NAME + ": " + result.path() + " is " + result.verdict() + ": " + result.judgement().summary();
+        // Escaped: the message reaches terminals and XML reports, whatever the directory's name holds.
+        String text = NAME + ": " + Escape.of(result.path()) + " is " + result.verdict() + ": "
+                + Escape.of(result.judgement().summary());
         if (policy == FlushPolicy.WARN) {
             return text;
         }

@@ -1,7 +1,10 @@
 package io.flushcheck.jupiter;
 
+import io.flushcheck.BadPathException;
+import io.flushcheck.Flushcheck;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncMode;
+import io.flushcheck.report.Escape;
 import io.flushcheck.verdict.Thresholds;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,11 +27,15 @@ final class Settings {
 
     /** The directory an annotation's {@code path} names, else the target key, else java.io.tmpdir. */
     Path target(String annotationPath) {
-        if (!annotationPath.isBlank()) {
-            return Path.of(annotationPath);
+        String where = !annotationPath.isBlank() ? "path" : raw(FlushcheckConfig.TARGET_KEY).isPresent()
+                ? FlushcheckConfig.TARGET_KEY : "java.io.tmpdir";
+        String name = !annotationPath.isBlank() ? annotationPath
+                : raw(FlushcheckConfig.TARGET_KEY).orElseGet(() -> System.getProperty("java.io.tmpdir"));
+        try {
+            return Flushcheck.pathOf(name);
+        } catch (BadPathException e) {
+            throw new ExtensionConfigurationException(where + ": " + Escape.of(e.getMessage()));
         }
-        return raw(FlushcheckConfig.TARGET_KEY).map(Path::of)
-                .orElseGet(() -> Path.of(System.getProperty("java.io.tmpdir")));
     }
 
     FlushPolicy policy(FlushPolicy attribute, String key, FlushPolicy fallback) {

@@ -19,11 +19,13 @@ public final class TextReport {
 
     public static String of(CheckResult r, boolean histograms) {
         StringBuilder sb = new StringBuilder();
-        sb.append("== ").append(r.path()).append('\n');
+        // Paths and messages are data: escaped (Escape), so that a name holding a newline or an escape
+        // sequence cannot forge a line of the report or drive the terminal.
+        sb.append("== ").append(Escape.of(r.path())).append('\n');
         StorageFacts f = r.facts();
         if (f != null) {
-            sb.append("   ").append(f.resolved()).append(" is on ").append(f.fsType()).append(" from ")
-                    .append(f.mount().source()).append(" at ").append(f.mount().mountPoint())
+            sb.append("   ").append(Escape.of(f.resolved())).append(" is on ").append(Escape.of(f.fsType())).append(" from ")
+                    .append(Escape.of(f.mount().source())).append(" at ").append(Escape.of(f.mount().mountPoint()))
                     .append(" (mount ").append(f.mount().mountId()).append(")\n");
             if (f.device() != null) {
                 sb.append("   device: ").append(f.device().describeChain());
@@ -35,7 +37,7 @@ public final class TextReport {
                 }
                 sb.append('\n');
             } else if (f.flushPointsNote() != null) {
-                sb.append("   device: ").append(f.flushPointsNote()).append('\n');
+                sb.append("   device: ").append(Escape.of(f.flushPointsNote())).append('\n');
             }
             var env = f.environment();
             if (env.container() != null || env.hypervisor() != null) {
@@ -46,7 +48,7 @@ public final class TextReport {
         }
         sb.append("verdict: ").append(r.verdict()).append(" (").append(r.elapsedMillis()).append(" ms)\n");
         for (Finding finding : r.judgement().findings()) {
-            sb.append("  - ").append(finding.code()).append(": ").append(finding.message()).append('\n');
+            sb.append("  - ").append(finding.code()).append(": ").append(Escape.of(finding.message())).append('\n');
         }
         for (SyncCost c : r.costs()) {
             appendCost(sb, c, histograms);

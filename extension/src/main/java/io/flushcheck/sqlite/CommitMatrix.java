@@ -1,6 +1,7 @@
 package io.flushcheck.sqlite;
 
 import io.flushcheck.CheckResult;
+import io.flushcheck.report.Escape;
 import io.flushcheck.verdict.Verdict;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -109,8 +110,8 @@ public record CommitMatrix(String directory, CheckResult check, String sqliteVer
     /** The matrix as a text table, with the verdict above and the notes below. */
     public String table() {
         StringBuilder sb = new StringBuilder();
-        sb.append("== SQLite ").append(sqliteVersion).append(" commit rates in ").append(directory).append('\n');
-        sb.append("verdict: ").append(verdict()).append(": ").append(check.judgement().summary()).append('\n');
+        sb.append("== SQLite ").append(sqliteVersion).append(" commit rates in ").append(Escape.of(directory)).append('\n');
+        sb.append("verdict: ").append(verdict()).append(": ").append(Escape.of(check.judgement().summary())).append('\n');
         sb.append(devices.isEmpty() ? "devices: none counted\n" : "devices: " + String.join(", ", devices) + "\n");
         sb.append(String.format(Locale.ROOT, "%-8s %-6s %-9s %6s %12s %12s %9s %9s%n", "journal", "sync", "fullfsync",
                 "batch", "rows/s", "commits/s", "flush/c", "KiB/c"));
@@ -124,7 +125,7 @@ public record CommitMatrix(String directory, CheckResult check, String sqliteVer
             sb.append("skipped (total time limit): ").append(s).append('\n');
         }
         for (String n : notes) {
-            sb.append("note: ").append(n).append('\n');
+            sb.append("note: ").append(Escape.of(n)).append('\n');
         }
         return sb.toString();
     }

@@ -1,6 +1,7 @@
 package io.flushcheck.sqlite;
 
 import io.flushcheck.CheckResult;
+import io.flushcheck.report.Escape;
 import io.flushcheck.verdict.Verdict;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -191,24 +192,25 @@ public record DurabilityAudit(String source, SqliteSettings settings, String dir
 
     public String text() {
         StringBuilder sb = new StringBuilder();
-        sb.append("== SQLite durability audit of ").append(source).append('\n');
+        sb.append("== SQLite durability audit of ").append(Escape.of(source)).append('\n');
         sb.append("   journal_mode=").append(settings.journalMode()).append(" synchronous=").append(settings.synchronous())
                 .append(" fullfsync=").append(settings.fullfsync() ? 1 : 0).append(" checkpoint_fullfsync=")
                 .append(settings.checkpointFullfsync() ? 1 : 0).append(" (SQLite ").append(settings.sqliteVersion())
                 .append(")\n");
         if (directory != null) {
-            sb.append("   directory ").append(directory).append(": ").append(verdict).append(" (").append(verdictSummary)
+            sb.append("   directory ").append(Escape.of(directory)).append(": ").append(verdict).append(" (")
+                    .append(Escape.of(verdictSummary))
                     .append(")\n");
         }
         sb.append("survives an application crash? ").append(yesNo(applicationCrash)).append('\n');
         sb.append("survives a power loss? ").append(yesNo(powerLoss)).append('\n');
         for (AuditFinding f : findings) {
-            sb.append("  - ").append(f).append('\n');
+            sb.append("  - ").append(Escape.of(f)).append('\n');
         }
         return sb.toString();
     }
 
     private static String yesNo(Answer a) {
-        return (a.survives() ? "yes" : "no") + " (" + a.survival() + "): " + a.reason();
+        return (a.survives() ? "yes" : "no") + " (" + a.survival() + "): " + Escape.of(a.reason());
     }
 }

@@ -12,7 +12,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -137,21 +136,22 @@ public final class SqliteAuditor {
     }
 
     private static Path validateFile(Path file) {
+        Path real;
         try {
-            Path real = file.toRealPath();
-            if (Files.isDirectory(real)) {
-                throw new SqliteException(file + " is a directory: --audit takes a database file (to measure a"
-                        + " directory, run 'flushcheck sqlite " + file + "')");
-            }
-            if (!Files.isRegularFile(real, LinkOption.NOFOLLOW_LINKS)) {
-                throw new SqliteException(file + " is not a regular file, so not an SQLite database");
-            }
-            return real;
-        } catch (NoSuchFileException e) {
-            throw new SqliteException(file + " does not exist");
-        } catch (IOException e) {
-            throw new SqliteException("cannot resolve " + file + ": " + e.getMessage(), e);
+            // The validator the probe uses: the same causes in the same words (empty, missing, a loop, ...).
+            real = Flushcheck.validateExisting(file);
+        } catch (BadPathException e) {
+            throw new SqliteException(e.getMessage(), e);
         }
+        String shown = BadPathException.shown(file);
+        if (Files.isDirectory(real)) {
+            throw new SqliteException(shown + " is a directory: --audit takes a database file (to measure a"
+                    + " directory, run 'flushcheck sqlite " + shown + "')");
+        }
+        if (!Files.isRegularFile(real, LinkOption.NOFOLLOW_LINKS)) {
+            throw new SqliteException(shown + " is not a regular file, so not an SQLite database");
+        }
+        return real;
     }
 
     /** Checks the 100-byte header without SQLite; true when it says WAL (file format versions 2). */

@@ -1,5 +1,6 @@
 package io.flushcheck.sqlite;
 
+import io.flushcheck.report.Escape;
 import java.sql.Connection;
 
 /**
@@ -38,7 +39,7 @@ public final class SqliteDurability {
                     + a.powerLoss().survival() + ": " + a.powerLoss().reason());
             a.findings().stream().filter(f -> f.severity() == AuditFinding.Severity.ERROR)
                     .forEach(f -> sb.append("; ").append(f.message()));
-            throw new AssertionError(sb.toString());
+            throw new AssertionError(Escape.of(sb.toString()));
         }
         return a;
     }
@@ -47,8 +48,8 @@ public final class SqliteDurability {
     public static DurabilityAudit assertApplicationCrashSafe(Connection connection) {
         DurabilityAudit a = audit(connection);
         if (!a.applicationCrash().survives()) {
-            throw new AssertionError("the " + a.source() + " does not survive an application crash: "
-                    + a.applicationCrash().survival() + ": " + a.applicationCrash().reason());
+            throw new AssertionError(Escape.of("the " + a.source() + " does not survive an application crash: "
+                    + a.applicationCrash().survival() + ": " + a.applicationCrash().reason()));
         }
         return a;
     }
