@@ -3,7 +3,7 @@ package io.flushcheck.sample;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.flushcheck.jupiter.MeasureSqliteCommits;
+import io.flushcheck.sqlite.MeasureSqliteCommits;
 import io.flushcheck.jupiter.RequiresRealFlush;
 import io.flushcheck.sqlite.CommitCell;
 import io.flushcheck.sqlite.CommitMatrix;
