@@ -91,9 +91,12 @@ class SqliteCommandTests {
     /** A class path with flushcheck's own classes and neither sqlite-jdbc nor anything else. */
     @Test
     void withoutTheDriverTheCommandSaysWhatToAdd() throws Exception {
-        // Where Main was loaded from: target/classes here, the extension's jar when extension/junit6 runs this.
-        URL classes = Main.class.getProtectionDomain().getCodeSource().getLocation();
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes}, ClassLoader.getPlatformClassLoader())) {
+        // Where flushcheck's own modules were loaded from (target/classes here, their jars when junit6/ runs this).
+        URL[] classes = {Main.class.getProtectionDomain().getCodeSource().getLocation(),
+            io.flushcheck.Flushcheck.class.getProtectionDomain().getCodeSource().getLocation(),
+            SqliteDriver.class.getProtectionDomain().getCodeSource().getLocation(),
+            org.apiguardian.api.API.class.getProtectionDomain().getCodeSource().getLocation()};
+        try (URLClassLoader loader = new URLClassLoader(classes, ClassLoader.getPlatformClassLoader())) {
             Class<?> main = loader.loadClass("io.flushcheck.cli.Main");
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             List<String> args = new ArrayList<>(List.of("sqlite", "--audit", "whatever.db"));
