@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
-import org.HdrHistogram.Histogram;
 
 /**
  * Runs the sync loops of a {@link ProbePlan} in one directory. Each mode gets its own probe file,
@@ -28,7 +27,6 @@ public final class SyncProbe {
 
     /** The overwrite file never grows past this, whatever the rounds: it wraps around instead. */
     static final long MAX_OVERWRITE_FILE = 64L << 20;
-    private static final long HIGHEST_TRACKABLE_NANOS = 3_600_000_000_000L;
     /** The syncing stretch between two idle windows: long enough to hold rounds, short enough to interleave. */
     static final long STRETCH_NANOS = 10_000_000L;
 
@@ -255,10 +253,7 @@ public final class SyncProbe {
         }
         listener.progress(mode, rounds, rounds);
 
-        Histogram h = new Histogram(1, HIGHEST_TRACKABLE_NANOS, 3);
-        for (long n : nanos) {
-            h.recordValue(Math.max(1, Math.min(n, HIGHEST_TRACKABLE_NANOS)));
-        }
+        LatencyDistribution h = LatencyDistribution.ofNanos(nanos);
         Integer[] order = new Integer[rounds];
         for (int i = 0; i < rounds; i++) {
             order[i] = i;
