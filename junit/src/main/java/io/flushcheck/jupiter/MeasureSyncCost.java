@@ -1,5 +1,6 @@
 package io.flushcheck.jupiter;
 
+import io.flushcheck.probe.SyncMode;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
@@ -30,8 +31,12 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 @ResourceLock(FlushcheckConfig.DISK_LOCK)
 public @interface MeasureSyncCost {
 
-    /** Sync modes by name ({@code "append-fsync"}, {@code "overwrite-fdatasync"}, ...); empty means {@value FlushcheckConfig#MEASURE_MODES_KEY}, else all of this OS. */
-    String[] modes() default {};
+    /**
+     * The sync modes to measure, in order ({@link SyncMode#APPEND_FSYNC}, {@link SyncMode#OVERWRITE_FDATASYNC}, ...);
+     * empty means {@value FlushcheckConfig#MEASURE_MODES_KEY} (mode names, comma-separated), else every mode of
+     * this OS. A mode of another OS ({@link SyncMode#FULL_FSYNC} off macOS) is a configuration error.
+     */
+    SyncMode[] modes() default {};
 
     /** Rounds per mode; -1 means {@value FlushcheckConfig#MEASURE_ROUNDS_KEY}, else 200. */
     int rounds() default -1;

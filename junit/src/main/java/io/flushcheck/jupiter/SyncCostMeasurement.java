@@ -11,9 +11,9 @@ import java.util.NoSuchElementException;
 /**
  * What {@link MeasureSyncCost} measured; declare a parameter of this type to assert on it:
  * <pre>{@code
- * @Test @MeasureSyncCost(modes = "overwrite-fdatasync")
+ * @Test @MeasureSyncCost(modes = SyncMode.OVERWRITE_FDATASYNC)
  * void commitLatency(SyncCostMeasurement m) {
- *     assertTrue(m.cost("overwrite-fdatasync").p99Micros() < 10_000);
+ *     assertTrue(m.cost(SyncMode.OVERWRITE_FDATASYNC).p99Micros() < 10_000);
  * }
  * }</pre>
  */
@@ -43,13 +43,22 @@ public final class SyncCostMeasurement {
     }
 
     /**
+     * The cost of one mode, by its name ({@code "overwrite-fdatasync"}).
+     *
+     * @throws IllegalArgumentException when no mode has this name
+     * @throws NoSuchElementException naming the measured modes when this one was not measured
+     */
+    public SyncCost cost(String mode) {
+        return cost(SyncMode.parse(mode));
+    }
+
+    /**
      * The cost of one mode.
      *
      * @throws NoSuchElementException naming the measured modes when this one was not measured
      */
-    public SyncCost cost(String mode) {
-        SyncMode m = SyncMode.parse(mode);
-        return result.costs().stream().filter(c -> c.mode() == m).findFirst()
+    public SyncCost cost(SyncMode mode) {
+        return result.costs().stream().filter(c -> c.mode() == mode).findFirst()
                 .orElseThrow(() -> new NoSuchElementException("mode " + mode + " was not measured; measured: "
                         + result.costs().stream().map(c -> c.mode().id()).toList()));
     }

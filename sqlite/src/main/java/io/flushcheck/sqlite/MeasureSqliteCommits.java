@@ -18,7 +18,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  *
  * <pre>{@code
  * @Test
- * @MeasureSqliteCommits(journalModes = "WAL", synchronous = {"NORMAL", "FULL"}, batches = {1, 100})
+ * @MeasureSqliteCommits(journalModes = JournalMode.WAL, synchronous = {Synchronous.NORMAL, Synchronous.FULL}, batches = {1, 100})
  * void walIsFastEnough(CommitMatrix m) {
  *     assertThat(m.require(JournalMode.WAL, Synchronous.FULL, false, 1).commitsPerSecond()).isGreaterThan(200);
  * }
@@ -59,11 +59,11 @@ public @interface MeasureSqliteCommits {
     /** Seconds after which the remaining cells are skipped; default {@code 60}. */
     String MAX_SECONDS_KEY = "flushcheck.sqlite.max-seconds";
 
-    /** Journal modes: DELETE, TRUNCATE, PERSIST, MEMORY, WAL, OFF; empty: {@value #JOURNAL_MODES_KEY}. */
-    String[] journalModes() default {};
+    /** Journal modes, in order; empty: {@value #JOURNAL_MODES_KEY}. */
+    JournalMode[] journalModes() default {};
 
-    /** Synchronous levels: OFF, NORMAL, FULL, EXTRA; empty: {@value #SYNCHRONOUS_KEY}. */
-    String[] synchronous() default {};
+    /** Synchronous levels, in order; empty: {@value #SYNCHRONOUS_KEY}. */
+    Synchronous[] synchronous() default {};
 
     /** Rows per transaction; empty: {@value #BATCHES_KEY}. */
     int[] batches() default {};
