@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * The entry point of the core: inspect a directory's storage, probe it when that is needed, judge.
@@ -32,6 +33,7 @@ import java.util.Map;
  * if (r.verdict() != Verdict.REAL_FLUSH) System.err.println(r.judgement().summary());
  * }</pre>
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class Flushcheck {
 
     private Flushcheck() {

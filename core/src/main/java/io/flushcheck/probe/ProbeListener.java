@@ -1,6 +1,9 @@
 package io.flushcheck.probe;
 
+import org.apiguardian.api.API;
+
 /** Progress of a long probe, for a command's stderr or a test's report. */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 @FunctionalInterface
 public interface ProbeListener {
 

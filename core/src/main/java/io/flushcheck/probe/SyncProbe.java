@@ -17,12 +17,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import org.apiguardian.api.API;
 
 /**
  * Runs the sync loops of a {@link ProbePlan} in one directory. Each mode gets its own probe file,
  * created exclusively (mode 0600, never through a symlink) inside the directory and removed when
  * the mode ends, whatever happens: {@link OwnFiles} keeps the rules.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class SyncProbe {
 
     /** The overwrite file never grows past this, whatever the rounds: it wraps around instead. */

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /**
  * What the process runs in: a container, a hypervisor, and libraries that intercept syncs.
@@ -16,6 +17,7 @@ import java.util.Locale;
  *                     and its kin), each as "name (how it got there)"
  * @param preloaded    everything named in {@code LD_PRELOAD} and {@code /etc/ld.so.preload}, known or not
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record Environment(String container, String hypervisor, List<String> interposers, List<String> preloaded) {
 
     /** Library names that make fsync and friends return without syncing. */

@@ -5,12 +5,14 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * The mounts a process sees, and which one holds a path. Read from the kernel's text, a table parses a
  * line fully only when it is asked for: finding the mount of a path needs each line's mount point alone,
  * and in a cold JVM parsing every line would cost a tmpfs verdict milliseconds.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class MountTable {
 
     private final String[] lines;

@@ -12,11 +12,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * Turns storage facts and measured costs into a {@link Judgement}, following the evidence order
  * of DESIGN.md: what the path is, then what the device saw, then timing.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class Judge {
 
     private Judge() {

@@ -1,5 +1,7 @@
 package io.flushcheck.verdict;
 
+import org.apiguardian.api.API;
+
 /**
  * The numbers the judge compares measurements with.
  *
@@ -9,6 +11,7 @@ package io.flushcheck.verdict;
  * @param suspiciousSyncMicros a median sync faster than this, in microseconds, cannot have waited for a drive
  *                             cache flush (default 20; seed 002's NVMe flush alone took 49)
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record Thresholds(double minFlushesPerSync, double suspiciousSyncMicros) {
 
     public static final Thresholds DEFAULT = new Thresholds(0.5, 20);

@@ -7,6 +7,7 @@ import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * <p>Measurements hold the resource lock {@value FlushcheckConfig#DISK_LOCK}, so they never overlap in a
  * parallel run, and each storage and plan is measured once per run. Usable as a meta-annotation.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 @Target({ElementType.TYPE, ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented

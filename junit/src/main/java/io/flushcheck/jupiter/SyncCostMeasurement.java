@@ -7,6 +7,7 @@ import io.flushcheck.verdict.Verdict;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.NoSuchElementException;
+import org.apiguardian.api.API;
 
 /**
  * What {@link MeasureSyncCost} measured; declare a parameter of this type to assert on it:
@@ -17,6 +18,7 @@ import java.util.NoSuchElementException;
  * }
  * }</pre>
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class SyncCostMeasurement {
 
     private final CheckResult result;

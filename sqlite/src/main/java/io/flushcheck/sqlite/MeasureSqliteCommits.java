@@ -7,6 +7,7 @@ import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * resource lock {@value FlushcheckConfig#DISK_LOCK} so that no other measurement runs meanwhile. An empty
  * attribute (the default) means "use the configuration parameter", whose default is given there.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 @Target({ElementType.TYPE, ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
