@@ -111,7 +111,8 @@ public final class SyncProbe {
         int bs = plan.blockSize();
         long slots = 1;
         if (mode == SyncMode.OVERWRITE_FDATASYNC || mode == SyncMode.FULL_FSYNC || mode == SyncMode.BARRIER_FSYNC) {
-            // Preallocate and sync first, so the rounds change no size and no allocation (seed 002).
+            // Preallocate and sync first, so the rounds change no size and no allocation: fdatasync(2) then has
+            // no metadata to flush, only the data.
             slots = Math.max(1, Math.min(plan.rounds(), MAX_OVERWRITE_FILE / bs));
             for (long i = 0; i < slots; i++) {
                 calls.pwrite(fd, buffer, bs, i * bs);

@@ -16,7 +16,7 @@ import org.apiguardian.api.API;
 
 /**
  * Turns storage facts and measured costs into a {@link Judgement}, following the evidence order
- * of DESIGN.md: what the path is, then what the device saw, then timing.
+ * of docs/architecture.md: what the path is, then what the device saw, then timing.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class Judge {
