@@ -157,8 +157,7 @@ public final class Flushcheck {
         if (dir.toString().isEmpty()) {
             throw BadPathException.empty(); // File("") does not exist, Path.of("") is the working directory
         }
-        // java.io.File rather than Path.toRealPath/Files.isDirectory: same realpath(3), but its classes are
-        // loaded at JVM start, where NIO's cost a cold tmpfs verdict several of its ten milliseconds.
+        // java.io.File rather than Path.toRealPath/Files.isDirectory: the cold path (docs/architecture.md).
         File file = dir.toFile();
         if (!file.exists()) {
             // exists() says false for every cause (missing, permission, a symlink loop, a name too long):

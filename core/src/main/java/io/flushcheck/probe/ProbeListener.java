@@ -7,7 +7,7 @@ import org.apiguardian.api.API;
 @FunctionalInterface
 public interface ProbeListener {
 
-    /** Ignores progress. Not a lambda: a one-shot command's first lambda costs a cold JVM milliseconds. */
+    /** Ignores progress. A class, not a lambda: the cold path (docs/architecture.md). */
     ProbeListener NONE = new ProbeListener() {
         @Override
         public void progress(SyncMode mode, int done, int total) {

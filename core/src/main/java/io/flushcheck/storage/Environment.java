@@ -88,8 +88,7 @@ public record Environment(String container, String hypervisor, List<String> inte
         if (ldPreload == null) {
             return out;
         }
-        // By hand rather than split("[ :]"): compiling that pattern loads the regex engine, a
-        // millisecond of a cold tmpfs verdict.
+        // By hand rather than split("[ :]"): no regex on the cold path (docs/architecture.md).
         int start = 0;
         for (int i = 0; i <= ldPreload.length(); i++) {
             char c = i < ldPreload.length() ? ldPreload.charAt(i) : ' ';

@@ -152,9 +152,7 @@ public final class Judge {
         return m;
     }
 
-    // Plain loops rather than streams, here and in costFindings: this is the path of a verdict the
-    // facts decide (tmpfs, eatmydata), which must come in milliseconds from a cold JVM, and the
-    // process's first lambda or stream costs more than ten of them.
+    // Plain loops rather than streams, here and in costFindings: the cold path (docs/architecture.md).
     private static boolean anyArgues(List<Finding> findings, Verdict verdict) {
         for (Finding f : findings) {
             if (f.code().effect() == verdict) {
