@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import org.apiguardian.api.API;
 
 /**
  * A path that cannot be checked at all (missing, not a directory, unreachable); the message says which,
@@ -21,6 +22,7 @@ import java.nio.file.attribute.BasicFileAttributes;
  * directory each get their own cause. Paths in the messages are shown with {@link #shown}: escaped,
  * and shortened when very long.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class BadPathException extends IllegalArgumentException {
 
     private static final long serialVersionUID = 1L;

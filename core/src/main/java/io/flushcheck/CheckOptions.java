@@ -2,6 +2,7 @@ package io.flushcheck;
 
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.verdict.Thresholds;
+import org.apiguardian.api.API;
 
 /**
  * How to check a directory.
@@ -11,6 +12,7 @@ import io.flushcheck.verdict.Thresholds;
  * @param alwaysProbe measure costs even when the storage facts alone already say NO_REAL_FLUSH
  *                    (by default a tmpfs or an interposer is judged without writing anything)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record CheckOptions(ProbePlan plan, Thresholds thresholds, boolean alwaysProbe) {
 
     public static CheckOptions defaults() {

@@ -5,6 +5,7 @@ import io.flushcheck.storage.StorageFacts;
 import io.flushcheck.verdict.Judgement;
 import io.flushcheck.verdict.Verdict;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * Everything known about one directory.
@@ -15,6 +16,7 @@ import java.util.List;
  * @param judgement     verdict and findings
  * @param elapsedMillis time from start to verdict, probes included
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record CheckResult(String path, StorageFacts facts, List<SyncCost> costs, Judgement judgement, long elapsedMillis) {
 
     public CheckResult {

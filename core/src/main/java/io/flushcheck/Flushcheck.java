@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * The entry point of the core: inspect a directory's storage, probe it when that is needed, judge.
@@ -32,6 +33,7 @@ import java.util.Map;
  * if (r.verdict() != Verdict.REAL_FLUSH) System.err.println(r.judgement().summary());
  * }</pre>
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class Flushcheck {
 
     private Flushcheck() {
@@ -155,8 +157,7 @@ public final class Flushcheck {
         if (dir.toString().isEmpty()) {
             throw BadPathException.empty(); // File("") does not exist, Path.of("") is the working directory
         }
-        // java.io.File rather than Path.toRealPath/Files.isDirectory: same realpath(3), but its classes are
-        // loaded at JVM start, where NIO's cost a cold tmpfs verdict several of its ten milliseconds.
+        // java.io.File rather than Path.toRealPath/Files.isDirectory: the cold path (docs/architecture.md).
         File file = dir.toFile();
         if (!file.exists()) {
             // exists() says false for every cause (missing, permission, a symlink loop, a name too long):

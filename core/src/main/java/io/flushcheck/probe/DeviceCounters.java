@@ -8,12 +8,14 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * The counters of the devices under a directory ({@link StorageFacts#flushPoints()}): every level of
  * its chain, the mount's own device first. Anything that measures syncs there (the
  * probe, the SQLite matrix) reads them through this class, so that all count the same way.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class DeviceCounters {
 
     private final List<String> names = new ArrayList<>();

@@ -2,6 +2,7 @@ package io.flushcheck.probe;
 
 import io.flushcheck.storage.DeviceStat;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * What one device did while a loop (or one round) ran, and in the idle windows taken between its
@@ -13,6 +14,7 @@ import java.util.List;
  * @param idle     counter differences over the idle windows between the rounds, where nothing of
  *                 flushcheck's ran: the device's other work; null when none were taken
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record DeviceDelta(String device, boolean terminal, DeviceStat delta, DeviceStat idle) {
 
     public DeviceDelta(String device, boolean terminal, DeviceStat delta) {
@@ -20,7 +22,7 @@ public record DeviceDelta(String device, boolean terminal, DeviceStat delta, Dev
     }
 
     /** True when every device reports flush counts (kernels since 5.5). */
-    public static boolean countFlushes(List<DeviceDelta> deltas) {
+    static boolean countFlushes(List<DeviceDelta> deltas) {
         if (deltas.isEmpty()) {
             return false;
         }
@@ -33,12 +35,12 @@ public record DeviceDelta(String device, boolean terminal, DeviceStat delta, Dev
     }
 
     /** Flushes completed by the terminal devices, or -1 when not counted. */
-    public static long terminalFlushes(List<DeviceDelta> deltas) {
+    static long terminalFlushes(List<DeviceDelta> deltas) {
         return countFlushes(deltas) ? terminalSum(deltas, true) : -1;
     }
 
     /** KiB written by the terminal devices, or -1 when nothing was counted. */
-    public static long terminalKib(List<DeviceDelta> deltas) {
+    static long terminalKib(List<DeviceDelta> deltas) {
         return deltas.isEmpty() ? -1 : terminalSum(deltas, false);
     }
 
@@ -61,7 +63,7 @@ public record DeviceDelta(String device, boolean terminal, DeviceStat delta, Dev
      * windows, scaled by {@code scale} (syncing time over idle time), are taken off its count before the
      * rule picks the fewest. -1 when not counted.
      */
-    public static double flushesCaused(List<DeviceDelta> deltas, double scale) {
+    static double flushesCaused(List<DeviceDelta> deltas, double scale) {
         return countFlushes(deltas) ? caused(deltas, scale)[0] : -1;
     }
 
@@ -70,7 +72,7 @@ public record DeviceDelta(String device, boolean terminal, DeviceStat delta, Dev
      * sample the other work's rate, and a count of k has a deviation of about √k (Poisson), scaled
      * (over the terminals, summed in square).
      */
-    public static double backgroundDeviation(List<DeviceDelta> deltas, double scale) {
+    static double backgroundDeviation(List<DeviceDelta> deltas, double scale) {
         return countFlushes(deltas) ? caused(deltas, scale)[1] : 0;
     }
 
@@ -96,7 +98,7 @@ public record DeviceDelta(String device, boolean terminal, DeviceStat delta, Dev
     }
 
     /** Flushes from other work during the loop, estimated from the idle windows, on the busiest device. */
-    public static double backgroundFlushes(List<DeviceDelta> deltas, double scale) {
+    static double backgroundFlushes(List<DeviceDelta> deltas, double scale) {
         double most = 0;
         for (DeviceDelta d : deltas) {
             most = Math.max(most, d.idleFlushes() * scale);

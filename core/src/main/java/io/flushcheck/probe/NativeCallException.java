@@ -1,6 +1,9 @@
 package io.flushcheck.probe;
 
+import org.apiguardian.api.API;
+
 /** A system call failed; carries the call, errno and the C library's description. */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class NativeCallException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;

@@ -14,6 +14,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * The one registry of every file flushcheck creates: the probe files and the SQLite matrix's databases
@@ -35,6 +36,7 @@ import java.util.Map;
  *       files whose PID is no longer alive, and says which.</li>
  * </ul>
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class OwnFiles {
 
     static final String PREFIX = ".flushcheck-";

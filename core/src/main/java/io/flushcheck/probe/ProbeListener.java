@@ -1,10 +1,13 @@
 package io.flushcheck.probe;
 
+import org.apiguardian.api.API;
+
 /** Progress of a long probe, for a command's stderr or a test's report. */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 @FunctionalInterface
 public interface ProbeListener {
 
-    /** Ignores progress. Not a lambda: a one-shot command's first lambda costs a cold JVM milliseconds. */
+    /** Ignores progress. A class, not a lambda: the cold path (docs/architecture.md). */
     ProbeListener NONE = new ProbeListener() {
         @Override
         public void progress(SyncMode mode, int done, int total) {

@@ -1,6 +1,7 @@
 package io.flushcheck.probe;
 
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * What to measure.
@@ -12,6 +13,7 @@ import java.util.List;
  *                         during the slowest ones; it adds a few microseconds per round
  * @param slowRounds       how many of the slowest rounds to keep (0 to 100)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record ProbePlan(List<SyncMode> modes, int blockSize, int rounds, boolean perRoundCounters, int slowRounds) {
 
     public static final int MIN_BLOCK = 512;

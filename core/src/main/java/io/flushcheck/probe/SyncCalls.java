@@ -5,9 +5,10 @@ import com.sun.jna.Pointer;
 /**
  * The system calls a probe makes, behind one interface so that the loop can be tested with a
  * stand-in and so that JNA is only touched when a probe really runs. Every method throws
- * {@link NativeCallException} (with errno) when the call fails.
+ * {@link NativeCallException} (with errno) when the call fails. Package-private: JNA's {@code Pointer}
+ * stays behind this seam.
  */
-public interface SyncCalls {
+interface SyncCalls {
 
     /** Creates a new file exclusively (never through a symlink), mode 0600, write-only. */
     int createExclusive(String path, boolean dsync);

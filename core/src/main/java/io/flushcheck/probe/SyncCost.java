@@ -1,8 +1,7 @@
 package io.flushcheck.probe;
 
-import java.util.ArrayList;
 import java.util.List;
-import org.HdrHistogram.Histogram;
+import org.apiguardian.api.API;
 
 /**
  * What one sync mode cost: the latency distribution of its rounds (a closed loop, recorded raw:
@@ -11,14 +10,15 @@ import org.HdrHistogram.Histogram;
  * @param mode        the mode
  * @param blockSize   bytes per round
  * @param rounds      rounds run
- * @param latencies   round latencies in nanoseconds
+ * @param latencies   the rounds' latencies
  * @param loopNanos   wall time of the syncing rounds (the idle windows between them left out)
  * @param idleNanos   wall time of the idle windows between the rounds (0 when none were taken)
  * @param devices     counter deltas per device, every level of the chain, the mount's device first
  * @param slowest     the slowest rounds, slowest first
  * @param medianRound the median round, with its counters when they were sampled per round
  */
-public record SyncCost(SyncMode mode, int blockSize, int rounds, Histogram latencies, long loopNanos, long idleNanos,
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+public record SyncCost(SyncMode mode, int blockSize, int rounds, LatencyDistribution latencies, long loopNanos, long idleNanos,
                        List<DeviceDelta> devices, List<SlowRound> slowest, SlowRound medianRound) {
 
     public SyncCost {
@@ -27,17 +27,17 @@ public record SyncCost(SyncMode mode, int blockSize, int rounds, Histogram laten
     }
 
     /** A cost measured without idle windows. */
-    public SyncCost(SyncMode mode, int blockSize, int rounds, Histogram latencies, long loopNanos,
+    public SyncCost(SyncMode mode, int blockSize, int rounds, LatencyDistribution latencies, long loopNanos,
                     List<DeviceDelta> devices, List<SlowRound> slowest, SlowRound medianRound) {
         this(mode, blockSize, rounds, latencies, loopNanos, 0, devices, slowest, medianRound);
     }
 
     public double percentileMicros(double percentile) {
-        return latencies.getValueAtPercentile(percentile) / 1000.0;
+        return latencies.percentileMicros(percentile);
     }
 
     public double minMicros() {
-        return latencies.getMinValue() / 1000.0;
+        return latencies.minMicros();
     }
 
     public double p50Micros() {
@@ -53,7 +53,7 @@ public record SyncCost(SyncMode mode, int blockSize, int rounds, Histogram laten
     }
 
     public double maxMicros() {
-        return latencies.getMaxValue() / 1000.0;
+        return latencies.maxMicros();
     }
 
     public double roundsPerSecond() {
@@ -123,29 +123,8 @@ public record SyncCost(SyncMode mode, int blockSize, int rounds, Histogram laten
         return f < 0 || !mode.syncs() ? Double.NaN : f / rounds;
     }
 
-    /** One bucket of the power-of-two histogram: {@code [lowMicros, highMicros)}. */
-    public record Bucket(long lowMicros, long highMicros, long count) {
-    }
-
-    /** The log2 histogram of seed 002, in microseconds; empty buckets at either end are left out. */
-    public List<Bucket> log2Buckets() {
-        long[] counts = new long[64];
-        for (var v : latencies.recordedValues()) {
-            long micros = Math.max(1, v.getValueIteratedTo() / 1000);
-            counts[63 - Long.numberOfLeadingZeros(micros)] += v.getCountAddedInThisIterationStep();
-        }
-        int lo = 0;
-        int hi = 63;
-        while (lo < 63 && counts[lo] == 0) {
-            lo++;
-        }
-        while (hi > lo && counts[hi] == 0) {
-            hi--;
-        }
-        List<Bucket> out = new ArrayList<>();
-        for (int i = lo; i <= hi; i++) {
-            out.add(new Bucket(1L << i, 1L << (i + 1), counts[i]));
-        }
-        return out;
+    /** The power-of-two latency histogram: {@link LatencyDistribution#buckets()}. */
+    public List<LatencyDistribution.Bucket> log2Buckets() {
+        return latencies.buckets();
     }
 }

@@ -3,11 +3,15 @@ package io.flushcheck.probe;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /**
- * The ways a round makes one block durable (seed 002 for Linux, seed 000 for macOS).
+ * The ways a round makes one block durable: fsync(2), fdatasync(2), open(2)'s O_DSYNC, Java's
+ * {@code FileChannel.force}, and on macOS fcntl(2)'s F_FULLFSYNC (the only call there that flushes the
+ * drive's cache) and F_BARRIERFSYNC.
  * Every round writes one block; the mode says where and how it is synced.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public enum SyncMode {
     /** Append a block, then fsync: size and allocation change, so the journal commits too. */
     APPEND_FSYNC("append-fsync", true, Os.ANY),

@@ -17,18 +17,18 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
-import org.HdrHistogram.Histogram;
+import org.apiguardian.api.API;
 
 /**
  * Runs the sync loops of a {@link ProbePlan} in one directory. Each mode gets its own probe file,
  * created exclusively (mode 0600, never through a symlink) inside the directory and removed when
  * the mode ends, whatever happens: {@link OwnFiles} keeps the rules.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class SyncProbe {
 
     /** The overwrite file never grows past this, whatever the rounds: it wraps around instead. */
     static final long MAX_OVERWRITE_FILE = 64L << 20;
-    private static final long HIGHEST_TRACKABLE_NANOS = 3_600_000_000_000L;
     /** The syncing stretch between two idle windows: long enough to hold rounds, short enough to interleave. */
     static final long STRETCH_NANOS = 10_000_000L;
 
@@ -111,7 +111,8 @@ public final class SyncProbe {
         int bs = plan.blockSize();
         long slots = 1;
         if (mode == SyncMode.OVERWRITE_FDATASYNC || mode == SyncMode.FULL_FSYNC || mode == SyncMode.BARRIER_FSYNC) {
-            // Preallocate and sync first, so the rounds change no size and no allocation (seed 002).
+            // Preallocate and sync first, so the rounds change no size and no allocation: fdatasync(2) then has
+            // no metadata to flush, only the data.
             slots = Math.max(1, Math.min(plan.rounds(), MAX_OVERWRITE_FILE / bs));
             for (long i = 0; i < slots; i++) {
                 calls.pwrite(fd, buffer, bs, i * bs);
@@ -255,10 +256,7 @@ public final class SyncProbe {
         }
         listener.progress(mode, rounds, rounds);
 
-        Histogram h = new Histogram(1, HIGHEST_TRACKABLE_NANOS, 3);
-        for (long n : nanos) {
-            h.recordValue(Math.max(1, Math.min(n, HIGHEST_TRACKABLE_NANOS)));
-        }
+        LatencyDistribution h = LatencyDistribution.ofNanos(nanos);
         Integer[] order = new Integer[rounds];
         for (int i = 0; i < rounds; i++) {
             order[i] = i;

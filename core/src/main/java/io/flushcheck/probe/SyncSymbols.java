@@ -8,11 +8,13 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * Finds sync functions that the process resolves somewhere other than the C library: what a
  * preloaded library does when it intercepts them, whatever its name. Linux only.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class SyncSymbols {
 
     /** What an interposer would replace to make syncs vanish (eatmydata replaces all of these). */

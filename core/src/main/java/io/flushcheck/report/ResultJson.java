@@ -126,7 +126,7 @@ public final class ResultJson {
         }
         m.put("devices", devices);
         List<Object> buckets = new ArrayList<>();
-        for (SyncCost.Bucket b : c.log2Buckets()) {
+        for (var b : c.log2Buckets()) {
             Map<String, Object> bm = new LinkedHashMap<>();
             bm.put("lowMicros", b.lowMicros());
             bm.put("highMicros", b.highMicros());

@@ -96,7 +96,7 @@ public final class TextReport {
             sb.append("  device counters: not visible here\n");
         }
         if (histogram) {
-            long max = c.log2Buckets().stream().mapToLong(SyncCost.Bucket::count).max().orElse(1);
+            long max = c.log2Buckets().stream().mapToLong(io.flushcheck.probe.LatencyDistribution.Bucket::count).max().orElse(1);
             int scale = (int) Math.max(1, (max + 59) / 60);
             for (var b : c.log2Buckets()) {
                 sb.append(String.format(Locale.ROOT, "  %8d - %-8d us %6d  %s%n", b.lowMicros(), b.highMicros(),

@@ -2,6 +2,7 @@ package io.flushcheck.storage;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * A node of the block-device chain under a mount: the device the filesystem sits on, and what it
@@ -18,9 +19,11 @@ import java.util.List;
  * @param backingMount for a loop device, the mount holding its backing file, else null
  * @param lower       the devices this one passes its I/O (and flushes) to
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record BlockDevice(String name, Kind kind, String writeCache, Boolean rotational, String driver,
                           String model, String backingFile, MountInfo backingMount, List<BlockDevice> lower) {
 
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
     public enum Kind {
         DISK, LOOP, DEVICE_MAPPER, MD_RAID, ZRAM, RAM_DISK, UNKNOWN
     }

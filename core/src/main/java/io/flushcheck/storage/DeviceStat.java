@@ -3,6 +3,7 @@ package io.flushcheck.storage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.apiguardian.api.API;
 
 /**
  * The counters of {@code /sys/block/<dev>/stat} that tell whether syncs reached a device
@@ -13,6 +14,7 @@ import java.nio.file.Path;
  * @param sectorsWritten  field 7
  * @param flushes         field 16, or -1 when the kernel does not report flushes
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record DeviceStat(long writesCompleted, long sectorsWritten, long flushes) {
 
     public static DeviceStat parse(String line) {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /**
  * What the process runs in: a container, a hypervisor, and libraries that intercept syncs.
@@ -16,6 +17,7 @@ import java.util.Locale;
  *                     and its kin), each as "name (how it got there)"
  * @param preloaded    everything named in {@code LD_PRELOAD} and {@code /etc/ld.so.preload}, known or not
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record Environment(String container, String hypervisor, List<String> interposers, List<String> preloaded) {
 
     /** Library names that make fsync and friends return without syncing. */
@@ -86,8 +88,7 @@ public record Environment(String container, String hypervisor, List<String> inte
         if (ldPreload == null) {
             return out;
         }
-        // By hand rather than split("[ :]"): compiling that pattern loads the regex engine, a
-        // millisecond of a cold tmpfs verdict.
+        // By hand rather than split("[ :]"): no regex on the cold path (docs/architecture.md).
         int start = 0;
         for (int i = 0; i <= ldPreload.length(); i++) {
             char c = i < ldPreload.length() ? ldPreload.charAt(i) : ' ';

@@ -1,8 +1,10 @@
 package io.flushcheck.storage;
 
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /** What filesystem types say about durability, before any device is looked at. */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class FsTypes {
 
     private static final Set<String> RAM = Set.of("tmpfs", "ramfs", "devtmpfs", "hugetlbfs", "shm");

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * One line of {@code /proc/<pid>/mountinfo} (see proc(5)).
@@ -18,6 +19,7 @@ import java.util.Set;
  * @param source       mount source ({@code /dev/vda1}, {@code tmpfs}, {@code overlay}, ...)
  * @param superOptions per-superblock options ({@code nobarrier}, {@code upperdir=...})
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record MountInfo(int mountId, int parentId, String device, String root, String mountPoint,
                         List<String> mountOptions, String fsType, String source, List<String> superOptions) {
 

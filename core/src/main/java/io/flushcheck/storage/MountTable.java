@@ -5,12 +5,14 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * The mounts a process sees, and which one holds a path. Read from the kernel's text, a table parses a
- * line fully only when it is asked for: finding the mount of a path needs each line's mount point alone,
- * and in a cold JVM parsing every line would cost a tmpfs verdict milliseconds.
+ * line fully only when it is asked for: finding the mount of a path needs each line's mount point alone
+ * (the cold path, docs/architecture.md).
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class MountTable {
 
     private final String[] lines;
@@ -77,8 +79,8 @@ public final class MountTable {
 
     /**
      * The walk over the mounts whose mount point is on the path (a prefix of it): their ids, parent
-     * ids and mount points, and their index in the table. It runs on the cold path of every verdict:
-     * plain arrays and loops, no lambdas, regex or helper records (each a class to load).
+     * ids and mount points, and their index in the table. On the cold path (docs/architecture.md): plain
+     * arrays and loops, no helper records (each a class to load).
      */
     private static final class Walk {
         private final int[] index;

@@ -1,6 +1,7 @@
 package io.flushcheck.storage;
 
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * What a path is, found without any I/O on its data path.
@@ -16,6 +17,7 @@ import java.util.List;
  * @param flushPointsNote how {@code flushPoints} were chosen, when it was a fallback; else null
  * @param environment  container, hypervisor and sync interposers of this process
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record StorageFacts(String path, String resolved, MountInfo mount, BlockDevice device, MountInfo upperMount,
                            List<BlockDevice> flushPoints, String flushPointsNote, Environment environment) {
 

@@ -6,8 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /** Builds {@link StorageFacts} for a path from /proc and /sys, with no I/O on the path's data. */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class StorageInspector {
 
     private final Path sys;

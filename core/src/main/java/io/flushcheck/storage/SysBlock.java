@@ -6,11 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * Follows a device number through sysfs to the devices that finally receive its flushes:
  * partition to disk, loop device to its backing file's storage, dm and md to their slaves.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class SysBlock {
 
     private static final int MAX_DEPTH = 8;

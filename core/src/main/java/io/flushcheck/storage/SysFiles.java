@@ -4,12 +4,13 @@ import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import org.apiguardian.api.API;
 
 /**
- * Reads small kernel files (/proc, /sys). Plain {@link FileInputStream} rather than
- * {@code Files.readString}: on a cold JVM the latter loads enough classes to cost ~10 ms, which is
- * the whole budget of a tmpfs verdict, and in the probe loop it is read once or twice per round.
+ * Reads small kernel files (/proc, /sys), once or twice per round in the probe loop. Plain
+ * {@link FileInputStream} rather than {@code Files.readString}: the cold path (docs/architecture.md).
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class SysFiles {
 
     private SysFiles() {

@@ -2,6 +2,7 @@ package io.flushcheck.verdict;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * One reason behind a verdict.
@@ -10,6 +11,7 @@ import java.util.Map;
  * @param message  one sentence with its evidence ("/dev/shm is on tmpfs (mount 30): syncs reach no device")
  * @param evidence the raw figures behind the sentence, by name
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record Finding(FindingCode code, String message, Map<String, String> evidence) {
 
     public Finding {

@@ -1,10 +1,13 @@
 package io.flushcheck.verdict;
 
+import org.apiguardian.api.API;
+
 /**
  * Stable codes of findings; tools may match on them. Each says which way it pushes the verdict:
  * any {@link Verdict#NO_REAL_FLUSH} finding decides the verdict, else any {@link Verdict#REAL_FLUSH}
  * finding, else it is UNKNOWN. Findings with a null effect only inform.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public enum FindingCode {
     RAM_FILESYSTEM(Verdict.NO_REAL_FLUSH),
     RAM_BLOCK_DEVICE(Verdict.NO_REAL_FLUSH),

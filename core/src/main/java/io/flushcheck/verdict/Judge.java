@@ -12,11 +12,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * Turns storage facts and measured costs into a {@link Judgement}, following the evidence order
- * of DESIGN.md: what the path is, then what the device saw, then timing.
+ * of docs/architecture.md: what the path is, then what the device saw, then timing.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class Judge {
 
     private Judge() {
@@ -150,9 +152,7 @@ public final class Judge {
         return m;
     }
 
-    // Plain loops rather than streams, here and in costFindings: this is the path of a verdict the
-    // facts decide (tmpfs, eatmydata), which must come in milliseconds from a cold JVM, and the
-    // process's first lambda or stream costs more than ten of them.
+    // Plain loops rather than streams, here and in costFindings: the cold path (docs/architecture.md).
     private static boolean anyArgues(List<Finding> findings, Verdict verdict) {
         for (Finding f : findings) {
             if (f.code().effect() == verdict) {

@@ -2,6 +2,7 @@ package io.flushcheck.verdict;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * A verdict and the findings behind it, deciding ones first.
@@ -9,6 +10,7 @@ import java.util.List;
  * @param verdict  the verdict
  * @param findings every finding, those that decided the verdict first
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record Judgement(Verdict verdict, List<Finding> findings) {
 
     public Judgement {

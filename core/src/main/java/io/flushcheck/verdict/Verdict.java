@@ -1,6 +1,9 @@
 package io.flushcheck.verdict;
 
+import org.apiguardian.api.API;
+
 /** Whether syncs in a directory make data durable on a device. */
+@API(status = API.Status.STABLE, since = "0.1")
 public enum Verdict {
     /** Syncs reached a device that persists them (or one without a volatile cache). */
     REAL_FLUSH,

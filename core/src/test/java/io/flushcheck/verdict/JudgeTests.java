@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flushcheck.probe.DeviceDelta;
+import io.flushcheck.probe.LatencyDistribution;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.storage.BlockDevice;
@@ -12,7 +13,6 @@ import io.flushcheck.storage.Environment;
 import io.flushcheck.storage.MountInfo;
 import io.flushcheck.storage.StorageFacts;
 import java.util.List;
-import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 class JudgeTests {
@@ -41,8 +41,9 @@ class JudgeTests {
 
     /** A cost whose every round took {@code micros}, with the given per-device deltas. */
     private static SyncCost cost(SyncMode mode, int rounds, double micros, DeviceDelta... devices) {
-        Histogram h = new Histogram(1, 3_600_000_000_000L, 3);
-        h.recordValueWithCount((long) (micros * 1000), rounds);
+        long[] nanos = new long[rounds];
+        java.util.Arrays.fill(nanos, (long) (micros * 1000));
+        LatencyDistribution h = LatencyDistribution.ofNanos(nanos);
         return new SyncCost(mode, 4096, rounds, h, (long) (micros * 1000) * rounds, List.of(devices), List.of(), null);
     }
 
@@ -52,8 +53,9 @@ class JudgeTests {
 
     /** A cost of {@code rounds} syncs over {@code loopMillis}, with idle windows of {@code idleMillis}. */
     private static SyncCost withIdle(int rounds, long loopMillis, long idleMillis, DeviceDelta... devices) {
-        Histogram h = new Histogram(1, 3_600_000_000_000L, 3);
-        h.recordValueWithCount(200_000, rounds);
+        long[] nanos = new long[rounds];
+        java.util.Arrays.fill(nanos, 200_000);
+        LatencyDistribution h = LatencyDistribution.ofNanos(nanos);
         return new SyncCost(SyncMode.OVERWRITE_FDATASYNC, 4096, rounds, h, loopMillis * 1_000_000, idleMillis * 1_000_000,
                 List.of(devices), List.of(), null);
     }

@@ -1,8 +1,10 @@
 package io.flushcheck.jupiter;
 
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /** What a test does when its storage does not (or cannot be shown to) flush. */
+@API(status = API.Status.STABLE, since = "0.1")
 public enum FlushPolicy {
     /** Use the configuration key ({@value FlushcheckConfig#ON_NO_REAL_FLUSH_KEY} or {@value FlushcheckConfig#ON_UNKNOWN_KEY}). */
     CONFIGURED,

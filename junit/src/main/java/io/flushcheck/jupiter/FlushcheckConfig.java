@@ -1,10 +1,13 @@
 package io.flushcheck.jupiter;
 
+import org.apiguardian.api.API;
+
 /**
  * Configuration keys of the flushcheck extensions. Each can be set in {@code junit-platform.properties},
  * as a JVM system property ({@code -Dflushcheck.onNoRealFlush=skip}) or as a launcher configuration
  * parameter. An annotation attribute left at its default means "use the key".
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class FlushcheckConfig {
 
     /**

@@ -1,11 +1,13 @@
 package io.flushcheck.jupiter;
 
+import io.flushcheck.probe.SyncMode;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * <p>Measurements hold the resource lock {@value FlushcheckConfig#DISK_LOCK}, so they never overlap in a
  * parallel run, and each storage and plan is measured once per run. Usable as a meta-annotation.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 @Target({ElementType.TYPE, ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
@@ -30,8 +33,12 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 @ResourceLock(FlushcheckConfig.DISK_LOCK)
 public @interface MeasureSyncCost {
 
-    /** Sync modes by name ({@code "append-fsync"}, {@code "overwrite-fdatasync"}, ...); empty means {@value FlushcheckConfig#MEASURE_MODES_KEY}, else all of this OS. */
-    String[] modes() default {};
+    /**
+     * The sync modes to measure, in order ({@link SyncMode#APPEND_FSYNC}, {@link SyncMode#OVERWRITE_FDATASYNC}, ...);
+     * empty means {@value FlushcheckConfig#MEASURE_MODES_KEY} (mode names, comma-separated), else every mode of
+     * this OS. A mode of another OS ({@link SyncMode#FULL_FSYNC} off macOS) is a configuration error.
+     */
+    SyncMode[] modes() default {};
 
     /** Rounds per mode; -1 means {@value FlushcheckConfig#MEASURE_ROUNDS_KEY}, else 200. */
     int rounds() default -1;

@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.AnnotatedElementContext;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDirFactory;
  * UNKNOWN one (no device counters to show the flushes), unless {@value FlushcheckConfig#ON_UNKNOWN_KEY} is
  * {@code fail}; when nothing is left it fails with each place's reason.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class RealDiskTempDirFactory implements TempDirFactory {
 
     private static final Set<String> ANNOUNCED = ConcurrentHashMap.newKeySet();

@@ -7,6 +7,9 @@ import io.flushcheck.probe.SyncMode;
 import io.flushcheck.report.Escape;
 import io.flushcheck.verdict.Thresholds;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
@@ -109,7 +112,7 @@ final class Settings {
         String where = "@MeasureSyncCost(modes)";
         try {
             if (a.modes().length > 0) {
-                modes = SyncMode.parseList(String.join(",", a.modes()));
+                modes = new ArrayList<>(new LinkedHashSet<>(Arrays.asList(a.modes())));
             } else {
                 where = FlushcheckConfig.MEASURE_MODES_KEY;
                 modes = raw(FlushcheckConfig.MEASURE_MODES_KEY).map(SyncMode::parseList).orElseGet(SyncMode::available);

@@ -7,16 +7,18 @@ import io.flushcheck.verdict.Verdict;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.NoSuchElementException;
+import org.apiguardian.api.API;
 
 /**
  * What {@link MeasureSyncCost} measured; declare a parameter of this type to assert on it:
  * <pre>{@code
- * @Test @MeasureSyncCost(modes = "overwrite-fdatasync")
+ * @Test @MeasureSyncCost(modes = SyncMode.OVERWRITE_FDATASYNC)
  * void commitLatency(SyncCostMeasurement m) {
- *     assertTrue(m.cost("overwrite-fdatasync").p99Micros() < 10_000);
+ *     assertTrue(m.cost(SyncMode.OVERWRITE_FDATASYNC).p99Micros() < 10_000);
  * }
  * }</pre>
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class SyncCostMeasurement {
 
     private final CheckResult result;
@@ -43,13 +45,22 @@ public final class SyncCostMeasurement {
     }
 
     /**
+     * The cost of one mode, by its name ({@code "overwrite-fdatasync"}).
+     *
+     * @throws IllegalArgumentException when no mode has this name
+     * @throws NoSuchElementException naming the measured modes when this one was not measured
+     */
+    public SyncCost cost(String mode) {
+        return cost(SyncMode.parse(mode));
+    }
+
+    /**
      * The cost of one mode.
      *
      * @throws NoSuchElementException naming the measured modes when this one was not measured
      */
-    public SyncCost cost(String mode) {
-        SyncMode m = SyncMode.parse(mode);
-        return result.costs().stream().filter(c -> c.mode() == m).findFirst()
+    public SyncCost cost(SyncMode mode) {
+        return result.costs().stream().filter(c -> c.mode() == mode).findFirst()
                 .orElseThrow(() -> new NoSuchElementException("mode " + mode + " was not measured; measured: "
                         + result.costs().stream().map(c -> c.mode().id()).toList()));
     }

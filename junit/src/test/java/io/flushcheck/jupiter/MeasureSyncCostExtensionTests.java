@@ -11,6 +11,7 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.in
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import io.flushcheck.probe.SyncCost;
+import io.flushcheck.probe.SyncMode;
 import io.flushcheck.verdict.Verdict;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -37,7 +38,11 @@ class MeasureSyncCostExtensionTests {
     }
 
     static EngineExecutionResults run(Class<?> fixture, String target) {
-        Map<String, String> config = new HashMap<>();
+        return run(fixture, target, Map.of());
+    }
+
+    static EngineExecutionResults run(Class<?> fixture, String target, Map<String, String> keys) {
+        Map<String, String> config = new HashMap<>(keys);
         config.put(FlushcheckConfig.TARGET_KEY, target);
         config.put(FlushcheckConfig.REPORT_DIR_KEY, reports.toString());
         return EngineTestKit.engine("junit-jupiter").selectors(selectClass(fixture)).configurationParameters(config).execute();
@@ -112,10 +117,10 @@ class MeasureSyncCostExtensionTests {
 
     @Test
     void unknownModeIsAConfigurationError() {
-        run(BadModeTestCases.class, disk.toString()).testEvents()
+        run(BadModeTestCases.class, disk.toString(), Map.of(FlushcheckConfig.MEASURE_MODES_KEY, "fsnyc")).testEvents()
                 .assertThatEvents().haveExactly(1, event(test("badMode"), finishedWithFailure(
                         instanceOf(ExtensionConfigurationException.class),
-                        message("@MeasureSyncCost(modes): unknown sync mode 'fsnyc'; known modes: append-fsync, "
+                        message("flushcheck.measure.modes: unknown sync mode 'fsnyc'; known modes: append-fsync, "
                                 + "append-fdatasync, overwrite-fdatasync, dsync, flush-only, no-sync, java-force, "
                                 + "full-fsync, barrier-fsync"))));
     }
@@ -124,7 +129,7 @@ class MeasureSyncCostExtensionTests {
         static SyncCostMeasurement seen;
 
         @Test
-        @MeasureSyncCost(modes = {"overwrite-fdatasync", "no-sync"}, rounds = 50)
+        @MeasureSyncCost(modes = {SyncMode.OVERWRITE_FDATASYNC, SyncMode.NO_SYNC}, rounds = 50)
         void measured(SyncCostMeasurement m) {
             seen = m;
         }
@@ -132,16 +137,16 @@ class MeasureSyncCostExtensionTests {
 
     static class GateTestCases {
         @Test
-        @MeasureSyncCost(modes = "overwrite-fdatasync", rounds = 20, maxP99Micros = 1)
+        @MeasureSyncCost(modes = SyncMode.OVERWRITE_FDATASYNC, rounds = 20, maxP99Micros = 1)
         void gated() {
         }
     }
 
-    @MeasureSyncCost(modes = "append-fsync", rounds = 30)
+    @MeasureSyncCost(modes = SyncMode.APPEND_FSYNC, rounds = 30)
     static class ClassLevelTestCases {
         @Test
         void first(SyncCostMeasurement m) {
-            assertEquals(30, m.cost("append-fsync").rounds());
+            assertEquals(30, m.cost(SyncMode.APPEND_FSYNC).rounds());
         }
 
         @Test
@@ -152,14 +157,14 @@ class MeasureSyncCostExtensionTests {
 
     static class NaNGateTestCases {
         @Test
-        @MeasureSyncCost(modes = "overwrite-fdatasync", rounds = 10, maxP99Micros = Double.NaN)
+        @MeasureSyncCost(modes = SyncMode.OVERWRITE_FDATASYNC, rounds = 10, maxP99Micros = Double.NaN)
         void gated() {
         }
     }
 
     static class BadModeTestCases {
         @Test
-        @MeasureSyncCost(modes = "fsnyc")
+        @MeasureSyncCost
         void badMode() {
         }
     }

@@ -33,7 +33,7 @@ class SettingsStoreDurabilityTest {
 
     /** Why the store pays for FULL: one flush per commit, where NORMAL would flush only at checkpoints. */
     @Test
-    @MeasureSqliteCommits(journalModes = "WAL", synchronous = {"NORMAL", "FULL"}, batches = 1, rows = 200)
+    @MeasureSqliteCommits(journalModes = JournalMode.WAL, synchronous = {Synchronous.NORMAL, Synchronous.FULL}, batches = 1, rows = 200)
     void fullCostsAFlushPerCommit(CommitMatrix m) {
         CommitCell full = m.require(JournalMode.WAL, Synchronous.FULL, false, 1);
         CommitCell normal = m.require(JournalMode.WAL, Synchronous.NORMAL, false, 1);

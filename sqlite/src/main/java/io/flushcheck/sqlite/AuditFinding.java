@@ -1,5 +1,7 @@
 package io.flushcheck.sqlite;
 
+import org.apiguardian.api.API;
+
 /**
  * Something an audit found beside its two answers.
  *
@@ -7,8 +9,10 @@ package io.flushcheck.sqlite;
  * @param code     stable code
  * @param message  one sentence
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record AuditFinding(Severity severity, String code, String message) {
 
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
     public enum Severity { ERROR, WARNING, INFO }
 
     @Override

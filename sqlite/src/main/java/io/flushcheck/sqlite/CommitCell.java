@@ -1,5 +1,7 @@
 package io.flushcheck.sqlite;
 
+import org.apiguardian.api.API;
+
 /**
  * One measured configuration.
  *
@@ -16,6 +18,7 @@ package io.flushcheck.sqlite;
  *                    ({@link io.flushcheck.probe.DeviceDelta#kibReached}), or -1 when not counted
  * @param truncated   true when the cell stopped at its time limit before inserting all its rows
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record CommitCell(JournalMode journalMode, Synchronous synchronous, boolean fullfsync, int batch, long rows,
                          long commits, long nanos, long flushes, long kib, boolean truncated) {
 

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The measured commit-rate matrix of one directory, with that directory's verdict.
@@ -25,6 +26,7 @@ import java.util.Optional;
  * @param failure       why the cells stopped when the directory could not take a database (read-only, full,
  *                      no permission), null when none failed; the check then carries a PROBE_FAILED finding
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record CommitMatrix(String directory, CheckResult check, String sqliteVersion, List<String> devices,
                            List<CommitCell> cells, List<String> skipped, List<String> notes, long elapsedMillis,
                            String failure) {

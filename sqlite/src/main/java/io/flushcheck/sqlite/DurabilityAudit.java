@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * What an SQLite configuration promises where it runs: "survives an application crash?" and
@@ -24,6 +25,7 @@ import java.util.Map;
  * @param powerLoss      the answer for a power loss or an operating-system crash
  * @param findings       errors, warnings and notes beside the answers
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record DurabilityAudit(String source, SqliteSettings settings, String directory, Verdict verdict,
                               String verdictSummary, Answer applicationCrash, Answer powerLoss,
                               List<AuditFinding> findings) {

@@ -3,8 +3,10 @@ package io.flushcheck.sqlite;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /** SQLite's {@code PRAGMA journal_mode} values (https://www.sqlite.org/pragma.html#pragma_journal_mode). */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public enum JournalMode {
     DELETE, TRUNCATE, PERSIST, MEMORY, WAL, OFF;
 

@@ -1,6 +1,9 @@
 package io.flushcheck.sqlite;
 
+import org.apiguardian.api.API;
+
 /** Progress of the commit-rate matrix, for a command's stderr or a test's report. */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public interface MatrixListener {
 
     MatrixListener NONE = new MatrixListener() { };

@@ -2,6 +2,7 @@ package io.flushcheck.sqlite;
 
 import io.flushcheck.probe.ProbePlan;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * What the commit-rate matrix measures and how long it may take.
@@ -20,6 +21,7 @@ import java.util.List;
  *                        UNKNOWN with a NOT_PROBED finding and a note (the storage is still inspected, without
  *                        writing, so that flushes are counted)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record MatrixOptions(List<JournalMode> journalModes, List<Synchronous> synchronous, List<Boolean> fullfsync,
                             List<Integer> batches, int rows, int minCommits, int rowBytes, double maxCellSeconds,
                             double maxTotalSeconds, ProbePlan checkPlan) {

@@ -7,6 +7,7 @@ import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  *
  * <pre>{@code
  * @Test
- * @MeasureSqliteCommits(journalModes = "WAL", synchronous = {"NORMAL", "FULL"}, batches = {1, 100})
+ * @MeasureSqliteCommits(journalModes = JournalMode.WAL, synchronous = {Synchronous.NORMAL, Synchronous.FULL}, batches = {1, 100})
  * void walIsFastEnough(CommitMatrix m) {
  *     assertThat(m.require(JournalMode.WAL, Synchronous.FULL, false, 1).commitsPerSecond()).isGreaterThan(200);
  * }
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * resource lock {@value FlushcheckConfig#DISK_LOCK} so that no other measurement runs meanwhile. An empty
  * attribute (the default) means "use the configuration parameter", whose default is given there.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 @Target({ElementType.TYPE, ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
@@ -59,11 +61,11 @@ public @interface MeasureSqliteCommits {
     /** Seconds after which the remaining cells are skipped; default {@code 60}. */
     String MAX_SECONDS_KEY = "flushcheck.sqlite.max-seconds";
 
-    /** Journal modes: DELETE, TRUNCATE, PERSIST, MEMORY, WAL, OFF; empty: {@value #JOURNAL_MODES_KEY}. */
-    String[] journalModes() default {};
+    /** Journal modes, in order; empty: {@value #JOURNAL_MODES_KEY}. */
+    JournalMode[] journalModes() default {};
 
-    /** Synchronous levels: OFF, NORMAL, FULL, EXTRA; empty: {@value #SYNCHRONOUS_KEY}. */
-    String[] synchronous() default {};
+    /** Synchronous levels, in order; empty: {@value #SYNCHRONOUS_KEY}. */
+    Synchronous[] synchronous() default {};
 
     /** Rows per transaction; empty: {@value #BATCHES_KEY}. */
     int[] batches() default {};

@@ -113,9 +113,9 @@ final class MeasureSqliteCommitsExtension implements BeforeEachCallback, Paramet
         MatrixOptions o = MatrixOptions.defaults().withFullfsync(List.of(false)).withRows(500)
                 .withMaxCellSeconds(2).withMaxTotalSeconds(60);
         try {
-            o = o.withJournalModes(a.journalModes().length > 0 ? parseEach("journalModes", a.journalModes(), JournalMode::parse)
+            o = o.withJournalModes(a.journalModes().length > 0 ? List.of(a.journalModes())
                     : keyed(context, MeasureSqliteCommits.JOURNAL_MODES_KEY, JournalMode::parseList, o.journalModes()));
-            o = o.withSynchronous(a.synchronous().length > 0 ? parseEach("synchronous", a.synchronous(), Synchronous::parse)
+            o = o.withSynchronous(a.synchronous().length > 0 ? List.of(a.synchronous())
                     : keyed(context, MeasureSqliteCommits.SYNCHRONOUS_KEY, Synchronous::parseList, o.synchronous()));
             o = o.withFullfsync(keyed(context, MeasureSqliteCommits.FULLFSYNC_KEY,
                     MeasureSqliteCommitsExtension::booleans, o.fullfsync()));
@@ -150,18 +150,6 @@ final class MeasureSqliteCommitsExtension implements BeforeEachCallback, Paramet
             throw new ExtensionConfigurationException(ANNOTATION + ": " + e.getMessage());
         }
         return o;
-    }
-
-    private static <T> List<T> parseEach(String attribute, String[] values, Function<String, T> parser) {
-        List<T> out = new ArrayList<>();
-        for (String v : values) {
-            try {
-                out.add(parser.apply(v));
-            } catch (IllegalArgumentException e) {
-                throw new ConfigError(ANNOTATION + "(" + attribute + " = \"" + v + "\"): " + e.getMessage());
-            }
-        }
-        return out;
     }
 
     /** A key's value, trimmed; empty when unset or blank (blank means "the default", as for the other keys). */

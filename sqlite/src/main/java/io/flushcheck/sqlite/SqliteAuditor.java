@@ -20,11 +20,13 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * Reads the durability settings of a live connection or of a database file and audits them with
  * {@link DurabilityAudit}. Auditing never changes a setting or a byte of the database.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class SqliteAuditor {
 
     /** The header every SQLite 3 database starts with. */

@@ -6,11 +6,13 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Properties;
+import org.apiguardian.api.API;
 
 /**
  * The only place that knows the driver: plain JDBC over sqlite-jdbc (an optional dependency), so a
  * project without it loses the SQLite features and nothing else, with a message saying what to add.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class SqliteDriver {
 
     static final String DRIVER_CLASS = "org.sqlite.JDBC";

@@ -2,6 +2,7 @@ package io.flushcheck.sqlite;
 
 import io.flushcheck.report.Escape;
 import java.sql.Connection;
+import org.apiguardian.api.API;
 
 /**
  * Assertions for tests (no test framework needed: failures are {@link AssertionError}s, which every
@@ -15,6 +16,7 @@ import java.sql.Connection;
  * }
  * }</pre>
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class SqliteDurability {
 
     private SqliteDurability() {

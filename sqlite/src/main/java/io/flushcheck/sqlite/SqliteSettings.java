@@ -1,5 +1,7 @@
 package io.flushcheck.sqlite;
 
+import org.apiguardian.api.API;
+
 /**
  * The durability settings of one SQLite connection.
  *
@@ -10,6 +12,7 @@ package io.flushcheck.sqlite;
  * @param databaseFile         the main database's file, or null for an in-memory or temporary database
  * @param sqliteVersion        {@code sqlite_version()}
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record SqliteSettings(JournalMode journalMode, Synchronous synchronous, boolean fullfsync,
                              boolean checkpointFullfsync, String databaseFile, String sqliteVersion) {
 

@@ -1,6 +1,9 @@
 package io.flushcheck.sqlite;
 
+import org.apiguardian.api.API;
+
 /** How committed transactions fare after an event (an application crash, a power loss). */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public enum Survival {
     /** They survive: SQLite's documentation promises it for these settings, and the storage keeps synced data. */
     YES,

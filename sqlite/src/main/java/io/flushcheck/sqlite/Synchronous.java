@@ -3,8 +3,10 @@ package io.flushcheck.sqlite;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /** SQLite's {@code PRAGMA synchronous} levels (https://www.sqlite.org/pragma.html#pragma_synchronous). */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public enum Synchronous {
     OFF(0), NORMAL(1), FULL(2), EXTRA(3);
 

@@ -72,10 +72,6 @@ class MeasureSqliteCommitsExtensionTests {
 
     @Test
     void aBadAttributeFailsWithTheAnnotationTheValueAndTheFix() {
-        run(BadJournalModeTestCases.class).assertThatEvents().haveExactly(1, event(test("bad"), finishedWithFailure(
-                instanceOf(ExtensionConfigurationException.class),
-                message("@MeasureSqliteCommits(journalModes = \"WALL\"): unknown journal mode 'WALL': use one of"
-                        + " DELETE, TRUNCATE, PERSIST, MEMORY, WAL, OFF"))));
         run(BadBatchTestCases.class).assertThatEvents().haveExactly(1, event(test("bad"), finishedWithFailure(
                 instanceOf(ExtensionConfigurationException.class),
                 message("@MeasureSqliteCommits(batches = [0]): batch 0 is out of range: use 1 to 1000000 rows per"
@@ -90,6 +86,12 @@ class MeasureSqliteCommitsExtensionTests {
 
     @Test
     void aBadKeyNamesTheKeyTheValueAndWhatIsAllowed() {
+        failsWith(BadJournalModeTestCases.class, Map.of(MeasureSqliteCommits.JOURNAL_MODES_KEY, "WALL"),
+                "flushcheck.sqlite.journal-modes = 'WALL': unknown journal mode 'WALL': use one of"
+                        + " DELETE, TRUNCATE, PERSIST, MEMORY, WAL, OFF");
+        failsWith(BadJournalModeTestCases.class, Map.of(MeasureSqliteCommits.SYNCHRONOUS_KEY, "FUL"),
+                "flushcheck.sqlite.synchronous = 'FUL': unknown synchronous setting 'FUL': use one of"
+                        + " OFF, NORMAL, FULL, EXTRA");
         failsWith(KeyedTestCases.class, Map.of(MeasureSqliteCommits.ROWS_KEY, "0"),
                 "flushcheck.sqlite.rows = '0' is out of range: use 1 to 10000000");
         failsWith(KeyedTestCases.class, Map.of(MeasureSqliteCommits.ROWS_KEY, "many"),
@@ -127,7 +129,7 @@ class MeasureSqliteCommitsExtensionTests {
 
     @ExtendWith(OnlyThroughTheTestKit.class)
     @ExtendWith(OnlyThroughTheTestKit.class)
-    @MeasureSqliteCommits(journalModes = "WAL", synchronous = {"NORMAL", "FULL"}, batches = {1, 10}, rows = 30)
+    @MeasureSqliteCommits(journalModes = JournalMode.WAL, synchronous = {Synchronous.NORMAL, Synchronous.FULL}, batches = {1, 10}, rows = 30)
     static class MeasuredTestCases {
 
         static CommitMatrix first;
@@ -150,7 +152,7 @@ class MeasureSqliteCommitsExtensionTests {
     @ExtendWith(OnlyThroughTheTestKit.class)
     static class BadJournalModeTestCases {
         @Test
-        @MeasureSqliteCommits(journalModes = "WALL")
+        @MeasureSqliteCommits(batches = 1)
         void bad() {
         }
     }
@@ -174,14 +176,14 @@ class MeasureSqliteCommitsExtensionTests {
     @ExtendWith(OnlyThroughTheTestKit.class)
     static class KeyedTestCases {
         @Test
-        @MeasureSqliteCommits(journalModes = "WAL")
+        @MeasureSqliteCommits(journalModes = JournalMode.WAL)
         void bad() {
         }
     }
 
     @ExtendWith(OnlyThroughTheTestKit.class)
     @ExtendWith(OnlyThroughTheTestKit.class)
-    @MeasureSqliteCommits(journalModes = "WAL", synchronous = "OFF", batches = 1, rows = 10)
+    @MeasureSqliteCommits(journalModes = JournalMode.WAL, synchronous = Synchronous.OFF, batches = 1, rows = 10)
     static class TinyTestCases {
         @Test
         void measured(CommitMatrix m) {

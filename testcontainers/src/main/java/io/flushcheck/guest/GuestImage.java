@@ -15,13 +15,19 @@ import org.testcontainers.images.builder.ImageFromDockerfile;
  * A guest image with a JRE, built from a Dockerfile in {@code container-images/<id>/} (carried in the
  * jar under {@code io/flushcheck/guest/images/}) through Testcontainers' {@link ImageFromDockerfile}.
  * The image keeps its stable name and is never deleted, so the Docker layer cache turns every build after
- * the first into a cache hit of about a second. The base image it starts FROM comes from
- * {@code container-images/prepare.sh}.
+ * the first into a cache hit of about a second. It starts FROM the base image {@value #BASE_IMAGE_KEY}
+ * names (a system property; default {@value #DEFAULT_BASE_IMAGE}), which must exist on the engine.
  *
  * @param id        the directory under container-images/ and the first part of environment names
  * @param imageName the stable local tag
  */
 public record GuestImage(String id, String imageName) {
+
+    /** The system property naming the Debian bookworm image the guests start FROM. */
+    public static final String BASE_IMAGE_KEY = "flushcheck.guest.baseImage";
+
+    /** The base image's default name: tag {@code debian:bookworm-slim} (or a debootstrap import) as this. */
+    public static final String DEFAULT_BASE_IMAGE = "flushcheck/debian-bookworm-base:1";
 
     /** Debian bookworm (debootstrap'ed or pulled) with {@code openjdk-17-jre-headless}. */
     public static final GuestImage DEBIAN_BOOKWORM_JRE17 =
@@ -82,6 +88,7 @@ public record GuestImage(String id, String imageName) {
         }
         ImageFromDockerfile image = new ImageFromDockerfile(imageName, false)
                 .withFileFromClasspath("Dockerfile", dockerfileResource())
+                .withBuildArg("BASE_IMAGE", baseImage())
                 // Host networking: apt inside the build needs no bridge/NAT setup on the engine.
                 .withBuildImageCmdModifier(cmd -> cmd.withNetworkMode("host").withPull(false));
         // Our own thread rather than the future's get(timeout): that one starts a new wait per call, and
@@ -118,13 +125,18 @@ public record GuestImage(String id, String imageName) {
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new IllegalStateException("cannot build guest image " + imageName + (cause instanceof RuntimeException
-                    ? " (does the base image flushcheck/debian-bookworm-base:1 exist? run container-images/prepare.sh): "
+                    ? " (does the base image " + baseImage() + " exist? make it with `docker pull debian:bookworm-slim &&"
+                    + " docker tag debian:bookworm-slim " + baseImage() + "`, or name another with -D" + BASE_IMAGE_KEY + "=IMAGE): "
                     : ": ") + rootMessage(cause), cause);
         } catch (InterruptedException e) {
             // The build goes on for the other callers; this one stops waiting.
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for guest image " + imageName, e);
         }
+    }
+
+    static String baseImage() {
+        return System.getProperty(BASE_IMAGE_KEY, DEFAULT_BASE_IMAGE);
     }
 
     private static double seconds(Build b) {
