@@ -46,6 +46,7 @@ public final class SimulatedDisk implements AutoCloseable {
     private final PrintStream commands;
     private final Deque<Runnable> undo = new ArrayDeque<>();
     private final List<Path> survivors = new ArrayList<>();
+    private final List<PowerCut> cuts = new ArrayList<>();
     private Path path;
     private String loop;
     private boolean cut;
@@ -141,24 +142,32 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /** Cuts the power, keeping what the last flush made durable; returns where the survivor is mounted. */
     public Path cutPower() {
-        return cut("cut FLUSHED 0");
+        return cut("cut FLUSHED 0", null);
     }
 
     /** Cuts the power, keeping also a random subset of the unflushed sectors, drawn from {@code seed}. */
     public Path cutPower(long seed) {
-        return cut("cut SUBSET " + seed);
+        return cut("cut SUBSET " + seed, seed);
     }
 
-    private Path cut(String command) {
+    /** The cuts made so far, first first. */
+    public List<PowerCut> cuts() {
+        return List.copyOf(cuts);
+    }
+
+    private Path cut(String command, Long seed) {
         if (cut) {
             throw new IllegalStateException("the power is already cut");
         }
         try {
+            String[] before = stats();
             String r = ask(command);
             if (!r.startsWith("cut ")) {
                 throw new IOException("the simulated drive did not cut: " + r);
             }
             cut = true;
+            cuts.add(new PowerCut(seed, Long.parseLong(before[1]), Long.parseLong(before[3]),
+                    Long.parseLong(r.split(" ")[2]) * 4096));
             // The drive is frozen: unmounting may still write, and the drive discards it.
             Commands.run("umount", "--lazy", path.toString());
             Commands.run("losetup", "--detach", loop);
@@ -223,6 +232,9 @@ public final class SimulatedDisk implements AutoCloseable {
     public void close() {
         while (!undo.isEmpty()) {
             undo.pop().run();
+        }
+        if (!Files.exists(work)) {
+            return;
         }
         try (var s = Files.walk(work)) {
             for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
