@@ -50,6 +50,7 @@ public final class SimulatedDisk implements AutoCloseable {
     private Path path;
     private String loop;
     private boolean cut;
+    private long armedAt = -1;
 
     private SimulatedDisk(Path work, String fsType, Process server) {
         this.work = work;
@@ -145,9 +146,32 @@ public final class SimulatedDisk implements AutoCloseable {
         return cut("cut FLUSHED 0", null);
     }
 
+    /** The flush at which an armed cut happens ({@link #cutAfterFlushes}), or -1 when none is armed. */
+    public long armedAt() {
+        return armedAt;
+    }
+
     /** Cuts the power, keeping also a random subset of the unflushed sectors, drawn from {@code seed}. */
     public Path cutPower(long seed) {
         return cut("cut SUBSET " + seed, seed);
+    }
+
+    /**
+     * Arms a cut at the {@code k}-th flush the drive completes, counted from its creation ({@link #flushes()}
+     * tells how many have happened): the power goes the moment that flush completes, and the workload runs
+     * on against a drive that discards everything. {@link #cutPower()} then mounts what survived. Sweeping
+     * {@code k} over a workload's flushes tests every crash point of it.
+     */
+    public void cutAfterFlushes(long k) {
+        try {
+            String r = ask("arm " + k);
+            if (!r.equals("armed")) {
+                throw new IllegalArgumentException(r.startsWith("error ") ? r.substring(6) : r);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        armedAt = k;
     }
 
     /** The cuts made so far, first first. */

@@ -13,7 +13,8 @@ import org.apiguardian.api.API;
  * which ends the connection. Usage: {@code DiskServerMain MOUNTPOINT SIZE_BYTES}; it prints
  * {@code ready} once mounted, then answers one command a line on stdin:
  * {@code stats} ({@code flushes N unflushed BYTES}), {@code cut FLUSHED|SUBSET SEED}
- * ({@code cut kept K discarded D}), {@code save FILE} ({@code saved}) and {@code quit}. End of input
+ * ({@code cut kept K discarded D}), {@code arm K} (cut when the K-th flush completes; {@code armed}),
+ * {@code save FILE} ({@code saved}) and {@code quit}. End of input
  * (its parent gone) unmounts and exits, like {@code quit}.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
@@ -52,6 +53,10 @@ public final class DiskServerMain {
                     case "cut" -> {
                         long[] r = store.cut(SectorStore.CutMode.valueOf(w[1]), w.length > 2 ? Long.parseLong(w[2]) : 0);
                         out.println("cut kept " + r[0] + " discarded " + r[1]);
+                    }
+                    case "arm" -> {
+                        store.cutAtFlush(Long.parseLong(w[1]));
+                        out.println("armed");
                     }
                     case "save" -> {
                         store.save(Path.of(line.trim().substring("save ".length())));

@@ -37,6 +37,8 @@ public final class SectorStore {
     private final Map<Long, byte[]> cache = new LinkedHashMap<>();
     private long flushes;
     private boolean frozen;
+    private long cutAtFlush = -1;
+    private long discardedAfterCut;
 
     public SectorStore(long size) {
         if (size <= 0 || size % SECTOR != 0) {
@@ -53,6 +55,7 @@ public final class SectorStore {
     public synchronized void write(long offset, byte[] data, int length) {
         check(offset, length);
         if (frozen) {
+            discardedAfterCut += length;
             return;
         }
         int done = 0;
@@ -104,6 +107,28 @@ public final class SectorStore {
         durable.putAll(cache);
         cache.clear();
         flushes++;
+        if (flushes == cutAtFlush) {
+            frozen = true;
+        }
+    }
+
+    /**
+     * Cuts the power the moment the {@code k}-th flush completes (counted from the start): what it made
+     * durable survives, and everything after it is discarded, while the workload runs on unaware.
+     */
+    public synchronized void cutAtFlush(long k) {
+        if (frozen) {
+            throw new IllegalStateException("the power is already cut");
+        }
+        if (k <= flushes) {
+            throw new IllegalArgumentException("flush " + k + " has already happened (" + flushes + " so far)");
+        }
+        cutAtFlush = k;
+    }
+
+    /** Bytes written after a cut, which the frozen drive discarded. */
+    public synchronized long discardedAfterCut() {
+        return discardedAfterCut;
     }
 
     /** Flushes completed so far. */
@@ -127,6 +152,9 @@ public final class SectorStore {
      * @return {kept, discarded} sectors of the cache
      */
     public synchronized long[] cut(CutMode mode, long seed) {
+        if (frozen && cutAtFlush > 0 && flushes == cutAtFlush) {
+            return new long[] {0, 0}; // cut already, at the armed flush: nothing was cached since
+        }
         if (frozen) {
             throw new IllegalStateException("the power is already cut");
         }
