@@ -3,6 +3,7 @@ package io.flushcheck.powercut;
 import io.flushcheck.powercut.internal.Commands;
 import io.flushcheck.powercut.internal.DiskServerMain;
 import io.flushcheck.powercut.internal.FuseDiskServer;
+import io.flushcheck.powercut.internal.Leftovers;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -63,9 +64,15 @@ public final class SimulatedDisk implements AutoCloseable {
     /**
      * Makes a drive of {@code sizeBytes} (a multiple of 4 KiB) under {@code work} (created; removed on
      * close), puts a fresh {@code fsType} filesystem on it (mkfs options {@code mkfsOptions}) and mounts it.
+     * First it removes what disks of killed JVMs left beside {@code work} (mounts, loop devices,
+     * directories), and says so on stderr.
      */
     public static SimulatedDisk create(Path work, long sizeBytes, String fsType, List<String> mkfsOptions) throws IOException {
+        for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
+            System.err.println("flushcheck powercut: " + cleaned);
+        }
         Files.createDirectories(work);
+        Leftovers.claim(work);
         Path fuse = Files.createDirectories(work.resolve("drive"));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process server = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
@@ -90,6 +97,7 @@ public final class SimulatedDisk implements AutoCloseable {
         Path image = fuse.resolve(FuseDiskServer.FILE);
         selfTest(image);
         loop = Commands.run("losetup", "--find", "--show", image.toString());
+        Leftovers.record(work, "loop", loop);
         String attached = loop;
         undo.push(() -> Commands.attempt(List.of("losetup", "--detach", attached)));
         List<String> mkfs = new ArrayList<>(List.of("mkfs." + fsType));
@@ -101,6 +109,7 @@ public final class SimulatedDisk implements AutoCloseable {
         mkfs.add(loop);
         Commands.run(mkfs.toArray(new String[0]));
         path = Files.createDirectories(work.resolve("fs"));
+        Leftovers.record(work, "mount", path.toString());
         Commands.run("mount", "-t", fsType, loop, path.toString());
         Path mounted = path;
         undo.push(() -> Commands.attempt(List.of("umount", "--lazy", mounted.toString())));
@@ -124,6 +133,11 @@ public final class SimulatedDisk implements AutoCloseable {
         if (flushes() <= before) {
             throw new IOException("the simulated drive saw no flush for an fsync of " + image + ": fsync does not reach it");
         }
+    }
+
+    /** The PID of the drive's server process. */
+    long serverPid() {
+        return server.pid();
     }
 
     /** The mounted filesystem. After a cut it is gone (the directory too), and writing there fails. */
@@ -204,8 +218,10 @@ public final class SimulatedDisk implements AutoCloseable {
             }
             undo.push(() -> deleteQuietly(image));
             String survivorLoop = Commands.run("losetup", "--find", "--show", image.toString());
+            Leftovers.record(work, "loop", survivorLoop);
             undo.push(() -> Commands.attempt(List.of("losetup", "--detach", survivorLoop)));
             Path survivor = Files.createDirectories(work.resolve("survivor-" + survivors.size()));
+            Leftovers.record(work, "mount", survivor.toString());
             Commands.run("mount", "-t", fsType, survivorLoop, survivor.toString());
             undo.push(() -> Commands.attempt(List.of("umount", "--lazy", survivor.toString())));
             survivors.add(survivor);

@@ -73,6 +73,10 @@ public final class DiskServerMain {
                 out.println("error " + e);
             }
         }
+        // The parent is gone without a quit (killed): undo what it made on this drive while the drive
+        // still answers, or its filesystem and loop devices would outlive both of us.
+        System.err.println("flushcheck disk server: its JVM is gone; cleaning up: "
+                + Leftovers.undo(Path.of(args[0]).getParent()));
         server.unmount();
     }
 }
