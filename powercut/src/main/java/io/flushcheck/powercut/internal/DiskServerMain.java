@@ -1,0 +1,82 @@
+package io.flushcheck.powercut.internal;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.apiguardian.api.API;
+
+/**
+ * The simulated drive's server, in a process of its own: a server thread blocked on /dev/fuse inside a
+ * dying JVM can hang every mount above it, while a separate process that dies is seen by the kernel,
+ * which ends the connection. Usage: {@code DiskServerMain MOUNTPOINT SIZE_BYTES}; it prints
+ * {@code ready} once mounted, then answers one command a line on stdin:
+ * {@code stats} ({@code flushes N unflushed BYTES}), {@code cut FLUSHED|SUBSET SEED}
+ * ({@code cut kept K discarded D}), {@code arm K} (cut when the K-th flush completes; {@code armed}),
+ * {@code save FILE} ({@code saved}) and {@code quit}. End of input
+ * (its parent gone) unmounts and exits, like {@code quit}.
+ */
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class DiskServerMain {
+
+    private DiskServerMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        SectorStore store = new SectorStore(Long.parseLong(args[1]));
+        FuseDiskServer server;
+        try {
+            server = FuseDiskServer.mount(store, Path.of(args[0]));
+        } catch (Exception e) {
+            out.println("error " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        Thread serving = new Thread(() -> {
+            try {
+                server.serve();
+            } catch (Exception e) {
+                System.err.println("flushcheck disk server: " + e.getMessage());
+            }
+        }, "fuse-disk");
+        serving.setDaemon(true);
+        serving.start();
+        out.println("ready");
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            String[] w = line.trim().split(" ");
+            try {
+                switch (w[0]) {
+                    case "stats" -> out.println("flushes " + store.flushes() + " unflushed " + store.unflushedBytes());
+                    case "cut" -> {
+                        long[] r = store.cut(SectorStore.CutMode.valueOf(w[1]), w.length > 2 ? Long.parseLong(w[2]) : 0);
+                        out.println("cut kept " + r[0] + " discarded " + r[1]);
+                    }
+                    case "arm" -> {
+                        store.cutAtFlush(Long.parseLong(w[1]));
+                        out.println("armed");
+                    }
+                    case "save" -> {
+                        store.save(Path.of(line.trim().substring("save ".length())));
+                        out.println("saved");
+                    }
+                    case "quit" -> {
+                        server.unmount();
+                        out.println("bye");
+                        return;
+                    }
+                    default -> out.println("error unknown command " + w[0]);
+                }
+            } catch (Exception e) {
+                out.println("error " + e);
+            }
+        }
+        // The parent is gone without a quit (killed): undo what it made on this drive while the drive
+        // still answers, or its filesystem and loop devices would outlive both of us.
+        System.err.println("flushcheck disk server: its JVM is gone; cleaning up: "
+                + Leftovers.undo(Path.of(args[0]).getParent()));
+        server.unmount();
+    }
+}

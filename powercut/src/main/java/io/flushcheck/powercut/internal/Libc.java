@@ -1,0 +1,33 @@
+package io.flushcheck.powercut.internal;
+
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+
+/** The few C library calls a FUSE server needs: /dev/fuse is read and written with read(2) and write(2). */
+interface Libc extends Library {
+
+    Libc C = Native.load("c", Libc.class);
+
+    int O_RDWR = 2;
+    int O_CLOEXEC = 02000000;
+    long MS_NOSUID = 2;
+    long MS_NODEV = 4;
+    int MNT_DETACH = 2;
+
+    int open(String path, int flags);
+
+    long read(int fd, Pointer buf, long count);
+
+    long write(int fd, Pointer buf, long count);
+
+    int close(int fd);
+
+    int mount(String source, String target, String fsType, long flags, String data);
+
+    int umount2(String target, int flags);
+
+    static int errno() {
+        return Native.getLastError();
+    }
+}

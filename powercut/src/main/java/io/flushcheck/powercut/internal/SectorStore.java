@@ -1,0 +1,193 @@
+package io.flushcheck.powercut.internal;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apiguardian.api.API;
+
+/**
+ * A drive with a volatile write cache, in memory, by 4 KiB sectors: what was written since the last
+ * flush sits in the cache ({@link #unflushedBytes()}), a flush makes it durable, and a power cut keeps
+ * the durable sectors and, in {@link CutMode#SUBSET}, any subset of the cached ones (a drive may have
+ * written any of them, in any order). After a cut the drive is frozen: it reads what survived and
+ * discards writes. Sectors never written read as zeros and take no memory.
+ */
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class SectorStore {
+
+    /** The unit a drive persists whole: a write of one sector is never torn in this model. */
+    public static final int SECTOR = 4096;
+
+    /** What a power cut keeps of the cache. */
+    public enum CutMode {
+        /** Nothing of it: the image as of the last completed flush. */
+        FLUSHED,
+        /** A seeded random subset of the sectors written since the last flush. */
+        SUBSET
+    }
+
+    private final long size;
+    private final Map<Long, byte[]> durable = new HashMap<>();
+    private final Map<Long, byte[]> cache = new LinkedHashMap<>();
+    private long flushes;
+    private boolean frozen;
+    private long cutAtFlush = -1;
+    private long discardedAfterCut;
+
+    public SectorStore(long size) {
+        if (size <= 0 || size % SECTOR != 0) {
+            throw new IllegalArgumentException("a disk is a positive whole number of 4 KiB sectors, not " + size + " bytes");
+        }
+        this.size = size;
+    }
+
+    public long size() {
+        return size;
+    }
+
+    /** Writes {@code length} bytes of {@code data} at {@code offset}; after a cut, discards them. */
+    public synchronized void write(long offset, byte[] data, int length) {
+        check(offset, length);
+        if (frozen) {
+            discardedAfterCut += length;
+            return;
+        }
+        int done = 0;
+        while (done < length) {
+            long pos = offset + done;
+            long sector = pos / SECTOR;
+            int within = (int) (pos % SECTOR);
+            int n = Math.min(SECTOR - within, length - done);
+            byte[] block = cache.get(sector);
+            if (block == null) {
+                byte[] old = durable.get(sector);
+                block = old == null ? new byte[SECTOR] : old.clone();
+            }
+            System.arraycopy(data, done, block, within, n);
+            // Re-inserted, so the cache keeps the order in which sectors were last written.
+            cache.remove(sector);
+            cache.put(sector, block);
+            done += n;
+        }
+    }
+
+    /** Reads {@code length} bytes at {@code offset} into {@code out}: the cache over the durable sectors. */
+    public synchronized void read(long offset, byte[] out, int length) {
+        check(offset, length);
+        int done = 0;
+        while (done < length) {
+            long pos = offset + done;
+            long sector = pos / SECTOR;
+            int within = (int) (pos % SECTOR);
+            int n = Math.min(SECTOR - within, length - done);
+            byte[] block = cache.get(sector);
+            if (block == null) {
+                block = durable.get(sector);
+            }
+            if (block == null) {
+                java.util.Arrays.fill(out, done, done + n, (byte) 0);
+            } else {
+                System.arraycopy(block, within, out, done, n);
+            }
+            done += n;
+        }
+    }
+
+    /** A completed flush: everything written before it is durable. After a cut, nothing happens. */
+    public synchronized void flush() {
+        if (frozen) {
+            return;
+        }
+        durable.putAll(cache);
+        cache.clear();
+        flushes++;
+        if (flushes == cutAtFlush) {
+            frozen = true;
+        }
+    }
+
+    /**
+     * Cuts the power the moment the {@code k}-th flush completes (counted from the start): what it made
+     * durable survives, and everything after it is discarded, while the workload runs on unaware.
+     */
+    public synchronized void cutAtFlush(long k) {
+        if (frozen) {
+            throw new IllegalStateException("the power is already cut");
+        }
+        if (k <= flushes) {
+            throw new IllegalArgumentException("flush " + k + " has already happened (" + flushes + " so far)");
+        }
+        cutAtFlush = k;
+    }
+
+    /** Bytes written after a cut, which the frozen drive discarded. */
+    public synchronized long discardedAfterCut() {
+        return discardedAfterCut;
+    }
+
+    /** Flushes completed so far. */
+    public synchronized long flushes() {
+        return flushes;
+    }
+
+    /** Bytes written since the last flush: what a cut now could lose. */
+    public synchronized long unflushedBytes() {
+        return (long) cache.size() * SECTOR;
+    }
+
+    public synchronized boolean frozen() {
+        return frozen;
+    }
+
+    /**
+     * Cuts the power: what survives is the durable image and, in SUBSET mode, each cached sector with
+     * probability one half, drawn from {@code seed}. From now on writes are discarded.
+     *
+     * @return {kept, discarded} sectors of the cache
+     */
+    public synchronized long[] cut(CutMode mode, long seed) {
+        if (frozen && cutAtFlush > 0 && flushes == cutAtFlush) {
+            return new long[] {0, 0}; // cut already, at the armed flush: nothing was cached since
+        }
+        if (frozen) {
+            throw new IllegalStateException("the power is already cut");
+        }
+        frozen = true;
+        long kept = 0;
+        Random random = new Random(seed);
+        List<Long> order = new ArrayList<>(cache.keySet());
+        for (Long sector : order) {
+            if (mode == CutMode.SUBSET && random.nextBoolean()) {
+                durable.put(sector, cache.get(sector));
+                kept++;
+            }
+        }
+        long discarded = cache.size() - kept;
+        cache.clear();
+        return new long[] {kept, discarded};
+    }
+
+    /** Writes the surviving image to {@code file}, sparse: sectors never written are holes. */
+    public synchronized void save(Path file) throws IOException {
+        try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
+            out.setLength(0);
+            out.setLength(size);
+            for (Map.Entry<Long, byte[]> e : durable.entrySet()) {
+                out.seek(e.getKey() * SECTOR);
+                out.write(e.getValue());
+            }
+        }
+    }
+
+    private void check(long offset, int length) {
+        if (offset < 0 || length < 0 || offset + length > size) {
+            throw new IndexOutOfBoundsException("bytes " + offset + "+" + length + " outside a disk of " + size);
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package io.flushcheck.powercut;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.flushcheck.testing.Mounts;
+import io.flushcheck.testing.Requirements;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/** A cut at the k-th flush, swept over a workload: every crash point leaves a prefix of what it synced. */
+@ResourceLock(SimulatedPowerLoss.LOCK)
+class CrashPointSweepTests {
+
+    private static final int RECORDS = 8;
+
+    @BeforeEach
+    void needs() {
+        Mounts.requireMountTools();
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+    }
+
+    private static SimulatedDisk disk() throws IOException {
+        return SimulatedDisk.create(Path.of("/dev/shm", "flushcheck-sweep-" + ProcessHandle.current().pid()), 32L << 20,
+                "ext4", List.of());
+    }
+
+    /** Appends RECORDS records, each synced before the next: an append-only log. */
+    private static void workload(Path dir) throws IOException {
+        for (int i = 1; i <= RECORDS; i++) {
+            SimulatedPowerLossExtensionTests.append(dir.resolve("log"), "record " + i + "\n", true);
+        }
+    }
+
+    private static String records(int n) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+            sb.append("record ").append(i).append('\n');
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void everyCrashPointOfASyncedLogLeavesAPrefixOfItsRecords() throws IOException {
+        long start;
+        long total;
+        try (SimulatedDisk disk = disk()) {
+            start = disk.flushes();
+            workload(disk.path());
+            total = disk.flushes() - start;
+        }
+        assertThat(total).as("flushes of %d synced appends", RECORDS).isGreaterThanOrEqualTo(RECORDS);
+        int previous = 0;
+        for (long k = 1; k <= total; k += Math.max(1, total / 6)) {
+            try (SimulatedDisk disk = disk()) {
+                disk.cutAfterFlushes(disk.flushes() + k);
+                workload(disk.path());
+                Path survivor = disk.cutPower();
+                String log = Files.exists(survivor.resolve("log")) ? Files.readString(survivor.resolve("log")) : "";
+                int n = (int) log.lines().count();
+                assertThat(log).as("cut at flush %d of %d", k, total).isEqualTo(records(n));
+                assertThat(n).as("records kept when cut at flush %d", k).isGreaterThanOrEqualTo(previous);
+                previous = n;
+            }
+        }
+        assertThat(previous).as("a late cut keeps most of the log").isGreaterThanOrEqualTo(RECORDS / 2);
+    }
+
+    @Test
+    void aCrashPointAlreadyPassedIsRefused() throws IOException {
+        try (SimulatedDisk disk = disk()) {
+            long now = disk.flushes();
+            assertThatThrownBy(() -> disk.cutAfterFlushes(now)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("has already happened");
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package io.flushcheck.powercut;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import io.flushcheck.testing.Mounts;
+import io.flushcheck.testing.Requirements;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Events;
+
+/** @SimulatedPowerLoss as a user's test meets it: run through the test kit, on real mounts. */
+class SimulatedPowerLossExtensionTests {
+
+    @BeforeEach
+    void needs() {
+        Mounts.requireMountTools();
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+    }
+
+    private static Events run(Class<?> fixture) {
+        return EngineTestKit.engine("junit-jupiter").configurationParameter("junit.jupiter.conditions.deactivate", "*")
+                .selectors(selectClass(fixture)).execute().testEvents();
+    }
+
+    static void append(Path file, String text, boolean sync) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.APPEND)) {
+            ch.write(ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
+            if (sync) {
+                ch.force(true);
+            }
+        }
+        if (sync) {
+            try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
+                dir.force(true);
+            }
+        }
+    }
+
+    @Test
+    void aTestGetsAFreshDiskAndItsCutsAreReported() throws IOException {
+        Events events = run(Fixtures.Durable.class);
+        events.assertStatistics(s -> s.succeeded(2).failed(0));
+        List<Map<String, String>> entries = events.reportingEntryPublished().stream()
+                .map(e -> e.getPayload(org.junit.platform.engine.reporting.ReportEntry.class).orElseThrow().getKeyValuePairs())
+                .toList();
+        assertThat(entries).anySatisfy(e -> assertThat(e.get("flushcheck.powercut.1")).startsWith("FLUSHED after "));
+        assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain("flushcheck-powercut-");
+    }
+
+    @Test
+    void aFailingTestNamesItsCutsAndTheCallThatRepeatsThem() throws IOException {
+        Events events = run(Fixtures.Broken.class);
+        events.assertStatistics(s -> s.failed(1));
+        Throwable failure = events.failed().stream().findFirst().orElseThrow()
+                .getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow();
+        assertThat(failure.getMessage()).contains("power cuts in this test: SUBSET seed 5 after ")
+                .contains("(cutPower(5) repeats it)");
+        assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain("flushcheck-powercut-");
+    }
+
+    static class Fixtures {
+
+        @SimulatedPowerLoss(sizeMiB = 32)
+        static class Durable {
+
+            @Test
+            void syncedDataSurvives(SimulatedDisk disk) throws IOException {
+                append(disk.path().resolve("log"), "one\n", true);
+                append(disk.path().resolve("log"), "two\n", false);
+                Path survivor = disk.cutPower();
+                assertThat(Files.readString(survivor.resolve("log"))).isEqualTo("one\n");
+            }
+
+            @Test
+            void eachTestStartsEmpty(SimulatedDisk disk) throws IOException {
+                try (var s = Files.list(disk.path())) {
+                    assertThat(s).isEmpty();
+                }
+            }
+        }
+
+        @SimulatedPowerLoss(sizeMiB = 32)
+        static class Broken {
+
+            @Test
+            void expectsUnsyncedDataToSurvive(SimulatedDisk disk) throws IOException {
+                append(disk.path().resolve("log"), "never synced\n", false);
+                Path survivor = disk.cutPower(5);
+                assertThat(survivor.resolve("log")).exists();
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.flushcheck.powercut.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SectorStoreTests {
+
+    private static byte[] filled(int n, int value) {
+        byte[] b = new byte[n];
+        java.util.Arrays.fill(b, (byte) value);
+        return b;
+    }
+
+    private static byte[] read(SectorStore s, long offset, int n) {
+        byte[] out = new byte[n];
+        s.read(offset, out, n);
+        return out;
+    }
+
+    @Test
+    void aFlushMakesEverythingBeforeItDurableAndACutLosesTheRest() {
+        SectorStore s = new SectorStore(64 * 4096);
+        s.write(0, filled(4096, 1), 4096);
+        s.flush();
+        s.write(4096, filled(100, 2), 100);
+        assertThat(s.flushes()).isEqualTo(1);
+        assertThat(s.unflushedBytes()).isEqualTo(4096);
+        assertThat(read(s, 4096, 100)).isEqualTo(filled(100, 2));
+
+        assertThat(s.cut(SectorStore.CutMode.FLUSHED, 0)).containsExactly(0, 1);
+        assertThat(read(s, 0, 4096)).isEqualTo(filled(4096, 1));
+        assertThat(read(s, 4096, 100)).isEqualTo(filled(100, 0));
+        s.write(0, filled(4096, 9), 4096);
+        s.flush();
+        assertThat(read(s, 0, 4096)).as("writes after the cut are discarded").isEqualTo(filled(4096, 1));
+        assertThat(s.flushes()).isEqualTo(1);
+        assertThatThrownBy(() -> s.cut(SectorStore.CutMode.FLUSHED, 0)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aPartialWriteKeepsTheRestOfItsSectorAndAWriteAcrossSectorsSplits() {
+        SectorStore s = new SectorStore(4 * 4096);
+        s.write(0, filled(8192, 1), 8192);
+        s.flush();
+        s.write(4000, filled(200, 3), 200);
+        assertThat(s.unflushedBytes()).isEqualTo(2 * 4096);
+        byte[] r = read(s, 3990, 220);
+        assertThat(r[0]).isEqualTo((byte) 1);
+        assertThat(r[10]).isEqualTo((byte) 3);
+        assertThat(r[209]).isEqualTo((byte) 3);
+        assertThat(r[210]).isEqualTo((byte) 1);
+    }
+
+    @Test
+    void aSubsetCutKeepsSomeUnflushedSectorsAndTheSameSeedKeepsTheSameOnes() {
+        long[] first = null;
+        for (int run = 0; run < 2; run++) {
+            SectorStore s = new SectorStore(256 * 4096);
+            for (int i = 0; i < 200; i++) {
+                s.write(i * 4096L, filled(4096, 7), 4096);
+            }
+            long[] r = s.cut(SectorStore.CutMode.SUBSET, 42);
+            assertThat(r[0] + r[1]).isEqualTo(200);
+            assertThat(r[0]).isBetween(50L, 150L);
+            if (first == null) {
+                first = r;
+            } else {
+                assertThat(r).containsExactly(first);
+            }
+        }
+    }
+
+    @Test
+    void theSavedImageHoldsTheDurableSectorsAndHolesElsewhere(@TempDir Path dir) throws Exception {
+        SectorStore s = new SectorStore(16 * 4096);
+        s.write(8192, filled(4096, 5), 4096);
+        s.flush();
+        s.write(0, filled(4096, 6), 4096);
+        s.cut(SectorStore.CutMode.FLUSHED, 0);
+        Path image = dir.resolve("survivor.img");
+        s.save(image);
+        byte[] all = Files.readAllBytes(image);
+        assertThat(all).hasSize(16 * 4096);
+        assertThat(all[0]).isZero();
+        assertThat(all[8192]).isEqualTo((byte) 5);
+    }
+
+    @Test
+    void aDiskIsWholeSectors() {
+        assertThatThrownBy(() -> new SectorStore(1000)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("4 KiB sectors");
+        SectorStore s = new SectorStore(4096);
+        assertThatThrownBy(() -> s.write(4000, new byte[200], 200)).isInstanceOf(IndexOutOfBoundsException.class);
+    }
+}
