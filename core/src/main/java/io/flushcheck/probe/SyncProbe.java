@@ -84,30 +84,58 @@ public final class SyncProbe {
             if (mode == SyncMode.JAVA_FORCE) {
                 return javaForce(file, plan, listener);
             }
-            // Registered before it exists, so a shutdown at any instant finds it; settled as ours only once
-            // created: a file that was already there (EEXIST) is never removed.
-            OwnFiles.reserve(file);
-            int fd;
-            boolean created = false;
+            int fd = createOwn(file, mode == SyncMode.DSYNC);
             try {
-                fd = calls.createExclusive(file.toString(), mode == SyncMode.DSYNC);
-                created = true;
-            } finally {
-                OwnFiles.settle(file, created);
-            }
-            try {
-                return loop(fd, buffer, mode, plan, listener);
-            } finally {
-                try {
-                    calls.close(fd);
-                } finally {
-                    OwnFiles.remove(file);
+                if (!hasControl(mode) || counters.isEmpty()) {
+                    return loop(fd, -1, buffer, mode, plan, listener);
                 }
+                Path controlFile = OwnFiles.probeName(dir, mode.id() + "-control");
+                int control = createOwn(controlFile, false);
+                try {
+                    return loop(fd, control, buffer, mode, plan, listener);
+                } finally {
+                    closeAndRemove(control, controlFile);
+                }
+            } finally {
+                closeAndRemove(fd, file);
             }
         }
     }
 
-    private SyncCost loop(int fd, Memory buffer, SyncMode mode, ProbePlan plan, ProbeListener listener) {
+    /**
+     * Creates a file of flushcheck's own, exclusively. Registered before it exists, so a shutdown at any
+     * instant finds it; settled as ours only once created: a file that was already there (EEXIST) is never
+     * removed.
+     */
+    private int createOwn(Path file, boolean dsync) {
+        OwnFiles.reserve(file);
+        boolean created = false;
+        try {
+            int fd = calls.createExclusive(file.toString(), dsync);
+            created = true;
+            return fd;
+        } finally {
+            OwnFiles.settle(file, created);
+        }
+    }
+
+    private void closeAndRemove(int fd, Path file) {
+        try {
+            calls.close(fd);
+        } finally {
+            OwnFiles.remove(file);
+        }
+    }
+
+    /**
+     * Modes whose rounds write: where counters are read, their idle windows make the same writes, unsynced,
+     * to a control file.
+     */
+    private static boolean hasControl(SyncMode mode) {
+        return mode.syncs() && mode != SyncMode.FLUSH_ONLY;
+    }
+
+    private SyncCost loop(int fd, int control, Memory buffer, SyncMode mode, ProbePlan plan, ProbeListener listener) {
         int bs = plan.blockSize();
         long slots = 1;
         if (mode == SyncMode.OVERWRITE_FDATASYNC || mode == SyncMode.FULL_FSYNC || mode == SyncMode.BARRIER_FSYNC) {
@@ -138,7 +166,12 @@ public final class SyncProbe {
             case BARRIER_FSYNC -> overwrite(fd, buffer, bs, slots, calls::barrierFsync);
             case JAVA_FORCE -> throw new IllegalStateException("java-force runs through FileChannel");
         };
-        return measure(mode, plan, round, listener);
+        long controlSlots = slots;
+        Round unsynced = control < 0 ? null : switch (mode) {
+            case OVERWRITE_FDATASYNC, FULL_FSYNC, BARRIER_FSYNC -> i -> calls.pwrite(control, buffer, bs, (i % controlSlots) * bs);
+            default -> i -> calls.write(control, buffer, bs);
+        };
+        return measure(mode, plan, round, unsynced, listener);
     }
 
     private Round overwrite(int fd, Memory buffer, int bs, long slots, java.util.function.IntConsumer sync) {
@@ -192,14 +225,22 @@ public final class SyncProbe {
         void run(int index) throws IOException;
     }
 
+    private SyncCost measure(SyncMode mode, ProbePlan plan, Round round, ProbeListener listener) {
+        return measure(mode, plan, round, null, listener);
+    }
+
     /**
      * Runs the rounds in stretches of about {@link #STRETCH_NANOS}, each followed by an idle window in
-     * which nothing of flushcheck's runs: what the devices do then is other processes' work, and their
+     * which no sync of flushcheck's runs: what the devices do then is other processes' work, and their
      * rate there is taken off the flushes counted while syncing ({@link DeviceDelta#flushesCaused}).
-     * An idle window lasts a quarter of its stretch while the windows see no flush, and as long as its
-     * stretch once one has: a busy device is sampled as long as it is measured.
+     * Where the rounds write, the window makes the same writes without syncing them ({@code unsynced},
+     * to a control file, as many as the stretch made in proportion to the window's length): writes
+     * alone can make a busy device flush more (others' journal commits take them along), and only
+     * what the syncs add to that is theirs. A window lasts a quarter of its stretch while the windows
+     * see no flush, and as long as its stretch once one has: a busy device is sampled as long as it is
+     * measured.
      */
-    private SyncCost measure(SyncMode mode, ProbePlan plan, Round round, ProbeListener listener) {
+    private SyncCost measure(SyncMode mode, ProbePlan plan, Round round, Round unsynced, ProbeListener listener) {
         int rounds = plan.rounds();
         long[] nanos = new long[rounds];
         boolean perRound = plan.perRoundCounters() && !counters.isEmpty();
@@ -216,7 +257,9 @@ public final class SyncProbe {
         boolean busy = false;
         try {
             int i = 0;
+            int controlIndex = 0;
             while (i < rounds) {
+                int stretchFirst = i;
                 long stretchStart = System.nanoTime();
                 do {
                     DeviceStat[] b = perRound ? counters.read() : null;
@@ -241,7 +284,13 @@ public final class SyncProbe {
                 if (idleWindows) {
                     long idleStart = System.nanoTime();
                     long want = busy ? stretch : stretch / 4;
-                    for (long left = want; left > 0; left = want - (System.nanoTime() - idleStart)) {
+                    int made = i - stretchFirst;
+                    int writes = unsynced == null ? 0 : busy ? made : (made + 3) / 4;
+                    for (int w = 0; w < writes && System.nanoTime() - idleStart < want; w++) {
+                        unsynced.run(controlIndex++);
+                    }
+                    for (long left = want - (System.nanoTime() - idleStart); left > 0;
+                            left = want - (System.nanoTime() - idleStart)) {
                         LockSupport.parkNanos(left);
                     }
                     DeviceStat[] idleEnd = counters.read();

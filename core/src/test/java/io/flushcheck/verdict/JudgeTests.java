@@ -70,20 +70,31 @@ class JudgeTests {
 
     @Test
     void otherWorkSeenInTheIdleWindowsIsTakenOffBeforeTheSyncsAreCredited() {
-        // 100 syncs in 400 ms saw 300 flushes; as long in idle windows saw 200: other work's.
-        SyncCost c = withIdle(100, 400, 400, busy("vda", true, 300, 200));
-        assertThat(c.backgroundFlushes()).isEqualTo(200.0);
+        // 100 syncs in 400 ms saw 140 flushes; as long in idle windows saw 40: other work's.
+        SyncCost c = withIdle(100, 400, 400, busy("vda", true, 140, 40));
+        assertThat(c.backgroundFlushes()).isEqualTo(40.0);
         assertThat(c.flushesCaused()).isEqualTo(100.0);
         assertThat(c.flushesPerSync()).isEqualTo(1.0);
-        // 100 less three deviations of √200 still clears the 50 the threshold asks for.
-        assertThat(c.backgroundDeviation()).isCloseTo(Math.sqrt(200), org.assertj.core.data.Offset.offset(1e-9));
+        // 100, less three deviations of √40 and a quarter of the 40, still clears the 50 the threshold asks for.
+        assertThat(c.backgroundDeviation()).isCloseTo(Math.sqrt(40), org.assertj.core.data.Offset.offset(1e-9));
         List<Finding> f = Judge.costFindings(onVda(VDA), List.of(c), Thresholds.DEFAULT);
         assertThat(codes(f)).containsExactly(FindingCode.FLUSHES_REACHED, FindingCode.OTHER_DEVICE_WORK);
         assertThat(f.get(0).message()).isEqualTo("syncs reached vda: overwrite-fdatasync: 100 flushes for 100 syncs "
-                + "(200 more from other work)");
-        assertThat(f.get(1).message()).isEqualTo("overwrite-fdatasync: vda served other work during the probe: of 300 "
-                + "flushes counted in 100 syncs, about 200 came from elsewhere (its rate in 400 ms of idle windows between "
+                + "(40 more from other work)");
+        assertThat(f.get(1).message()).isEqualTo("overwrite-fdatasync: vda served other work during the probe: of 140 "
+                + "flushes counted in 100 syncs, about 40 came from elsewhere (its rate in 400 ms of idle windows between "
                 + "the rounds)");
+    }
+
+    @Test
+    void otherWorkThatRunsFasterWhileTheProbeRunsIsNotCreditedToTheSyncs() {
+        // Measured: a FUSE daemon that swallows every sync, under four fio jobs on the disk below. Its 256
+        // rounds saw 3254 flushes where the windows predicted 2931: 323 left over, none of them its own.
+        SyncCost c = withIdle(256, 318, 318, busy("vda", true, 3254, 2931));
+        assertThat(c.flushesCaused()).isEqualTo(323.0);
+        List<Finding> f = Judge.costFindings(onVda(VDA), List.of(c), Thresholds.DEFAULT);
+        assertThat(codes(f)).doesNotContain(FindingCode.FLUSHES_REACHED);
+        assertThat(Judge.judge(onVda(VDA), List.of(c), Thresholds.DEFAULT, List.of()).verdict()).isEqualTo(Verdict.UNKNOWN);
     }
 
     @Test
