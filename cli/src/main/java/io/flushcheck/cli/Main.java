@@ -111,6 +111,13 @@ public final class Main {
             if (CommandLine.printHelpIfRequested(parsed)) {
                 return ExitCodes.OK;
             }
+            if (parsed.hasSubcommand() && !parsed.matchedArgs().isEmpty()) {
+                // picocli would run the command and drop what came before its name.
+                String name = parsed.subcommand().commandSpec().name();
+                throw new UsageException("'" + name + "' after " + String.join(" ", parsed.originalArgs()
+                        .subList(0, parsed.originalArgs().indexOf(name))) + ": the command's name comes first ("
+                        + "flushcheck " + name + " [options]); a path named " + name + " goes after --");
+            }
             List<CommandLine> chain = parsed.asCommandLineList();
             Job job = chain.get(chain.size() - 1).getCommand();
             return job.run(out, err);

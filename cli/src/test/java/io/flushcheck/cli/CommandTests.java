@@ -86,6 +86,16 @@ class CommandTests {
     }
 
     @Test
+    void aCommandNameAfterPathsOrOptionsIsAnErrorNotADroppedArgument() {
+        assertUsageError(run("/dev/shm", "sqlite"),
+                "'sqlite' after /dev/shm: the command's name comes first (flushcheck sqlite [options]); a path named sqlite"
+                        + " goes after --");
+        assertUsageError(run("--json", "guests"),
+                "'guests' after --json: the command's name comes first (flushcheck guests [options]); a path named guests"
+                        + " goes after --");
+    }
+
+    @Test
     void flagsTakeNoValueInAnyCommand() {
         assertUsageError(run("--json=false", "/dev/shm"), "--json takes no value: '--json=false'");
         assertUsageError(run("--quiet=1", "/dev/shm"), "--quiet takes no value: '--quiet=1'");
