@@ -27,11 +27,8 @@ final class QuickArgs {
                 case "--per-round-counters" -> p.perRound = true;
                 case "--always-probe" -> p.alwaysProbe = true;
                 case "--require-real-flush" -> p.require = true;
-                case "probe", "sqlite", "guests" -> {
-                    return null;
-                }
                 default -> {
-                    if (a.isEmpty() || a.charAt(0) == '-' || a.charAt(0) == '@') {
+                    if (a.isEmpty() || a.charAt(0) == '-' || a.charAt(0) == '@' || Main.COMMANDS.contains(a)) {
                         return null;
                     }
                     p.pathArgs.add(a);

@@ -47,8 +47,25 @@ class QuickArgsTests {
     }
 
     @Test
+    void withoutItsCommandsPicocliReadsALineThatNamesNoneAsWithThem() {
+        for (List<String> args : List.<List<String>>of(List.of("--rounds", "10", "/tmp"), List.of("--modes=no-sync", "-q"),
+                List.of("--", "/tmp", "-x"), List.of("--block-size", "64k", "--min-flushes-per-sync", "0.9", "a", "b"))) {
+            assertThat(Main.needsCommands(args)).as("%s", args).isFalse();
+            CommandLine bare = Main.commandLine(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), false);
+            bare.parseArgs(args.toArray(new String[0]));
+            CommandLine full = picocli();
+            full.parseArgs(args.toArray(new String[0]));
+            assertThat(state(bare.getCommand())).as("%s", args).isEqualTo(state(full.getCommand()));
+        }
+        for (List<String> args : List.<List<String>>of(List.of("--help"), List.of("-h"), List.of("-qh"), List.of("/tmp", "sqlite"),
+                List.of("--json", "guests"), List.of("probe", "/tmp"))) {
+            assertThat(Main.needsCommands(args)).as("%s", args).isTrue();
+        }
+    }
+
+    @Test
     void everySubcommandNameGoesToPicocli() {
-        assertThat(picocli().getSubcommands().keySet()).isNotEmpty().allSatisfy(name -> {
+        assertThat(picocli().getSubcommands().keySet()).containsExactlyElementsOf(Main.COMMANDS).allSatisfy(name -> {
             assertThat(QuickArgs.probe(List.of(name))).as(name).isNull();
             assertThat(QuickArgs.probe(List.of("/tmp", name))).as("/tmp %s", name).isNull();
         });
