@@ -9,7 +9,6 @@ import io.flushcheck.guest.GuestOutcome;
 import io.flushcheck.guest.GuestRequest;
 import io.flushcheck.guest.GuestRunner;
 import io.flushcheck.guest.MountKind;
-import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
@@ -19,87 +18,69 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code flushcheck guests [--json] [--rounds N]}: probes the host and every guest mount (overlay, bind
  * mount, named volume, tmpfs) in a Debian bookworm container and prints the host/guest comparison.
  */
-final class GuestsCommand implements Subcommand {
+@Command(name = "guests", synopsisHeading = "usage: ", customSynopsis = "flushcheck guests [options]",
+        description = {"probe the host and Docker guests (overlay, bind, volume, tmpfs) and compare them",
+            "",
+            "Probes a directory on the host and the data directory of a Debian bookworm guest container on",
+            "each mount kind (overlay root, bind mount, named volume, tmpfs), then compares them per mode:",
+            "median, p99, flushes per sync, verdict, and the guest/host ratios. A guest whose syncs are far",
+            "faster than the host's real flush on the same disk is called out. Needs a Docker engine; on a",
+            "machine that is itself a container set TESTCONTAINERS_RYUK_DISABLED=true",
+            "TESTCONTAINERS_HOST_OVERRIDE=localhost.",
+            "With --json: {\"results\":[...], \"comparison\":{...}, \"failures\":[...]}, one result per",
+            "environment as for paths, each with \"environment\" (host, or <image>/<mount kind>); an",
+            "environment that gave none is in \"failures\" as {\"environment\", \"reason\"};",
+            "\"comparisonError\" when no comparison was made."},
+        descriptionHeading = "%n", optionListHeading = "%noptions:%n",
+        footer = {"%nexit codes: 0 compared, 2 bad usage, 3 no Docker engine or a guest failed to run, 4 the output"
+            + " could not be written"})
+final class GuestsCommand implements Job {
 
-    static final String HELP = """
-            usage: flushcheck guests [options]
+    /** Guests run 200 rounds per mode unless told otherwise: five environments in one run. */
+    static final int DEFAULT_ROUNDS = 200;
 
-            Probes a directory on the host and the data directory of a Debian bookworm guest container on
-            each mount kind (overlay root, bind mount, named volume, tmpfs), then compares them per mode:
-            median, p99, flushes per sync, verdict, and the guest/host ratios. A guest whose syncs are far
-            faster than the host's real flush on the same disk is called out.
-            Needs a Docker engine and the base image of container-images/prepare.sh; on a machine that is
-            itself a container set TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=localhost.
+    @Mixin
+    OutputOptions output = new OutputOptions();
 
-            options:
-              --json             {"results":[...], "comparison":{...}, "failures":[...]} on stdout: one result
-                                 per environment, as for paths, each with "environment": host, or
-                                 <image>/<mount kind>; an environment that gave none is in "failures"
-                                 as {"environment", "reason"}; "comparisonError" when none was made
-              --rounds N         rounds per mode in every environment (default 200)
-              --modes a,b,...    sync modes (default: all of this OS): %s
-              --mounts a,b,...   mount kinds (default: overlay,bind,volume,tmpfs)
-              --host-dir DIR     the host directory; the host probe and the bind mounts use fresh
-                                 subdirectories of it (default: the working directory)
-              --quiet            no progress on stderr
-              -h, --help         this text
-            exit codes: 0 compared, 2 bad usage, 3 no Docker engine or a guest failed to run, 4 the output
-            could not be written
-            """;
+    @Mixin
+    PlanOptions planOptions = new PlanOptions();
 
-    @Override
-    public String name() {
-        return "guests";
-    }
+    @Option(names = "--mounts", paramLabel = "a,b,...", description = "mount kinds (default: overlay,bind,volume,tmpfs)")
+    String mountList;
 
-    @Override
-    public String summary() {
-        return "probe the host and Docker guests (overlay, bind, volume, tmpfs) and compare them";
-    }
+    @Option(names = "--host-dir", paramLabel = "DIR", description = {"the host directory; the host probe and the bind "
+            + "mounts use fresh subdirectories of it (default: the working directory)"})
+    String hostDirArg;
 
     @Override
-    public int run(List<String> argList, PrintStream out, PrintStream err) throws UsageException {
-        Args args = new Args(argList);
-        boolean json = false;
-        boolean quiet = false;
-        int rounds = 200;
+    public int run(PrintStream out, PrintStream err) throws UsageException {
+        boolean json = output.json;
+        boolean quiet = output.quiet;
+        int rounds = planOptions.rounds(DEFAULT_ROUNDS);
         // The guests run Linux, whatever the host is: no macOS-only modes by default.
-        List<SyncMode> modes = SyncMode.linux();
+        List<SyncMode> modes = planOptions.modes(SyncMode.linux());
         List<MountKind> mounts = List.of(MountKind.values());
-        Path hostDir = Path.of("").toAbsolutePath();
-        while (args.hasNext()) {
-            String a = args.next();
-            String opt = Args.baseName(a);
+        if (mountList != null) {
             try {
-                switch (opt) {
-                    case "-h", "--help" -> {
-                        out.printf(HELP, SyncMode.allIds());
-                        return ExitCodes.OK;
-                    }
-                    case "--json" -> json = true;
-                    case "--quiet", "-q" -> quiet = true;
-                    case "--rounds" -> rounds = Args.intValue(opt, args.value(opt, a), 1, ProbePlan.MAX_ROUNDS);
-                    case "--modes" -> modes = SyncMode.parseList(args.value(opt, a));
-                    case "--mounts" -> {
-                        // A set: each mount kind once, however often it is named.
-                        java.util.Set<MountKind> ms = new java.util.LinkedHashSet<>();
-                        for (String m : args.value(opt, a).split(",")) {
-                            ms.add(MountKind.parse(m));
-                        }
-                        mounts = List.copyOf(ms);
-                    }
-                    case "--host-dir" -> hostDir = Args.path(args.value(opt, a));
-                    default -> throw new UsageException("unknown option " + a + " (flushcheck guests --help)");
+                // A set: each mount kind once, however often it is named.
+                java.util.Set<MountKind> ms = new java.util.LinkedHashSet<>();
+                for (String m : mountList.split(",")) {
+                    ms.add(MountKind.parse(m));
                 }
+                mounts = List.copyOf(ms);
             } catch (IllegalArgumentException e) {
-                throw new UsageException(opt + ": " + e.getMessage());
+                throw new UsageException("--mounts: " + e.getMessage());
             }
         }
+        Path hostDir = hostDirArg == null ? Path.of("").toAbsolutePath() : Values.path(hostDirArg);
         try {
             // The probe's validator: the same causes in the same words (empty, missing, a loop, ...).
             hostDir = Flushcheck.validateDirectory(hostDir);

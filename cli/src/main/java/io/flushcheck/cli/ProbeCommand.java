@@ -18,106 +18,73 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** {@code flushcheck [options] [PATH...]}: the verdict and the costs of each directory. */
-final class ProbeCommand {
+/** {@code flushcheck [probe] [options] [PATH...]}: the verdict and the costs of each directory. */
+@Command(name = "flushcheck", synopsisHeading = "usage: ",
+        customSynopsis = {"flushcheck [probe] [options] [PATH...]", "       flushcheck COMMAND [options]"},
+        description = {"Tells whether syncs in each directory reach a device that keeps them, and what they cost.",
+            "Default paths: the JVM temp dir (java.io.tmpdir) and the working directory."},
+        descriptionHeading = "%n", optionListHeading = "%noptions:%n", commandListHeading = "%ncommands:%n")
+final class ProbeCommand implements Job {
 
-    static final String HELP = """
-            usage: flushcheck [options] [PATH...]
-                   flushcheck COMMAND [options]
+    /** The exit codes, as the help prints them. */
+    static final String[] EXIT_CODES = {
+        "exit codes:",
+        "  0  checked (and with --require-real-flush: every path is REAL_FLUSH)",
+        "  1  --require-real-flush and some path is NO_REAL_FLUSH or UNKNOWN",
+        "  2  bad usage, or a path that does not exist or is not a directory (nothing was written)",
+        "  3  internal error",
+        "  4  the results could not be written to stdout (full, closed, a broken pipe): one line on stderr",
+        "A directory that exists but cannot be written (read-only, full, no permission) gets the verdict",
+        "its storage facts allow, UNKNOWN when they decide nothing, with a PROBE_FAILED finding saying why.",
+    };
 
-            Tells whether syncs in each directory reach a device that keeps them, and what they cost.
-            Default paths: the JVM temp dir (java.io.tmpdir) and the working directory.
+    @Mixin
+    OutputOptions output = new OutputOptions();
 
-            options:
-              --json                  print the results as JSON on stdout (progress stays on stderr)
-              --modes a,b,...         sync modes, default all of this OS (%s); known: %s
-              --rounds N              rounds per mode (default 1000)
-              --block-size BYTES      bytes per round: 4096 (default), 64k, 1m, ...
-              --histogram             print the log2 latency histogram and the slowest rounds
-              --per-round-counters    read device counters around every round (shows what the device did
-                                      in the slowest rounds; adds a few microseconds per round)
-              --always-probe          measure even where the storage facts already decide (tmpfs, eatmydata)
-              --require-real-flush    exit 1 unless every path is REAL_FLUSH (a CI gate)
-              --min-flushes-per-sync X  flushes per sync a device must show (default 0.5)
-              --suspicious-micros X   a median sync below this is too fast to be a flush (default 20)
-              --quiet                 no progress on stderr
-              -h, --help              this text
+    @Mixin
+    PlanOptions planOptions = new PlanOptions();
 
-            commands:
-            %s
-            exit codes:
-              0  checked (and with --require-real-flush: every path is REAL_FLUSH)
-              1  --require-real-flush and some path is NO_REAL_FLUSH or UNKNOWN
-              2  bad usage, or a path that does not exist or is not a directory (nothing was written)
-              3  internal error
-              4  the results could not be written to stdout (full, closed, a broken pipe): one line on stderr
-            A directory that exists but cannot be written (read-only, full, no permission) gets the verdict
-            its storage facts allow, UNKNOWN when they decide nothing, with a PROBE_FAILED finding saying why.
-            """;
+    @Mixin
+    ThresholdOptions limits = new ThresholdOptions();
 
-    private static final java.util.Set<String> FLAGS = java.util.Set.of("-h", "--help", "--json", "--histogram",
-            "--require-real-flush", "--quiet", "-q", "--always-probe", "--per-round-counters");
+    @Option(names = "--block-size", paramLabel = "BYTES", converter = Values.BlockSize.class,
+            description = "bytes per round: 4096 (default), 64k, 1m, ...")
+    Integer blockSize;
 
-    int run(List<String> argList, PrintStream out, PrintStream err) throws UsageException {
-        Args args = new Args(argList);
-        boolean json = false;
-        boolean histogram = false;
-        boolean require = false;
-        boolean quiet = false;
-        boolean alwaysProbe = false;
+    @Option(names = "--histogram", arity = "0", description = "print the log2 latency histogram and the slowest rounds")
+    boolean histogram;
+
+    @Option(names = "--per-round-counters", arity = "0", description = {"read device counters around every round (shows what the "
+            + "device did in the slowest rounds; adds a few microseconds per round)"})
+    boolean perRound;
+
+    @Option(names = "--always-probe", arity = "0", description = "measure even where the storage facts already decide (tmpfs, eatmydata)")
+    boolean alwaysProbe;
+
+    @Option(names = "--require-real-flush", arity = "0", description = "exit 1 unless every path is REAL_FLUSH (a CI gate)")
+    boolean require;
+
+    @Parameters(paramLabel = "PATH", arity = "0..*", hidden = true)
+    List<String> pathArgs = new ArrayList<>();
+
+    @Override
+    public int run(PrintStream out, PrintStream err) throws UsageException {
+        boolean json = output.json;
+        boolean quiet = output.quiet;
         ProbePlan defaults = ProbePlan.defaults();
-        List<SyncMode> modes = defaults.modes();
-        int rounds = defaults.rounds();
-        int blockSize = defaults.blockSize();
-        boolean perRound = false;
-        double minFlushes = Thresholds.DEFAULT.minFlushesPerSync();
-        double suspicious = Thresholds.DEFAULT.suspiciousSyncMicros();
+        List<SyncMode> modes = planOptions.modes(defaults.modes());
+        int rounds = planOptions.rounds(defaults.rounds());
+        int blockSize = this.blockSize == null ? defaults.blockSize() : this.blockSize;
+        Thresholds thresholds = limits.thresholds();
         List<Path> paths = new ArrayList<>();
-        boolean onlyPaths = false;
-        while (args.hasNext()) {
-            String a = args.next();
-            if (onlyPaths || !a.startsWith("-") || a.equals("-")) {
-                paths.add(Args.path(a));
-                continue;
-            }
-            String opt = Args.baseName(a);
-            try {
-                if (FLAGS.contains(opt)) {
-                    Args.noValue(opt, a);
-                }
-                switch (opt) {
-                    case "--" -> onlyPaths = true;
-                    case "-h", "--help" -> {
-                        out.print(help());
-                        return ExitCodes.OK;
-                    }
-                    case "--json" -> json = true;
-                    case "--histogram" -> histogram = true;
-                    case "--require-real-flush" -> require = true;
-                    case "--quiet", "-q" -> quiet = true;
-                    case "--always-probe" -> alwaysProbe = true;
-                    case "--per-round-counters" -> perRound = true;
-                    case "--modes" -> modes = SyncMode.parseList(args.value(opt, a));
-                    case "--rounds" -> rounds = Args.intValue(opt, args.value(opt, a), 1, ProbePlan.MAX_ROUNDS);
-                    case "--block-size" -> blockSize = Args.intValue(opt, args.value(opt, a), ProbePlan.MIN_BLOCK, ProbePlan.MAX_BLOCK);
-                    case "--min-flushes-per-sync" -> minFlushes = Args.doubleValue(opt, args.value(opt, a));
-                    case "--suspicious-micros" -> suspicious = Args.doubleValue(opt, args.value(opt, a));
-                    default -> throw new UsageException("unknown option " + a);
-                }
-            } catch (IllegalArgumentException e) {
-                throw new UsageException(opt + ": " + e.getMessage());
-            }
+        for (String a : pathArgs) {
+            paths.add(Values.path(a));
         }
-        if (!Thresholds.validMinFlushesPerSync(minFlushes)) {
-            throw new UsageException("--min-flushes-per-sync " + minFlushes + " is out of range: use "
-                    + Thresholds.MIN_FLUSHES_RANGE);
-        }
-        if (!Thresholds.validSuspiciousSyncMicros(suspicious)) {
-            throw new UsageException("--suspicious-micros " + suspicious + " is out of range: use "
-                    + Thresholds.SUSPICIOUS_RANGE);
-        }
-        Thresholds thresholds = new Thresholds(minFlushes, suspicious);
         if (paths.isEmpty()) {
             paths.add(Path.of(System.getProperty("java.io.tmpdir")));
             Path cwd = Path.of("").toAbsolutePath();
@@ -214,14 +181,13 @@ final class ProbeCommand {
         }
     }
 
-    static String help() {
-        StringBuilder cmds = new StringBuilder();
-        for (Subcommand s : Subcommand.all()) {
-            cmds.append(String.format("  %-22s  %s%n", s.name(), s.summary()));
-        }
-        if (cmds.length() == 0) {
-            cmds.append("  (none)\n");
-        }
-        return String.format(HELP, SyncMode.ids(SyncMode.available()), SyncMode.allIds(), cmds);
+    /** The help's closing lines: the sync modes (they depend on the OS) and the exit codes. */
+    static String[] footer() {
+        List<String> lines = new ArrayList<>();
+        lines.add("");
+        lines.add("sync modes: " + SyncMode.allIds() + " (default here: " + SyncMode.ids(SyncMode.available()) + ")");
+        lines.add("");
+        lines.addAll(List.of(EXIT_CODES));
+        return lines.toArray(new String[0]);
     }
 }

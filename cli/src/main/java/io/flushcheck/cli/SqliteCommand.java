@@ -1,6 +1,7 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.BadPathException;
+import io.flushcheck.Booleans;
 import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
 import io.flushcheck.sqlite.CommitCell;
@@ -18,87 +19,103 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code flushcheck sqlite [options] [PATH]}: SQLite's commit-rate matrix in a directory, or
  * {@code --audit FILE}: the durability of a database file's settings. Touches sqlite-jdbc only
  * after checking it is there.
  */
-final class SqliteCommand implements Subcommand {
+@Command(name = "sqlite", synopsisHeading = "usage: ",
+        customSynopsis = {"flushcheck sqlite [options] [PATH]", "       flushcheck sqlite --audit FILE [--json]"},
+        description = {"SQLite commit rates per journal mode and synchronous level; --audit FILE",
+            "",
+            "Measures SQLite commit rates in PATH (default: the working directory) for each journal mode,",
+            "synchronous level, fullfsync value and transaction size, with the flushes and KiB the device saw",
+            "per commit, and the directory's verdict. Each cell uses a fresh database, removed afterwards.",
+            "--audit reads a database file's settings (read-only: the file is not modified) and says whether",
+            "commits survive an application crash and a power loss there."},
+        descriptionHeading = "%n", optionListHeading = "%noptions:%n",
+        footer = {"%nexit codes: 0 done, 2 bad usage or a path that cannot be used, 3 internal error, 4 the output"
+            + " could not be written"})
+final class SqliteCommand implements Job {
 
-    static final String HELP = """
-            usage: flushcheck sqlite [options] [PATH]
-                   flushcheck sqlite --audit FILE [--json]
+    @Mixin
+    OutputOptions output = new OutputOptions();
 
-            Measures SQLite commit rates in PATH (default: the working directory) for each journal mode,
-            synchronous level, fullfsync value and transaction size, with the flushes and KiB the device saw
-            per commit, and the directory's verdict. Each cell uses a fresh database, removed afterwards.
-            --audit reads a database file's settings (read-only: the file is not modified) and says whether
-            commits survive an application crash and a power loss there.
+    @Option(names = "--audit", paramLabel = "FILE",
+            description = "read this database's settings and say whether its commits survive a crash and a power loss")
+    String audit;
 
-            options:
-              --json                 print JSON on stdout (progress stays on stderr)
-              --journal-modes a,b    journal modes (default DELETE,WAL): %s
-              --synchronous a,b      synchronous levels (default OFF,NORMAL,FULL,EXTRA)
-              --fullfsync a,b        0, 1 or 0,1 (default 0,1; changes nothing outside macOS)
-              --batches a,b          rows per transaction (default 1,1000)
-              --rows N               rows per cell (default 2000; batched cells run at least 10 commits)
-              --max-cell-seconds S   stop a cell after S seconds (default 5)
-              --max-seconds S        skip the cells that would start after S seconds in all (default 120)
-              --quiet                no progress on stderr
-              -h, --help             this text
-            exit codes: 0 done, 2 bad usage or a path that cannot be used, 3 internal error, 4 the output could not
-            be written
-            """;
+    @Option(names = "--journal-modes", paramLabel = "a,b",
+            description = "journal modes (default DELETE,WAL): DELETE, TRUNCATE, PERSIST, MEMORY, WAL, OFF")
+    String journalModes;
+
+    @Option(names = "--synchronous", paramLabel = "a,b", description = "synchronous levels (default OFF,NORMAL,FULL,EXTRA)")
+    String synchronous;
+
+    @Option(names = "--fullfsync", paramLabel = "a,b",
+            description = "fullfsync values, booleans: 0, 1 or 0,1 (default 0,1; changes nothing outside macOS)")
+    String fullfsync;
+
+    @Option(names = "--batches", paramLabel = "a,b", description = "rows per transaction (default 1,1000)")
+    String batches;
+
+    @Option(names = "--rows", paramLabel = "N", converter = Values.Rows.class,
+            description = "rows per cell (default 2000; batched cells run at least 10 commits)")
+    Integer rows;
+
+    @Option(names = "--max-cell-seconds", paramLabel = "S", converter = Values.MaxCellSeconds.class,
+            description = "stop a cell after S seconds (default 5)")
+    Double maxCellSeconds;
+
+    @Option(names = "--max-seconds", paramLabel = "S", converter = Values.MaxSeconds.class,
+            description = "skip the cells that would start after S seconds in all (default 120)")
+    Double maxSeconds;
+
+    @Parameters(paramLabel = "PATH", arity = "0..*", hidden = true)
+    List<String> paths = new ArrayList<>();
 
     @Override
-    public String name() {
-        return "sqlite";
-    }
-
-    @Override
-    public String summary() {
-        return "SQLite commit rates per journal mode and synchronous level; --audit FILE";
-    }
-
-    @Override
-    public int run(List<String> argList, PrintStream out, PrintStream err) throws UsageException {
-        Args args = new Args(argList);
-        boolean json = false;
-        boolean quiet = false;
-        String audit = null;
+    public int run(PrintStream out, PrintStream err) throws UsageException {
+        boolean json = output.json;
+        boolean quiet = output.quiet;
         MatrixOptions options = MatrixOptions.defaults();
-        List<String> paths = new ArrayList<>();
-        boolean onlyPaths = false;
-        while (args.hasNext()) {
-            String a = args.next();
-            if (onlyPaths || !a.startsWith("-") || a.equals("-")) {
-                paths.add(a);
-                continue;
+        String opt = "";
+        try {
+            if (journalModes != null) {
+                opt = "--journal-modes";
+                options = options.withJournalModes(JournalMode.parseList(journalModes));
             }
-            String opt = Args.baseName(a);
-            try {
-                switch (opt) {
-                    case "--" -> onlyPaths = true;
-                    case "-h", "--help" -> {
-                        out.print(String.format(HELP, JournalMode.names()));
-                        return ExitCodes.OK;
-                    }
-                    case "--json" -> json = true;
-                    case "--quiet", "-q" -> quiet = true;
-                    case "--audit" -> audit = args.value(opt, a);
-                    case "--journal-modes" -> options = options.withJournalModes(JournalMode.parseList(args.value(opt, a)));
-                    case "--synchronous" -> options = options.withSynchronous(Synchronous.parseList(args.value(opt, a)));
-                    case "--fullfsync" -> options = options.withFullfsync(booleans(opt, args.value(opt, a)));
-                    case "--batches" -> options = options.withBatches(ints(opt, args.value(opt, a)));
-                    case "--rows" -> options = options.withRows(Args.intValue(opt, args.value(opt, a), 1, MatrixOptions.MAX_ROWS));
-                    case "--max-cell-seconds" -> options = options.withMaxCellSeconds(Args.doubleValue(opt, args.value(opt, a)));
-                    case "--max-seconds" -> options = options.withMaxTotalSeconds(Args.doubleValue(opt, args.value(opt, a)));
-                    default -> throw new UsageException("sqlite: unknown option " + a);
-                }
-            } catch (IllegalArgumentException e) {
-                throw new UsageException("sqlite " + opt + ": " + e.getMessage());
+            if (synchronous != null) {
+                opt = "--synchronous";
+                options = options.withSynchronous(Synchronous.parseList(synchronous));
             }
+            if (fullfsync != null) {
+                opt = "--fullfsync";
+                options = options.withFullfsync(booleans(fullfsync));
+            }
+            if (batches != null) {
+                opt = "--batches";
+                options = options.withBatches(ints(opt, batches));
+            }
+            if (rows != null) {
+                opt = "--rows";
+                options = options.withRows(rows);
+            }
+            if (maxCellSeconds != null) {
+                opt = "--max-cell-seconds";
+                options = options.withMaxCellSeconds(maxCellSeconds);
+            }
+            if (maxSeconds != null) {
+                opt = "--max-seconds";
+                options = options.withMaxTotalSeconds(maxSeconds);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("sqlite " + opt + ": " + e.getMessage());
         }
         if (audit != null && !paths.isEmpty()) {
             throw new UsageException("sqlite --audit takes one database file and no directory (got " + String.join(" ", paths) + ")");
@@ -112,14 +129,14 @@ final class SqliteCommand implements Subcommand {
         }
         try {
             if (audit != null) {
-                DurabilityAudit result = SqliteAuditor.auditFile(Args.path(audit));
+                DurabilityAudit result = SqliteAuditor.auditFile(Values.path(audit));
                 out.print(json ? Json.write(result.toJson()) : result.text());
                 out.flush();
                 return ExitCodes.OK;
             }
             // An empty argument stays empty, for the validator to refuse: Path.of("") is the working directory.
             Path dir = paths.isEmpty() ? Path.of("").toAbsolutePath()
-                    : paths.get(0).isEmpty() ? Path.of("") : Args.path(paths.get(0)).toAbsolutePath();
+                    : paths.get(0).isEmpty() ? Path.of("") : Values.path(paths.get(0)).toAbsolutePath();
             CommitMatrix matrix = CommitMatrix.run(dir, options, quiet ? new Quiet(err) : progress(err, dir));
             out.print(json ? Json.write(matrix.toJson()) : matrix.table());
             out.flush();
@@ -181,22 +198,20 @@ final class SqliteCommand implements Subcommand {
         };
     }
 
-    private static List<Boolean> booleans(String opt, String csv) throws UsageException {
-        List<Boolean> out = new ArrayList<>();
-        for (String p : csv.split(",")) {
-            switch (p.trim().toLowerCase(Locale.ROOT)) {
-                case "0", "off", "false", "no" -> out.add(false);
-                case "1", "on", "true", "yes" -> out.add(true);
-                default -> throw new UsageException("sqlite " + opt + " takes 0, 1 or 0,1, not '" + p + "'");
-            }
+    /** The shared boolean grammar ({@link Booleans}), in the words of SQLite's pragma. */
+    private static List<Boolean> booleans(String csv) throws UsageException {
+        try {
+            return Booleans.parseList(csv);
+        } catch (IllegalArgumentException e) {
+            String bad = e.getMessage().substring(0, e.getMessage().indexOf(" is not a boolean"));
+            throw new UsageException("sqlite --fullfsync takes 0, 1 or 0,1, not " + bad);
         }
-        return out;
     }
 
     private static List<Integer> ints(String opt, String csv) throws UsageException {
         List<Integer> out = new ArrayList<>();
         for (String p : csv.split(",")) {
-            out.add(Args.intValue(opt, p.trim(), 1, MatrixOptions.MAX_BATCH));
+            out.add(Values.intValue(opt, p.trim(), 1, MatrixOptions.MAX_BATCH));
         }
         return out;
     }

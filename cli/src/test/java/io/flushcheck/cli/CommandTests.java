@@ -57,10 +57,50 @@ class CommandTests {
     void helpListsOptionsAndExitCodes() {
         Run r = run("--help");
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).startsWith("usage: flushcheck [options] [PATH...]\n")
-                .contains("--require-real-flush", "--json", SyncMode.allIds(),
+        assertThat(r.out()).startsWith("usage: flushcheck [probe] [options] [PATH...]\n")
+                .contains(SyncMode.allIds().split(", "))
+                .contains("--require-real-flush", "--json", "  -V, --version",
+                        "  probe   ", "  sqlite  ", "  guests  ",
                         "  2  bad usage, or a path that does not exist or is not a directory (nothing was written)");
         assertThat(r.err()).isEmpty();
+        assertThat(run("probe", "--help").out()).as("the default command by name")
+                .contains("--require-real-flush", "--block-size=BYTES");
+    }
+
+    @Test
+    void versionComesFromTheBuild() {
+        for (String[] args : new String[][] {{"--version"}, {"-V"}, {"sqlite", "--version"}}) {
+            Run r = run(args);
+            assertThat(r.exit()).as("%s", r).isZero();
+            assertThat(r.out()).as("%s", r).matches("flushcheck \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\n");
+            assertThat(r.err()).isEmpty();
+        }
+    }
+
+    @Test
+    void theProbeByNameIsTheDefault() {
+        Run named = run("probe", "--json", "--quiet", "/dev/shm");
+        assertThat(named.exit()).as("%s", named).isZero();
+        assertThat(named.out()).contains("\"verdict\": \"NO_REAL_FLUSH\"");
+        assertUsageError(run("probe", "--rounds"), "probe: --rounds needs a value");
+    }
+
+    @Test
+    void aCommandNameAfterPathsOrOptionsIsAnErrorNotADroppedArgument() {
+        assertUsageError(run("/dev/shm", "sqlite"),
+                "'sqlite' after /dev/shm: the command's name comes first (flushcheck sqlite [options]); a path named sqlite"
+                        + " goes after --");
+        assertUsageError(run("--json", "guests"),
+                "'guests' after --json: the command's name comes first (flushcheck guests [options]); a path named guests"
+                        + " goes after --");
+    }
+
+    @Test
+    void flagsTakeNoValueInAnyCommand() {
+        assertUsageError(run("--json=false", "/dev/shm"), "--json takes no value: '--json=false'");
+        assertUsageError(run("--quiet=1", "/dev/shm"), "--quiet takes no value: '--quiet=1'");
+        assertUsageError(run("sqlite", "--json=false"), "sqlite: --json takes no value: '--json=false'");
+        assertUsageError(run("guests", "--json=no"), "guests: --json takes no value: '--json=no'");
     }
 
     @Test

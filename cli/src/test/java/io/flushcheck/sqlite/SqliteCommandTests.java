@@ -88,21 +88,22 @@ class SqliteCommandTests {
         assertThat(run("sqlite", "--help").out()).startsWith("usage: flushcheck sqlite [options] [PATH]");
     }
 
-    /** A class path with flushcheck's own classes and neither sqlite-jdbc nor anything else. */
+    /** A class path with flushcheck's own classes (cli, core, sqlite, guests) and picocli, without sqlite-jdbc. */
     @Test
     void withoutTheDriverTheCommandSaysWhatToAdd() throws Exception {
-        // Where flushcheck's own modules were loaded from (target/classes here, their jars when junit6/ runs this).
-        URL[] classes = {Main.class.getProtectionDomain().getCodeSource().getLocation(),
-            io.flushcheck.Flushcheck.class.getProtectionDomain().getCodeSource().getLocation(),
-            SqliteDriver.class.getProtectionDomain().getCodeSource().getLocation(),
-            org.apiguardian.api.API.class.getProtectionDomain().getCodeSource().getLocation()};
-        try (URLClassLoader loader = new URLClassLoader(classes, ClassLoader.getPlatformClassLoader())) {
+        // Where each was loaded from: target/classes or a module's jar, whichever this run uses.
+        List<URL> path = new ArrayList<>();
+        for (Class<?> c : List.of(Main.class, io.flushcheck.report.Escape.class, SqliteDriver.class,
+                io.flushcheck.guest.GuestComparison.class, picocli.CommandLine.class)) {
+            path.add(c.getProtectionDomain().getCodeSource().getLocation());
+        }
+        try (URLClassLoader loader = new URLClassLoader(path.toArray(new URL[0]), ClassLoader.getPlatformClassLoader())) {
             Class<?> main = loader.loadClass("io.flushcheck.cli.Main");
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             List<String> args = new ArrayList<>(List.of("sqlite", "--audit", "whatever.db"));
             Object exit = main.getMethod("run", List.class, PrintStream.class, PrintStream.class)
                     .invoke(null, args, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true));
-            assertThat(exit).isEqualTo(2);
+            assertThat(exit).as("%s", err).isEqualTo(2);
             assertThat(err.toString()).isEqualTo("flushcheck: sqlite: the JDBC driver org.sqlite.JDBC is not on the class"
                     + " path: add org.xerial:sqlite-jdbc (see flushcheck --help)\n");
             Class<?> durability = loader.loadClass("io.flushcheck.sqlite.SqliteDriver");

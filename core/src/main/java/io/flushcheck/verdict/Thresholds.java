@@ -23,14 +23,31 @@ public record Thresholds(double minFlushesPerSync, double suspiciousSyncMicros) 
     public static final String SUSPICIOUS_RANGE = "a number from 0 to 1000000 (default 20)";
 
     public Thresholds {
-        if (!validMinFlushesPerSync(minFlushesPerSync)) {
-            throw new IllegalArgumentException("minimum flushes per sync " + minFlushesPerSync
-                    + " is out of range: use " + MIN_FLUSHES_RANGE);
+        checkMinFlushesPerSync("minimum flushes per sync " + minFlushesPerSync, minFlushesPerSync);
+        checkSuspiciousSyncMicros("suspicious sync time " + suspiciousSyncMicros + " µs", suspiciousSyncMicros);
+    }
+
+    /**
+     * The one validation of {@link #minFlushesPerSync}, for every place that takes it (the command's
+     * option, the configuration key, this record).
+     *
+     * @param subject how the caller names the value in the message: an option and its value, a key and its
+     *                text, a field
+     * @throws IllegalArgumentException "{@code SUBJECT is out of range: use ...}"
+     */
+    public static double checkMinFlushesPerSync(String subject, double v) {
+        if (!validMinFlushesPerSync(v)) {
+            throw new IllegalArgumentException(subject + " is out of range: use " + MIN_FLUSHES_RANGE);
         }
-        if (!validSuspiciousSyncMicros(suspiciousSyncMicros)) {
-            throw new IllegalArgumentException("suspicious sync time " + suspiciousSyncMicros
-                    + " µs is out of range: use " + SUSPICIOUS_RANGE);
+        return v;
+    }
+
+    /** The one validation of {@link #suspiciousSyncMicros}; as {@link #checkMinFlushesPerSync}. */
+    public static double checkSuspiciousSyncMicros(String subject, double v) {
+        if (!validSuspiciousSyncMicros(v)) {
+            throw new IllegalArgumentException(subject + " is out of range: use " + SUSPICIOUS_RANGE);
         }
+        return v;
     }
 
     public static boolean validMinFlushesPerSync(double v) {

@@ -65,19 +65,22 @@ final class Settings {
     }
 
     Thresholds thresholds() {
-        double minFlushes = doubleValue(FlushcheckConfig.MIN_FLUSHES_PER_SYNC_KEY, Thresholds.DEFAULT.minFlushesPerSync());
-        if (!Thresholds.validMinFlushesPerSync(minFlushes)) {
-            throw outOfRange(FlushcheckConfig.MIN_FLUSHES_PER_SYNC_KEY, Thresholds.MIN_FLUSHES_RANGE);
+        String minKey = FlushcheckConfig.MIN_FLUSHES_PER_SYNC_KEY;
+        String fastKey = FlushcheckConfig.SUSPICIOUS_SYNC_MICROS_KEY;
+        try {
+            return new Thresholds(
+                    Thresholds.checkMinFlushesPerSync(shown(minKey),
+                            doubleValue(minKey, Thresholds.DEFAULT.minFlushesPerSync())),
+                    Thresholds.checkSuspiciousSyncMicros(shown(fastKey),
+                            doubleValue(fastKey, Thresholds.DEFAULT.suspiciousSyncMicros())));
+        } catch (IllegalArgumentException e) {
+            throw new ExtensionConfigurationException(e.getMessage());
         }
-        double suspicious = doubleValue(FlushcheckConfig.SUSPICIOUS_SYNC_MICROS_KEY, Thresholds.DEFAULT.suspiciousSyncMicros());
-        if (!Thresholds.validSuspiciousSyncMicros(suspicious)) {
-            throw outOfRange(FlushcheckConfig.SUSPICIOUS_SYNC_MICROS_KEY, Thresholds.SUSPICIOUS_RANGE);
-        }
-        return new Thresholds(minFlushes, suspicious);
     }
 
-    private ExtensionConfigurationException outOfRange(String key, String allowed) {
-        return new ExtensionConfigurationException(key + " = '" + raw(key).orElse("") + "' is out of range: use " + allowed);
+    /** {@code key = 'value'}, as messages name a key and what it was set to. */
+    private String shown(String key) {
+        return key + " = '" + raw(key).orElse("") + "'";
     }
 
     private double doubleValue(String key, double fallback) {

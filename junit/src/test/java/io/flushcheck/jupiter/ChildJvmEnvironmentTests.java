@@ -24,7 +24,7 @@ class ChildJvmEnvironmentTests {
         assertThat(o.stdout()).startsWith("FAILED durable(): @RequiresRealFlush: " + disk + " is NO_REAL_FLUSH: eatmydata is loaded in this "
                 + "process (LD_PRELOAD=");
         assertThat(o.stdout()).contains("libeatmydata.so): fsync, fdatasync and O_DSYNC return without syncing "
-                + "(run the tests without the interposer (unset LD_PRELOAD), or set flushcheck.onNoRealFlush=skip or warn "
+                + "(run the tests without the interposer (unset LD_PRELOAD), or set flushcheck.on-no-real-flush=skip or warn "
                 + "where that is acceptable)\n");
     }
 

@@ -59,7 +59,7 @@ class RequiresRealFlushExtensionTests {
                 .assertThatEvents().haveExactly(1, event(test("annotated"), finishedWithFailure(
                         instanceOf(NoRealFlushError.class),
                         message(shmMessage() + " (run on a disk directory: point java.io.tmpdir or flushcheck.target at one, "
-                                + "or set flushcheck.onNoRealFlush=skip or warn where that is acceptable)"))));
+                                + "or set flushcheck.on-no-real-flush=skip or warn where that is acceptable)"))));
     }
 
     @Test
@@ -114,7 +114,7 @@ class RequiresRealFlushExtensionTests {
                     .assertThatEvents().haveExactly(1, event(test("annotated"), finishedWithFailure(
                             instanceOf(NoRealFlushError.class), message(m -> m.startsWith(unknown)
                                     && m.contains("Read-only file system (errno 30)")
-                                    && m.endsWith("(the evidence here decides nothing; set flushcheck.onUnknown=skip or "
+                                    && m.endsWith("(the evidence here decides nothing; set flushcheck.on-unknown=skip or "
                                             + "warn where that is acceptable)")))));
             run(MethodLevelTestCases.class, Map.of(FlushcheckConfig.TARGET_KEY, ro.toString(),
                     FlushcheckConfig.ON_UNKNOWN_KEY, "skip")).testEvents()
@@ -128,13 +128,13 @@ class RequiresRealFlushExtensionTests {
                 FlushcheckConfig.MIN_FLUSHES_PER_SYNC_KEY, "0")).testEvents()
                 .assertThatEvents().haveExactly(1, event(test("annotated"), finishedWithFailure(
                         instanceOf(ExtensionConfigurationException.class),
-                        message("flushcheck.minFlushesPerSync = '0' is out of range: use a number above 0 and at most 10 "
+                        message("flushcheck.min-flushes-per-sync = '0' is out of range: use a number above 0 and at most 10 "
                                 + "(default 0.5)"))));
         run(MethodLevelTestCases.class, Map.of(FlushcheckConfig.TARGET_KEY, disk.toString(),
                 FlushcheckConfig.SUSPICIOUS_SYNC_MICROS_KEY, "fast")).testEvents()
                 .assertThatEvents().haveExactly(1, event(test("annotated"), finishedWithFailure(
                         instanceOf(ExtensionConfigurationException.class),
-                        message("flushcheck.suspiciousSyncMicros = 'fast' is not a number"))));
+                        message("flushcheck.suspicious-sync-micros = 'fast' is not a number"))));
     }
 
     @Test
@@ -179,7 +179,7 @@ class RequiresRealFlushExtensionTests {
                 FlushcheckConfig.ON_NO_REAL_FLUSH_KEY, "maybe")).testEvents()
                 .assertThatEvents().haveExactly(1, event(test("annotated"), finishedWithFailure(
                         instanceOf(ExtensionConfigurationException.class),
-                        message("flushcheck.onNoRealFlush = 'maybe' is not allowed: use fail, skip or warn"))));
+                        message("flushcheck.on-no-real-flush = 'maybe' is not allowed: use fail, skip or warn"))));
     }
 
     @Test

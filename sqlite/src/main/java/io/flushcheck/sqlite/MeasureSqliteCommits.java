@@ -48,7 +48,8 @@ public @interface MeasureSqliteCommits {
     /** Comma-separated synchronous levels when {@link #synchronous()} is empty; default {@code OFF,NORMAL,FULL,EXTRA}. */
     String SYNCHRONOUS_KEY = "flushcheck.sqlite.synchronous";
     /**
-     * Comma-separated fullfsync values (0, 1); default {@code 0}: fullfsync only matters on macOS, so a
+     * Comma-separated fullfsync values, booleans ({@code 0,1}, {@code off,on}: {@link io.flushcheck.Booleans}); default
+     * {@code 0}: fullfsync only matters on macOS, so a
      * test measures it only when asked ({@code 0,1}).
      */
     String FULLFSYNC_KEY = "flushcheck.sqlite.fullfsync";

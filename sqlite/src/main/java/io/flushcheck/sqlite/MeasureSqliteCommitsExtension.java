@@ -1,8 +1,7 @@
 package io.flushcheck.sqlite;
 
-import io.flushcheck.jupiter.FlushcheckConfig;
-
 import io.flushcheck.BadPathException;
+import io.flushcheck.Booleans;
 import io.flushcheck.Flushcheck;
 import io.flushcheck.report.Escape;
 import java.lang.reflect.AnnotatedElement;
@@ -58,8 +57,9 @@ final class MeasureSqliteCommitsExtension implements BeforeEachCallback, Paramet
     private static CommitMatrix matrix(ExtensionContext context) {
         MeasureSqliteCommits a = find(context).orElseThrow(() -> new ExtensionConfigurationException(
                 ANNOTATION + " is not present on " + context.getDisplayName() + " or its class"));
-        MatrixOptions options = options(a, context);
-        String[] where = directory(context);
+        MatrixSettings settings = new MatrixSettings(context);
+        MatrixOptions options = options(a, settings);
+        String[] where = settings.directory();
         Path dir;
         try {
             dir = Flushcheck.pathOf(where[1]);
@@ -83,17 +83,6 @@ final class MeasureSqliteCommitsExtension implements BeforeEachCallback, Paramet
         return store.getOrComputeIfAbsent(key, run, CommitMatrix.class);
     }
 
-    /** {where it came from, the directory}: the SQLite key, else the general target key, else java.io.tmpdir. */
-    static String[] directory(ExtensionContext context) {
-        for (String key : List.of(MeasureSqliteCommits.DIRECTORY_KEY, FlushcheckConfig.TARGET_KEY)) {
-            Optional<String> v = raw(context, key);
-            if (v.isPresent()) {
-                return new String[] {key, v.get()};
-            }
-        }
-        return new String[] {"java.io.tmpdir", System.getProperty("java.io.tmpdir")};
-    }
-
     private static Optional<MeasureSqliteCommits> find(ExtensionContext context) {
         Optional<MeasureSqliteCommits> onMethod = context.getTestMethod()
                 .flatMap(m -> AnnotationSupport.findAnnotation((AnnotatedElement) m, MeasureSqliteCommits.class));
@@ -109,16 +98,15 @@ final class MeasureSqliteCommitsExtension implements BeforeEachCallback, Paramet
         return Optional.empty();
     }
 
-    static MatrixOptions options(MeasureSqliteCommits a, ExtensionContext context) {
+    static MatrixOptions options(MeasureSqliteCommits a, MatrixSettings settings) {
         MatrixOptions o = MatrixOptions.defaults().withFullfsync(List.of(false)).withRows(500)
                 .withMaxCellSeconds(2).withMaxTotalSeconds(60);
         try {
             o = o.withJournalModes(a.journalModes().length > 0 ? List.of(a.journalModes())
-                    : keyed(context, MeasureSqliteCommits.JOURNAL_MODES_KEY, JournalMode::parseList, o.journalModes()));
+                    : settings.keyed(MeasureSqliteCommits.JOURNAL_MODES_KEY, JournalMode::parseList, o.journalModes()));
             o = o.withSynchronous(a.synchronous().length > 0 ? List.of(a.synchronous())
-                    : keyed(context, MeasureSqliteCommits.SYNCHRONOUS_KEY, Synchronous::parseList, o.synchronous()));
-            o = o.withFullfsync(keyed(context, MeasureSqliteCommits.FULLFSYNC_KEY,
-                    MeasureSqliteCommitsExtension::booleans, o.fullfsync()));
+                    : settings.keyed(MeasureSqliteCommits.SYNCHRONOUS_KEY, Synchronous::parseList, o.synchronous()));
+            o = o.withFullfsync(settings.keyed(MeasureSqliteCommits.FULLFSYNC_KEY, Booleans::parseList, o.fullfsync()));
             if (a.batches().length > 0) {
                 List<Integer> b = new ArrayList<>();
                 for (int x : a.batches()) {
@@ -131,7 +119,7 @@ final class MeasureSqliteCommitsExtension implements BeforeEachCallback, Paramet
                 }
                 o = o.withBatches(b);
             } else {
-                o = o.withBatches(batchesKey(context, o.batches()));
+                o = o.withBatches(settings.batches(o.batches()));
             }
             if (a.rows() != -1) {
                 if (a.rows() < 1 || a.rows() > MatrixOptions.MAX_ROWS) {
@@ -140,10 +128,10 @@ final class MeasureSqliteCommitsExtension implements BeforeEachCallback, Paramet
                 }
                 o = o.withRows(a.rows());
             } else {
-                o = o.withRows(intKey(context, MeasureSqliteCommits.ROWS_KEY, o.rows(), 1, MatrixOptions.MAX_ROWS));
+                o = o.withRows(settings.intValue(MeasureSqliteCommits.ROWS_KEY, o.rows(), 1, MatrixOptions.MAX_ROWS));
             }
-            o = o.withMaxCellSeconds(secondsKey(context, MeasureSqliteCommits.MAX_CELL_SECONDS_KEY, o.maxCellSeconds()));
-            o = o.withMaxTotalSeconds(secondsKey(context, MeasureSqliteCommits.MAX_SECONDS_KEY, o.maxTotalSeconds()));
+            o = o.withMaxCellSeconds(settings.seconds(MeasureSqliteCommits.MAX_CELL_SECONDS_KEY, o.maxCellSeconds()));
+            o = o.withMaxTotalSeconds(settings.seconds(MeasureSqliteCommits.MAX_SECONDS_KEY, o.maxTotalSeconds()));
         } catch (ConfigError e) {
             throw new ExtensionConfigurationException(e.getMessage());
         } catch (IllegalArgumentException e) {
@@ -152,94 +140,8 @@ final class MeasureSqliteCommitsExtension implements BeforeEachCallback, Paramet
         return o;
     }
 
-    /** A key's value, trimmed; empty when unset or blank (blank means "the default", as for the other keys). */
-    private static Optional<String> raw(ExtensionContext context, String key) {
-        return context.getConfigurationParameter(key).map(String::trim).filter(v -> !v.isEmpty());
-    }
-
-    private static <T> T keyed(ExtensionContext context, String key, Function<String, T> parser, T fallback) {
-        Optional<String> v = raw(context, key);
-        if (v.isEmpty()) {
-            return fallback;
-        }
-        try {
-            return parser.apply(v.get());
-        } catch (IllegalArgumentException e) {
-            throw new ConfigError(key + " = '" + v.get() + "': " + e.getMessage());
-        }
-    }
-
-    private static int intKey(ExtensionContext context, String key, int fallback, int min, int max) {
-        Optional<String> v = raw(context, key);
-        if (v.isEmpty()) {
-            return fallback;
-        }
-        int i;
-        try {
-            i = Integer.parseInt(v.get());
-        } catch (NumberFormatException e) {
-            throw new ConfigError(key + " = '" + v.get() + "' is not a whole number: use " + min + " to " + max);
-        }
-        if (i < min || i > max) {
-            throw new ConfigError(key + " = '" + v.get() + "' is out of range: use " + min + " to " + max);
-        }
-        return i;
-    }
-
-    private static double secondsKey(ExtensionContext context, String key, double fallback) {
-        Optional<String> v = raw(context, key);
-        if (v.isEmpty()) {
-            return fallback;
-        }
-        double d;
-        try {
-            d = Double.parseDouble(v.get());
-        } catch (NumberFormatException e) {
-            throw new ConfigError(key + " = '" + v.get() + "' is not a number: use seconds above 0, e.g. 2 or 0.5");
-        }
-        if (!(d > 0)) {
-            throw new ConfigError(key + " = '" + v.get() + "' is out of range: use seconds above 0, e.g. 2 or 0.5");
-        }
-        return d;
-    }
-
-    private static List<Integer> batchesKey(ExtensionContext context, List<Integer> fallback) {
-        String key = MeasureSqliteCommits.BATCHES_KEY;
-        Optional<String> v = raw(context, key);
-        if (v.isEmpty()) {
-            return fallback;
-        }
-        String allowed = "use 1 to " + MatrixOptions.MAX_BATCH + " rows per transaction, comma-separated";
-        List<Integer> out = new ArrayList<>();
-        for (String p : v.get().split(",")) {
-            int b;
-            try {
-                b = Integer.parseInt(p.trim());
-            } catch (NumberFormatException e) {
-                throw new ConfigError(key + " = '" + v.get() + "': '" + p.trim() + "' is not a whole number: " + allowed);
-            }
-            if (b < 1 || b > MatrixOptions.MAX_BATCH) {
-                throw new ConfigError(key + " = '" + v.get() + "': batch " + b + " is out of range: " + allowed);
-            }
-            out.add(b);
-        }
-        return out;
-    }
-
-    private static List<Boolean> booleans(String csv) {
-        List<Boolean> out = new ArrayList<>();
-        for (String p : csv.split(",")) {
-            switch (p.trim()) {
-                case "0" -> out.add(false);
-                case "1" -> out.add(true);
-                default -> throw new IllegalArgumentException("'" + p.trim() + "' is not allowed: use 0, 1 or 0,1");
-            }
-        }
-        return out;
-    }
-
     /** A configuration error whose message is already complete. */
-    private static final class ConfigError extends IllegalArgumentException {
+    static final class ConfigError extends IllegalArgumentException {
         private static final long serialVersionUID = 1L;
 
         ConfigError(String message) {

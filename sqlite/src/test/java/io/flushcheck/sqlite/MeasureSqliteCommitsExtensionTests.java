@@ -79,6 +79,12 @@ class MeasureSqliteCommitsExtensionTests {
     }
 
     @Test
+    void theFullfsyncKeyTakesTheSharedBooleanGrammar() {
+        run(FullfsyncKeyTestCases.class, Map.of(MeasureSqliteCommits.DIRECTORY_KEY, "target",
+                MeasureSqliteCommits.FULLFSYNC_KEY, "off, ON")).assertStatistics(s -> s.started(1).succeeded(1));
+    }
+
+    @Test
     void anOutOfRangeAttributeNamesTheAttribute() {
         failsWith(BadRowsTestCases.class, Map.of(), "@MeasureSqliteCommits(rows = 0): 0 is out of range: use 1 to"
                 + " 10000000, or leave rows out to use flushcheck.sqlite.rows");
@@ -104,7 +110,7 @@ class MeasureSqliteCommitsExtensionTests {
         failsWith(KeyedTestCases.class, Map.of(MeasureSqliteCommits.MAX_SECONDS_KEY, "soon"),
                 "flushcheck.sqlite.max-seconds = 'soon' is not a number: use seconds above 0, e.g. 2 or 0.5");
         failsWith(KeyedTestCases.class, Map.of(MeasureSqliteCommits.FULLFSYNC_KEY, "2"),
-                "flushcheck.sqlite.fullfsync = '2': '2' is not allowed: use 0, 1 or 0,1");
+                "flushcheck.sqlite.fullfsync = '2': '2' is not a boolean: use true, false, yes, no, on, off, 1 or 0");
         failsWith(KeyedTestCases.class, Map.of(MeasureSqliteCommits.SYNCHRONOUS_KEY, "FULLEST"),
                 "flushcheck.sqlite.synchronous = 'FULLEST': unknown synchronous setting 'FULLEST': use one of OFF,"
                         + " NORMAL, FULL, EXTRA");
@@ -182,12 +188,20 @@ class MeasureSqliteCommitsExtensionTests {
     }
 
     @ExtendWith(OnlyThroughTheTestKit.class)
-    @ExtendWith(OnlyThroughTheTestKit.class)
     @MeasureSqliteCommits(journalModes = JournalMode.WAL, synchronous = Synchronous.OFF, batches = 1, rows = 10)
     static class TinyTestCases {
         @Test
         void measured(CommitMatrix m) {
             assertThat(m.cells()).hasSize(1);
+        }
+    }
+
+    @ExtendWith(OnlyThroughTheTestKit.class)
+    @MeasureSqliteCommits(journalModes = JournalMode.WAL, synchronous = Synchronous.OFF, batches = 1, rows = 10)
+    static class FullfsyncKeyTestCases {
+        @Test
+        void measured(CommitMatrix m) {
+            assertThat(m.cells()).extracting(CommitCell::fullfsync).containsExactly(false, true);
         }
     }
 }

@@ -1,0 +1,32 @@
+package io.flushcheck.cli;
+
+import io.flushcheck.probe.SyncMode;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/** {@code --modes} and {@code --rounds}: what a probe runs, in every command that probes. Unset: the command's default. */
+final class PlanOptions {
+
+    @Option(names = "--modes", paramLabel = "a,b,...",
+            description = "sync modes, comma-separated (default: every mode of this OS; guests: the Linux modes)")
+    String modes;
+
+    @Option(names = "--rounds", paramLabel = "N", converter = Values.Rounds.class,
+            description = "rounds per mode (default: 1000; guests: 200)")
+    Integer rounds;
+
+    List<SyncMode> modes(List<SyncMode> fallback) throws UsageException {
+        if (modes == null) {
+            return fallback;
+        }
+        try {
+            return SyncMode.parseList(modes);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--modes: " + e.getMessage());
+        }
+    }
+
+    int rounds(int fallback) {
+        return rounds == null ? fallback : rounds;
+    }
+}

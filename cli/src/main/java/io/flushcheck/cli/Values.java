@@ -1,0 +1,141 @@
+package io.flushcheck.cli;
+
+import io.flushcheck.BadPathException;
+import io.flushcheck.Flushcheck;
+import io.flushcheck.probe.ProbePlan;
+import io.flushcheck.sqlite.MatrixOptions;
+import java.nio.file.Path;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * The command's option values: picocli converters whose messages are the whole line the user sees
+ * (option, value, what is allowed), and the parsing they share.
+ */
+final class Values {
+
+    private Values() {
+    }
+
+    /** A whole number with an optional binary suffix, in {@code [min, max]}; the message names the option. */
+    static int intValue(String option, String value, int min, int max) throws UsageException {
+        try {
+            long v = parseSize(value);
+            if (v < min || v > max) {
+                throw new UsageException(option + " " + value + " is out of range: use " + min + " to " + max);
+            }
+            return (int) v;
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new UsageException(option + " takes a whole number from " + min + " to " + max + ", not '" + value + "'");
+        }
+    }
+
+    static double doubleValue(String option, String value) throws UsageException {
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " takes a number, not '" + value + "'");
+        }
+    }
+
+    /** A number with an optional binary suffix: 4096, 4k, 64K, 1m, 1MiB. */
+    static long parseSize(String s) {
+        String v = s.trim().toLowerCase(java.util.Locale.ROOT);
+        long mult = 1;
+        if (v.endsWith("ib")) {
+            v = v.substring(0, v.length() - 2);
+        } else if (v.endsWith("b") && v.length() > 1 && !Character.isDigit(v.charAt(v.length() - 2))) {
+            v = v.substring(0, v.length() - 1);
+        }
+        if (v.endsWith("k")) {
+            mult = 1024;
+        } else if (v.endsWith("m")) {
+            mult = 1024 * 1024;
+        }
+        if (mult > 1) {
+            v = v.substring(0, v.length() - 1);
+        }
+        return Math.multiplyExact(Long.parseLong(v), mult);
+    }
+
+    /** A path argument: {@link Flushcheck#pathOf}, a name the locale cannot represent being bad usage. */
+    static Path path(String arg) throws UsageException {
+        try {
+            return Flushcheck.pathOf(arg);
+        } catch (BadPathException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    private static int convertInt(String option, String value, int min, int max) {
+        try {
+            return intValue(option, value, min, max);
+        } catch (UsageException e) {
+            throw new TypeConversionException(e.getMessage());
+        }
+    }
+
+    private static double convertDouble(String option, String value) {
+        try {
+            return doubleValue(option, value);
+        } catch (UsageException e) {
+            throw new TypeConversionException(e.getMessage());
+        }
+    }
+
+    /** {@code --rounds}: 1 to {@link ProbePlan#MAX_ROUNDS}. */
+    static final class Rounds implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return convertInt("--rounds", value, 1, ProbePlan.MAX_ROUNDS);
+        }
+    }
+
+    /** {@code --block-size}: {@link ProbePlan#MIN_BLOCK} to {@link ProbePlan#MAX_BLOCK} bytes, with k/m suffixes. */
+    static final class BlockSize implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return convertInt("--block-size", value, ProbePlan.MIN_BLOCK, ProbePlan.MAX_BLOCK);
+        }
+    }
+
+    /** {@code sqlite --rows}: 1 to {@link MatrixOptions#MAX_ROWS}. */
+    static final class Rows implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return convertInt("--rows", value, 1, MatrixOptions.MAX_ROWS);
+        }
+    }
+
+    /** {@code --min-flushes-per-sync}: a number; its range is {@link io.flushcheck.verdict.Thresholds}'. */
+    static final class MinFlushes implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            return convertDouble("--min-flushes-per-sync", value);
+        }
+    }
+
+    /** {@code --suspicious-micros}: a number; its range is {@link io.flushcheck.verdict.Thresholds}'. */
+    static final class SuspiciousMicros implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            return convertDouble("--suspicious-micros", value);
+        }
+    }
+
+    /** {@code sqlite --max-cell-seconds}: a number; its range is {@link MatrixOptions}'. */
+    static final class MaxCellSeconds implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            return convertDouble("--max-cell-seconds", value);
+        }
+    }
+
+    /** {@code sqlite --max-seconds}: a number; its range is {@link MatrixOptions}'. */
+    static final class MaxSeconds implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            return convertDouble("--max-seconds", value);
+        }
+    }
+}
