@@ -1,14 +1,17 @@
 package io.flushcheck;
 
+import static io.flushcheck.testing.Checks.check;
+import static io.flushcheck.testing.Checks.codes;
+import static io.flushcheck.testing.Checks.finding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flushcheck.probe.DeviceDelta;
-import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.storage.MountInfo;
 import io.flushcheck.storage.MountTable;
+import io.flushcheck.testing.Checks;
 import io.flushcheck.testing.ChildJvm;
 import io.flushcheck.testing.MiniJson;
 import io.flushcheck.testing.Mounts;
@@ -48,36 +51,11 @@ class RealEnvironmentTests {
     }
 
     private static Path freshDir(String name) throws IOException {
-        Path d = base.resolve(name);
-        if (Files.isDirectory(d) && !isMountPoint(d)) {
-            try (var s = Files.walk(d)) {
-                s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
-        return Files.createDirectories(d);
-    }
-
-    private static boolean isMountPoint(Path d) {
-        return MountTable.live().mountOf(d.toAbsolutePath().toString()).mountPoint().equals(d.toAbsolutePath().toString());
+        return Checks.freshDir(base, name);
     }
 
     private static MountInfo mountOf(Path dir) throws IOException {
         return MountTable.live().mountOf(dir.toRealPath().toString());
-    }
-
-    private static CheckResult check(Path dir, CheckOptions options) {
-        CheckResult r = Flushcheck.check(dir, options, ProbeListener.NONE);
-        assertThat(ProbeLeftovers.in(dir)).as("probe files left in %s", dir).isEmpty();
-        return r;
-    }
-
-    private static List<FindingCode> codes(CheckResult r) {
-        return r.judgement().findings().stream().map(Finding::code).toList();
-    }
-
-    private static Finding finding(CheckResult r, FindingCode code) {
-        return r.judgement().findings().stream().filter(f -> f.code() == code).findFirst()
-                .orElseThrow(() -> new AssertionError("no " + code + " in " + r.judgement().findings()));
     }
 
     @Test

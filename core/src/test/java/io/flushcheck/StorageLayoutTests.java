@@ -1,26 +1,25 @@
 package io.flushcheck;
 
+import static io.flushcheck.testing.Checks.check;
+import static io.flushcheck.testing.Checks.codes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flushcheck.probe.DeviceDelta;
-import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.storage.BlockDevice;
 import io.flushcheck.storage.MountTable;
+import io.flushcheck.testing.Checks;
 import io.flushcheck.testing.DiskLoad;
 import io.flushcheck.testing.Mounts;
-import io.flushcheck.testing.ProbeLeftovers;
 import io.flushcheck.testing.Requirements;
-import io.flushcheck.verdict.Finding;
 import io.flushcheck.verdict.FindingCode;
 import io.flushcheck.verdict.Thresholds;
 import io.flushcheck.verdict.Verdict;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,28 +45,11 @@ class StorageLayoutTests {
     }
 
     private static Path freshDir(String name) throws IOException {
-        Path d = base.resolve(name);
-        if (Files.isDirectory(d) && !MountTable.live().mountOf(d.toString()).mountPoint().equals(d.toString())) {
-            try (var s = Files.walk(d)) {
-                s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
-        return Files.createDirectories(d);
-    }
-
-    private static CheckResult check(Path dir, CheckOptions options) {
-        CheckResult r = Flushcheck.check(dir, options, ProbeListener.NONE);
-        assertThat(ProbeLeftovers.in(dir)).as("probe files left in %s", dir).isEmpty();
-        return r;
-    }
-
-    private static List<FindingCode> codes(CheckResult r) {
-        return r.judgement().findings().stream().map(Finding::code).toList();
+        return Checks.freshDir(base, name);
     }
 
     private static String message(CheckResult r, FindingCode code) {
-        return r.judgement().findings().stream().filter(f -> f.code() == code).map(Finding::message).findFirst()
-                .orElseThrow(() -> new AssertionError("no " + code + " in " + r.judgement().findings()));
+        return Checks.finding(r, code).message();
     }
 
     /** The filesystem type of the mount serving {@code dir}, as the kernel answers stat -f. */
