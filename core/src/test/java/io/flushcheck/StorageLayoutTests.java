@@ -112,7 +112,7 @@ class StorageLayoutTests {
 
             // Measured anyway while other work flushes the disk below: the level without barriers shows
             // no flush, so none reached the bottom, however many the disk completed for others.
-            try (DiskLoad load = DiskLoad.thread(base, 0)) {
+            try (DiskLoad load = DiskLoad.thread(base, 0).awaitSyncs(50)) {
                 CheckResult probed = check(inner, ALWAYS_PROBE);
                 assertThat(probed.verdict()).isEqualTo(Verdict.NO_REAL_FLUSH);
                 assertThat(codes(probed)).contains(FindingCode.FLUSHES_MISSING).doesNotContain(FindingCode.FLUSHES_REACHED);
@@ -180,8 +180,9 @@ class StorageLayoutTests {
         Path dir = freshDir("busy");
         // About a thousand syncs a second beside the probe: busy, not saturated. (A saturated device completes
         // as many flushes with the probe as without it, and no counter can tell whose they are: UNKNOWN.)
-        try (DiskLoad load = DiskLoad.thread(base, 1000)) {
-            CheckResult r = check(dir, OPTIONS);
+        try (DiskLoad load = DiskLoad.thread(base, 1000).awaitSyncs(50)) {
+            // 256 rounds: idle windows long enough that the load is certain to show in them.
+            CheckResult r = check(dir, new CheckOptions(PLAN.withRounds(256), Thresholds.DEFAULT, false));
             assertThat(r.verdict()).as("%s", r.judgement().findings()).isEqualTo(Verdict.REAL_FLUSH);
             assertThat(codes(r)).contains(FindingCode.OTHER_DEVICE_WORK);
             for (SyncCost c : r.costs()) {

@@ -91,6 +91,15 @@ public final class DiskLoad implements AutoCloseable {
         }
     }
 
+    /** Waits until the thread has synced {@code n} times: the load is running, not starting. */
+    public DiskLoad awaitSyncs(long n) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (thread != null && syncs.get() < n && System.nanoTime() < deadline && failure == null) {
+            sleep(5);
+        }
+        return this;
+    }
+
     /** Syncs done so far by the thread; -1 for fio, which reports none while it runs. */
     public long syncs() {
         return thread == null ? -1 : syncs.get();
