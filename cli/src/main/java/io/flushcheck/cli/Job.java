@@ -5,7 +5,7 @@ import java.io.PrintStream;
 /**
  * One of the command's jobs, as picocli has filled in its options: {@code probe} (the default),
  * {@code sqlite}, {@code guests}. A new job (a power cut, a VM) is one more class registered in
- * {@link Main#commandLine}.
+ * {@link CommandLines#commandLine}.
  */
 interface Job {
 

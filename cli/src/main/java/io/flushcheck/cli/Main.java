@@ -9,12 +9,6 @@ import java.nio.charset.Charset;
 import java.nio.file.InvalidPathException;
 import java.util.Arrays;
 import java.util.List;
-import java.io.PrintWriter;
-import java.io.Writer;
-import picocli.CommandLine;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParseResult;
 
 /**
  * {@code java -jar flushcheck.jar [COMMAND] [options]}: dispatches to the path probe (default),
@@ -66,59 +60,8 @@ public final class Main {
         }
     }
 
-    /** The names of the subcommands {@link #commandLine} registers. */
+    /** The names of the subcommands {@link CommandLines#commandLine} registers. */
     static final List<String> COMMANDS = List.of("probe", "sqlite", "guests");
-
-    /**
-     * The command line: the probe at the top (a path or an option first means the probe), {@code probe}
-     * by name, and one subcommand per other job. Standard help and version options on each; no
-     * {@code @file} expansion (an argument starting with @ is a path); a repeated option keeps its last value.
-     */
-    static CommandLine commandLine(PrintStream out) {
-        return commandLine(out, true);
-    }
-
-    /**
-     * As {@link #commandLine(PrintStream)}; without the subcommands when {@code withCommands} is false,
-     * which parses a line naming no command and asking no help the same way, about 25 ms sooner in a
-     * cold JVM.
-     */
-    static CommandLine commandLine(PrintStream out, boolean withCommands) {
-        CommandLine root = withHelp(new CommandLine(new ProbeCommand()));
-        if (withCommands) {
-            CommandLine probe = withHelp(new CommandLine(new ProbeCommand()));
-            probe.getCommandSpec().name("probe");
-            probe.getCommandSpec().usageMessage().description("the verdict and the costs of each directory (the default command)")
-                    .footer(ProbeCommand.footer());
-            root.addSubcommand("probe", probe);
-            root.addSubcommand("sqlite", withHelp(new CommandLine(new SqliteCommand())));
-            root.addSubcommand("guests", withHelp(new CommandLine(new GuestsCommand())));
-        }
-        root.getCommandSpec().usageMessage().footer(ProbeCommand.footer());
-        root.setExpandAtFiles(false);
-        root.setOverwrittenOptionsAllowed(true);
-        root.setOut(new PrintWriter(new PrintStreamWriter(out), true));
-        return root;
-    }
-
-    /** Whether a line may name a command or ask for the help, which lists the commands. */
-    static boolean needsCommands(List<String> args) {
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if (COMMANDS.contains(a) || a.equals("--help") || (a.startsWith("-") && !a.startsWith("--") && a.indexOf('h') > 0)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static CommandLine withHelp(CommandLine cl) {
-        CommandSpec spec = cl.getCommandSpec();
-        spec.mixinStandardHelpOptions(true);
-        spec.versionProvider(new Version());
-        spec.usageMessage().width(100).abbreviateSynopsis(true);
-        return cl;
-    }
 
     private static int dispatch(List<String> args, PrintStream out, PrintStream err) {
         try {
@@ -126,26 +69,8 @@ public final class Main {
             if (quick != null) {
                 return quick.run(out, err);
             }
-            CommandLine cl = commandLine(out, needsCommands(args));
-            ParseResult parsed;
-            try {
-                parsed = cl.parseArgs(args.toArray(new String[0]));
-            } catch (ParameterException e) {
-                throw new UsageException(Usage.message(e));
-            }
-            if (CommandLine.printHelpIfRequested(parsed)) {
-                return ExitCodes.OK;
-            }
-            if (parsed.hasSubcommand() && !parsed.matchedArgs().isEmpty()) {
-                // picocli would run the command and drop what came before its name.
-                String name = parsed.subcommand().commandSpec().name();
-                throw new UsageException("'" + name + "' after " + String.join(" ", parsed.originalArgs()
-                        .subList(0, parsed.originalArgs().indexOf(name))) + ": the command's name comes first ("
-                        + "flushcheck " + name + " [options]); a path named " + name + " goes after --");
-            }
-            List<CommandLine> chain = parsed.asCommandLineList();
-            Job job = chain.get(chain.size() - 1).getCommand();
-            return job.run(out, err);
+            // Only a line QuickArgs does not read pays for picocli's classes and model.
+            return CommandLines.run(args, out, err);
         } catch (UsageException e) {
             // One line whatever the message quotes: a path or an argument may hold a newline or ESC.
             err.println("flushcheck: " + Escape.of(e.getMessage()) + HINT);
@@ -157,30 +82,6 @@ public final class Main {
         } catch (RuntimeException | LinkageError e) {
             err.println("flushcheck: internal error: " + Escape.of(e.toString()));
             return ExitCodes.INTERNAL;
-        }
-    }
-
-    /** Help and version text into {@code out}, in its encoding, so that its write errors are judged like the results'. */
-    private static final class PrintStreamWriter extends Writer {
-        private final PrintStream out;
-
-        PrintStreamWriter(PrintStream out) {
-            this.out = out;
-        }
-
-        @Override
-        public void write(char[] chars, int offset, int length) {
-            out.print(new String(chars, offset, length));
-        }
-
-        @Override
-        public void flush() {
-            out.flush();
-        }
-
-        @Override
-        public void close() {
-            out.flush();
         }
     }
 }

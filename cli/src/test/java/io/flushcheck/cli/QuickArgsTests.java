@@ -13,7 +13,7 @@ import picocli.CommandLine;
 class QuickArgsTests {
 
     private static CommandLine picocli() {
-        return Main.commandLine(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        return CommandLines.commandLine(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     }
 
     /** The state of a probe as options and paths set it. */
@@ -50,8 +50,8 @@ class QuickArgsTests {
     void withoutItsCommandsPicocliReadsALineThatNamesNoneAsWithThem() {
         for (List<String> args : List.<List<String>>of(List.of("--rounds", "10", "/tmp"), List.of("--modes=no-sync", "-q"),
                 List.of("--", "/tmp", "-x"), List.of("--block-size", "64k", "--min-flushes-per-sync", "0.9", "a", "b"))) {
-            assertThat(Main.needsCommands(args)).as("%s", args).isFalse();
-            CommandLine bare = Main.commandLine(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), false);
+            assertThat(CommandLines.needsCommands(args)).as("%s", args).isFalse();
+            CommandLine bare = CommandLines.commandLine(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), false);
             bare.parseArgs(args.toArray(new String[0]));
             CommandLine full = picocli();
             full.parseArgs(args.toArray(new String[0]));
@@ -59,7 +59,7 @@ class QuickArgsTests {
         }
         for (List<String> args : List.<List<String>>of(List.of("--help"), List.of("-h"), List.of("-qh"), List.of("/tmp", "sqlite"),
                 List.of("--json", "guests"), List.of("probe", "/tmp"))) {
-            assertThat(Main.needsCommands(args)).as("%s", args).isTrue();
+            assertThat(CommandLines.needsCommands(args)).as("%s", args).isTrue();
         }
     }
 
