@@ -1,13 +1,12 @@
 package io.flushcheck.cli;
 
+import static io.flushcheck.cli.InProcess.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.cli.InProcess.Run;
 import io.flushcheck.testing.ChildJvm;
 import io.flushcheck.testing.Shell;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,20 +27,6 @@ class BadPathMessagesTests {
     @BeforeAll
     static void dirs() throws IOException {
         base = Files.createDirectories(Path.of("target", "cli-bad-paths").toAbsolutePath());
-    }
-
-    record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            exit = Main.run(List.of(args), o, e);
-        }
-        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     /** The probe, the matrix and the audit each refuse the path with {@code message}, exit 2, nothing on stdout. */

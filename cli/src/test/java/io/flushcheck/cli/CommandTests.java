@@ -1,18 +1,16 @@
 package io.flushcheck.cli;
 
+import static io.flushcheck.cli.InProcess.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.cli.InProcess.Run;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.storage.MountInfo;
 import io.flushcheck.storage.MountTable;
 import io.flushcheck.testing.ChildJvm;
 import io.flushcheck.testing.MiniJson;
 import io.flushcheck.testing.ProbeLeftovers;
-import io.flushcheck.testing.Requirements;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,20 +29,6 @@ class CommandTests {
     @BeforeAll
     static void dirs() throws IOException {
         disk = Files.createDirectories(Path.of("target", "cli-disk").toAbsolutePath());
-    }
-
-    record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            exit = Main.run(List.of(args), o, e);
-        }
-        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     private static void assertUsageError(Run r, String message) {

@@ -1,17 +1,16 @@
 package io.flushcheck.cli;
 
+import static io.flushcheck.cli.InProcess.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import io.flushcheck.cli.InProcess.Run;
 import io.flushcheck.jupiter.FlushcheckConfig;
 import io.flushcheck.jupiter.RequiresRealFlush;
 import io.flushcheck.report.Escape;
 import io.flushcheck.testing.MiniJson;
 import io.flushcheck.testing.ProbeLeftovers;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,20 +44,6 @@ class EscapedNamesTests {
     @AfterAll
     static void removeShm() throws IOException {
         Files.deleteIfExists(onShm);
-    }
-
-    record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            exit = Main.run(List.of(args), o, e);
-        }
-        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     private static void assertNoRawControls(String text) {

@@ -2,6 +2,7 @@ package io.flushcheck.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.cli.InProcess;
 import io.flushcheck.cli.Main;
 import io.flushcheck.testing.ChildJvm;
 import io.flushcheck.testing.MiniJson;
@@ -102,7 +103,7 @@ class SqliteFileHygieneTests {
         }
         List<String> left = ours(dir);
         assertThat(left).as("SIGKILL leaves the database, its -wal and -shm").hasSize(3);
-        SqliteCommandTests.Run r = SqliteCommandTests.run("sqlite", "--quiet", "--journal-modes", "WAL", "--synchronous",
+        InProcess.Run r = InProcess.run("sqlite", "--quiet", "--journal-modes", "WAL", "--synchronous",
                 "OFF", "--fullfsync", "0", "--batches", "1", "--rows", "20", dir.toString());
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.err()).isEqualTo("flushcheck sqlite: removed 3 files in " + dir + " left by flushcheck processes that"
@@ -118,7 +119,7 @@ class SqliteFileHygieneTests {
         Requirements.require(Files.isDirectory(shm) && Files.isWritable(shm), "a writable /dev/shm (tmpfs)");
         Path dir = Files.createTempDirectory(shm, "flushcheck-sqlite");
         try {
-            SqliteCommandTests.Run r = SqliteCommandTests.run("sqlite", "--journal-modes", "WAL", "--synchronous", "FULL",
+            InProcess.Run r = InProcess.run("sqlite", "--journal-modes", "WAL", "--synchronous", "FULL",
                     "--fullfsync", "0", "--batches", "1", "--rows", "20", dir.toString());
             assertThat(r.exit()).as(r.err()).isZero();
             assertThat(r.err()).doesNotContain("NaN").containsPattern(
@@ -137,7 +138,7 @@ class SqliteFileHygieneTests {
         SqliteAuditorTests.run("mount", "--bind", base.toString(), mnt.toString());
         try {
             SqliteAuditorTests.run("mount", "-o", "remount,bind,ro", mnt.toString());
-            SqliteCommandTests.Run r = SqliteCommandTests.run("sqlite", "--json", "--quiet", "--journal-modes", "WAL",
+            InProcess.Run r = InProcess.run("sqlite", "--json", "--quiet", "--journal-modes", "WAL",
                     "--synchronous", "FULL", "--fullfsync", "0", "--batches", "1", "--rows", "20", mnt.toString());
             assertThat(r.exit()).as(r.err()).isZero();
             Map<String, Object> json = MiniJson.object(MiniJson.parse(r.out()));
@@ -167,7 +168,7 @@ class SqliteFileHygieneTests {
             } catch (IOException full) {
                 // the tmpfs is full
             }
-            SqliteCommandTests.Run r = SqliteCommandTests.run("sqlite", "--journal-modes", "WAL,DELETE",
+            InProcess.Run r = InProcess.run("sqlite", "--journal-modes", "WAL,DELETE",
                     "--synchronous", "FULL", "--fullfsync", "0", "--batches", "1", "--rows", "20", mnt.toString());
             assertThat(r.exit()).as(r.err()).isZero();
             assertThat(r.out()).contains("verdict: NO_REAL_FLUSH").contains("note: 0 of 2 cells ran: cannot write an"
