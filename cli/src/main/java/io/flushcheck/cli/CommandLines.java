@@ -86,15 +86,19 @@ final class CommandLines {
         }
         // picocli would run the command and drop what came before its name, at each level.
         String qualified = "";
+        List<String> original = parsed.originalArgs();
+        int from = 0; // where this level's own arguments start: after its name
         for (ParseResult level = parsed; level.hasSubcommand(); level = level.subcommand()) {
             String name = level.subcommand().commandSpec().name();
+            int at = from + original.subList(from, original.size()).indexOf(name);
             if (!level.matchedArgs().isEmpty()) {
-                List<String> before = level.originalArgs().subList(0, level.originalArgs().indexOf(name));
+                List<String> before = original.subList(from, at);
                 throw new UsageException("'" + name + "' after " + String.join(" ", before) + ": the command's name comes"
                         + " first (flushcheck " + qualified + name + " [options]); "
                         + (qualified.isEmpty() ? "a path" : "an argument") + " named " + name + " goes after --");
             }
             qualified += name + " ";
+            from = at + 1;
         }
         List<CommandLine> chain = parsed.asCommandLineList();
         Job job = chain.get(chain.size() - 1).getCommand();
