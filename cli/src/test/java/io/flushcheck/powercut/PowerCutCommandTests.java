@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -135,13 +136,18 @@ class PowerCutCommandTests {
         // A child in the background, and a loop that syncs until the power goes: the cut must end both.
         Path pids = tmp.resolve("pids");
         String script = "sleep 600 & echo $! > " + pids + "; while :; do echo x >> \"$1\"/log; sync \"$1\"/log; done";
-        Run r = run("powercut", "--json", "--cuts", "1", "--after-flushes", "3", "--timeout", "60",
+        long t0 = System.nanoTime();
+        Run r = run("powercut", "--json", "--cuts", "1", "--after-flushes", "3", "--timeout", "20",
                 "--verify", "test -s {dir}/log", "--", "sh", "-c", script, "sh", "{dir}");
+        double seconds = (System.nanoTime() - t0) / 1e9;
         assertThat(r.exit()).as(r.err()).isEqualTo(ExitCodes.OK);
+        assertThat(seconds).as("seconds to the end of a command that syncs until its power goes").isLessThan(15);
         Map<String, Object> cut = cuts(json(r)).get(0);
         assertThat(cut.get("cutAt")).isEqualTo("flush");
         assertThat(cut.get("flushes")).isEqualTo(3L);
         long sleeper = Long.parseLong(Files.readString(pids).trim());
+        // Killed, it is gone once its new parent has reaped it.
+        ProcessHandle.of(sleeper).ifPresent(h -> h.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> h).join());
         assertThat(ProcessHandle.of(sleeper).map(ProcessHandle::isAlive).orElse(false)).as("the background child").isFalse();
         assertNothingLeft();
     }
