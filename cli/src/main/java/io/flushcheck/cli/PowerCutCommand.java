@@ -45,6 +45,7 @@ import picocli.CommandLine.Spec;
             "What it simulates is a drive's volatile cache under a real kernel filesystem: not firmware bugs,",
             "and no torn writes within a 4 KiB sector. Needs root, /dev/fuse, a free loop device, mkfs.FS",
             "and setsid.",
+            "",
             "With --json: {\"cuts\":[{\"cut\",\"seed\",\"afterFlushes\",\"cutAt\",\"flushes\",\"discardedBytes\",",
             "\"keptBytes\",\"verifyExit\",\"passed\",...}], \"passed\", \"failed\", ...}."},
         descriptionHeading = "%n", optionListHeading = "%noptions:%n", commandListHeading = "%ncommands:%n",
