@@ -149,8 +149,13 @@ final class PowerCutCommand implements Job {
                 }
             }
         } catch (IOException e) {
-            err.println("flushcheck powercut: " + (outcomes.size() + 1 <= n ? "cut " + (outcomes.size() + 1) + ": " : "")
-                    + Escape.of(e.getMessage()));
+            if (!outcomes.isEmpty()) {
+                // what the cuts before showed still counts
+                out.print(output.json ? Json.write(json(outcomes, first, dryFlushes)) : table(outcomes, first, dryFlushes));
+                out.flush();
+            }
+            err.println("flushcheck powercut: " + (dryFlushes == null && afterFlushes == null ? "the run with the power on: "
+                    : "cut " + (outcomes.size() + 1) + ": ") + Escape.of(e.getMessage()));
             return ExitCodes.INTERNAL;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

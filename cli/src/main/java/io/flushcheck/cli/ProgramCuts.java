@@ -68,8 +68,7 @@ final class ProgramCuts {
     CutOutcome cut(int number, long seed, long afterFlushes) throws IOException, InterruptedException {
         try (SimulatedDisk disk = SimulatedDisk.create(work, sizeBytes, fs, List.of());
              GroupProcess p = GroupProcess.start(substitute(command, disk.path()))) {
-            long start = disk.flushes();
-            disk.cutAfterFlushes(start + afterFlushes, p.group());
+            long start = arm(disk, afterFlushes, p.group());
             p.release();
             boolean ended = p.waitFor(timeoutSeconds);
             Path survivor;
@@ -96,6 +95,25 @@ final class ProgramCuts {
             return new CutOutcome(number, seed, afterFlushes, cutAt, commandExit, p.tail(TAIL_LINES),
                     cut.flushes() - start, cut.unflushedBytes() - cut.keptBytes(), cut.keptBytes(), v.exit, v.tail,
                     failure);
+        }
+    }
+
+    /**
+     * Arms the cut at the {@code afterFlushes}-th flush from now, and returns the flushes so far. The
+     * kernel flushes on its own too (the journal's commit timer): one that lands between reading the
+     * count and arming would make the armed flush one already past, so read again.
+     */
+    private static long arm(SimulatedDisk disk, long afterFlushes, long group) {
+        while (true) {
+            long start = disk.flushes();
+            try {
+                disk.cutAfterFlushes(start + afterFlushes, group);
+                return start;
+            } catch (IllegalArgumentException e) {
+                if (!String.valueOf(e.getMessage()).contains("has already happened")) {
+                    throw e;
+                }
+            }
         }
     }
 
