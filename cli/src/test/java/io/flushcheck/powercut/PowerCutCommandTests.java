@@ -112,15 +112,19 @@ class PowerCutCommandTests {
         Run r = run(line("nosync", "--json", "--cuts", "3", "--seed", "3").toArray(new String[0]));
         assertThat(r.exit()).as(r.err()).isEqualTo(ExitCodes.VERIFY_FAILED);
         Map<String, Object> json = json(r);
-        assertThat(((Number) json.get("failed")).intValue()).isEqualTo(3);
-        Map<String, Object> first = cuts(json).get(0);
-        assertThat(first.get("seed")).isEqualTo(3L);
+        // Nothing it acknowledges is durable: a cut at its exit always loses the last value. (Only a flush
+        // of the kernel's own during its run, which a cut could fall on, may spare it.)
+        List<Map<String, Object>> failed = cuts(json).stream().filter(c -> c.get("passed").equals(false)).toList();
+        assertThat(failed).isNotEmpty();
+        assertThat(((Number) json.get("failed")).intValue()).isEqualTo(failed.size());
+        Map<String, Object> first = failed.get(0);
         assertThat((String) first.get("verifyOutput")).startsWith("acknowledged value 4, found ");
         String repeat = (String) first.get("repeat");
-        assertThat(repeat).startsWith("flushcheck powercut --cuts 1 --after-flushes " + first.get("afterFlushes") + " --seed 3 ");
+        assertThat(repeat).startsWith("flushcheck powercut --cuts 1 --after-flushes " + first.get("afterFlushes")
+                + " --seed " + first.get("seed") + " ");
 
         List<String> again = new ArrayList<>(List.of("powercut", "--json", "--cuts", "1", "--after-flushes",
-                String.valueOf(first.get("afterFlushes")), "--seed", "3"));
+                String.valueOf(first.get("afterFlushes")), "--seed", String.valueOf(first.get("seed"))));
         again.addAll(line("nosync").subList(1, line("nosync").size()));
         Run r2 = run(again.toArray(new String[0]));
         assertThat(r2.exit()).as(r2.err()).isEqualTo(ExitCodes.VERIFY_FAILED);
