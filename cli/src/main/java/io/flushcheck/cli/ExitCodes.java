@@ -7,6 +7,8 @@ public final class ExitCodes {
     public static final int OK = 0;
     /** {@code --require-real-flush}: at least one path is NO_REAL_FLUSH or UNKNOWN. */
     public static final int NOT_REAL_FLUSH = 1;
+    /** {@code powercut}: the verify failed after at least one cut (or a survivor would not mount). */
+    public static final int VERIFY_FAILED = 1;
     /**
      * Bad usage or a path that cannot be used (missing, not a directory, unreachable, empty, not
      * representable in the locale's encoding): one line on stderr with the cause. Nothing was written.

@@ -138,4 +138,52 @@ final class Values {
             return convertDouble("--max-seconds", value);
         }
     }
+
+    /** {@code powercut --size-mib}: 16 to 65536 MiB (ext4 needs room for its journal). */
+    static final class SizeMib implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return convertInt("--size-mib", value, 16, 65536);
+        }
+    }
+
+    /** {@code powercut --cuts}: 1 to {@link PowerCutCommand#MAX_CUTS}. */
+    static final class Cuts implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return convertInt("--cuts", value, 1, PowerCutCommand.MAX_CUTS);
+        }
+    }
+
+    /** {@code powercut --after-flushes}: 1 to {@link Integer#MAX_VALUE}. */
+    static final class AfterFlushes implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            return (long) convertInt("--after-flushes", value, 1, Integer.MAX_VALUE);
+        }
+    }
+
+    /** {@code powercut --seed}: any whole number a long holds. */
+    static final class Seed implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            try {
+                return Long.parseLong(value.trim());
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("--seed takes a whole number, not '" + value + "'");
+            }
+        }
+    }
+
+    /** {@code powercut --timeout}: more than 0 and at most a day, in seconds. */
+    static final class Timeout implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            double d = convertDouble("--timeout", value);
+            if (!(d > 0 && d <= 86_400)) {
+                throw new TypeConversionException("--timeout " + value + " is out of range: use more than 0 to 86400 seconds");
+            }
+            return d;
+        }
+    }
 }
