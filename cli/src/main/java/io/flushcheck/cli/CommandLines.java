@@ -42,6 +42,7 @@ final class CommandLines {
             root.addSubcommand("probe", probe);
             root.addSubcommand("sqlite", withHelp(new CommandLine(new SqliteCommand())));
             root.addSubcommand("guests", withHelp(new CommandLine(new GuestsCommand())));
+            root.addSubcommand("vm", withHelp(new CommandLine(new VmCommand())));
         }
         root.getCommandSpec().usageMessage().footer(ProbeCommand.footer());
         root.setExpandAtFiles(false);
