@@ -54,6 +54,24 @@ final class VmTesting {
         return out;
     }
 
+    /** The QEMU processes whose command line contains {@code marker}. */
+    static List<String> qemuProcessesWith(String marker) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            for (Path p : (Iterable<Path>) procs::iterator) {
+                try {
+                    String cmd = new String(Files.readAllBytes(p.resolve("cmdline"))).replace('\0', ' ');
+                    if (cmd.contains("qemu-system") && cmd.contains(marker)) {
+                        out.add(p.getFileName() + ": " + cmd);
+                    }
+                } catch (IOException e) {
+                    // not a process, or gone meanwhile
+                }
+            }
+        }
+        return out;
+    }
+
     /** The loop devices whose backing file lies in {@code dir}. */
     static List<String> loopsBackedIn(Path dir) throws IOException {
         List<String> out = new ArrayList<>();
