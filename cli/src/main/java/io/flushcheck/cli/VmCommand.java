@@ -38,7 +38,7 @@ import picocli.CommandLine.Option;
             "in that directory on a loop device made for the run, runs the same sync loops inside it, and counts",
             "the flushes the guest's disk completed against those the host's loop device received. A guest whose",
             "flushes complete while the host disk gets none is NO_REAL_FLUSH. Needs root, qemu-system-x86,",
-            "qemu-utils, linux-image-amd64, busybox-static, gcc, cpio and e2fsprogs; the guest image is built",
+            "linux-image-amd64, busybox-static, gcc, cpio, xz-utils and e2fsprogs; the guest image is built",
             "once and cached (flushcheck.vm.cache, else $XDG_CACHE_HOME/flushcheck/vm, else ~/.cache/flushcheck/vm).",
             "With --json: {\"results\":[...], \"comparison\":{...}, \"failures\":[...]}, one result per environment",
             "(host, qemu/cache=<mode>), each guest's with \"hostFlushes\" and \"guestFlushes\"."},
