@@ -12,6 +12,7 @@ import io.flushcheck.probe.SyncMode;
 import io.flushcheck.verdict.FindingCode;
 import io.flushcheck.verdict.Thresholds;
 import io.flushcheck.verdict.Verdict;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,6 +61,27 @@ class VmProbeTests {
 
     private VmResult run(CacheMode mode) {
         return probe.run(mode, dir, PLAN, hostStorage, Thresholds.DEFAULT);
+    }
+
+    @Test
+    void aDiskImageOnTmpfsIsNoRealFlushHoweverTheFlushesPassed() throws Exception {
+        Path shm = Files.createDirectories(Path.of("/dev/shm", "flushcheck-vm-" + ProcessHandle.current().pid()));
+        try {
+            CheckResult tmpfs = Flushcheck.check(shm, CheckOptions.defaults(), ProbeListener.NONE);
+            assertThat(tmpfs.verdict()).isEqualTo(Verdict.NO_REAL_FLUSH);
+            VmResult r = probe.run(CacheMode.WRITEBACK, shm, PLAN.withModes(List.of(SyncMode.OVERWRITE_FDATASYNC)), tmpfs,
+                    Thresholds.DEFAULT);
+            assertThat(r.verdict()).as(r.result().judgement().summary()).isEqualTo(Verdict.NO_REAL_FLUSH);
+            assertThat(r.result().judgement().reasons()).extracting(f -> f.code())
+                    .containsExactly(FindingCode.HOST_STORAGE_NO_REAL_FLUSH);
+            assertThat(r.result().judgement().reasons().get(0).message()).contains(shm.toString(), "tmpfs");
+            // the flushes did pass the edge: it is the host's storage that does not keep them
+            assertThat(r.result().judgement().has(FindingCode.HOST_FLUSHES_REACHED)).isTrue();
+            assertThat(VmTesting.loopsBackedIn(shm)).isEmpty();
+            assertThat(VmTesting.ownFilesIn(shm)).isEmpty();
+        } finally {
+            Files.deleteIfExists(shm);
+        }
     }
 
     @Test
