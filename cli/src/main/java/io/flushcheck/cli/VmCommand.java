@@ -32,14 +32,14 @@ import picocli.CommandLine.Option;
  * cache mode whose disk image lies in it, and judges each guest by the flushes the host's disk received.
  */
 @Command(name = "vm", synopsisHeading = "usage: ", customSynopsis = "flushcheck vm [options]",
-        description = {"probe the host and QEMU guests, one per drive cache mode, judged from both sides of the disk",
+        description = {"probe the host and QEMU guests per cache mode, counting flushes on both sides",
             "",
             "Probes a directory on the host, then boots a QEMU guest per cache mode whose data disk is a raw file",
             "in that directory on a loop device made for the run, runs the same sync loops inside it, and counts",
             "the flushes the guest's disk completed against those the host's loop device received. A guest whose",
             "flushes complete while the host disk gets none is NO_REAL_FLUSH. Needs root, qemu-system-x86,",
             "linux-image-amd64, busybox-static, gcc, cpio, xz-utils and e2fsprogs; the guest image is built",
-            "once and cached (flushcheck.vm.cache, else $XDG_CACHE_HOME/flushcheck/vm, else ~/.cache/flushcheck/vm).",
+            "once and cached in ~/.cache/flushcheck/vm ($XDG_CACHE_HOME, or the property flushcheck.vm.cache).",
             "With --json: {\"results\":[...], \"comparison\":{...}, \"failures\":[...]}, one result per environment",
             "(host, qemu/cache=<mode>), each guest's with \"hostFlushes\" and \"guestFlushes\"."},
         descriptionHeading = "%n", optionListHeading = "%noptions:%n",
