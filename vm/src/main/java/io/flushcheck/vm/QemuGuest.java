@@ -8,7 +8,6 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -28,10 +27,7 @@ final class QemuGuest {
 
     static List<String> command(GuestImage image, Accelerator accel, CacheMode cache, LoopDevice disk, ProbePlan plan) {
         List<String> cmd = new ArrayList<>();
-        Path setpriv = Exec.which("setpriv");
-        if (setpriv != null) {
-            cmd.addAll(List.of(setpriv.toString(), "--pdeathsig", "KILL", "--"));
-        }
+        cmd.addAll(List.of(Exec.require("setpriv", "util-linux").toString(), "--pdeathsig", "KILL", "--"));
         StringBuilder args = new StringBuilder().append(plan.rounds()).append(',').append(plan.blockSize());
         for (SyncMode m : plan.modes()) {
             args.append(',').append(m.id());

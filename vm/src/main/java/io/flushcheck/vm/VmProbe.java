@@ -59,6 +59,7 @@ public final class VmProbe {
      */
     public static void requirements() {
         Exec.require(QemuGuest.QEMU, "qemu-system-x86");
+        Exec.require("setpriv", "util-linux");
         Exec.require("mkfs.ext4", "e2fsprogs");
         Exec.require("cpio", "cpio");
         Exec.require("gzip", "gzip");

@@ -32,7 +32,7 @@ final class VmTesting {
         return d;
     }
 
-    /** The QEMU processes whose command line names this directory (each guest's disk image lies in it). */
+    /** The QEMU processes whose disk is a loop device backed by a file in this directory. */
     static List<String> qemuProcessesFor(Path dir) throws IOException {
         List<String> out = new ArrayList<>();
         try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
@@ -42,8 +42,8 @@ final class VmTesting {
                 }
                 try {
                     String cmd = new String(Files.readAllBytes(p.resolve("cmdline"))).replace('\0', ' ');
-                    if (cmd.contains("qemu-system") && cmd.contains(dir.toString()) || cmd.contains("qemu-system")
-                            && cmd.contains("flushcheck.args") && loopOf(cmd) != null && backingIn(loopOf(cmd), dir)) {
+                    String loop = loopOf(cmd);
+                    if (cmd.contains("qemu-system") && loop != null && backingIn(loop, dir)) {
                         out.add(p.getFileName() + ": " + cmd);
                     }
                 } catch (IOException e) {
