@@ -65,12 +65,23 @@ final class Exec {
         if (output != null) {
             pb.redirectOutput(output.toFile());
         }
-        File errFile = null;
         try {
-            errFile = File.createTempFile("flushcheck-exec-", ".err");
-            pb.redirectError(errFile);
             Process p = pb.start();
             try {
+                // stderr read on its own thread, into memory: no temporary file for a killed JVM to leave behind
+                StringBuilder err = new StringBuilder();
+                Thread drain = new Thread(() -> {
+                    try (var in = p.getErrorStream()) {
+                        String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                        synchronized (err) {
+                            err.append(text);
+                        }
+                    } catch (IOException e) {
+                        // the tool is gone
+                    }
+                }, "flushcheck-exec-stderr");
+                drain.setDaemon(true);
+                drain.start();
                 try (var in = p.getOutputStream()) {
                     if (input != null) {
                         in.write(input);
@@ -82,7 +93,10 @@ final class Exec {
                 if (!p.waitFor(10, TimeUnit.MINUTES)) {
                     throw new IllegalStateException(command.get(0) + " did not finish within 10 minutes");
                 }
-                return new Result(p.exitValue(), out, Files.readString(errFile.toPath(), StandardCharsets.UTF_8));
+                drain.join(5000);
+                synchronized (err) {
+                    return new Result(p.exitValue(), out, err.toString());
+                }
             } finally {
                 p.destroyForcibly();
             }
@@ -91,10 +105,6 @@ final class Exec {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while " + command.get(0) + " ran", e);
-        } finally {
-            if (errFile != null) {
-                errFile.delete();
-            }
         }
     }
 

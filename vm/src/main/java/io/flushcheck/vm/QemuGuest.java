@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -52,19 +51,32 @@ final class QemuGuest {
      * @throws IllegalStateException with the cause and the guest's last lines when it brings back no result
      */
     static GuestOutput run(List<String> command, LoopDevice disk, long timeoutMillis) {
-        Path errFile;
-        try {
-            errFile = Files.createTempFile("flushcheck-qemu-", ".err");
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot create a temporary file: " + e.getMessage(), e);
-        }
         Process p = null;
         Thread watchdog = null;
         GuestOutput out = new GuestOutput();
+        // QEMU's stderr into memory, not a file: a killed JVM leaves nothing behind.
+        StringBuilder stderr = new StringBuilder();
         long start = System.nanoTime();
         try {
-            p = new ProcessBuilder(command).redirectError(errFile.toFile()).start();
+            p = new ProcessBuilder(command).start();
             Process proc = p;
+            Thread drain = new Thread(() -> {
+                try (var in = proc.getErrorStream()) {
+                    byte[] buf = new byte[4096];
+                    int n;
+                    while ((n = in.read(buf)) > 0) {
+                        synchronized (stderr) {
+                            if (stderr.length() < 8192) {
+                                stderr.append(new String(buf, 0, n, StandardCharsets.UTF_8));
+                            }
+                        }
+                    }
+                } catch (IOException e) {
+                    // QEMU gone
+                }
+            }, "flushcheck-qemu-stderr");
+            drain.setDaemon(true);
+            drain.start();
             watchdog = new Thread(() -> {
                 try {
                     if (!proc.waitFor(timeoutMillis, TimeUnit.MILLISECONDS)) {
@@ -103,7 +115,11 @@ final class QemuGuest {
                 String why = out.error != null ? out.error
                         : ms >= timeoutMillis ? "no result within " + timeoutMillis / 1000 + " s, QEMU was killed"
                         : "QEMU exited " + p.exitValue() + " before the probe finished";
-                String err = Files.readString(errFile, StandardCharsets.UTF_8).trim();
+                drain.join(2000);
+                String err;
+                synchronized (stderr) {
+                    err = stderr.toString().trim();
+                }
                 throw new IllegalStateException(why + (err.isEmpty() ? "" : "; QEMU: " + err.replace('\n', ' '))
                         + "; the guest's last lines: " + out.tail());
             }
@@ -124,11 +140,6 @@ final class QemuGuest {
             }
             if (watchdog != null) {
                 watchdog.interrupt();
-            }
-            try {
-                Files.deleteIfExists(errFile);
-            } catch (IOException e) {
-                // a temporary file: nothing better to do
             }
         }
     }
