@@ -112,7 +112,7 @@ public final class OwnFiles {
      * {@link #remove}, the shutdown hook, or the next {@link #sweep} once this process is gone. For other
      * modules' working files (a VM guest's disk image).
      *
-     * @param kind letters, digits and '-' only
+     * @param kind lower-case letters, digits and '-' only
      * @throws NativeCallException with the errno when it cannot be created (read-only, full, no permission)
      */
     public static Path createFile(Path dir, String kind) {
