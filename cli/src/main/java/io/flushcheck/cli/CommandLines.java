@@ -45,6 +45,7 @@ final class CommandLines {
             CommandLine powercut = withHelp(new CommandLine(new PowerCutCommand()));
             powercut.addSubcommand("sqlite", withHelp(new CommandLine(new PowerCutSqliteCommand())));
             root.addSubcommand("powercut", powercut);
+            root.addSubcommand("vm", withHelp(new CommandLine(new VmCommand())));
         }
         root.getCommandSpec().usageMessage().footer(ProbeCommand.footer());
         root.setExpandAtFiles(false);

@@ -61,7 +61,7 @@ public final class Main {
     }
 
     /** The names of the subcommands {@link CommandLines#commandLine} registers. */
-    static final List<String> COMMANDS = List.of("probe", "sqlite", "guests", "powercut");
+    static final List<String> COMMANDS = List.of("probe", "sqlite", "guests", "powercut", "vm");
 
     private static int dispatch(List<String> args, PrintStream out, PrintStream err) {
         try {
