@@ -18,6 +18,8 @@ public enum FindingCode {
     SYNC_TOO_FAST(Verdict.NO_REAL_FLUSH),
     FLUSHES_REACHED(Verdict.REAL_FLUSH),
     WRITES_REACHED_WRITE_THROUGH(Verdict.REAL_FLUSH),
+    /** Some deciding modes' syncs reached the device, others' did not show: no verdict from them. */
+    FLUSHES_REACHED_IN_SOME_MODES(null),
     NETWORK_FILESYSTEM(null),
     FUSE_DAEMON(null),
     NO_LOCAL_FLUSHES(null),

@@ -1,5 +1,6 @@
 package io.flushcheck.verdict;
 
+import io.flushcheck.probe.DeviceDelta;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.storage.BlockDevice;
@@ -190,6 +191,7 @@ public final class Judge {
         boolean countedOnEveryDisk = facts != null && facts.device() == null && !facts.flushPoints().isEmpty();
         boolean fuse = facts != null && facts.localFuse();
         List<String> informOnly = new ArrayList<>();
+        List<String> notShown = new ArrayList<>();
         for (SyncCost c : costs) {
             if (!c.mode().countsForVerdict()) {
                 informOnly.add(c.mode().id());
@@ -232,6 +234,9 @@ public final class Judge {
             if (background > 0 || c.flushesPerSync() > MOST_FLUSHES_A_SYNC_EXPLAINS) {
                 out.add(otherWork(c, where, flushes, caused, background, arrived || missing));
             }
+            if (!arrived) {
+                notShown.add(c.mode().id());
+            }
             if (arrived) {
                 reached.add(String.format(Locale.ROOT, "%s: %d flushes for %d syncs", c.mode().id(), caused, c.rounds())
                         + (background > 0 ? String.format(Locale.ROOT, " (%d more from other work)", flushes - caused) : ""));
@@ -265,7 +270,13 @@ public final class Judge {
             out.add(Finding.of(FindingCode.NO_DECIDING_MODE, "no measured mode decides the verdict ("
                     + String.join(", ", informOnly) + " only inform); measure append-fsync or overwrite-fdatasync too"));
         }
-        if (!reached.isEmpty()) {
+        // Every deciding mode must show its own flushes: a daemon or an interposer may pass one kind of sync
+        // on and swallow another, and a mode the device was too busy to judge proves nothing either way.
+        if (!reached.isEmpty() && !notShown.isEmpty()) {
+            out.add(0, new Finding(FindingCode.FLUSHES_REACHED_IN_SOME_MODES, "syncs reached " + where + " in "
+                    + String.join(", ", reached) + "; but not shown for " + String.join(", ", notShown)
+                    + ", and a verdict needs every measured mode's flushes", evidence("device", where)));
+        } else if (!reached.isEmpty()) {
             out.add(0, new Finding(writeThrough ? FindingCode.WRITES_REACHED_WRITE_THROUGH : FindingCode.FLUSHES_REACHED,
                     (writeThrough ? where + " has no volatile write cache and the writes reached it: "
                             : "syncs reached " + where + ": ") + String.join(", ", reached),
@@ -289,6 +300,11 @@ public final class Judge {
      * were counted at all: other work only adds), 0 when the device was too busy to tell.
      */
     private static int decision(SyncCost c, Thresholds t) {
+        if (c.flushesPerSync() > MOST_FLUSHES_A_SYNC_EXPLAINS * Math.max(1, terminals(c))) {
+            // More left per sync than syncs can cause: the idle windows missed some of the other work, so the
+            // estimate cannot be trusted to have taken all of it off.
+            return 0;
+        }
         double caused = c.flushesCaused();
         double noise = 3 * c.backgroundDeviation() + OTHER_WORK_BIAS * Math.max(0, c.backgroundFlushes());
         double want = t.minFlushesPerSync() * c.rounds();
@@ -320,13 +336,23 @@ public final class Judge {
      */
     static final double MOST_FLUSHES_A_SYNC_EXPLAINS = 3;
 
+    private static int terminals(SyncCost c) {
+        int n = 0;
+        for (DeviceDelta d : c.devices()) {
+            if (d.terminal()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     private static Finding otherWork(SyncCost c, String where, long flushes, long caused, long background, boolean decided) {
         String msg = String.format(Locale.ROOT, "%s: %s served other work during the probe: of %d flushes counted in %d "
                         + "syncs, about %d came from elsewhere (its rate in %d ms of idle windows between the rounds)",
                 c.mode().id(), where, flushes, c.rounds(), background, c.idleNanos() / 1_000_000);
         if (c.flushesPerSync() > MOST_FLUSHES_A_SYNC_EXPLAINS) {
             msg += String.format(Locale.ROOT, "; the %.1f left per sync are more than a sync causes, so other work the "
-                    + "idle windows missed is in them too", c.flushesPerSync());
+                    + "idle windows missed is in them too, and they do not show the syncs' own", c.flushesPerSync());
         } else if (!decided) {
             msg += String.format(Locale.ROOT, "; %d left for the syncs is too close to the threshold for that estimate "
                     + "to tell: run more rounds, or where the device is quieter", caused);
