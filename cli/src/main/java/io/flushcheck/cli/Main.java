@@ -22,7 +22,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        Warmup.start();
+        Warmup.start(args);
         // Our own stream on descriptor 1, in System.out's encoding, that keeps the reason of a failed write.
         StdoutSink sink = new StdoutSink();
         PrintStream out = new PrintStream(new BufferedOutputStream(sink, 8192), false, stdoutCharset());

@@ -7,7 +7,7 @@ import io.flushcheck.CheckResult;
 import io.flushcheck.Flushcheck;
 import io.flushcheck.guest.GuestComparison;
 import io.flushcheck.report.Json;
-import io.flushcheck.report.ResultJson;
+import io.flushcheck.report.ResultData;
 import java.util.LinkedHashMap;
 import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbePlan;
@@ -32,11 +32,8 @@ class GuestsJsonContractTests {
 
     /** What the command prints for a host and one guest result and the environments that gave none. */
     static String document(CheckResult host, CheckResult guest, Map<String, String> failures) {
-        Map<String, Object> h = ResultJson.toMap(host);
-        h.put("environment", "host");
-        Map<String, Object> g = ResultJson.toMap(guest);
-        g.put("environment", "img/tmpfs");
-        List<Map<String, Object>> results = List.of(h, g);
+        List<ResultData> results = List.of(ResultData.of(host).withEnvironment("host"),
+                ResultData.of(guest).withEnvironment("img/tmpfs"));
         return Json.write(GuestsCommand.jsonDocument(results, GuestComparison.of(results), null, new LinkedHashMap<>(failures)));
     }
 

@@ -145,6 +145,22 @@ class ResultJsonContractTests {
     }
 
     @Test
+    void whatIsWrittenReadsBackTheSame() {
+        CheckResult full = full();
+        ResultData data = ResultData.of(full);
+        List<ResultData> back = ResultJson.parse(ResultJson.of(List.of(full)));
+        assertThat(back).hasSize(1);
+        // Numbers are written to three decimals: compare what is written again.
+        assertThat(Json.write(back.get(0))).isEqualTo(Json.write(data));
+        assertThat(back.get(0).verdict()).isEqualTo(Verdict.REAL_FLUSH);
+        assertThat(back.get(0).cost(SyncMode.OVERWRITE_FDATASYNC).flushes()).isEqualTo(3);
+        assertThat(back.get(0).storage().countedDevices().get(0).kind()).isEqualTo(BlockDevice.Kind.DISK);
+        assertThat(ResultJson.read(JsonInput.parse(Json.write(data.withEnvironment("host")))).environment())
+                .isEqualTo("host");
+        assertThat(back.get(0).environment()).isNull();
+    }
+
+    @Test
     void anEmptyListOfResults() {
         assertThat(ResultJson.of(List.of())).isEqualTo("{\n  \"results\": []\n}\n");
     }

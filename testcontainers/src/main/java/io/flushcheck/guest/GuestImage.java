@@ -135,7 +135,8 @@ public record GuestImage(String id, String imageName) {
         }
     }
 
-    static String baseImage() {
+    /** The base image the guests start FROM: the {@value #BASE_IMAGE_KEY} property, else {@value #DEFAULT_BASE_IMAGE}. */
+    public static String baseImage() {
         return System.getProperty(BASE_IMAGE_KEY, DEFAULT_BASE_IMAGE);
     }
 

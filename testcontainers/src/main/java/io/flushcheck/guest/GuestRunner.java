@@ -1,6 +1,6 @@
 package io.flushcheck.guest;
 
-import io.flushcheck.report.JsonReader;
+import io.flushcheck.report.ResultData;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Mount;
 import com.github.dockerjava.api.model.MountType;
@@ -265,26 +265,19 @@ public final class GuestRunner {
         }
     }
 
-    @SuppressWarnings("unchecked")
     private static GuestOutcome outcome(GuestEnvironment env, String json, int exitCode, String log, long t0) {
         List<String> errors = new ArrayList<>();
-        List<Map<String, Object>> results = new ArrayList<>();
-        List<TestOutcome> tests = new ArrayList<>();
+        List<ResultData> results = List.of();
+        List<TestOutcome> tests = List.of();
         if (json == null) {
             errors.add("no result file came back");
         } else {
             try {
-                Map<String, Object> doc = JsonReader.parseObject(json);
-                for (Object o : (List<Object>) doc.getOrDefault("results", List.of())) {
-                    results.add((Map<String, Object>) o);
-                }
-                for (Object o : (List<Object>) doc.getOrDefault("tests", List.of())) {
-                    tests.add(TestOutcome.fromMap((Map<String, Object>) o));
-                }
-                for (Object o : (List<Object>) doc.getOrDefault("errors", List.of())) {
-                    errors.add(String.valueOf(o));
-                }
-            } catch (RuntimeException e) {
+                GuestProtocol doc = GuestProtocol.parse(json);
+                results = doc.results();
+                tests = doc.tests();
+                errors.addAll(doc.errors());
+            } catch (IllegalArgumentException e) {
                 errors.add("the result file is not the expected JSON: " + e.getMessage());
             }
         }

@@ -1,5 +1,6 @@
 package io.flushcheck.guest;
 
+import io.flushcheck.report.ResultData;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -131,7 +132,7 @@ public final class GuestSuite {
         }
         GuestRunner runner = new GuestRunner(progress);
         GuestRequest request = request();
-        List<Map<String, Object>> results = new ArrayList<>();
+        List<ResultData> results = new ArrayList<>();
         List<DynamicTest> tests = new ArrayList<>();
         for (GuestEnvironment e : environments()) {
             tests.add(DynamicTest.dynamicTest(e.name(), () -> {
@@ -168,9 +169,10 @@ public final class GuestSuite {
         if (GuestRunner.dockerAvailable()) {
             return;
         }
-        String why = e.name() + " needs a Docker engine and none answers (container-images/prepare.sh installs and "
-                + "starts one; set TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=localhost where the "
-                + "machine is itself a container)";
+        String why = e.name() + " needs a Docker engine and none answers (install and start one, or set DOCKER_HOST; "
+                + "the guests start FROM the image " + GuestImage.baseImage() + ", which must be on the engine, or name "
+                + "another with -D" + GuestImage.BASE_IMAGE_KEY + "=IMAGE; where the machine is itself a container set "
+                + "TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=localhost)";
         if ("true".equalsIgnoreCase(System.getenv("CI"))) {
             throw new AssertionFailedError("CI=true: " + why);
         }
