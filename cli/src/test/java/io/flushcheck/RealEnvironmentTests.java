@@ -31,7 +31,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The environments of DESIGN.md, built for real: the build directory's disk, /dev/shm, a fresh tmpfs,
+ * The environments docs/architecture.md lists, built for real: the build directory's disk, /dev/shm, a fresh tmpfs,
  * ext4 loop images with barriers on and off, a loop image on tmpfs, read-only and full filesystems,
  * and a child JVM under eatmydata. Mounting needs root: outside CI these skip, in CI they fail.
  */

@@ -11,7 +11,7 @@ import io.flushcheck.verdict.Judge;
 import java.util.List;
 import java.util.Locale;
 
-/** The human-readable report: facts, verdict with reasons, and seed 002's summary lines per mode. */
+/** The human-readable report: facts, verdict with reasons, and two or three summary lines per mode. */
 public final class TextReport {
 
     private TextReport() {
@@ -64,7 +64,7 @@ public final class TextReport {
                 c.roundsPerSecond());
     }
 
-    /** Seed 002's two or three summary lines for one mode. */
+    /** The two or three summary lines of one mode: rounds and rate, latency percentiles, what the device saw. */
     public static void appendCost(StringBuilder sb, SyncCost c, boolean histogram) {
         // flush-only writes nothing in its rounds: it syncs a clean file of one block.
         String what = c.mode() == SyncMode.FLUSH_ONLY ? "fdatasync of a clean " + size(c.blockSize()) + " file"

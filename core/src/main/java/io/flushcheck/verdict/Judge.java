@@ -180,10 +180,18 @@ public final class Judge {
         return false;
     }
 
+    /**
+     * The path's device has no volatile write cache at the bottom of its chain ("write through"): there the
+     * bytes that reach it decide, not the flushes. One rule for judging and for re-measuring.
+     */
+    static boolean writeThrough(StorageFacts facts) {
+        return facts != null && facts.device() != null && !anyVolatileCache(facts.device().terminals());
+    }
+
     static List<Finding> costFindings(StorageFacts facts, List<SyncCost> costs, Thresholds t) {
         List<Finding> out = new ArrayList<>();
         List<String> reached = new ArrayList<>();
-        boolean writeThrough = facts != null && facts.device() != null && !anyVolatileCache(facts.device().terminals());
+        boolean writeThrough = writeThrough(facts);
         String where = facts == null ? "the device" : deviceNames(facts);
         // Counting on every disk (a container's overlay root): other work's flushes can hide missing
         // ones, so there a sync too fast for any flush decides instead of only being noted.
@@ -305,7 +313,7 @@ public final class Judge {
      */
     public static List<SyncMode> tooBusyToTell(StorageFacts facts, List<SyncCost> costs, Thresholds t) {
         List<SyncMode> out = new ArrayList<>();
-        boolean writeThrough = facts != null && facts.device() != null && !anyVolatileCache(facts.device().terminals());
+        boolean writeThrough = writeThrough(facts);
         for (SyncCost c : costs) {
             if (!writeThrough && c.mode().countsForVerdict() && c.hasDeviceCounters() && decision(c, t) == 0) {
                 out.add(c.mode());
