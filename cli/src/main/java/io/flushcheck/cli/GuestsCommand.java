@@ -13,6 +13,7 @@ import io.flushcheck.probe.SyncMode;
 import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
 import io.flushcheck.report.ResultData;
+import io.flushcheck.report.TextTable;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -137,9 +138,11 @@ final class GuestsCommand implements Job {
         if (json) {
             out.print(Json.write(jsonDocument(results, comparison, comparisonError, failures)));
         } else {
+            TextTable t = new TextTable().text("environment").text("verdict").text("first finding");
             for (ResultData r : results) {
-                out.printf("%-28s %-14s %s%n", Escape.of(r.environment()), r.verdict(), Escape.of(firstFinding(r)));
+                t.row(Escape.of(r.environment()), r.verdict().name(), Escape.of(firstFinding(r)));
             }
+            out.print(t.render());
             out.println();
             if (comparison != null) {
                 out.print(comparison.text());

@@ -1,5 +1,6 @@
 package io.flushcheck.verdict;
 
+import io.flushcheck.Numbers;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.storage.BlockDevice;
@@ -207,12 +208,12 @@ public final class Judge {
                 if (c.p50Micros() < t.suspiciousSyncMicros()) {
                     out.add(new Finding(FindingCode.SYNC_TOO_FAST, String.format(Locale.ROOT,
                             "%s takes %s µs in the median, faster than any drive cache flush (threshold %s µs)",
-                            c.mode().id(), fmt(c.p50Micros()), fmt(t.suspiciousSyncMicros())),
-                            evidence("mode", c.mode().id(), "p50Micros", fmt(c.p50Micros()))));
+                            c.mode().id(), Numbers.micros(c.p50Micros()), Numbers.micros(t.suspiciousSyncMicros())),
+                            evidence("mode", c.mode().id(), "p50Micros", Numbers.micros(c.p50Micros()))));
                 } else {
                     out.add(new Finding(FindingCode.NO_DEVICE_COUNTERS, String.format(Locale.ROOT,
                             "%s takes %s µs in the median, but no device counters are visible here to show the "
-                                    + "syncs arriving, and timing alone is weak evidence", c.mode().id(), fmt(c.p50Micros())),
+                                    + "syncs arriving, and timing alone is weak evidence", c.mode().id(), Numbers.micros(c.p50Micros())),
                             evidence("mode", c.mode().id())));
                 }
                 continue;
@@ -247,26 +248,26 @@ public final class Judge {
                 out.add(new Finding(FindingCode.NO_LOCAL_FLUSHES, String.format(Locale.ROOT,
                         "%s: %d syncs caused %d cache flushes on any local disk (%s; %s µs median): the FUSE daemon "
                                 + "(%s) either swallows them or sends them elsewhere, where no counter here can see",
-                        c.mode().id(), c.rounds(), caused, where, fmt(c.p50Micros()), facts.fsType()),
+                        c.mode().id(), c.rounds(), caused, where, Numbers.micros(c.p50Micros()), facts.fsType()),
                         evidence("mode", c.mode().id(), "syncs", String.valueOf(c.rounds()),
-                                "flushes", String.valueOf(caused), "p50Micros", fmt(c.p50Micros()))));
+                                "flushes", String.valueOf(caused), "p50Micros", Numbers.micros(c.p50Micros()))));
             } else if (missing) {
                 out.add(new Finding(FindingCode.FLUSHES_MISSING, String.format(Locale.ROOT,
                         "%s: %d of %d syncs reached %s as a cache flush (%s µs median)",
-                        c.mode().id(), Math.max(0, caused), c.rounds(), where, fmt(c.p50Micros())),
+                        c.mode().id(), Math.max(0, caused), c.rounds(), where, Numbers.micros(c.p50Micros())),
                         evidence("mode", c.mode().id(), "syncs", String.valueOf(c.rounds()),
-                                "flushes", String.valueOf(caused), "p50Micros", fmt(c.p50Micros()))));
+                                "flushes", String.valueOf(caused), "p50Micros", Numbers.micros(c.p50Micros()))));
             }
             if (arrived && countedOnEveryDisk && c.p50Micros() < t.suspiciousSyncMicros()) {
                 out.add(new Finding(FindingCode.SYNC_TOO_FAST, String.format(Locale.ROOT,
                         "%s takes %s µs in the median, faster than any drive cache flush (threshold %s µs); the flushes "
-                                + "counted on %s need not be its own", c.mode().id(), fmt(c.p50Micros()),
-                        fmt(t.suspiciousSyncMicros()), where),
-                        evidence("mode", c.mode().id(), "p50Micros", fmt(c.p50Micros()))));
+                                + "counted on %s need not be its own", c.mode().id(), Numbers.micros(c.p50Micros()),
+                        Numbers.micros(t.suspiciousSyncMicros()), where),
+                        evidence("mode", c.mode().id(), "p50Micros", Numbers.micros(c.p50Micros()))));
             } else if (arrived && c.p50Micros() < t.suspiciousSyncMicros()) {
                 out.add(Finding.of(FindingCode.SUSPICIOUSLY_FAST, String.format(Locale.ROOT,
                         "%s takes %s µs in the median, below %s µs, although the device counted its flushes",
-                        c.mode().id(), fmt(c.p50Micros()), fmt(t.suspiciousSyncMicros()))));
+                        c.mode().id(), Numbers.micros(c.p50Micros()), Numbers.micros(t.suspiciousSyncMicros()))));
             }
         }
         if (!costs.isEmpty() && informOnly.size() == costs.size()) {
@@ -353,16 +354,5 @@ public final class Judge {
             n.add(d.name());
         }
         return n.isEmpty() ? facts.mount().source() : String.join("+", n);
-    }
-
-    /** Microseconds the way reports print them: 3 significant digits, no exponent. */
-    public static String fmt(double micros) {
-        if (micros >= 100) {
-            return String.format(Locale.ROOT, "%.0f", micros);
-        }
-        if (micros >= 10) {
-            return String.format(Locale.ROOT, "%.1f", micros);
-        }
-        return String.format(Locale.ROOT, "%.2f", micros);
     }
 }

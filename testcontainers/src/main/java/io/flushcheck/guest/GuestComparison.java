@@ -1,9 +1,10 @@
 package io.flushcheck.guest;
 
+import io.flushcheck.Numbers;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.report.Escape;
 import io.flushcheck.report.ResultData;
-import io.flushcheck.verdict.Judge;
+import io.flushcheck.report.TextTable;
 import io.flushcheck.verdict.Verdict;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -117,7 +118,7 @@ public final class GuestComparison {
                     callouts.add(new Callout(env, mode, p50, hp50, factor, String.format(Locale.ROOT,
                             "%s: %s takes %s µs in the median, %.0fx faster than the host's real flush (%s µs, %s "
                                     + "flushes per sync) on the same disk: its syncs do not reach the disk (%s flushes "
-                                    + "per sync, verdict %s)", env, mode.id(), Judge.fmt(p50), factor, Judge.fmt(hp50),
+                                    + "per sync, verdict %s)", env, mode.id(), Numbers.micros(p50), factor, Numbers.micros(hp50),
                             fmtNum(hfps), fps == null ? "unknown" : fmtNum(fps), g.verdict())));
                 }
             }
@@ -130,17 +131,16 @@ public final class GuestComparison {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "host/guest comparison (host: %s, %s; ratios are guest/host)%n",
                 Escape.of(host.path()), host.verdict()));
-        int envWidth = Math.max(11, rows.stream().mapToInt(r -> r.environment().length()).max().orElse(0));
-        String fmt = "%-20s %-" + envWidth + "s %-13s %10s %10s %13s %9s %9s%n";
-        sb.append(String.format(Locale.ROOT, fmt, "mode", "environment", "verdict", "p50 µs", "p99 µs",
-                "flushes/sync", "p50 ratio", "p99 ratio"));
+        TextTable t = new TextTable().text("mode").text("environment").text("verdict").figure("p50 µs")
+                .figure("p99 µs").figure("flushes/sync").figure("p50 ratio").figure("p99 ratio");
         SyncMode last = null;
         for (Row r : rows) {
-            sb.append(String.format(Locale.ROOT, fmt, r.mode() == last ? "" : r.mode().id(), r.environment(),
-                    r.verdict(), micros(r.p50Micros()), micros(r.p99Micros()), fmtNum(r.flushesPerSync()),
-                    ratioText(r.p50Ratio()), ratioText(r.p99Ratio())));
+            t.row(r.mode() == last ? "" : r.mode().id(), Escape.of(r.environment()), String.valueOf(r.verdict()),
+                    micros(r.p50Micros()), micros(r.p99Micros()), fmtNum(r.flushesPerSync()), ratioText(r.p50Ratio()),
+                    ratioText(r.p99Ratio()));
             last = r.mode();
         }
+        sb.append(t.render());
         if (callouts.isEmpty()) {
             sb.append("no guest syncs far faster than the host's real flush\n");
         } else {
@@ -195,17 +195,14 @@ public final class GuestComparison {
     }
 
     private static String micros(Double v) {
-        return v == null ? "-" : Judge.fmt(v);
+        return v == null ? Numbers.NONE : Numbers.micros(v);
     }
 
     private static String fmtNum(Double v) {
-        return v == null ? "-" : String.format(Locale.ROOT, "%.2f", v);
+        return v == null ? Numbers.NONE : Numbers.perEvent(v);
     }
 
     private static String ratioText(Double v) {
-        if (v == null) {
-            return "-";
-        }
-        return v >= 10 || v < 0.1 ? String.format(Locale.ROOT, "%.3gx", v) : String.format(Locale.ROOT, "%.2fx", v);
+        return v == null ? Numbers.NONE : Numbers.ratio(v);
     }
 }
