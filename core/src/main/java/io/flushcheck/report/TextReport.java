@@ -10,8 +10,10 @@ import io.flushcheck.storage.StorageFacts;
 import io.flushcheck.verdict.Finding;
 import java.util.List;
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /** The human-readable report: facts, verdict with reasons, and two or three summary lines per mode. */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class TextReport {
 
     private TextReport() {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.DynamicTest;
 import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
@@ -31,6 +32,7 @@ import org.opentest4j.TestAbortedException;
  * name it. Without a Docker engine the guest tests abort with the reason, or fail when {@code CI=true}.
  * Inside a guest, a suite yields nothing (no guests within guests).
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class GuestSuite {
 
     private final List<String> classes;
