@@ -168,7 +168,7 @@ final class GuestsCommand implements Job {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("results", new ArrayList<Object>(results));
         if (comparison != null) {
-            root.put("comparison", comparison.toMap());
+            root.put("comparison", comparison.document());
         }
         if (comparisonError != null) {
             root.put("comparisonError", comparisonError);

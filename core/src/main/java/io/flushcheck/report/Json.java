@@ -1,9 +1,11 @@
 package io.flushcheck.report;
 
 import com.google.gson.stream.JsonWriter;
+import io.flushcheck.probe.SyncMode;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -14,8 +16,8 @@ import org.apiguardian.api.API;
 /**
  * Writes JSON text, pretty-printed with two spaces, through Gson's streaming writer (which does the quoting
  * and escaping): the one place flushcheck makes JSON. Takes a tree of maps (in their order), lists,
- * strings, numbers, booleans, enums (their names), null, and {@link ResultData} (the result contract,
- * {@link ResultJson}).
+ * strings, numbers, booleans, enums (their names; a {@link SyncMode} its id), null, {@link ResultData} (the
+ * result contract, {@link ResultJson}) and other records (an object of their components, in order).
  *
  * <p>Numbers: whole numbers as integers; others to three decimals, or three significant digits below 0.1,
  * so that {@code 0.00001} stays {@code 0.00001}; NaN and infinities, which JSON has no word for, as
@@ -62,10 +64,14 @@ public final class Json {
             number(w, ((Number) v).doubleValue());
         } else if (v instanceof Number n) {
             w.value(n.longValue());
+        } else if (v instanceof SyncMode m) {
+            w.value(m.id());
         } else if (v instanceof Enum<?> e) {
             w.value(e.name());
         } else if (v instanceof ResultData r) {
             ResultJson.write(w, r);
+        } else if (v instanceof Record r) {
+            record(w, r);
         } else if (v instanceof Map<?, ?> m) {
             w.beginObject();
             for (Map.Entry<?, ?> e : m.entrySet()) {
@@ -82,6 +88,22 @@ public final class Json {
         } else {
             throw new IllegalArgumentException("no JSON form for a " + v.getClass().getName());
         }
+    }
+
+    /** A record as an object of its components, in their order: a component's name is its field's. */
+    private static void record(JsonWriter w, Record r) throws IOException {
+        w.beginObject();
+        for (RecordComponent c : r.getClass().getRecordComponents()) {
+            Object value;
+            try {
+                value = c.getAccessor().invoke(r);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalArgumentException("cannot read " + r.getClass().getName() + "." + c.getName(), e);
+            }
+            w.name(c.getName());
+            value(w, value);
+        }
+        w.endObject();
     }
 
     static void number(JsonWriter w, double d) throws IOException {

@@ -74,6 +74,16 @@ class JsonTests {
         assertThat(back.keySet()).containsExactly("s", "n", "b", "l", "e", "el", "v");
     }
 
+    record Sample(String name, io.flushcheck.probe.SyncMode mode, Double ratio, List<Verdict> verdicts) {
+    }
+
+    @Test
+    void aRecordIsAnObjectOfItsComponentsInOrder() {
+        assertThat(Json.write(new Sample("x", io.flushcheck.probe.SyncMode.NO_SYNC, null, List.of(Verdict.UNKNOWN))))
+                .isEqualTo("{\n  \"name\": \"x\",\n  \"mode\": \"no-sync\",\n  \"ratio\": null,\n  \"verdicts\": [\n"
+                        + "    \"UNKNOWN\"\n  ]\n}\n");
+    }
+
     @Test
     void aValueWithoutAJsonFormIsRefused() {
         assertThatThrownBy(() -> Json.write(new StringBuilder("a"))).isInstanceOf(IllegalArgumentException.class)

@@ -7,11 +7,9 @@ import io.flushcheck.report.ResultData;
 import io.flushcheck.report.TextTable;
 import io.flushcheck.verdict.Verdict;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import org.apiguardian.api.API;
 
@@ -44,7 +42,7 @@ public final class GuestComparison {
 
     /** A guest whose syncs are far faster than the host's real flush. */
     @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-    public record Callout(String environment, SyncMode mode, double guestP50, double hostP50, double factor,
+    public record Callout(String environment, SyncMode mode, double guestP50Micros, double hostP50Micros, double factor,
                           String message) {
     }
 
@@ -152,37 +150,19 @@ public final class GuestComparison {
         return sb.toString();
     }
 
-    public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("host", host.path());
-        m.put("farFasterFactor", FAR_FASTER);
-        List<Object> rs = new ArrayList<>();
-        for (Row r : rows) {
-            Map<String, Object> rm = new LinkedHashMap<>();
-            rm.put("mode", r.mode().id());
-            rm.put("environment", r.environment());
-            rm.put("verdict", r.verdict());
-            rm.put("p50Micros", r.p50Micros());
-            rm.put("p99Micros", r.p99Micros());
-            rm.put("flushesPerSync", r.flushesPerSync());
-            rm.put("p50Ratio", r.p50Ratio());
-            rm.put("p99Ratio", r.p99Ratio());
-            rs.add(rm);
-        }
-        m.put("rows", rs);
-        List<Object> cs = new ArrayList<>();
-        for (Callout c : callouts) {
-            Map<String, Object> cm = new LinkedHashMap<>();
-            cm.put("environment", c.environment());
-            cm.put("mode", c.mode().id());
-            cm.put("guestP50Micros", c.guestP50());
-            cm.put("hostP50Micros", c.hostP50());
-            cm.put("factor", c.factor());
-            cm.put("message", c.message());
-            cs.add(cm);
-        }
-        m.put("callouts", cs);
-        return m;
+    /**
+     * The comparison as {@code flushcheck guests --json} writes it ({@link io.flushcheck.report.Json}): each
+     * component a field.
+     *
+     * @param host            the host result's path
+     * @param farFasterFactor {@link #FAR_FASTER}
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public record Document(String host, double farFasterFactor, List<Row> rows, List<Callout> callouts) {
+    }
+
+    public Document document() {
+        return new Document(host.path(), FAR_FASTER, rows, callouts);
     }
 
     /** A measured figure, or null for NaN (not measured). */

@@ -49,9 +49,16 @@ class GuestComparisonTests {
         });
         String text = c.text();
         assertThat(text).contains("p50 ratio", "0.50x", "2.00x", "0.00200x", "! img/tmpfs: append-fsync");
-        String json = Json.write(c.toMap());
+        String json = Json.write(c.document());
         Map<String, Object> back = JsonInput.parseObject(json);
-        assertThat(back).containsKeys("host", "rows", "callouts");
+        assertThat(back.keySet()).containsExactly("host", "farFasterFactor", "rows", "callouts");
+        // The JSON contract of a callout and a row: field names, and the mode as its id.
+        Map<String, Object> callout = JsonInput.object(((List<?>) back.get("callouts")).get(0), "a callout");
+        assertThat(callout.keySet()).containsExactly("environment", "mode", "guestP50Micros", "hostP50Micros", "factor",
+                "message");
+        assertThat(callout).containsEntry("mode", "append-fsync").containsEntry("factor", 500L);
+        assertThat(JsonInput.object(((List<?>) back.get("rows")).get(0), "a row").keySet()).containsExactly("mode",
+                "environment", "verdict", "p50Micros", "p99Micros", "flushesPerSync", "p50Ratio", "p99Ratio");
         assertThat(c.rows().get(3).verdict()).isEqualTo(Verdict.NO_REAL_FLUSH);
     }
 
