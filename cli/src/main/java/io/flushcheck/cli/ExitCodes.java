@@ -1,7 +1,7 @@
 package io.flushcheck.cli;
 
 /** The command's exit codes; documented in the README and in {@code --help}. */
-public final class ExitCodes {
+final class ExitCodes {
 
     /** Every path was checked (and, with {@code --require-real-flush}, every one is REAL_FLUSH). */
     public static final int OK = 0;

@@ -68,15 +68,15 @@ final class PowerCutCommand implements Job {
     @Option(names = "--fs", paramLabel = "FS", description = "the filesystem: ext4 (default), or one whose mkfs.FS is installed")
     String fs = "ext4";
 
-    @Option(names = "--size-mib", paramLabel = "N", converter = Values.SizeMib.class,
+    @Option(names = "--size-mib", paramLabel = "N", converter = Converters.SizeMib.class,
             description = "the disk's size in MiB (default " + DEFAULT_SIZE_MIB + "; only what is written takes memory)")
     Integer sizeMib;
 
-    @Option(names = "--cuts", paramLabel = "N", converter = Values.Cuts.class,
+    @Option(names = "--cuts", paramLabel = "N", converter = Converters.Cuts.class,
             description = "how many cuts, each on a fresh disk (default " + DEFAULT_CUTS + ")")
     Integer cuts;
 
-    @Option(names = "--after-flushes", paramLabel = "K", converter = Values.AfterFlushes.class,
+    @Option(names = "--after-flushes", paramLabel = "K", converter = Converters.AfterFlushes.class,
             description = "cut when the command completes its K-th flush (or at its exit, if it makes fewer)")
     Long afterFlushes;
 
@@ -84,7 +84,7 @@ final class PowerCutCommand implements Job {
             description = "cut at a flush drawn from each cut's seed among those a run with the power on makes (default)")
     boolean atRandom;
 
-    @Option(names = "--seed", paramLabel = "S", converter = Values.Seed.class,
+    @Option(names = "--seed", paramLabel = "S", converter = Converters.Seed.class,
             description = "the first cut's seed (default: a random one, printed)")
     Long seed;
 
@@ -92,7 +92,7 @@ final class PowerCutCommand implements Job {
             description = "the shell command that checks a survivor; {dir} is its path; exit 0 means it passed")
     String verify;
 
-    @Option(names = "--timeout", paramLabel = "S", converter = Values.Timeout.class,
+    @Option(names = "--timeout", paramLabel = "S", converter = Converters.Timeout.class,
             description = "seconds each run of COMMAND or VERIFY may take (default 120)")
     Double timeout;
 

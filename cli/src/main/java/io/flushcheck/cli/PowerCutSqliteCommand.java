@@ -51,11 +51,11 @@ final class PowerCutSqliteCommand implements Job {
     @Mixin
     OutputOptions output = new OutputOptions();
 
-    @Option(names = "--cuts", paramLabel = "N", converter = Values.Cuts.class,
+    @Option(names = "--cuts", paramLabel = "N", converter = Converters.Cuts.class,
             description = "cuts per journal mode and synchronous level (default " + DEFAULT_CUTS + ")")
     Integer cuts;
 
-    @Option(names = "--seed", paramLabel = "S", converter = Values.Seed.class,
+    @Option(names = "--seed", paramLabel = "S", converter = Converters.Seed.class,
             description = "the seed every cut's commits and surviving sectors derive from (default " + DEFAULT_SEED + ")")
     Long seed;
 

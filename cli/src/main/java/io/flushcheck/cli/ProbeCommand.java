@@ -52,7 +52,7 @@ final class ProbeCommand implements Job {
     @Mixin
     ThresholdOptions limits = new ThresholdOptions();
 
-    @Option(names = "--block-size", paramLabel = "BYTES", converter = Values.BlockSize.class,
+    @Option(names = "--block-size", paramLabel = "BYTES", converter = Converters.BlockSize.class,
             description = "bytes per round: 4096 (default), 64k, 1m, ...")
     Integer blockSize;
 

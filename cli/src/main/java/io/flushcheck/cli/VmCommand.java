@@ -9,7 +9,7 @@ import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
-import io.flushcheck.report.ResultJson;
+import io.flushcheck.report.ResultData;
 import io.flushcheck.verdict.Thresholds;
 import io.flushcheck.vm.CacheMode;
 import io.flushcheck.vm.VmComparison;
@@ -60,7 +60,7 @@ final class VmCommand implements Job {
             description = "QEMU drive cache modes (default: none,writeback,writethrough,directsync,unsafe)")
     String cacheList;
 
-    @Option(names = "--rounds", paramLabel = "N", converter = Values.Rounds.class,
+    @Option(names = "--rounds", paramLabel = "N", converter = Converters.Rounds.class,
             description = "rounds per mode (default: 200; at most 100000)")
     Integer rounds;
 
@@ -164,10 +164,7 @@ final class VmCommand implements Job {
     static Map<String, Object> jsonDocument(CheckResult host, List<VmResult> guests, VmComparison comparison,
                                             Map<String, String> failures) {
         List<Object> results = new ArrayList<>();
-        Map<String, Object> h = new LinkedHashMap<>();
-        h.put("environment", "host");
-        h.putAll(ResultJson.toMap(host));
-        results.add(h);
+        results.add(ResultData.of(host).withEnvironment("host"));
         for (VmResult g : guests) {
             results.add(g.toMap());
         }

@@ -8,8 +8,9 @@ import io.flushcheck.Flushcheck;
 import io.flushcheck.cli.InProcess;
 import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbePlan;
-import io.flushcheck.report.JsonReader;
-import io.flushcheck.report.ResultJson;
+import io.flushcheck.report.Json;
+import io.flushcheck.report.JsonInput;
+import io.flushcheck.report.ResultData;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +31,7 @@ class VmCommandTests {
         System.err.printf("flushcheck vm --json: %.1f s%n%s", (System.nanoTime() - t0) / 1e9, run.err());
         assertThat(run.exit()).as(run.err()).isZero();
 
-        Map<String, Object> doc = JsonReader.parseObject(run.out());
+        Map<String, Object> doc = JsonInput.parseObject(run.out());
         assertThat(doc.get("failures")).isEqualTo(List.of());
         List<Map<String, Object>> results = new ArrayList<>();
         ((List<Object>) doc.get("results")).forEach(o -> results.add((Map<String, Object>) o));
@@ -52,11 +53,13 @@ class VmCommandTests {
         // A guest's result has the fields of a path's result.
         CheckResult local = Flushcheck.check(dir, CheckOptions.defaults().withPlan(ProbePlan.verification().withRounds(4)),
                 ProbeListener.NONE);
+        Map<String, Object> path = JsonInput.parseObject(Json.write(ResultData.of(local)));
+        Map<String, Object> pathCost = (Map<String, Object>) ((List<Object>) path.get("costs")).get(0);
         for (Map<String, Object> r : results) {
-            assertThat(r.keySet()).as((String) r.get("environment")).containsAll(ResultJson.toMap(local).keySet());
+            assertThat(r.keySet()).as((String) r.get("environment")).containsAll(path.keySet());
             List<Object> costs = (List<Object>) r.get("costs");
             assertThat(costs).hasSize(2);
-            assertThat(((Map<String, Object>) costs.get(0)).keySet()).containsAll(ResultJson.cost(local.costs().get(0)).keySet());
+            assertThat(((Map<String, Object>) costs.get(0)).keySet()).containsAll(pathCost.keySet());
         }
         Map<String, Object> comparison = (Map<String, Object>) doc.get("comparison");
         assertThat((List<Object>) comparison.get("rows")).hasSize(12).allSatisfy(row ->

@@ -1,5 +1,6 @@
 package io.flushcheck.verdict;
 
+import io.flushcheck.Numbers;
 import io.flushcheck.probe.DeviceDelta;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.probe.SyncMode;
@@ -181,10 +182,18 @@ public final class Judge {
         return false;
     }
 
+    /**
+     * The path's device has no volatile write cache at the bottom of its chain ("write through"): there the
+     * bytes that reach it decide, not the flushes. One rule for judging and for re-measuring.
+     */
+    static boolean writeThrough(StorageFacts facts) {
+        return facts != null && facts.device() != null && !anyVolatileCache(facts.device().terminals());
+    }
+
     static List<Finding> costFindings(StorageFacts facts, List<SyncCost> costs, Thresholds t) {
         List<Finding> out = new ArrayList<>();
         List<String> reached = new ArrayList<>();
-        boolean writeThrough = facts != null && facts.device() != null && !anyVolatileCache(facts.device().terminals());
+        boolean writeThrough = writeThrough(facts);
         String where = facts == null ? "the device" : deviceNames(facts);
         // Counting on every disk (a container's overlay root): other work's flushes can hide missing
         // ones, so there a sync too fast for any flush decides instead of only being noted.
@@ -201,12 +210,12 @@ public final class Judge {
                 if (c.p50Micros() < t.suspiciousSyncMicros()) {
                     out.add(new Finding(FindingCode.SYNC_TOO_FAST, String.format(Locale.ROOT,
                             "%s takes %s µs in the median, faster than any drive cache flush (threshold %s µs)",
-                            c.mode().id(), fmt(c.p50Micros()), fmt(t.suspiciousSyncMicros())),
-                            evidence("mode", c.mode().id(), "p50Micros", fmt(c.p50Micros()))));
+                            c.mode().id(), Numbers.micros(c.p50Micros()), Numbers.micros(t.suspiciousSyncMicros())),
+                            evidence("mode", c.mode().id(), "p50Micros", Numbers.micros(c.p50Micros()))));
                 } else {
                     out.add(new Finding(FindingCode.NO_DEVICE_COUNTERS, String.format(Locale.ROOT,
                             "%s takes %s µs in the median, but no device counters are visible here to show the "
-                                    + "syncs arriving, and timing alone is weak evidence", c.mode().id(), fmt(c.p50Micros())),
+                                    + "syncs arriving, and timing alone is weak evidence", c.mode().id(), Numbers.micros(c.p50Micros())),
                             evidence("mode", c.mode().id())));
                 }
                 continue;
@@ -244,26 +253,26 @@ public final class Judge {
                 out.add(new Finding(FindingCode.NO_LOCAL_FLUSHES, String.format(Locale.ROOT,
                         "%s: %d syncs caused %d cache flushes on any local disk (%s; %s µs median): the FUSE daemon "
                                 + "(%s) either swallows them or sends them elsewhere, where no counter here can see",
-                        c.mode().id(), c.rounds(), caused, where, fmt(c.p50Micros()), facts.fsType()),
+                        c.mode().id(), c.rounds(), caused, where, Numbers.micros(c.p50Micros()), facts.fsType()),
                         evidence("mode", c.mode().id(), "syncs", String.valueOf(c.rounds()),
-                                "flushes", String.valueOf(caused), "p50Micros", fmt(c.p50Micros()))));
+                                "flushes", String.valueOf(caused), "p50Micros", Numbers.micros(c.p50Micros()))));
             } else if (missing) {
                 out.add(new Finding(FindingCode.FLUSHES_MISSING, String.format(Locale.ROOT,
                         "%s: %d of %d syncs reached %s as a cache flush (%s µs median)",
-                        c.mode().id(), Math.max(0, caused), c.rounds(), where, fmt(c.p50Micros())),
+                        c.mode().id(), Math.max(0, caused), c.rounds(), where, Numbers.micros(c.p50Micros())),
                         evidence("mode", c.mode().id(), "syncs", String.valueOf(c.rounds()),
-                                "flushes", String.valueOf(caused), "p50Micros", fmt(c.p50Micros()))));
+                                "flushes", String.valueOf(caused), "p50Micros", Numbers.micros(c.p50Micros()))));
             }
             if (arrived && countedOnEveryDisk && c.p50Micros() < t.suspiciousSyncMicros()) {
                 out.add(new Finding(FindingCode.SYNC_TOO_FAST, String.format(Locale.ROOT,
                         "%s takes %s µs in the median, faster than any drive cache flush (threshold %s µs); the flushes "
-                                + "counted on %s need not be its own", c.mode().id(), fmt(c.p50Micros()),
-                        fmt(t.suspiciousSyncMicros()), where),
-                        evidence("mode", c.mode().id(), "p50Micros", fmt(c.p50Micros()))));
+                                + "counted on %s need not be its own", c.mode().id(), Numbers.micros(c.p50Micros()),
+                        Numbers.micros(t.suspiciousSyncMicros()), where),
+                        evidence("mode", c.mode().id(), "p50Micros", Numbers.micros(c.p50Micros()))));
             } else if (arrived && c.p50Micros() < t.suspiciousSyncMicros()) {
                 out.add(Finding.of(FindingCode.SUSPICIOUSLY_FAST, String.format(Locale.ROOT,
                         "%s takes %s µs in the median, below %s µs, although the device counted its flushes",
-                        c.mode().id(), fmt(c.p50Micros()), fmt(t.suspiciousSyncMicros()))));
+                        c.mode().id(), Numbers.micros(c.p50Micros()), Numbers.micros(t.suspiciousSyncMicros()))));
             }
         }
         if (!costs.isEmpty() && informOnly.size() == costs.size()) {
@@ -321,7 +330,7 @@ public final class Judge {
      */
     public static List<SyncMode> tooBusyToTell(StorageFacts facts, List<SyncCost> costs, Thresholds t) {
         List<SyncMode> out = new ArrayList<>();
-        boolean writeThrough = facts != null && facts.device() != null && !anyVolatileCache(facts.device().terminals());
+        boolean writeThrough = writeThrough(facts);
         for (SyncCost c : costs) {
             if (!writeThrough && c.mode().countsForVerdict() && c.hasDeviceCounters() && decision(c, t) == 0) {
                 out.add(c.mode());
@@ -371,16 +380,5 @@ public final class Judge {
             n.add(d.name());
         }
         return n.isEmpty() ? facts.mount().source() : String.join("+", n);
-    }
-
-    /** Microseconds the way reports print them: 3 significant digits, no exponent. */
-    public static String fmt(double micros) {
-        if (micros >= 100) {
-            return String.format(Locale.ROOT, "%.0f", micros);
-        }
-        if (micros >= 10) {
-            return String.format(Locale.ROOT, "%.1f", micros);
-        }
-        return String.format(Locale.ROOT, "%.2f", micros);
     }
 }

@@ -3,6 +3,7 @@ package io.flushcheck.verdict;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flushcheck.Numbers;
 import io.flushcheck.probe.DeviceDelta;
 import io.flushcheck.probe.LatencyDistribution;
 import io.flushcheck.probe.SyncCost;
@@ -354,10 +355,10 @@ class JudgeTests {
 
     @Test
     void fmtKeepsThreeSignificantDigits() {
-        assertThat(Judge.fmt(208.4)).isEqualTo("208");
-        assertThat(Judge.fmt(34.04)).isEqualTo("34.0");
-        assertThat(Judge.fmt(3.6)).isEqualTo("3.60");
-        assertThat(Judge.fmt(5968)).isEqualTo("5968");
+        assertThat(Numbers.micros(208.4)).isEqualTo("208");
+        assertThat(Numbers.micros(34.04)).isEqualTo("34.0");
+        assertThat(Numbers.micros(3.6)).isEqualTo("3.60");
+        assertThat(Numbers.micros(5968)).isEqualTo("5968");
     }
 
     @Test

@@ -3,7 +3,7 @@ package io.flushcheck.vm;
 import io.flushcheck.CheckResult;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.report.Escape;
-import io.flushcheck.verdict.Judge;
+import io.flushcheck.Numbers;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -130,7 +130,7 @@ public final class VmComparison {
     }
 
     private static String micros(Double v) {
-        return v == null ? "-" : Judge.fmt(v);
+        return v == null ? "-" : Numbers.micros(v);
     }
 
     private static String count(Long v) {
