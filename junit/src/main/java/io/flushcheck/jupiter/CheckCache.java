@@ -54,8 +54,34 @@ final class CheckCache {
     private static CheckResult run(Path dir, CheckOptions options) {
         return ProbeLock.exclusively(() -> {
             CHECKS_RUN.incrementAndGet();
-            return Flushcheck.check(dir, options, ProbeListener.NONE);
+            CheckResult r = Flushcheck.check(dir, options, ProbeListener.NONE);
+            // stderr: Surefire shows it on the console and keeps it in the report of the test that asked first.
+            System.err.println(VerdictLine.of(r, "judged in this JVM"));
+            return r;
         });
+    }
+
+    /** The JVM-wide cache of checks asked for outside any extension (a test's own call of {@link FlushAssertions}). */
+    private static final java.util.Map<Object, CheckResult> JVM_WIDE = new java.util.HashMap<>();
+
+    /** As {@link #check(ExtensionContext, Path, CheckOptions, String)}, cached for the life of the JVM. */
+    static CheckResult check(Path dir, CheckOptions options, String what) {
+        synchronized (JVM_WIDE) {
+            CheckResult cached = JVM_WIDE.get(new PathKey(dir, options));
+            if (cached != null) {
+                return cached;
+            }
+            Path real = resolve(dir, what);
+            StorageKey key = new StorageKey(storageKey(real), options);
+            CheckResult shared = JVM_WIDE.get(key);
+            if (shared == null) {
+                shared = run(real, options);
+                JVM_WIDE.put(key, shared);
+            }
+            CheckResult r = shared.path().equals(real.toString()) ? shared : Flushcheck.recheck(real, shared, options);
+            JVM_WIDE.put(new PathKey(dir, options), r);
+            return r;
+        }
     }
 
     private static Path resolve(Path dir, String what) {
