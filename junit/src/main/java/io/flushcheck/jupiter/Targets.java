@@ -81,7 +81,11 @@ final class Targets {
     static JudgedDir tempDir(Path dir, String name) {
         Path absolute = dir.toAbsolutePath();
         Path parent = absolute.getParent() != null ? absolute.getParent() : absolute;
-        return new JudgedDir(parent, "the @TempDir " + name + " " + Escape.of(absolute), List.of(),
+        // JUnit's default factory uses the JDK's temp dir: a java.io.tmpdir set later misleads here too.
+        String property = System.getProperty("java.io.tmpdir", "");
+        List<String> notes = parent.equals(Flushcheck.jdkTempDir()) && !sameDirectory(parent, property)
+                ? List.of(disagreement(parent, property)) : List.of();
+        return new JudgedDir(parent, "the @TempDir " + name + " " + Escape.of(absolute), notes,
                 "give it a directory on a disk: @TempDir(factory = RealDiskTempDirFactory.class), or set java.io.tmpdir"
                         + " on the test JVM's own command line to a disk directory");
     }

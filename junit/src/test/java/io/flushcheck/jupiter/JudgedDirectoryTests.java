@@ -78,7 +78,9 @@ class JudgedDirectoryTests {
                 + " not in " + disk + ", which java.io.tmpdir names now: a property set after start-up (Surefire's"
                 + " systemPropertyVariables, mvn -Djava.io.tmpdir) moves no temp file (set java.io.tmpdir on the test JVM's own"
                 + " command line (Surefire's argLine or JAVA_TOOL_OPTIONS) to a disk directory, or point flushcheck.target at one,");
-        assertThat(o.stdout()).as("the @TempDir went where the verdict says").contains("wrote in /dev/shm/");
+        ChildJvm.Result t = childWithTmpdirs("/dev/shm", disk.toString(), Fixtures.DefaultTempDir.class);
+        assertThat(t.stdout()).as("%s", t).startsWith("FAILED durable(Path): @RequiresRealFlush: the @TempDir parameter ")
+                .contains("; the JDK creates temp files in /dev/shm (java.io.tmpdir when this JVM started), not in " + disk + ",");
     }
 
     @Test
@@ -111,7 +113,7 @@ class JudgedDirectoryTests {
                                 + "command line to a disk directory, or set flushcheck.on-no-real-flush=skip or warn where that is "
                                 + "acceptable\\)")))))
                 .haveExactly(1, event(test("parameter"), finishedWithFailure(message(m ->
-                        m.startsWith("@RequiresRealFlush: the @TempDir parameter "))));
+                        m.startsWith("@RequiresRealFlush: the @TempDir parameter ")))));
     }
 
     @Test
@@ -139,7 +141,7 @@ class JudgedDirectoryTests {
         run(Fixtures.NotYetCreated.class, Map.of(FlushcheckConfig.TARGET_KEY, file + "/db")).testEvents()
                 .assertThatEvents().haveExactly(1, event(test("createsItsOwnDirectory"), finishedWithFailure(
                         instanceOf(org.junit.jupiter.api.extension.ExtensionConfigurationException.class),
-                        message(m -> m.startsWith("@RequiresRealFlush: " + file + "/db ")))));
+                        message("@RequiresRealFlush: cannot reach " + file + "/db: a parent of it is not a directory; name a directory"))));
     }
 
     @Test
@@ -211,8 +213,17 @@ class JudgedDirectoryTests {
         static class DefaultDirectory {
             @Test
             @RequiresRealFlush
-            void durable(@TempDir Path dir) {
+            void durable() throws IOException {
+                Path dir = Files.createTempDirectory("fixture");
                 System.out.println("wrote in " + dir.getParent() + "/");
+                Files.delete(dir);
+            }
+        }
+
+        static class DefaultTempDir {
+            @Test
+            @RequiresRealFlush
+            void durable(@TempDir Path dir) {
             }
         }
 
