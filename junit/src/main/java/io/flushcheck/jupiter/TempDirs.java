@@ -23,9 +23,10 @@ final class TempDirs {
     private TempDirs() {
     }
 
-    /** Whether the class, its superclasses or enclosing classes declare a {@code @TempDir} field or parameter. */
+    /** Whether the class, its superclasses or the classes enclosing an inner one declare a {@code @TempDir} field or parameter. */
     static boolean declared(Class<?> testClass) {
-        for (Class<?> c = testClass; c != null; c = c.getEnclosingClass()) {
+        // Enclosing classes only for inner classes (@Nested): their instances are the test's too.
+        for (Class<?> c = testClass; c != null; c = Modifier.isStatic(c.getModifiers()) ? null : c.getEnclosingClass()) {
             if (!AnnotationSupport.findAnnotatedFields(c, TempDir.class).isEmpty()
                     || !ReflectionSupport.findMethods(c, TempDirs::hasTempDirParameter, HierarchyTraversalMode.TOP_DOWN).isEmpty()) {
                 return true;
