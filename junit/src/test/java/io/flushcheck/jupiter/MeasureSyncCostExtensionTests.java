@@ -89,8 +89,8 @@ class MeasureSyncCostExtensionTests {
     void gateFailsWithTheDistribution() {
         run(GateTestCases.class, disk.toString()).testEvents()
                 .assertThatEvents().haveExactly(1, event(test("gated"), finishedWithFailure(instanceOf(AssertionError.class),
-                        message(m -> m.startsWith("@MeasureSyncCost(maxP99Micros = 1.00): overwrite-fdatasync p99 is ")
-                                && m.contains("above the limit; the distribution:")
+                        message(m -> m.startsWith("@MeasureSyncCost(maxMicros = 1.00, gatePercentile = 50): overwrite-fdatasync p50 is ")
+                                && m.contains("above the limit (the p50 of 20 rounds: 10 rounds lie above it); the distribution:")
                                 && m.contains("overwrite-fdatasync: 20 rounds of 4 KiB")
                                 && m.contains(" us  ")))));
     }
@@ -105,6 +105,21 @@ class MeasureSyncCostExtensionTests {
                 .map(e -> e.getPayload(ReportEntry.class).orElseThrow())
                 .filter(e -> e.getKeyValuePairs().containsKey("flushcheck.append-fsync.p50Micros")).count();
         assertEquals(2, perTest, "each test's report carries the class-level figures");
+    }
+
+    @Test
+    void aGateNeedsTenRoundsAboveItsPercentileBeforeAnythingIsMeasured() {
+        int before = CheckCache.CHECKS_RUN.get();
+        run(TooFewRoundsTestCases.class, disk.toString()).testEvents()
+                .assertThatEvents().haveExactly(1, event(test("p99Of200"), finishedWithFailure(
+                        instanceOf(ExtensionConfigurationException.class),
+                        message("@MeasureSyncCost(maxP99Micros = 10000): the p99 of 200 rounds rests on its 3 slowest, so one"
+                                + " stall of a busy machine decides it; measure at least 1000 rounds (rounds = 1000), or gate a"
+                                + " lower percentile (gatePercentile = 90 needs 100)"))))
+                .haveExactly(1, event(test("p90Of99"), finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
+                        message(m -> m.startsWith("@MeasureSyncCost(maxMicros = 10000, gatePercentile = 90): the p90 of 99 rounds"
+                                + " rests on its 10 slowest")))));
+        assertEquals(0, CheckCache.CHECKS_RUN.get() - before, "refused before measuring");
     }
 
     @Test
@@ -137,8 +152,20 @@ class MeasureSyncCostExtensionTests {
 
     static class GateTestCases {
         @Test
-        @MeasureSyncCost(modes = SyncMode.OVERWRITE_FDATASYNC, rounds = 20, maxP99Micros = 1)
+        @MeasureSyncCost(modes = SyncMode.OVERWRITE_FDATASYNC, rounds = 20, maxMicros = 1, gatePercentile = 50)
         void gated() {
+        }
+    }
+
+    static class TooFewRoundsTestCases {
+        @Test
+        @MeasureSyncCost(modes = SyncMode.OVERWRITE_FDATASYNC, rounds = 200, maxP99Micros = 10_000)
+        void p99Of200() {
+        }
+
+        @Test
+        @MeasureSyncCost(modes = SyncMode.OVERWRITE_FDATASYNC, rounds = 99, maxMicros = 10_000, gatePercentile = 90)
+        void p90Of99() {
         }
     }
 
