@@ -54,6 +54,13 @@ public final class FlushcheckConfig {
      */
     public static final String TEMPDIR_KEY = "flushcheck.tempdir";
 
+    /**
+     * How long, in seconds, a probed verdict of {@link RequiresRealFlush} is shared with the build's other JVMs
+     * (Surefire forks) through {@code target/flushcheck/verdicts} (or {@code build/...}): default 300, 0 turns it
+     * off. An entry is used only for the same boot, mount, device chain, environment, options and flushcheck.
+     */
+    public static final String SHARED_VERDICT_SECONDS_KEY = "flushcheck.shared-verdict-seconds";
+
     /** The resource lock {@link MeasureSyncCost} tests hold, so measurements never overlap in parallel runs. */
     public static final String DISK_LOCK = "io.flushcheck.disk";
 
