@@ -107,7 +107,7 @@ final class CheckCache {
             if (facts != null && !Judge.decidedWithoutProbe(Judge.staticFindings(facts))) {
                 VerdictStore.Shared s = store.get().getOrJudge(dir, facts, options, () -> probe(dir, options));
                 if (s.origin() != null) {
-                    System.err.println(VerdictLine.of(s.result(), s.origin()));
+                    System.err.println(VerdictLine.of(s.result(), s.figure(), s.origin()));
                     return new Checked(s.result(), true);
                 }
                 print(s.result());

@@ -40,8 +40,8 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
         if (onClass.isEmpty() || TempDirs.declared(testClass)) {
             return; // judged per invocation, with the directories it gets
         }
-        Settings settings = new Settings(context);
-        String skip = enforce(context, onClass.get(), Targets.configured(settings, onClass.get().path(), NAME), settings);
+        Plan plan = plan(context, onClass.get());
+        String skip = enforce(context, onClass.get(), plan.configured(), plan);
         if (skip != null) {
             context.getStore(NAMESPACE).put(SKIP_REASON, skip);
         }
@@ -81,14 +81,14 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
             return;
         }
         try {
-            Settings settings = new Settings(context);
+            Plan plan = plan(context, annotation.get());
             // An explicit path is what the user asked to judge; else the @TempDir directories, else the default.
             List<JudgedDir> dirs = annotation.get().path().isBlank() ? TempDirs.of(invocationContext, context) : List.of();
             if (dirs.isEmpty()) {
-                dirs = List.of(Targets.configured(settings, annotation.get().path(), NAME));
+                dirs = List.of(plan.configured());
             }
             for (JudgedDir dir : dirs) {
-                String skip = enforce(context, annotation.get(), dir, settings);
+                String skip = enforce(context, annotation.get(), dir, plan);
                 if (skip != null) {
                     throw new TestAbortedException(skip);
                 }
@@ -98,6 +98,27 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
             throw t;
         }
         invocation.proceed();
+    }
+
+    /**
+     * What an annotation asks in this run: its policies, options and configured directory. Read once per
+     * annotation and run, so that the thousandth annotated test pays for a map lookup.
+     */
+    private record Plan(FlushPolicy onNo, FlushPolicy onUnknown, CheckOptions options, JudgedDir configured) {
+    }
+
+    private record PlanKey(RequiresRealFlush annotation) {
+    }
+
+    private static Plan plan(ExtensionContext context, RequiresRealFlush annotation) {
+        return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(new PlanKey(annotation), k -> {
+            Settings settings = new Settings(context);
+            // Both policies first: a bad value is a configuration error wherever the test runs.
+            FlushPolicy onNo = settings.policy(annotation.onNoRealFlush(), FlushcheckConfig.ON_NO_REAL_FLUSH_KEY, FlushPolicy.FAIL);
+            FlushPolicy onUnknown = settings.policy(annotation.onUnknown(), FlushcheckConfig.ON_UNKNOWN_KEY, FlushPolicy.WARN);
+            CheckOptions options = new CheckOptions(settings.verificationPlan(), settings.thresholds(), false);
+            return new Plan(onNo, onUnknown, options, Targets.configured(settings, annotation.path(), NAME));
+        }, Plan.class);
     }
 
     /** On the class, a superclass (inherited) or a class enclosing a {@code @Nested} one. */
@@ -119,12 +140,10 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
      * Judges one directory: returns normally on REAL_FLUSH and on warn, throws on fail, and returns the
      * skip reason on skip (a class-level skip is applied to each test).
      */
-    private static String enforce(ExtensionContext context, RequiresRealFlush annotation, JudgedDir dir, Settings settings) {
-        // Both policies first: a bad value is a configuration error wherever the test runs.
-        FlushPolicy onNo = settings.policy(annotation.onNoRealFlush(), FlushcheckConfig.ON_NO_REAL_FLUSH_KEY, FlushPolicy.FAIL);
-        FlushPolicy onUnknown = settings.policy(annotation.onUnknown(), FlushcheckConfig.ON_UNKNOWN_KEY, FlushPolicy.WARN);
-        CheckResult result = CheckCache.check(context, dir.judged(),
-                new CheckOptions(settings.verificationPlan(), settings.thresholds(), false), NAME);
+    private static String enforce(ExtensionContext context, RequiresRealFlush annotation, JudgedDir dir, Plan plan) {
+        FlushPolicy onNo = plan.onNo();
+        FlushPolicy onUnknown = plan.onUnknown();
+        CheckResult result = CheckCache.check(context, dir.judged(), plan.options(), NAME);
         Verdict verdict = result.verdict();
         context.publishReportEntry("flushcheck.verdict", dir.subject() + ": " + verdict);
         if (verdict == Verdict.REAL_FLUSH) {

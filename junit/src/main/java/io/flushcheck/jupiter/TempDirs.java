@@ -23,8 +23,26 @@ final class TempDirs {
     private TempDirs() {
     }
 
+    private static final ClassValue<Boolean> DECLARED = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return scan(type);
+        }
+    };
+
+    private static final ClassValue<List<Field>> FIELDS = new ClassValue<>() {
+        @Override
+        protected List<Field> computeValue(Class<?> type) {
+            return List.copyOf(AnnotationSupport.findAnnotatedFields(type, TempDir.class));
+        }
+    };
+
     /** Whether the class, its superclasses or the classes enclosing an inner one declare a {@code @TempDir} field or parameter. */
     static boolean declared(Class<?> testClass) {
+        return DECLARED.get(testClass);
+    }
+
+    private static boolean scan(Class<?> testClass) {
         // Enclosing classes only for inner classes (@Nested): their instances are the test's too.
         for (Class<?> c = testClass; c != null; c = Modifier.isStatic(c.getModifiers()) ? null : c.getEnclosingClass()) {
             if (!AnnotationSupport.findAnnotatedFields(c, TempDir.class).isEmpty()
@@ -51,6 +69,9 @@ final class TempDirs {
 
     /** The directories, in order: the method's parameters, then the fields of the innermost instance outwards. */
     static List<JudgedDir> of(ReflectiveInvocationContext<Method> invocation, ExtensionContext context) {
+        if (!declared(context.getRequiredTestClass())) {
+            return List.of();
+        }
         List<JudgedDir> out = new ArrayList<>();
         Parameter[] parameters = invocation.getExecutable().getParameters();
         List<Object> arguments = invocation.getArguments();
@@ -62,7 +83,7 @@ final class TempDirs {
         List<Object> instances = new ArrayList<>(context.getRequiredTestInstances().getAllInstances());
         java.util.Collections.reverse(instances);
         for (Object instance : instances) {
-            for (Field f : AnnotationSupport.findAnnotatedFields(instance.getClass(), TempDir.class)) {
+            for (Field f : FIELDS.get(instance.getClass())) {
                 Object target = Modifier.isStatic(f.getModifiers()) ? null : instance;
                 ReflectionSupport.tryToReadFieldValue(f, target).toOptional()
                         .ifPresent(v -> add(out, v, "field " + f.getDeclaringClass().getSimpleName() + "." + f.getName()));

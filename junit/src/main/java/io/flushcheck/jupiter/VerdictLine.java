@@ -19,7 +19,11 @@ final class VerdictLine {
     }
 
     static String of(CheckResult r, String origin) {
-        return "flushcheck: " + Escape.of(r.path()) + " is " + r.verdict() + ": " + decidingFigure(r) + " (" + origin + ", "
+        return of(r, decidingFigure(r), origin);
+    }
+
+    static String of(CheckResult r, String figure, String origin) {
+        return "flushcheck: " + Escape.of(r.path()) + " is " + r.verdict() + ": " + figure + " (" + origin + ", "
                 + r.elapsedMillis() + " ms, " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + ")";
     }
 

@@ -92,16 +92,16 @@ final class VerdictStore {
                 if (worthSharing(fresh)) {
                     write(name, key, fresh);
                 }
-                return new Shared(fresh, null);
+                return new Shared(fresh, null, null);
             }
         } catch (IOException e) {
             // A read-only or full build directory: judge here, share nothing.
-            return new Shared(judge.get(), null);
+            return new Shared(judge.get(), null, null);
         }
     }
 
-    /** A verdict and, when it came from another JVM, where from ("PID 4711, 3 s old, ..."). */
-    record Shared(CheckResult result, String origin) {
+    /** A verdict and, when it came from another JVM, the figure that decided it there and where from. */
+    record Shared(CheckResult result, String figure, String origin) {
     }
 
     static String key(StorageFacts facts, CheckOptions options) {
@@ -141,8 +141,8 @@ final class VerdictStore {
                         p.getProperty("finding." + i + ".message")));
             }
             CheckResult r = new CheckResult(real.toString(), facts, List.of(), new Judgement(verdict, findings), 0);
-            return Optional.of(new Shared(r, "the verdict of PID " + p.getProperty("pid") + " in this build, " + (Math.max(age, 0) / 1000)
-                    + " s old: " + p.getProperty("figure")));
+            return Optional.of(new Shared(r, p.getProperty("figure"), "the verdict of PID " + p.getProperty("pid")
+                    + " in this build, " + (Math.max(age, 0) / 1000) + " s old"));
         } catch (IOException | RuntimeException e) {
             return Optional.empty(); // missing, unreadable or malformed: not trusted
         }

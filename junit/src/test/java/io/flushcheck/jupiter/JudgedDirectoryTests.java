@@ -174,7 +174,8 @@ class JudgedDirectoryTests {
         List<String> lines = o.stderr().lines().filter(l -> l.startsWith("flushcheck: ")).toList();
         assertThat(lines).as("%s", o).hasSize(1);
         assertThat(lines.get(0)).matches("flushcheck: " + disk + " is REAL_FLUSH: \\d+\\.\\d\\d flushes per sync in [a-z-]+ "
-                + "\\(the fewest of \\d+ modes, \\d+ rounds\\) \\(judged in this JVM, \\d+ ms, 20\\d\\d-\\d\\d-\\d\\dT[0-9:]+Z\\)");
+                + "\\(the fewest of \\d+ modes, \\d+ rounds\\) \\((judged in this JVM|the verdict of PID \\d+ in this build, \\d+ s old),"
+                + " \\d+ ms, 20\\d\\d-\\d\\d-\\d\\dT[0-9:]+Z\\)");
         assertThat(other).doesNotExist();
     }
 

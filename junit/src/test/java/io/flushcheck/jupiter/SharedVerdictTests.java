@@ -71,8 +71,8 @@ class SharedVerdictTests {
         }
         ChildJvm.Result second = runFork(project);
         assertThat(second.stderr()).as("%s", second).doesNotContain(JUDGED)
-                .containsPattern(" is REAL_FLUSH: .*\\(the verdict of PID " + written.getProperty("pid") + " in this build, \\d+ s old: "
-                        + "\\d+\\.\\d\\d flushes per sync in ");
+                .containsPattern(" is REAL_FLUSH: \\d+\\.\\d\\d flushes per sync in [a-z-]+ \\(the fewest of \\d+ modes, \\d+ rounds\\)"
+                        + " \\(the verdict of PID " + written.getProperty("pid") + " in this build, \\d+ s old, \\d+ ms, ");
     }
 
     @Test
