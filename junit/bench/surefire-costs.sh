@@ -26,7 +26,7 @@ while getopts "r:n:c:j:h" opt; do
 done
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT INT TERM
+[[ -n "${KEEP:-}" ]] || trap 'rm -rf "$work"' EXIT INT TERM; echo "   (work directory $work)"
 
 echo "== building flushcheck-junit in $repo (mvn -pl junit -am package -DskipTests)"
 (cd "$repo" && mvn -B -q -Dstyle.color=never -pl junit -am package -DskipTests dependency:build-classpath \
@@ -52,7 +52,9 @@ cat > "$work/pom.xml" <<POM
   <dependencies>
     $deps
     <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>$junit</version><scope>test</scope></dependency>
+    <dependency><groupId>org.junit.platform</groupId><artifactId>junit-platform-launcher</artifactId><scope>test</scope></dependency>
   </dependencies>
+  <dependencyManagement><dependencies><dependency><groupId>org.junit</groupId><artifactId>junit-bom</artifactId><version>$junit</version><type>pom</type><scope>import</scope></dependency></dependencies></dependencyManagement>
   <build><plugins>
     <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.14.0</version></plugin>
     <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId><version>3.5.4</version></plugin>
@@ -74,6 +76,55 @@ for ((c = 0; c < classes; c++)); do
     gen "ForkAnnotated${c}Test" "@io.flushcheck.jupiter.RequiresRealFlush" "" 1
 done
 gen SkippedTest "@io.flushcheck.jupiter.RequiresRealFlush" "" 3
+cat > "$work/src/test/java/demo/InJvm.java" <<'JAVA'
+package demo;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import java.util.Arrays;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
+
+/** Runs PlainTest and AnnotatedTest alternately in this one JVM; prints the first runs and the medians of the rest. */
+public class InJvm {
+    static double run(Launcher launcher, Class<?> c) {
+        SummaryGeneratingListener summary = new SummaryGeneratingListener();
+        long start = System.nanoTime();
+        launcher.execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(c)).build(), summary);
+        double s = (System.nanoTime() - start) / 1e9;
+        if (summary.getSummary().getTestsSucceededCount() != summary.getSummary().getTestsFoundCount()) {
+            throw new AssertionError(c + ": not every test passed");
+        }
+        return s;
+    }
+
+    static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    public static void main(String[] args) {
+        int runs = Integer.parseInt(args[0]);
+        Launcher launcher = LauncherFactory.create();
+        double firstPlain = run(launcher, PlainTest.class);
+        double firstAnnotated = run(launcher, AnnotatedTest.class);
+        double[] plain = new double[runs];
+        double[] annotated = new double[runs];
+        for (int r = 0; r < runs; r++) {
+            plain[r] = run(launcher, PlainTest.class);
+            annotated[r] = run(launcher, AnnotatedTest.class);
+        }
+        System.out.printf("   first runs (cold JVM): plain %.3f s, annotated %.3f s (the first check included): +%.3f s%n",
+                firstPlain, firstAnnotated, firstAnnotated - firstPlain);
+        System.out.printf("   then %d alternating runs, medians: plain %.3f s, annotated %.3f s: +%.3f s, %.1f us per annotated test%n",
+                runs, median(plain), median(annotated), median(annotated) - median(plain),
+                (median(annotated) - median(plain)) * 1e6 / Integer.parseInt(args[1]));
+    }
+}
+JAVA
 (cd "$work" && mvn -B -q -Dstyle.color=never test-compile >/dev/null 2>&1) \
     || { echo "bench: the generated project does not compile" >&2; exit 1; }
 
@@ -103,6 +154,13 @@ mp=$(printf '%s\n' "${plain[@]}" | median); ma=$(printf '%s\n' "${annotated[@]}"
 awk -v p="$mp" -v a="$ma" -v n="$tests" 'BEGIN {
     printf "   median: plain %.3f s, annotated %.3f s: +%.3f s for %d tests (target: within 0.3 s), %.1f us per test\n",
            p, a, a - p, n, (a - p) * 1e6 / n }'
+
+echo "== per test in one JVM, JUnit's launcher alone (no Surefire): $tests tests, 1 + $runs runs each"
+(cd "$work" && mvn -B -q -o -Dstyle.color=never dependency:build-classpath -Dmdep.outputFile="$work/test-cp.txt" >/dev/null 2>&1)
+for shared in 0 300; do
+    echo "   flushcheck.shared-verdict-seconds=$shared$([[ $shared == 0 ]] && echo ' (every JVM probes)' || echo ' (a later JVM reuses the verdict of an earlier one)')"
+    (cd "$work" && java -Dflushcheck.shared-verdict-seconds=$shared -cp "target/test-classes:$(cat "$work/test-cp.txt")" demo.InJvm "$runs" "$tests" 2>/dev/null)
+done
 
 echo "== per fork: $classes classes, one test each, reuseForks=false, $runs alternating runs (wall time of mvn)"
 plain=(); annotated=()
