@@ -12,8 +12,8 @@ public final class FlushcheckConfig {
 
     /**
      * Directory judged by {@link RequiresRealFlush} and measured by {@link MeasureSyncCost} when the
-     * annotation names none. Default: the JVM temp dir ({@code java.io.tmpdir}), where {@code @TempDir}
-     * directories are created.
+     * annotation names none and the test has no {@code @TempDir}. Default: the directory where the JDK creates
+     * temp files ({@code java.io.tmpdir} as it was when the JVM started).
      */
     public static final String TARGET_KEY = "flushcheck.target";
 

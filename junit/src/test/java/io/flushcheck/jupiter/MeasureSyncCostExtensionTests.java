@@ -83,6 +83,8 @@ class MeasureSyncCostExtensionTests {
         run(MeasuredTestCases.class, "/dev/shm").testEvents().assertStatistics(s -> s.succeeded(1));
         assertEquals(Verdict.NO_REAL_FLUSH, MeasuredTestCases.seen.verdict());
         assertEquals(2, MeasuredTestCases.seen.costs().size(), "tmpfs is measured, not only judged");
+        assertTrue(Double.isNaN(MeasuredTestCases.seen.cost(SyncMode.OVERWRITE_FDATASYNC).flushesPerSync()),
+                "tmpfs has no device counters: flushes per sync are not counted (NaN), never a made-up 0");
     }
 
     @Test
