@@ -14,8 +14,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the directory it writes to is judged, and a NO_REAL_FLUSH verdict fails it with the evidence
  * ("/tmp is on tmpfs (/tmp, mount 25): syncs reach no device").
  *
- * <p>The directories judged are the test's {@code @TempDir} fields and parameters, whatever factory made
- * them; else {@link #path()}, else the key {@value FlushcheckConfig#TARGET_KEY}, else the directory where the
+ * <p>The directories judged are {@link #path()} when given, else the test's {@code @TempDir} fields and
+ * parameters, whatever factory made them, else the key {@value FlushcheckConfig#TARGET_KEY}, else the directory where the
  * JDK creates temp files ({@code java.io.tmpdir} as it was when the JVM started; a later change of the
  * property moves no temp file, and the message says so). A path that does not exist yet is judged by its
  * nearest existing ancestor. tmpfs and sync interposers (eatmydata) are
