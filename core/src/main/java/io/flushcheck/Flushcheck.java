@@ -194,6 +194,32 @@ public final class Flushcheck {
     }
 
     /**
+     * The directory where {@code Files.createTempDirectory(prefix)}, {@code File.createTempFile} and
+     * JUnit's {@code @TempDir} create files in this JVM: {@code java.io.tmpdir} as it was when the JVM
+     * started. A later {@code System.setProperty("java.io.tmpdir", ...)} (Maven Surefire's
+     * {@code systemPropertyVariables}, {@code mvn -Djava.io.tmpdir=...}) changes the property, not this.
+     * Found once per JVM by creating an empty directory there and removing it.
+     *
+     * @throws java.io.UncheckedIOException when no temp directory can be created
+     */
+    public static Path jdkTempDir() {
+        return JdkTempDir.get();
+    }
+
+    /**
+     * {@code path} itself when it exists, else its nearest existing ancestor: the directory a new
+     * directory at {@code path} would be created in, on whose storage its data would land.
+     * Relative paths are taken from the working directory.
+     */
+    public static Path nearestExisting(Path path) {
+        Path p = path.toAbsolutePath().normalize();
+        while (p != null && !p.toFile().exists()) {
+            p = p.getParent();
+        }
+        return p == null ? path.toAbsolutePath().getRoot() : p;
+    }
+
+    /**
      * Resolves an existing path of any type (a database file, say) to its real path, or says in one
      * sentence why it cannot be reached, with the same causes as {@link #validateDirectory}.
      *

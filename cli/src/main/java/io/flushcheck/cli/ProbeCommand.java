@@ -10,6 +10,7 @@ import io.flushcheck.probe.SyncMode;
 import io.flushcheck.report.Escape;
 import io.flushcheck.report.ResultJson;
 import io.flushcheck.report.TextReport;
+import io.flushcheck.storage.MountTable;
 import io.flushcheck.verdict.Finding;
 import io.flushcheck.verdict.FindingCode;
 import io.flushcheck.verdict.Thresholds;
@@ -17,7 +18,9 @@ import io.flushcheck.verdict.Verdict;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -110,10 +113,26 @@ final class ProbeCommand implements Job {
         }
         CheckOptions options = new CheckOptions(plan, thresholds, alwaysProbe);
         List<CheckResult> results = new ArrayList<>();
+        // One probe per mount: another directory on a probed mount is judged with that probe's costs.
+        Map<Integer, CheckResult> probedMounts = new HashMap<>();
         for (Path p : paths) {
             ProbeListener listener = quiet ? ProbeListener.NONE : new Progress(err, p);
             try {
-                CheckResult r = Flushcheck.check(p, options, listener);
+                int mount = paths.size() > 1 ? mountId(p) : -1;
+                CheckResult probed = probedMounts.get(mount);
+                CheckResult r;
+                if (probed != null) {
+                    if (!quiet) {
+                        err.println("flushcheck: " + Escape.of(p.toString()) + " is on the mount of " + Escape.of(probed.path())
+                                + ": judged with its probe");
+                    }
+                    r = Flushcheck.recheck(p, probed, options);
+                } else {
+                    r = Flushcheck.check(p, options, listener);
+                    if (mount >= 0) {
+                        probedMounts.put(mount, r);
+                    }
+                }
                 results.add(r);
                 // Not progress: a change made to the user's directory is said even with --quiet.
                 for (Finding f : r.judgement().findings()) {
@@ -147,6 +166,15 @@ final class ProbeCommand implements Job {
             }
         }
         return exit;
+    }
+
+    /** The id of the mount a path walk to the directory reaches, or -1 where it cannot be told (not Linux). */
+    private static int mountId(Path p) {
+        try {
+            return MountTable.live().mountOf(Flushcheck.validateDirectory(p).toString()).mountId();
+        } catch (RuntimeException e) {
+            return -1;
+        }
     }
 
     private static boolean sameDirectory(Path a, Path b) {

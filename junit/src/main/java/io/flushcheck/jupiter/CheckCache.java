@@ -8,7 +8,13 @@ import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbeLock;
 import io.flushcheck.report.Escape;
 import io.flushcheck.storage.MountTable;
+import io.flushcheck.storage.StorageFacts;
+import io.flushcheck.storage.StorageInspector;
+import io.flushcheck.verdict.Judge;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -16,12 +22,13 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * Checks computed once per run and shared by every test: cached in the root store, first by path,
  * then by the mount that holds it, so that a thousand annotated tests cost one probe per storage.
+ * A probed verdict is also shared with the build's other JVMs ({@link VerdictStore}).
  * Probes run one at a time ({@link ProbeLock}), since the device counters they read are shared by the whole disk.
  */
 final class CheckCache {
 
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(CheckCache.class);
-    /** Checks actually run in this JVM (not served from the cache); tests read it. */
+    /** Storage checks made in this JVM (not served from this JVM's cache, whether probed or shared); tests read it. */
     static final AtomicInteger CHECKS_RUN = new AtomicInteger();
 
     private CheckCache() {
@@ -38,11 +45,36 @@ final class CheckCache {
         // getOrComputeIfAbsent: JUnit 6 prefers computeIfAbsent, which the 5.14 API we compile against lacks.
         return root.getOrComputeIfAbsent(new PathKey(dir, options), k -> {
             Path real = resolve(dir, what);
-            CheckResult shared = root.getOrComputeIfAbsent(new StorageKey(storageKey(real), options),
-                    k2 -> run(real, options), CheckResult.class);
-            // Same storage, other directory: its own facts and findings, the storage's costs.
-            return shared.path().equals(real.toString()) ? shared : Flushcheck.recheck(real, shared, options);
+            int seconds = new Settings(context).intValue(FlushcheckConfig.SHARED_VERDICT_SECONDS_KEY,
+                    VerdictStore.DEFAULT_SECONDS, 0, 86_400);
+            Checked shared = root.getOrComputeIfAbsent(new StorageKey(storageKey(real), options),
+                    k2 -> run(real, options, seconds), Checked.class);
+            return forDirectory(real, shared, options);
         }, CheckResult.class);
+    }
+
+    /** The JVM-wide cache of checks asked for outside any extension (a test's own call of {@link FlushAssertions}). */
+    private static final Map<Object, Object> JVM_WIDE = new HashMap<>();
+
+    /** As {@link #check(ExtensionContext, Path, CheckOptions, String)}, cached for the life of the JVM. */
+    static CheckResult check(Path dir, CheckOptions options, String what) {
+        synchronized (JVM_WIDE) {
+            PathKey pathKey = new PathKey(dir, options);
+            CheckResult cached = (CheckResult) JVM_WIDE.get(pathKey);
+            if (cached != null) {
+                return cached;
+            }
+            Path real = resolve(dir, what);
+            StorageKey key = new StorageKey(storageKey(real), options);
+            Checked shared = (Checked) JVM_WIDE.get(key);
+            if (shared == null) {
+                shared = run(real, options, Integer.getInteger(FlushcheckConfig.SHARED_VERDICT_SECONDS_KEY, VerdictStore.DEFAULT_SECONDS));
+                JVM_WIDE.put(key, shared);
+            }
+            CheckResult r = forDirectory(real, shared, options);
+            JVM_WIDE.put(pathKey, r);
+            return r;
+        }
     }
 
     private record PathKey(Path dir, CheckOptions options) {
@@ -51,11 +83,57 @@ final class CheckCache {
     private record StorageKey(String storage, CheckOptions options) {
     }
 
-    private static CheckResult run(Path dir, CheckOptions options) {
+    /** A storage's check, and whether it came from another JVM (its verdict stands without costs to recheck with). */
+    private record Checked(CheckResult result, boolean fromOtherJvm) {
+    }
+
+    private static CheckResult forDirectory(Path real, Checked shared, CheckOptions options) {
+        CheckResult r = shared.result();
+        if (r.path().equals(real.toString())) {
+            return r;
+        }
+        // Same storage, other directory: its own facts and findings, the storage's costs; a verdict shared by
+        // another JVM carries no costs, and the storage's verdict is the directory's.
+        return shared.fromOtherJvm() ? new CheckResult(real.toString(), r.facts(), r.costs(), r.judgement(), r.elapsedMillis())
+                : Flushcheck.recheck(real, r, options);
+    }
+
+    private static Checked run(Path dir, CheckOptions options, int sharedSeconds) {
         return ProbeLock.exclusively(() -> {
             CHECKS_RUN.incrementAndGet();
-            return Flushcheck.check(dir, options, ProbeListener.NONE);
+            // Measurements are always made here; a verification the storage facts decide costs milliseconds.
+            Optional<VerdictStore> store = options.alwaysProbe() ? Optional.empty() : VerdictStore.forBuild(sharedSeconds);
+            StorageFacts facts = store.isPresent() ? inspect(dir) : null;
+            if (facts != null && !Judge.decidedWithoutProbe(Judge.staticFindings(facts))) {
+                VerdictStore.Shared s = store.get().getOrJudge(dir, facts, options, () -> probe(dir, options));
+                if (s.origin() != null) {
+                    System.err.println(VerdictLine.of(s.result(), s.figure(), s.origin()));
+                    return new Checked(s.result(), true);
+                }
+                print(s.result());
+                return new Checked(s.result(), false);
+            }
+            CheckResult r = probe(dir, options);
+            print(r);
+            return new Checked(r, false);
         });
+    }
+
+    private static CheckResult probe(Path dir, CheckOptions options) {
+        return Flushcheck.check(dir, options, ProbeListener.NONE);
+    }
+
+    private static void print(CheckResult r) {
+        // stderr: Surefire shows it on the console and keeps it in the report of the test that asked first.
+        System.err.println(VerdictLine.of(r, "judged in this JVM"));
+    }
+
+    private static StorageFacts inspect(Path dir) {
+        try {
+            return new StorageInspector().inspect(dir);
+        } catch (Exception e) {
+            return null; // Flushcheck.check reports it
+        }
     }
 
     private static Path resolve(Path dir, String what) {

@@ -12,8 +12,8 @@ public final class FlushcheckConfig {
 
     /**
      * Directory judged by {@link RequiresRealFlush} and measured by {@link MeasureSyncCost} when the
-     * annotation names none. Default: the JVM temp dir ({@code java.io.tmpdir}), where {@code @TempDir}
-     * directories are created.
+     * annotation names none and the test has no {@code @TempDir}. Default: the directory where the JDK creates
+     * temp files ({@code java.io.tmpdir} as it was when the JVM started).
      */
     public static final String TARGET_KEY = "flushcheck.target";
 
@@ -53,6 +53,13 @@ public final class FlushcheckConfig {
      * JVM temp dir, then the build directory ({@code target/} or {@code build/}), then the working directory.
      */
     public static final String TEMPDIR_KEY = "flushcheck.tempdir";
+
+    /**
+     * How long, in seconds, a probed verdict of {@link RequiresRealFlush} is shared with the build's other JVMs
+     * (Surefire forks) through {@code target/flushcheck/verdicts} (or {@code build/...}): default 300, 0 turns it
+     * off. An entry is used only for the same boot, mount, device chain, environment, options and flushcheck.
+     */
+    public static final String SHARED_VERDICT_SECONDS_KEY = "flushcheck.shared-verdict-seconds";
 
     /** The resource lock {@link MeasureSyncCost} tests hold, so measurements never overlap in parallel runs. */
     public static final String DISK_LOCK = "io.flushcheck.disk";

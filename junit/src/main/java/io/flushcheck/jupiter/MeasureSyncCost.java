@@ -18,8 +18,11 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * written as JSON and text under the build directory ({@value FlushcheckConfig#REPORT_DIR_KEY}), and
  * injected into the test as a {@link SyncCostMeasurement} parameter.
  *
- * <p>With {@link #maxP99Micros()} it is also a gate, like etcd's "p99 of fdatasync under 10 ms": a syncing
- * mode whose p99 is above the limit fails the test with the measured distribution in the message.
+ * <p>With {@link #maxMicros()} (and {@link #gatePercentile()}) or {@link #maxP99Micros()} it is also a gate,
+ * like etcd's "p99 of wal fsync under 10 ms": a syncing mode whose percentile is above the limit fails the
+ * test with the measured distribution and the number of rounds the percentile rests on. A gate needs
+ * enough rounds for its percentile (at least 10 above it), as etcd's fio check measures about 10,000
+ * fdatasyncs for its p99.
  *
  * <p>Measurements hold the resource lock {@value FlushcheckConfig#DISK_LOCK}, so they never overlap in a
  * parallel run, and each storage and plan is measured once per run. Usable as a meta-annotation.
@@ -49,6 +52,20 @@ public @interface MeasureSyncCost {
     /** The directory; empty means {@value FlushcheckConfig#TARGET_KEY}, else {@code java.io.tmpdir}. */
     String path() default "";
 
-    /** Fail when a syncing mode's p99 latency exceeds this many microseconds; -1 (default) measures only. */
+    /**
+     * Fail when a syncing mode's p99 latency exceeds this many microseconds; -1 (default) measures only.
+     * The same as {@code maxMicros} with {@code gatePercentile = 99}: it needs at least 1000 rounds.
+     */
     double maxP99Micros() default -1;
+
+    /**
+     * Fail when a syncing mode's latency at {@link #gatePercentile()} exceeds this many microseconds; -1
+     * (default) measures only. The rounds must put at least 10 rounds above the percentile (1000 rounds for
+     * the p99, 100 for the p90, 20 for the median), else the gate is a configuration error: a percentile of
+     * fewer rests on a handful of rounds, and one stall of a shared machine decides it.
+     */
+    double maxMicros() default -1;
+
+    /** The percentile {@link #maxMicros()} gates, above 0 and below 100 (default 99). */
+    double gatePercentile() default 99;
 }

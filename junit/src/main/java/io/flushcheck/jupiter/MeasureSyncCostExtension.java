@@ -52,13 +52,14 @@ class MeasureSyncCostExtension implements BeforeAllCallback, BeforeEachCallback,
     private static void measure(ExtensionContext context, MeasureSyncCost annotation) {
         Settings settings = new Settings(context);
         CheckOptions options = new CheckOptions(settings.measurePlan(annotation), settings.thresholds(), true);
-        double limit = Settings.maxP99Micros(annotation);
+        Gate gate = Gate.of(annotation);
+        gate.requireRounds(options.plan().rounds());
         CheckResult result = CheckCache.check(context, settings.target(annotation.path()), options, NAME);
         Path[] files = writeReports(context, settings, result);
         SyncCostMeasurement m = new SyncCostMeasurement(result, files[0], files[1]);
         context.getStore(NAMESPACE).put(SyncCostMeasurement.class, m);
         publish(context, result);
-        gate(limit, result);
+        gate(gate, result);
     }
 
     private static void publish(ExtensionContext context, CheckResult result) {
@@ -79,15 +80,17 @@ class MeasureSyncCostExtension implements BeforeAllCallback, BeforeEachCallback,
         }
     }
 
-    private static void gate(double limit, CheckResult result) {
-        if (limit < 0) {
+    private static void gate(Gate gate, CheckResult result) {
+        if (!gate.active()) {
             return;
         }
         for (SyncCost c : result.costs()) {
-            if (c.mode().syncs() && c.p99Micros() > limit) {
+            double value = c.percentileMicros(gate.percentile());
+            if (c.mode().syncs() && value > gate.maxMicros()) {
                 StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
-                        "%s(maxP99Micros = %s): %s p99 is %s us in %s, above the limit; the distribution:%n", NAME,
-                        Numbers.micros(limit), c.mode().id(), Numbers.micros(c.p99Micros()), Escape.of(result.path())));
+                        "%s: %s %s is %s us in %s, above the limit (the %s of %d rounds: %d rounds lie above it); the distribution:%n",
+                        gate.shown(), c.mode().id(), gate.label(), Numbers.micros(value), Escape.of(result.path()), gate.label(),
+                        c.rounds(), gate.roundsAbove(c.rounds())));
                 TextReport.appendCost(sb, c, true);
                 throw new AssertionError(sb.toString());
             }

@@ -2,6 +2,7 @@ package io.flushcheck.jupiter;
 
 import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
+import io.flushcheck.Flushcheck;
 import io.flushcheck.report.Escape;
 import io.flushcheck.verdict.Verdict;
 import java.nio.file.Files;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.io.TempDirFactory;
  * {@code junit.jupiter.tempdir.factory.default=io.flushcheck.jupiter.RealDiskTempDirFactory}.
  *
  * <p>It takes the first of these places whose verdict is REAL_FLUSH: the key
- * {@value FlushcheckConfig#TEMPDIR_KEY}, the JVM temp dir, the build directory ({@code target/} or
+ * {@value FlushcheckConfig#TEMPDIR_KEY}, the JDK's temp dir ({@code java.io.tmpdir} as the JVM started), the build directory ({@code target/} or
  * {@code build/} under the working directory), the working directory. When it has to pass over the JVM
  * temp dir it says where it went, once per run, on stderr. Where no place is REAL_FLUSH it takes the first
  * UNKNOWN one (no device counters to show the flushes), unless {@value FlushcheckConfig#ON_UNKNOWN_KEY} is
@@ -78,7 +79,8 @@ public final class RealDiskTempDirFactory implements TempDirFactory {
             }
             out.add(dir.toAbsolutePath());
         });
-        out.add(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath());
+        // Where the JDK creates temp files, which a java.io.tmpdir set after start-up does not change.
+        out.add(Flushcheck.jdkTempDir());
         for (String build : List.of("target", "build")) {
             Path dir = Path.of(build).toAbsolutePath();
             if (Files.isDirectory(dir)) {

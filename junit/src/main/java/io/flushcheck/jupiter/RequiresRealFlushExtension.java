@@ -5,36 +5,120 @@ import io.flushcheck.CheckResult;
 import io.flushcheck.report.Escape;
 import io.flushcheck.verdict.FindingCode;
 import io.flushcheck.verdict.Verdict;
+import java.lang.reflect.Method;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.InvocationInterceptor;
+import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
 import org.junit.platform.commons.support.AnnotationSupport;
 import org.opentest4j.TestAbortedException;
 
 /**
- * Judges the test's directory before the test: once in {@code beforeAll} when the annotation is on the
- * class (or an enclosing class), and in {@code beforeEach} when it is on the method.
+ * Judges the directories a test writes to before it runs. Where the test gets {@code @TempDir}
+ * directories, those are judged, as each invocation receives them; otherwise the configured directory,
+ * once in {@code beforeAll} when the annotation is on the class (or an enclosing class).
+ *
+ * <p>A class-level skip aborts each test with the reason rather than the class: build tools such as
+ * Maven Surefire count and show skipped tests, not skipped classes.
  */
-class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallback {
+class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallback, InvocationInterceptor {
 
     static final String NAME = "@RequiresRealFlush";
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RequiresRealFlushExtension.class);
+    private static final String SKIP_REASON = "skip reason";
+    private static final Set<String> ANNOUNCED_SKIPS = ConcurrentHashMap.newKeySet();
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        Optional<RequiresRealFlush> onClass = findOnClass(context.getRequiredTestClass());
-        if (onClass.isPresent()) {
-            enforce(context, onClass.get());
+        Class<?> testClass = context.getRequiredTestClass();
+        Optional<RequiresRealFlush> onClass = findOnClass(testClass);
+        if (onClass.isEmpty() || TempDirs.declared(testClass)) {
+            return; // judged per invocation, with the directories it gets
+        }
+        Plan plan = plan(context, onClass.get());
+        String skip = enforce(context, onClass.get(), plan.configured(), plan);
+        if (skip != null) {
+            context.getStore(NAMESPACE).put(SKIP_REASON, skip);
         }
     }
 
     @Override
     public void beforeEach(ExtensionContext context) {
-        Optional<RequiresRealFlush> onMethod = AnnotationSupport.findAnnotation(context.getRequiredTestMethod(),
-                RequiresRealFlush.class);
-        if (onMethod.isPresent()) {
-            enforce(context, onMethod.get());
+        for (Optional<ExtensionContext> c = context.getParent(); c.isPresent(); c = c.get().getParent()) {
+            String reason = c.get().getStore(NAMESPACE).get(SKIP_REASON, String.class);
+            if (reason != null) {
+                throw new TestAbortedException(reason);
+            }
         }
+    }
+
+    @Override
+    public void interceptTestMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> invocationContext,
+                                    ExtensionContext extensionContext) throws Throwable {
+        judgeInvocation(invocation, invocationContext, extensionContext);
+    }
+
+    @Override
+    public void interceptTestTemplateMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> invocationContext,
+                                            ExtensionContext extensionContext) throws Throwable {
+        judgeInvocation(invocation, invocationContext, extensionContext);
+    }
+
+    private static void judgeInvocation(Invocation<Void> invocation, ReflectiveInvocationContext<Method> invocationContext,
+                                        ExtensionContext context) throws Throwable {
+        Optional<RequiresRealFlush> annotation = AnnotationSupport.findAnnotation(invocationContext.getExecutable(),
+                RequiresRealFlush.class);
+        if (annotation.isEmpty() && TempDirs.declared(context.getRequiredTestClass())) {
+            annotation = findOnClass(context.getRequiredTestClass());
+        }
+        if (annotation.isEmpty()) {
+            invocation.proceed();
+            return;
+        }
+        try {
+            Plan plan = plan(context, annotation.get());
+            // An explicit path is what the user asked to judge; else the @TempDir directories, else the default.
+            List<JudgedDir> dirs = annotation.get().path().isBlank() ? TempDirs.of(invocationContext, context) : List.of();
+            if (dirs.isEmpty()) {
+                dirs = List.of(plan.configured());
+            }
+            for (JudgedDir dir : dirs) {
+                String skip = enforce(context, annotation.get(), dir, plan);
+                if (skip != null) {
+                    throw new TestAbortedException(skip);
+                }
+            }
+        } catch (Throwable t) {
+            invocation.skip();
+            throw t;
+        }
+        invocation.proceed();
+    }
+
+    /**
+     * What an annotation asks in this run: its policies, options and configured directory. Read once per
+     * annotation and run, so that the thousandth annotated test pays for a map lookup.
+     */
+    private record Plan(FlushPolicy onNo, FlushPolicy onUnknown, CheckOptions options, JudgedDir configured) {
+    }
+
+    private record PlanKey(RequiresRealFlush annotation) {
+    }
+
+    private static Plan plan(ExtensionContext context, RequiresRealFlush annotation) {
+        return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(new PlanKey(annotation), k -> {
+            Settings settings = new Settings(context);
+            // Both policies first: a bad value is a configuration error wherever the test runs.
+            FlushPolicy onNo = settings.policy(annotation.onNoRealFlush(), FlushcheckConfig.ON_NO_REAL_FLUSH_KEY, FlushPolicy.FAIL);
+            FlushPolicy onUnknown = settings.policy(annotation.onUnknown(), FlushcheckConfig.ON_UNKNOWN_KEY, FlushPolicy.WARN);
+            CheckOptions options = new CheckOptions(settings.verificationPlan(), settings.thresholds(), false);
+            return new Plan(onNo, onUnknown, options, Targets.configured(settings, annotation.path(), NAME));
+        }, Plan.class);
     }
 
     /** On the class, a superclass (inherited) or a class enclosing a {@code @Nested} one. */
@@ -52,52 +136,70 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
         return findOnClass(testClass, RequiresRealFlush.class);
     }
 
-    private static void enforce(ExtensionContext context, RequiresRealFlush annotation) {
-        Settings settings = new Settings(context);
-        // Both policies first: a bad value is a configuration error wherever the test runs.
-        FlushPolicy onNo = settings.policy(annotation.onNoRealFlush(), FlushcheckConfig.ON_NO_REAL_FLUSH_KEY, FlushPolicy.FAIL);
-        FlushPolicy onUnknown = settings.policy(annotation.onUnknown(), FlushcheckConfig.ON_UNKNOWN_KEY, FlushPolicy.WARN);
-        CheckResult result = CheckCache.check(context, settings.target(annotation.path()),
-                new CheckOptions(settings.verificationPlan(), settings.thresholds(), false), NAME);
+    /**
+     * Judges one directory: returns normally on REAL_FLUSH and on warn, throws on fail, and returns the
+     * skip reason on skip (a class-level skip is applied to each test).
+     */
+    private static String enforce(ExtensionContext context, RequiresRealFlush annotation, JudgedDir dir, Plan plan) {
+        FlushPolicy onNo = plan.onNo();
+        FlushPolicy onUnknown = plan.onUnknown();
+        CheckResult result = CheckCache.check(context, dir.judged(), plan.options(), NAME);
         Verdict verdict = result.verdict();
-        context.publishReportEntry("flushcheck.verdict", Escape.of(result.path()) + ": " + verdict);
+        context.publishReportEntry("flushcheck.verdict", dir.subject() + ": " + verdict);
         if (verdict == Verdict.REAL_FLUSH) {
-            return;
+            return null;
         }
         boolean no = verdict == Verdict.NO_REAL_FLUSH;
         FlushPolicy attribute = no ? annotation.onNoRealFlush() : annotation.onUnknown();
         String key = no ? FlushcheckConfig.ON_NO_REAL_FLUSH_KEY : FlushcheckConfig.ON_UNKNOWN_KEY;
         FlushPolicy policy = no ? onNo : onUnknown;
-        // Advice names the setting that chose the policy: the attribute when set, else the key.
+        // The message names the setting that chose the policy: the attribute when set, else the key.
         String setting = attribute != FlushPolicy.CONFIGURED
-                ? NAME + "(" + (no ? "onNoRealFlush" : "onUnknown") + " = " + attribute + ")" : key;
-        String message = message(result, setting, policy);
+                ? NAME + "(" + (no ? "onNoRealFlush" : "onUnknown") + " = " + attribute + ")"
+                : key + "=" + policy.name().toLowerCase(java.util.Locale.ROOT);
+        String message = message(dir, result, setting, policy);
         switch (policy) {
             case FAIL -> throw new NoRealFlushError(message, result);
-            case SKIP -> throw new TestAbortedException(message);
+            case SKIP -> {
+                String where = context.getRequiredTestClass().getName();
+                if (ANNOUNCED_SKIPS.add(where + "\0" + message)) {
+                    System.err.println("flushcheck: skipping tests of " + where + ": " + message);
+                }
+                return message;
+            }
             default -> {
                 context.publishReportEntry("flushcheck.warning", message);
                 System.err.println("flushcheck: warning: " + message);
+                return null;
             }
         }
     }
 
-    /** The verdict, its evidence, and (for fail and skip) what the user can do about it. */
-    static String message(CheckResult result, String setting, FlushPolicy policy) {
+    /** The verdict, its evidence, and what the user can do about it (fail) or why it was skipped (skip). */
+    static String message(JudgedDir dir, CheckResult result, String setting, FlushPolicy policy) {
+        return message(NAME, dir, result, setting, policy);
+    }
+
+    static String message(String what, JudgedDir dir, CheckResult result, String setting, FlushPolicy policy) {
         // Escaped: the message reaches terminals and XML reports, whatever the directory's name holds.
-        String text = NAME + ": " + Escape.of(result.path()) + " is " + result.verdict() + ": "
-                + Escape.of(result.judgement().summary());
-        if (policy == FlushPolicy.WARN) {
-            return text;
+        StringBuilder text = new StringBuilder(what).append(": ").append(dir.subject()).append(" is ")
+                .append(result.verdict()).append(": ").append(Escape.of(result.judgement().summary()));
+        for (String note : dir.notes()) {
+            text.append("; ").append(note);
         }
-        String other = policy == FlushPolicy.FAIL ? "skip or warn" : "fail or warn";
-        String relax = setting.startsWith("@") ? "change " + setting + " to " + other : "set " + setting + "=" + other;
+        if (policy == FlushPolicy.WARN) {
+            return text.toString();
+        }
+        if (policy == FlushPolicy.SKIP) {
+            return text.append(" (skipped, as ").append(setting).append(" asks)").toString();
+        }
+        String relax = setting.startsWith("@") ? "change " + setting + " to skip or warn"
+                : "set " + setting.substring(0, setting.indexOf('=')) + "=skip or warn";
         if (result.verdict() == Verdict.UNKNOWN) {
             return text + " (the evidence here decides nothing; " + relax + " where that is acceptable)";
         }
         String fix = result.judgement().has(FindingCode.SYNC_INTERPOSER)
-                ? "run the tests without the interposer (unset LD_PRELOAD)"
-                : "run on a disk directory: point java.io.tmpdir or " + FlushcheckConfig.TARGET_KEY + " at one";
+                ? "run the tests without the interposer (unset LD_PRELOAD)" : dir.advice();
         return text + " (" + fix + ", or " + relax + " where that is acceptable)";
     }
 }

@@ -95,16 +95,6 @@ final class Settings {
         }
     }
 
-    /** The gate of a {@link MeasureSyncCost}: -1 (none) or a finite number of microseconds above 0. */
-    static double maxP99Micros(MeasureSyncCost a) {
-        double v = a.maxP99Micros();
-        if (v == -1 || (v > 0 && Double.isFinite(v))) {
-            return v;
-        }
-        throw new ExtensionConfigurationException("@MeasureSyncCost(maxP99Micros = " + v
-                + "): use -1 (no gate) or a number of microseconds above 0");
-    }
-
     ProbePlan verificationPlan() {
         return ProbePlan.verification().withRounds(intValue(FlushcheckConfig.VERIFY_ROUNDS_KEY, 64, 8, 100_000));
     }

@@ -45,7 +45,8 @@ class ChildJvmEnvironmentTests {
         assertThat(o.stderr()).contains("flushcheck: @TempDir directories go to " + target.toRealPath()
                 + " because /dev/shm is NO_REAL_FLUSH (/dev/shm is on tmpfs");
         try (var s = Files.list(target)) {
-            assertThat(s).as("JUnit removes the temp dir the factory made").isEmpty();
+            assertThat(s.map(p -> p.getFileName().toString())).as("JUnit removes the temp dir the factory made")
+                    .noneMatch(n -> n.startsWith("junit-flushcheck-"));
         }
     }
 

@@ -83,16 +83,26 @@ class MeasureSyncCostExtensionTests {
         run(MeasuredTestCases.class, "/dev/shm").testEvents().assertStatistics(s -> s.succeeded(1));
         assertEquals(Verdict.NO_REAL_FLUSH, MeasuredTestCases.seen.verdict());
         assertEquals(2, MeasuredTestCases.seen.costs().size(), "tmpfs is measured, not only judged");
+        assertTrue(Double.isNaN(MeasuredTestCases.seen.cost(SyncMode.OVERWRITE_FDATASYNC).flushesPerSync()),
+                "tmpfs has no device counters: flushes per sync are not counted (NaN), never a made-up 0");
     }
 
     @Test
     void gateFailsWithTheDistribution() {
         run(GateTestCases.class, disk.toString()).testEvents()
                 .assertThatEvents().haveExactly(1, event(test("gated"), finishedWithFailure(instanceOf(AssertionError.class),
-                        message(m -> m.startsWith("@MeasureSyncCost(maxP99Micros = 1.00): overwrite-fdatasync p99 is ")
-                                && m.contains("above the limit; the distribution:")
+                        message(m -> m.startsWith("@MeasureSyncCost(maxMicros = 1.00, gatePercentile = 50): overwrite-fdatasync p50 is ")
+                                && m.contains("above the limit (the p50 of 20 rounds: 10 rounds lie above it); the distribution:")
                                 && m.contains("overwrite-fdatasync: 20 rounds of 4 KiB")
-                                && m.contains(" us  ")))));
+                                && m.contains(" us  ")
+                                && gatedFigureIsTheDistributionsMedian(m)))));
+    }
+
+    /** "p50 is 412 us in ..." names the same figure as the distribution's "p50 412 us". */
+    private static boolean gatedFigureIsTheDistributionsMedian(String message) {
+        java.util.regex.Matcher gated = java.util.regex.Pattern.compile(" p50 is ([0-9.]+) us ").matcher(message);
+        java.util.regex.Matcher shown = java.util.regex.Pattern.compile(", p50 ([0-9.]+) us,").matcher(message);
+        return gated.find() && shown.find() && gated.group(1).equals(shown.group(1));
     }
 
     @Test
@@ -105,6 +115,21 @@ class MeasureSyncCostExtensionTests {
                 .map(e -> e.getPayload(ReportEntry.class).orElseThrow())
                 .filter(e -> e.getKeyValuePairs().containsKey("flushcheck.append-fsync.p50Micros")).count();
         assertEquals(2, perTest, "each test's report carries the class-level figures");
+    }
+
+    @Test
+    void aGateNeedsTenRoundsAboveItsPercentileBeforeAnythingIsMeasured() {
+        int before = CheckCache.CHECKS_RUN.get();
+        run(TooFewRoundsTestCases.class, disk.toString()).testEvents()
+                .assertThatEvents().haveExactly(1, event(test("p99Of200"), finishedWithFailure(
+                        instanceOf(ExtensionConfigurationException.class),
+                        message("@MeasureSyncCost(maxP99Micros = 10000): the p99 of 200 rounds rests on its 3 slowest, so one"
+                                + " stall of a busy machine decides it; measure at least 1000 rounds (rounds = 1000), or gate a"
+                                + " lower percentile (gatePercentile = 90 needs 100)"))))
+                .haveExactly(1, event(test("p90Of99"), finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
+                        message(m -> m.startsWith("@MeasureSyncCost(maxMicros = 10000, gatePercentile = 90): the p90 of 99 rounds"
+                                + " rests on its 10 slowest")))));
+        assertEquals(0, CheckCache.CHECKS_RUN.get() - before, "refused before measuring");
     }
 
     @Test
@@ -137,8 +162,20 @@ class MeasureSyncCostExtensionTests {
 
     static class GateTestCases {
         @Test
-        @MeasureSyncCost(modes = SyncMode.OVERWRITE_FDATASYNC, rounds = 20, maxP99Micros = 1)
+        @MeasureSyncCost(modes = SyncMode.OVERWRITE_FDATASYNC, rounds = 20, maxMicros = 1, gatePercentile = 50)
         void gated() {
+        }
+    }
+
+    static class TooFewRoundsTestCases {
+        @Test
+        @MeasureSyncCost(modes = SyncMode.OVERWRITE_FDATASYNC, rounds = 200, maxP99Micros = 10_000)
+        void p99Of200() {
+        }
+
+        @Test
+        @MeasureSyncCost(modes = SyncMode.OVERWRITE_FDATASYNC, rounds = 99, maxMicros = 10_000, gatePercentile = 90)
+        void p90Of99() {
         }
     }
 

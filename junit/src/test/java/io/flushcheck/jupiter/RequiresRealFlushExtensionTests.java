@@ -192,14 +192,6 @@ class RequiresRealFlushExtensionTests {
     }
 
     @Test
-    void missingTargetDirectoryIsAConfigurationError() {
-        run(MethodLevelTestCases.class, Map.of(FlushcheckConfig.TARGET_KEY, "/no/such/dir")).testEvents()
-                .assertThatEvents().haveExactly(1, event(test("annotated"), finishedWithFailure(
-                        instanceOf(ExtensionConfigurationException.class),
-                        message(m -> m.startsWith("@RequiresRealFlush: /no/such/dir does not exist")))));
-    }
-
-    @Test
     void classLevelFailsTheWholeClassOnce() {
         EngineExecutionResults r = run(ClassLevelTestCases.class, Map.of(FlushcheckConfig.TARGET_KEY, "/dev/shm"));
         r.containerEvents().assertStatistics(s -> s.failed(1));

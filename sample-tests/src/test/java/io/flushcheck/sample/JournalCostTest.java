@@ -29,9 +29,12 @@ class JournalCostTest {
                 () -> "overwrite wrote " + overwrite.kibWritten() + " KiB, append " + append.kibWritten() + " KiB");
     }
 
-    /** A latency gate in the style of etcd's "p99 of fdatasync under 10 ms", made generous for shared CI machines. */
+    /**
+     * A latency gate in the style of etcd's "p99 of wal fsync under 10 ms", made generous for shared CI machines:
+     * 200 rounds put 10 above the p95, enough that no single stall decides it (a p99 needs 1000).
+     */
     @Test
-    @MeasureSyncCost(modes = SyncMode.OVERWRITE_FDATASYNC, rounds = 200, maxP99Micros = 250_000)
+    @MeasureSyncCost(modes = SyncMode.OVERWRITE_FDATASYNC, rounds = 200, maxMicros = 250_000, gatePercentile = 95)
     void commitLatencyStaysUnderTheGate(SyncCostMeasurement m) {
         assertTrue(m.cost(SyncMode.OVERWRITE_FDATASYNC).p50Micros() > 0);
     }

@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# What @RequiresRealFlush costs a Maven build, measured with a real Surefire on a generated project that
+# uses this checkout's flushcheck-junit (built in the reactor, nothing installed):
+#   per test: 1,000 plain @Test methods against the same 1,000 annotated, one JVM each (Surefire's own
+#             suite time, so JVM start is left out);
+#   per fork: CLASSES classes of one test each with reuseForks=false, one JVM per class, plain against
+#             annotated at class level (the whole mvn run's wall time, divided by the classes).
+# Plain and annotated runs alternate; every figure is the median of RUNS runs. It then runs an annotated
+# class with flushcheck.on-no-real-flush=skip and java.io.tmpdir=/dev/shm and shows what Surefire prints.
+#
+# usage: junit/bench/surefire-costs.sh [-r RUNS] [-n TESTS] [-c CLASSES] [-j JUNIT_VERSION]
+set -euo pipefail
+
+runs=5
+tests=1000
+classes=10
+junit=5.14.1
+while getopts "r:n:c:j:h" opt; do
+    case $opt in
+        r) runs=$OPTARG ;;
+        n) tests=$OPTARG ;;
+        c) classes=$OPTARG ;;
+        j) junit=$OPTARG ;;
+        *) sed -n '2,12p' "$0"; exit 2 ;;
+    esac
+done
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+[[ -n "${KEEP:-}" ]] || trap 'rm -rf "$work"' EXIT INT TERM; echo "   (work directory $work)"
+
+echo "== building flushcheck-junit in $repo (mvn -pl junit -am package -DskipTests)"
+(cd "$repo" && mvn -B -q -Dstyle.color=never -pl junit -am package -DskipTests dependency:build-classpath \
+    -DincludeScope=runtime -Dmdep.outputFile="$work/cp.txt" >/dev/null) \
+    || { echo "bench: the build failed" >&2; exit 1; }
+jars=("$repo"/junit/target/flushcheck-junit-*[0-9T].jar)
+IFS=: read -r -a rest < "$work/cp.txt" || true
+jars+=("${rest[@]}")
+deps=""
+i=0
+for jar in "${jars[@]}"; do
+    [[ $jar == *.jar ]] || jar=$(ls "$repo"/core/target/flushcheck-core-*[0-9T].jar)
+    i=$((i + 1))
+    deps+="<dependency><groupId>bench</groupId><artifactId>dep$i</artifactId><version>1</version><scope>system</scope><systemPath>$jar</systemPath></dependency>"
+done
+
+mkdir -p "$work/src/test/java/demo" "$work/src/test/resources"
+cat > "$work/pom.xml" <<POM
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>demo</groupId><artifactId>surefire-costs</artifactId><version>1</version>
+  <properties><maven.compiler.release>17</maven.compiler.release><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>
+  <dependencies>
+    $deps
+    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>$junit</version><scope>test</scope></dependency>
+    <dependency><groupId>org.junit.platform</groupId><artifactId>junit-platform-launcher</artifactId><scope>test</scope></dependency>
+  </dependencies>
+  <dependencyManagement><dependencies><dependency><groupId>org.junit</groupId><artifactId>junit-bom</artifactId><version>$junit</version><type>pom</type><scope>import</scope></dependency></dependencies></dependencyManagement>
+  <build><plugins>
+    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.14.0</version></plugin>
+    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId><version>3.5.4</version></plugin>
+  </plugins></build>
+</project>
+POM
+gen() { # class, annotation on the class, annotation on each method, methods
+    { echo "package demo;"
+      echo "$2 class $1 {"
+      for ((t = 0; t < $4; t++)); do
+          echo "  @org.junit.jupiter.api.Test $3 void t$t() { }"
+      done
+      echo "}"; } > "$work/src/test/java/demo/$1.java"
+}
+gen PlainTest "" "" "$tests"
+gen AnnotatedTest "" "@io.flushcheck.jupiter.RequiresRealFlush" "$tests"
+for ((c = 0; c < classes; c++)); do
+    gen "ForkPlain${c}Test" "" "" 1
+    gen "ForkAnnotated${c}Test" "@io.flushcheck.jupiter.RequiresRealFlush" "" 1
+done
+gen SkippedTest "@io.flushcheck.jupiter.RequiresRealFlush" "" 3
+cat > "$work/src/test/java/demo/InJvm.java" <<'JAVA'
+package demo;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import java.util.Arrays;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
+
+/** Runs PlainTest and AnnotatedTest alternately in this one JVM; prints the first runs and the medians of the rest. */
+public class InJvm {
+    static double run(Launcher launcher, Class<?> c) {
+        SummaryGeneratingListener summary = new SummaryGeneratingListener();
+        long start = System.nanoTime();
+        launcher.execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(c)).build(), summary);
+        double s = (System.nanoTime() - start) / 1e9;
+        if (summary.getSummary().getTestsSucceededCount() != summary.getSummary().getTestsFoundCount()) {
+            throw new AssertionError(c + ": not every test passed");
+        }
+        return s;
+    }
+
+    static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    public static void main(String[] args) {
+        int runs = Integer.parseInt(args[0]);
+        Launcher launcher = LauncherFactory.create();
+        double firstPlain = run(launcher, PlainTest.class);
+        double firstAnnotated = run(launcher, AnnotatedTest.class);
+        double[] plain = new double[runs];
+        double[] annotated = new double[runs];
+        for (int r = 0; r < runs; r++) {
+            plain[r] = run(launcher, PlainTest.class);
+            annotated[r] = run(launcher, AnnotatedTest.class);
+        }
+        System.out.printf("   first runs (cold JVM): plain %.3f s, annotated %.3f s (the first check included): +%.3f s%n",
+                firstPlain, firstAnnotated, firstAnnotated - firstPlain);
+        System.out.printf("   then %d alternating runs, medians: plain %.3f s, annotated %.3f s: +%.3f s, %.1f us per annotated test%n",
+                runs, median(plain), median(annotated), median(annotated) - median(plain),
+                (median(annotated) - median(plain)) * 1e6 / Integer.parseInt(args[1]));
+    }
+}
+JAVA
+(cd "$work" && mvn -B -q -Dstyle.color=never test-compile >/dev/null 2>&1) \
+    || { echo "bench: the generated project does not compile" >&2; exit 1; }
+
+suite_seconds() { # class
+    (cd "$work" && mvn -B -q -o -Dstyle.color=never surefire:test -Dtest="$1" >/dev/null 2>&1) || true
+    grep -m1 -oE 'testsuite [^>]*time="[0-9.]+"' "$work/target/surefire-reports/TEST-demo.$1.xml" \
+        | grep -oE 'time="[0-9.]+"' | tr -dc '0-9.'
+}
+wall_seconds() { # test pattern
+    local start end
+    rm -rf "$work/target/flushcheck"
+    start=$(date +%s.%N)
+    (cd "$work" && mvn -B -q -o -Dstyle.color=never surefire:test -Dtest="$1" -DreuseForks=false -DforkCount=1 >/dev/null 2>&1) || true
+    end=$(date +%s.%N)
+    awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", e - s }'
+}
+median() { sort -g | awk '{v[NR]=$1} END {if (NR % 2) print v[(NR+1)/2]; else printf "%.3f\n", (v[NR/2]+v[NR/2+1])/2}'; }
+
+echo "== per test: $tests tests in one JVM, JUnit $junit, $runs alternating runs (Surefire's suite time)"
+plain=(); annotated=()
+for ((r = 1; r <= runs; r++)); do
+    p=$(suite_seconds PlainTest); a=$(suite_seconds AnnotatedTest)
+    plain+=("$p"); annotated+=("$a")
+    printf '   run %d: plain %7.3f s   annotated %7.3f s\n' "$r" "$p" "$a"
+done
+mp=$(printf '%s\n' "${plain[@]}" | median); ma=$(printf '%s\n' "${annotated[@]}" | median)
+awk -v p="$mp" -v a="$ma" -v n="$tests" 'BEGIN {
+    printf "   median: plain %.3f s, annotated %.3f s: +%.3f s for %d tests (target: within 0.3 s), %.1f us per test\n",
+           p, a, a - p, n, (a - p) * 1e6 / n }'
+
+echo "== per test in one JVM, JUnit's launcher alone (no Surefire): $tests tests, 1 + $runs runs each"
+(cd "$work" && mvn -B -q -o -Dstyle.color=never dependency:build-classpath -Dmdep.outputFile="$work/test-cp.txt" >/dev/null 2>&1)
+for shared in 0 300; do
+    echo "   flushcheck.shared-verdict-seconds=$shared$([[ $shared == 0 ]] && echo ' (every JVM probes)' || echo ' (a later JVM reuses the verdict of an earlier one)')"
+    (cd "$work" && java -Dflushcheck.shared-verdict-seconds=$shared -cp "target/test-classes:$(cat "$work/test-cp.txt")" demo.InJvm "$runs" "$tests" 2>/dev/null)
+done
+
+echo "== per fork: $classes classes, one test each, reuseForks=false, $runs alternating runs (wall time of mvn)"
+plain=(); annotated=()
+for ((r = 1; r <= runs; r++)); do
+    p=$(wall_seconds 'ForkPlain*Test'); a=$(wall_seconds 'ForkAnnotated*Test')
+    plain+=("$p"); annotated+=("$a")
+    printf '   run %d: plain %7.3f s   annotated %7.3f s\n' "$r" "$p" "$a"
+done
+mp=$(printf '%s\n' "${plain[@]}" | median); ma=$(printf '%s\n' "${annotated[@]}" | median)
+awk -v p="$mp" -v a="$ma" -v n="$classes" 'BEGIN {
+    printf "   median: plain %.3f s, annotated %.3f s: +%.0f ms per fork\n", p, a, (a - p) * 1000 / n }'
+
+echo "== a skipped class as Surefire shows it (java.io.tmpdir=/dev/shm, flushcheck.on-no-real-flush=skip)"
+(cd "$work" && JAVA_TOOL_OPTIONS=-Djava.io.tmpdir=/dev/shm mvn -B -o -Dstyle.color=never surefire:test -Dtest=SkippedTest \
+    -Dflushcheck.on-no-real-flush=skip 2>&1) | grep -E "Tests run:|flushcheck:|SKIPPED|skipped" | grep -v "Picked up" | sed 's/^/   /' | head -8

@@ -1,0 +1,207 @@
+package io.flushcheck.jupiter;
+
+import io.flushcheck.CheckOptions;
+import io.flushcheck.CheckResult;
+import io.flushcheck.storage.StorageFacts;
+import io.flushcheck.verdict.Finding;
+import io.flushcheck.verdict.FindingCode;
+import io.flushcheck.verdict.Judgement;
+import io.flushcheck.verdict.Verdict;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.function.Supplier;
+
+/**
+ * Verdicts shared by the JVMs of one build (Surefire forks, {@code reuseForks=false}), so that a fork
+ * reuses a fresh verdict instead of probing again. An entry lives in the build directory
+ * ({@code target/flushcheck/verdicts}), is keyed by everything that identifies the storage and this boot
+ * (the boot id, the mount, its device chain, the process's environment and preloads, the options, this
+ * flushcheck's build), and is trusted only when all of that matches exactly, it is younger than its
+ * lifetime, and it is a regular file of this user. Anything else is ignored and replaced.
+ */
+final class VerdictStore {
+
+    /** Entries older than this are not trusted (a build's forks run within minutes). */
+    static final int DEFAULT_SECONDS = 300;
+
+    private final Path dir;
+    private final long lifetimeMillis;
+
+    private VerdictStore(Path dir, long lifetimeMillis) {
+        this.dir = dir;
+        this.lifetimeMillis = lifetimeMillis;
+    }
+
+    /** The store of the build directory under the working directory, if there is one and it is wanted. */
+    static Optional<VerdictStore> forBuild(int seconds) {
+        if (seconds <= 0) {
+            return Optional.empty();
+        }
+        for (String build : List.of("target", "build")) {
+            Path b = Path.of(build).toAbsolutePath();
+            if (Files.isDirectory(b)) {
+                return Optional.of(new VerdictStore(b.resolve("flushcheck").resolve("verdicts"), seconds * 1000L));
+            }
+        }
+        return Optional.empty();
+    }
+
+    Path directory() {
+        return dir;
+    }
+
+    /** A verdict worth sharing: one a probe decided (the storage facts alone decide in milliseconds). */
+    static boolean worthSharing(CheckResult r) {
+        return r.verdict() != Verdict.UNKNOWN && !r.costs().isEmpty();
+    }
+
+    /**
+     * The shared verdict for this storage, else {@code judge}'s, which is then shared. Concurrent forks
+     * asking for one storage take turns on a lock file, so one probes and the others read its verdict.
+     */
+    Shared getOrJudge(Path real, StorageFacts facts, CheckOptions options, Supplier<CheckResult> judge) {
+        String key = key(facts, options);
+        String name = sha256(key);
+        try {
+            Files.createDirectories(dir);
+            try (FileChannel lockFile = FileChannel.open(dir.resolve(name + ".lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE); FileLock ignored = lockFile.lock()) {
+                Optional<Shared> hit = read(dir.resolve(name + ".properties"), key, real, facts);
+                if (hit.isPresent()) {
+                    return hit.get();
+                }
+                CheckResult fresh = judge.get();
+                if (worthSharing(fresh)) {
+                    write(name, key, fresh);
+                }
+                return new Shared(fresh, null, null);
+            }
+        } catch (IOException e) {
+            // A read-only or full build directory: judge here, share nothing.
+            return new Shared(judge.get(), null, null);
+        }
+    }
+
+    /** A verdict and, when it came from another JVM, the figure that decided it there and where from. */
+    record Shared(CheckResult result, String figure, String origin) {
+    }
+
+    static String key(StorageFacts facts, CheckOptions options) {
+        return String.join("\n",
+                "boot " + bootId(),
+                "user " + System.getProperty("user.name"),
+                "flushcheck " + build(),
+                "mount " + facts.mount(),
+                "upper " + facts.upperMount(),
+                "device " + facts.device(),
+                "flush points " + facts.flushPoints(),
+                "environment " + facts.environment(),
+                "LD_PRELOAD " + System.getenv().getOrDefault("LD_PRELOAD", ""),
+                "options " + options);
+    }
+
+    private Optional<Shared> read(Path file, String key, Path real, StorageFacts facts) {
+        try {
+            PosixFileAttributes a = Files.readAttributes(file, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (!a.isRegularFile() || !a.owner().getName().equals(System.getProperty("user.name"))) {
+                return Optional.empty();
+            }
+            Properties p = new Properties();
+            try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+                p.load(in);
+            }
+            long created = Long.parseLong(p.getProperty("createdMillis"));
+            long age = System.currentTimeMillis() - created;
+            if (!key.equals(p.getProperty("key")) || age < -1000 || age > lifetimeMillis) {
+                return Optional.empty();
+            }
+            Verdict verdict = Verdict.valueOf(p.getProperty("verdict"));
+            List<Finding> findings = new ArrayList<>();
+            int n = Integer.parseInt(p.getProperty("findings"));
+            for (int i = 0; i < n; i++) {
+                findings.add(Finding.of(FindingCode.valueOf(p.getProperty("finding." + i + ".code")),
+                        p.getProperty("finding." + i + ".message")));
+            }
+            CheckResult r = new CheckResult(real.toString(), facts, List.of(), new Judgement(verdict, findings), 0);
+            return Optional.of(new Shared(r, p.getProperty("figure"), "the verdict of PID " + p.getProperty("pid")
+                    + " in this build, " + (Math.max(age, 0) / 1000) + " s old"));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty(); // missing, unreadable or malformed: not trusted
+        }
+    }
+
+    private void write(String name, String key, CheckResult r) throws IOException {
+        Properties p = new Properties();
+        p.setProperty("key", key);
+        p.setProperty("createdMillis", String.valueOf(System.currentTimeMillis()));
+        p.setProperty("pid", String.valueOf(ProcessHandle.current().pid()));
+        p.setProperty("path", r.path());
+        p.setProperty("verdict", r.verdict().name());
+        p.setProperty("figure", VerdictLine.decidingFigure(r));
+        List<Finding> findings = r.judgement().findings();
+        p.setProperty("findings", String.valueOf(findings.size()));
+        for (int i = 0; i < findings.size(); i++) {
+            p.setProperty("finding." + i + ".code", findings.get(i).code().name());
+            p.setProperty("finding." + i + ".message", findings.get(i).message());
+        }
+        Path tmp = Files.createTempFile(dir, name, ".tmp");
+        try {
+            try (OutputStream out = Files.newOutputStream(tmp)) {
+                p.store(out, "flushcheck verdict, shared by the JVMs of one build");
+            }
+            try {
+                Files.move(tmp, dir.resolve(name + ".properties"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, dir.resolve(name + ".properties"), StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    private static String bootId() {
+        try {
+            return Files.readString(Path.of("/proc/sys/kernel/random/boot_id"), StandardCharsets.US_ASCII).trim();
+        } catch (IOException | RuntimeException e) {
+            return "unknown"; // not Linux: no storage facts there, so nothing is shared
+
+        }
+    }
+
+    /** This flushcheck's build: where its classes come from and when they were made. */
+    private static String build() {
+        try {
+            Path code = Path.of(VerdictStore.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return code + " " + Files.getLastModifiedTime(code).toMillis();
+        } catch (Exception e) {
+            return "unknown";
+        }
+    }
+
+    private static String sha256(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)))
+                    .substring(0, 32);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
