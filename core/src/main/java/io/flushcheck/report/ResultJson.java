@@ -2,6 +2,7 @@ package io.flushcheck.report;
 
 import io.flushcheck.CheckResult;
 import io.flushcheck.probe.DeviceDelta;
+import io.flushcheck.probe.LatencyDistribution;
 import io.flushcheck.probe.SlowRound;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.storage.BlockDevice;
@@ -92,6 +93,16 @@ public final class ResultJson {
         return s;
     }
 
+    private static Map<String, Object> latencies(LatencyDistribution d) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("minMicros", d.minMicros());
+        m.put("p50Micros", d.percentileMicros(50));
+        m.put("p90Micros", d.percentileMicros(90));
+        m.put("p99Micros", d.percentileMicros(99));
+        m.put("maxMicros", d.maxMicros());
+        return m;
+    }
+
     public static Map<String, Object> cost(SyncCost c) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("mode", c.mode().id());
@@ -103,6 +114,12 @@ public final class ResultJson {
         m.put("p99Micros", c.p99Micros());
         m.put("maxMicros", c.maxMicros());
         m.put("roundsPerSecond", c.roundsPerSecond());
+        // The write and the sync of each round apart, where the mode has both: "sync" is what fio reports
+        // as the sync latency (fsync/fdatasync alone).
+        if (c.hasSplitLatencies()) {
+            m.put("write", latencies(c.writeLatencies()));
+            m.put("sync", latencies(c.syncLatencies()));
+        }
         // flushes and kibWritten: what got all the way down the device chain (the fewest seen at any
         // level), so a nobarrier loop over a busy disk shows 0; per-device figures are under devices.
         m.put("flushes", c.flushesReached() < 0 ? null : c.flushesReached());

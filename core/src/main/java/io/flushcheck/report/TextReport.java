@@ -74,6 +74,12 @@ public final class TextReport {
         sb.append(String.format(Locale.ROOT, "  min %s us, p50 %s us, p90 %s us, p99 %s us, max %s us%n",
                 Judge.fmt(c.minMicros()), Judge.fmt(c.p50Micros()), Judge.fmt(c.p90Micros()), Judge.fmt(c.p99Micros()),
                 Judge.fmt(c.maxMicros())));
+        if (c.hasSplitLatencies()) {
+            sb.append(String.format(Locale.ROOT, "  write alone p50 %s us, p99 %s us; %s alone p50 %s us, p99 %s us%n",
+                    Judge.fmt(c.writeLatencies().percentileMicros(50)), Judge.fmt(c.writeLatencies().percentileMicros(99)),
+                    syncCall(c.mode()), Judge.fmt(c.syncLatencies().percentileMicros(50)),
+                    Judge.fmt(c.syncLatencies().percentileMicros(99))));
+        }
         if (c.hasDeviceCounters()) {
             sb.append(String.format(Locale.ROOT, "  device during the loop: %d flushes, %d KiB written", c.flushesReached(),
                     c.kibReached()));
@@ -110,6 +116,19 @@ public final class TextReport {
                 sb.append("  slow round:   ").append(round(s)).append('\n');
             }
         }
+    }
+
+    /** The call a mode's sync step makes, as fio and the man pages name it. */
+    public static String syncCall(SyncMode mode) {
+        return switch (mode) {
+            case APPEND_FSYNC -> "fsync";
+            case APPEND_FDATASYNC, OVERWRITE_FDATASYNC, FLUSH_ONLY -> "fdatasync";
+            case JAVA_FORCE -> "force";
+            case FULL_FSYNC -> "F_FULLFSYNC";
+            case BARRIER_FSYNC -> "F_BARRIERFSYNC";
+            case DSYNC -> "O_DSYNC write";
+            case NO_SYNC -> "write";
+        };
     }
 
     private static String round(SlowRound s) {
