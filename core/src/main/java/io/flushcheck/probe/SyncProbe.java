@@ -269,7 +269,8 @@ public final class SyncProbe {
         boolean idleWindows = !counters.isEmpty() && mode.syncs();
         long[] roundFlushes = perRound ? new long[rounds] : null;
         long[] roundKib = perRound ? new long[rounds] : null;
-        int step = Math.max(1, Math.min(250, rounds / 4));
+        // Often enough for a bar on a terminal to move; a listener that prints throttles itself.
+        int step = Math.max(1, Math.min(100, rounds / 20));
         listener.progress(mode, 0, rounds);
         DeviceStat[] mark = counters.read();
         DeviceStat[] syncing = null;

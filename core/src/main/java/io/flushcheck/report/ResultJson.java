@@ -5,6 +5,7 @@ import io.flushcheck.probe.DeviceDelta;
 import io.flushcheck.probe.LatencyDistribution;
 import io.flushcheck.probe.SlowRound;
 import io.flushcheck.probe.SyncCost;
+import io.flushcheck.report.html.ModeFigures;
 import io.flushcheck.storage.BlockDevice;
 import io.flushcheck.storage.StorageFacts;
 import io.flushcheck.verdict.Finding;
@@ -151,6 +152,15 @@ public final class ResultJson {
             buckets.add(bm);
         }
         m.put("histogram", buckets);
+        // The percentile curve the HTML report draws, so that a result read back from JSON (a guest's) draws it too.
+        List<Object> curve = new ArrayList<>();
+        for (double[] p : ModeFigures.curve(c.latencies())) {
+            Map<String, Object> pm = new LinkedHashMap<>();
+            pm.put("percentile", p[0]);
+            pm.put("micros", p[1]);
+            curve.add(pm);
+        }
+        m.put("percentiles", curve);
         List<Object> slow = new ArrayList<>();
         for (SlowRound s : c.slowest()) {
             Map<String, Object> sm = new LinkedHashMap<>();

@@ -1,0 +1,59 @@
+package io.flushcheck.cli;
+
+import io.flushcheck.CheckResult;
+import io.flushcheck.probe.ProbeListener;
+import io.flushcheck.probe.SyncMode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A path's probe as it runs. On a terminal one line, rewritten in place:
+ * {@code flushcheck: /data: append-fsync (2/7) [######......] 600/1000 rounds, 1.4 s of ~5.2 s}, and when the
+ * check ends, its verdict in one line. Elsewhere one line as each mode starts. A class, not a lambda: the
+ * cold path (docs/architecture.md).
+ */
+final class ProbeProgress implements ProbeListener {
+
+    private final StatusLine line;
+    private final String path;
+    private final List<SyncMode> modes;
+    private final long start = System.nanoTime();
+    private SyncMode current;
+    private int modesDone;
+
+    ProbeProgress(StatusLine line, Path path, List<SyncMode> modes) {
+        this.line = line;
+        this.path = path.toString();
+        this.modes = modes;
+    }
+
+    @Override
+    public void progress(SyncMode mode, int done, int total) {
+        if (done == 0) {
+            boolean again = mode == current;
+            if (current != null && !again) {
+                modesDone++;
+            }
+            current = mode;
+            int index = Math.min(modes.size(), modesDone + 1);
+            line.step(String.format(Locale.ROOT, "flushcheck: %s: %s, %d rounds%s", path, mode.id(), total,
+                    again ? " again (the device was too busy to tell)" : " (" + index + "/" + modes.size() + ")"));
+        }
+        if (!line.terminal()) {
+            return;
+        }
+        long elapsed = System.nanoTime() - start;
+        double fraction = (Math.min(modesDone, modes.size() - 1) + (double) done / total) / modes.size();
+        String expected = fraction < 0.02 ? "" : " of ~" + StatusLine.duration((long) (elapsed / fraction));
+        line.update(String.format(Locale.ROOT, "flushcheck: %s: %s (%d/%d) %s %d/%d rounds, %s%s", path, mode.id(),
+                Math.min(modes.size(), modesDone + 1), modes.size(), StatusLine.bar((double) done / total, 20), done, total,
+                StatusLine.duration(elapsed), expected), done == 0);
+    }
+
+    /** The check ended: on a terminal its line becomes the verdict; elsewhere the report says it. */
+    void finished(CheckResult r) {
+        line.finish(String.format(Locale.ROOT, "flushcheck: %s: %s in %s: %s", path, r.verdict(),
+                StatusLine.duration(r.elapsedMillis() * 1_000_000), r.judgement().summary()), false);
+    }
+}
