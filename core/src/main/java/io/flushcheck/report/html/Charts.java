@@ -65,9 +65,11 @@ public final class Charts {
             }
         }
         maxX = Math.ceil(maxX - 1e-9);
+        // Milliseconds once the numbers grow long: the ticks must fit left of the axis.
+        double unit = maxY >= 10_000 ? 1000 : 1;
         double plotW = WIDTH - LEFT - RIGHT;
         double plotH = HEIGHT - TOP - BOTTOM;
-        double top = yAxis(svg, maxY, "latency (µs)");
+        double top = yAxis(svg, maxY / unit, unit == 1 ? "latency (µs)" : "latency (ms)");
         for (int d = 0; d <= (int) maxX; d++) {
             double px = LEFT + plotW * d / maxX;
             svg.line(px, TOP, px, TOP + plotH, "grid");
@@ -79,7 +81,7 @@ public final class Charts {
             // The maximum sits at the axis's end: 100% has no finite place on a log axis.
             double xv = p[0] >= 100 ? maxX : Math.min(maxX, x(p[0]));
             xy[2 * i] = LEFT + plotW * xv / maxX;
-            xy[2 * i + 1] = TOP + plotH - plotH * p[1] / top;
+            xy[2 * i + 1] = TOP + plotH - plotH * p[1] / unit / top;
         }
         svg.polyline(xy, "curve");
         for (int i = 0; i < points.size(); i++) {
@@ -106,7 +108,7 @@ public final class Charts {
         int groupGap = 10;
         int labelW = 170;
         int noteW = 110;
-        int height = TOP + BOTTOM - 10 + groups.size() * (series.size() * (barH + 2) + groupGap);
+        int height = TOP + BOTTOM + 6 + groups.size() * (series.size() * (barH + 2) + groupGap);
         int width = 720;
         Svg svg = new Svg(width, height, "plot " + kind, "groups", String.valueOf(groups.size()),
                 "series", String.valueOf(series.size()));
@@ -128,7 +130,7 @@ public final class Charts {
         double lo = Math.pow(10, Math.floor(Math.log10(min)));
         double hi = Math.pow(10, Math.ceil(Math.log10(max * 1.0001)));
         double plotW = width - labelW - noteW;
-        double plotBottom = height - BOTTOM + 10;
+        double plotBottom = height - BOTTOM - 6;
         for (double t = lo; t <= hi * 1.0001; t *= 10) {
             double px = labelW + plotW * (Math.log10(t) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo));
             svg.line(px, TOP - 6, px, plotBottom, "grid");
@@ -157,7 +159,7 @@ public final class Charts {
             svg.text(lx + 14, height - 7, "start", "legend", series.get(s));
             lx += 18 + 7 * series.get(s).length();
         }
-        svg.text(labelW + plotW / 2, plotBottom + 30, "middle", "axis-title", "latency (log scale)");
+        svg.text(labelW + plotW / 2, plotBottom + 28, "middle", "axis-title", "latency (log scale)");
         return svg.end();
     }
 

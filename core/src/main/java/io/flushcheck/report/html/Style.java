@@ -19,9 +19,9 @@ final class Style {
             h3{font-size:15px;margin:16px 0 6px}
             .headline{border-left:6px solid #999;padding:6px 12px;background:#f3f4f6;border-radius:3px}
             .headline .verdict{font-weight:700;font-size:18px}
-            .verdict-REAL_FLUSH{border-color:#1a7f37}.verdict-REAL_FLUSH .verdict,td.verdict-REAL_FLUSH{color:#1a7f37}
-            .verdict-NO_REAL_FLUSH{border-color:#cf222e}.verdict-NO_REAL_FLUSH .verdict,td.verdict-NO_REAL_FLUSH{color:#cf222e}
-            .verdict-UNKNOWN{border-color:#bf8700}.verdict-UNKNOWN .verdict,td.verdict-UNKNOWN{color:#9a6700}
+            .headline.verdict-REAL_FLUSH{border-color:#1a7f37}.verdict-REAL_FLUSH .verdict,td.verdict-REAL_FLUSH{color:#1a7f37}
+            .headline.verdict-NO_REAL_FLUSH{border-color:#cf222e}.verdict-NO_REAL_FLUSH .verdict,td.verdict-NO_REAL_FLUSH{color:#cf222e}
+            .headline.verdict-UNKNOWN{border-color:#bf8700}.verdict-UNKNOWN .verdict,td.verdict-UNKNOWN{color:#9a6700}
             .elapsed{color:#57606a;font-size:12px}
             .findings{margin:6px 0 2px;padding-left:18px}
             .findings code{font-size:12px;background:#e8ebf0;padding:0 3px;border-radius:3px}
