@@ -106,10 +106,15 @@ public final class Charts {
                               String[][] notes) {
         int barH = 13;
         int groupGap = 10;
-        int labelW = 170;
-        int noteW = 110;
+        int longest = 0;
+        for (String g : groups) {
+            longest = Math.max(longest, g.length());
+        }
+        // Room for the longest label at about 7 px a character of the 11 px bold face.
+        int labelW = Math.max(120, Math.min(360, 7 * longest + 16));
+        int noteW = 130;
         int height = TOP + BOTTOM + 6 + groups.size() * (series.size() * (barH + 2) + groupGap);
-        int width = 720;
+        int width = labelW + 440 + noteW;
         Svg svg = new Svg(width, height, "plot " + kind, "groups", String.valueOf(groups.size()),
                 "series", String.valueOf(series.size()));
         svg.title(title);
