@@ -9,7 +9,8 @@ import java.util.Locale;
 
 /**
  * A path's probe as it runs. On a terminal one line, rewritten in place:
- * {@code flushcheck: /data: append-fsync (2/7) [######......] 600/1000 rounds, 1.4 s of ~5.2 s}, and when the
+ * {@code flushcheck: /data: append-fsync 2/7 [######..........] 600/1000 rounds 1.4 s/~5.2 s} (mode, modes done,
+ * rounds done, time so far and the whole's expected time), and when the
  * check ends, its verdict in one line. Elsewhere one line as each mode starts. A class, not a lambda: the
  * cold path (docs/architecture.md).
  */
@@ -45,9 +46,9 @@ final class ProbeProgress implements ProbeListener {
         }
         long elapsed = System.nanoTime() - start;
         double fraction = (Math.min(modesDone, modes.size() - 1) + (double) done / total) / modes.size();
-        String expected = fraction < 0.02 ? "" : " of ~" + StatusLine.duration((long) (elapsed / fraction));
-        line.update(String.format(Locale.ROOT, "flushcheck: %s: %s (%d/%d) %s %d/%d rounds, %s%s", path, mode.id(),
-                Math.min(modes.size(), modesDone + 1), modes.size(), StatusLine.bar((double) done / total, 20), done, total,
+        String expected = fraction < 0.02 ? "" : "/~" + StatusLine.duration((long) (elapsed / fraction));
+        line.update("flushcheck: ", path, String.format(Locale.ROOT, ": %s %d/%d %s %d/%d rounds %s%s", mode.id(),
+                Math.min(modes.size(), modesDone + 1), modes.size(), StatusLine.bar((double) done / total, 16), done, total,
                 StatusLine.duration(elapsed), expected), done == 0);
     }
 

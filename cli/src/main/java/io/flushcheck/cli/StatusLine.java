@@ -58,6 +58,25 @@ final class StatusLine {
         paint(text);
     }
 
+    /**
+     * As {@link #update(String, boolean)} for {@code before + name + after}, with {@code name} (a path)
+     * shortened from its start when the whole would not fit: the figures after it are what changes.
+     */
+    void update(String before, String name, String after, boolean force) {
+        if (!terminal) {
+            return;
+        }
+        if (width == 0) {
+            width = Terminal.columns();
+        }
+        String n = Escape.of(name);
+        int room = width - 1 - before.length() - after.length();
+        if (n.length() > room) {
+            n = "..." + n.substring(Math.min(n.length(), n.length() - Math.max(8, room - 3)));
+        }
+        update(before + n + after, force);
+    }
+
     /** A line a log keeps (a mode or a cell starting): printed off a terminal, dropped on one. */
     void step(String text) {
         if (!terminal && !quiet) {
