@@ -32,14 +32,12 @@ final class ProbeProgress implements ProbeListener {
     @Override
     public void progress(SyncMode mode, int done, int total) {
         if (done == 0) {
-            boolean again = mode == current;
-            if (current != null && !again) {
+            if (current != null && mode != current) {
                 modesDone++;
             }
             current = mode;
-            int index = Math.min(modes.size(), modesDone + 1);
-            line.step(String.format(Locale.ROOT, "flushcheck: %s: %s, %d rounds%s", path, mode.id(), total,
-                    again ? " again (the device was too busy to tell)" : " (" + index + "/" + modes.size() + ")"));
+            // A mode measured again on a busy device shows as the same mode with more rounds.
+            line.step(String.format(Locale.ROOT, "flushcheck: %s: %s, %d rounds", path, mode.id(), total));
         }
         if (!line.terminal()) {
             return;

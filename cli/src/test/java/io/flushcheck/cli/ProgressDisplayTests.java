@@ -73,11 +73,12 @@ class ProgressDisplayTests {
         List<String> expected = new ArrayList<>();
         for (Path p : List.of(a, b)) {
             for (String mode : MODES) {
-                expected.add("flushcheck: " + p + ": " + mode + ", 1500 rounds (" + (MODES.indexOf(mode) + 1) + "/3)");
+                expected.add("flushcheck: " + p + ": " + mode + ", 1500 rounds");
             }
         }
-        // A mode measured again because the device was too busy to tell adds its own line.
-        assertThat(r.stderr().lines().filter(l -> !l.contains(" again ")).toList()).isEqualTo(expected);
+        // A mode measured again because the device was too busy to tell adds its own line, with more rounds.
+        assertThat(r.stderr().lines().filter(l -> !l.endsWith(", 6000 rounds") && !l.endsWith(", 24000 rounds")).toList())
+                .isEqualTo(expected);
 
         ChildJvm.Result quiet = ChildJvm.run(ChildJvm.command(List.of(), Main.class.getName(),
                 List.of("--quiet", "--rounds", "50", a.toString())), 120);
