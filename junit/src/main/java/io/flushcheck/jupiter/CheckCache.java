@@ -39,7 +39,7 @@ final class CheckCache {
         return root.getOrComputeIfAbsent(new PathKey(dir, options), k -> {
             Path real = resolve(dir, what);
             CheckResult shared = root.getOrComputeIfAbsent(new StorageKey(storageKey(real), options),
-                    k2 -> RunReport.recorded(context, run(real, options)), CheckResult.class);
+                    k2 -> RunReport.recorded(context, run(real, options), what), CheckResult.class);
             // Same storage, other directory: its own facts and findings, the storage's costs.
             return shared.path().equals(real.toString()) ? shared : Flushcheck.recheck(real, shared, options);
         }, CheckResult.class);

@@ -41,6 +41,18 @@ class RunReportTests {
         assertThat(html).contains("<h2>" + disk + "</h2>", "REAL_FLUSH", "Paths side by side");
     }
 
+    @Test
+    void aRunThatOnlyCheckedLeavesNoPage() throws Exception {
+        Path disk = Files.createDirectories(Path.of("target", "flushcheck-it", "run-report").toAbsolutePath());
+        Path reports = Path.of("target", "flushcheck-it", "run-report-none").toAbsolutePath();
+        Files.deleteIfExists(reports.resolve("index.html"));
+        EngineTestKit.engine("junit-jupiter").selectors(selectClass(RequiresRealFlushExtensionTests.ClassLevelTestCases.class))
+                .configurationParameters(Map.of(FlushcheckConfig.TARGET_KEY, disk.toString(),
+                        FlushcheckConfig.REPORT_DIR_KEY, reports.toString()))
+                .execute().testEvents().assertStatistics(s -> s.failed(0));
+        assertThat(reports.resolve("index.html")).doesNotExist();
+    }
+
     private static int count(String html, String regex) {
         Matcher m = Pattern.compile(regex).matcher(html);
         int n = 0;
