@@ -80,6 +80,15 @@ class ProgressDisplayTests {
         assertThat(r.stderr().lines().filter(l -> !l.endsWith(", 6000 rounds") && !l.endsWith(", 24000 rounds")).toList())
                 .isEqualTo(expected);
 
+        // The SQLite matrix in a pipe: one line per cell, as it ends.
+        Path cells = Checks.freshDir(base, "pipe-sqlite");
+        InProcess.Run sqlite = InProcess.run("sqlite", "--journal-modes", "WAL", "--synchronous", "OFF,FULL", "--fullfsync", "0",
+                "--batches", "1", "--rows", "50", cells.toString());
+        assertThat(sqlite.exit()).as(sqlite.err()).isZero();
+        assertThat(sqlite.err().lines().toList()).hasSize(2).satisfiesExactly(
+                l -> assertThat(l).matches("flushcheck sqlite: \\[1/2\\] WAL/OFF/fullfsync=0/batch=1: [0-9,]+ rows/s, .*"),
+                l -> assertThat(l).matches("flushcheck sqlite: \\[2/2\\] WAL/FULL/fullfsync=0/batch=1: [0-9,]+ rows/s, .*"));
+
         ChildJvm.Result quiet = ChildJvm.run(ChildJvm.command(List.of(), Main.class.getName(),
                 List.of("--quiet", "--rounds", "50", a.toString())), 120);
         assertThat(quiet.stderr()).isEmpty();
