@@ -8,7 +8,7 @@ import java.util.Locale;
 
 /**
  * The SQLite matrix as it runs. On a terminal one line for the directory, rewritten as each cell starts
- * ({@code [3/32] WAL/FULL/fullfsync=0/batch=1 [###.....] 12.3 s of ~2 min}), replaced by a summary at the
+ * ({@code [3/32] WAL/FULL/fullfsync=0/batch=1 [#.........] 12.3 s/~2 min 10 s}), replaced by a summary at the
  * end; elsewhere one line per cell, as it ends, with its rate. With {@code --quiet} only what was done to
  * the user's directory (stale files removed) is said.
  */
@@ -46,9 +46,9 @@ final class MatrixProgress implements MatrixListener {
             return;
         }
         long elapsed = System.nanoTime() - start;
-        String expected = index == 0 ? "" : " of ~" + StatusLine.duration(elapsed * total / index);
-        line.update(String.format(Locale.ROOT, "flushcheck sqlite: %s: [%d/%d] %s %s %s%s", dir, index + 1, total, label,
-                StatusLine.bar((double) index / total, 20), StatusLine.duration(elapsed), expected), true);
+        String expected = index == 0 ? "" : "/~" + StatusLine.duration(elapsed * total / index);
+        line.update("flushcheck sqlite: ", dir, String.format(Locale.ROOT, ": [%d/%d] %s %s %s%s", index + 1, total, label,
+                StatusLine.bar((double) index / total, 10), StatusLine.duration(elapsed), expected), true);
     }
 
     @Override
