@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What @RequiresRealFlush costs a suite (issue 3): a separate Maven project that depends only on the
+# What @RequiresRealFlush costs a suite: a separate Maven project that depends only on the
 # installed flushcheck-junit runs 1,000 bare @Test methods and 1,000 annotated ones, alternately,
 # and prints the medians of Surefire's own test times. The annotated suite should cost one probe,
 # not 1,000. Then it runs the annotated suite with java.io.tmpdir on /dev/shm and under eatmydata,

@@ -1,4 +1,4 @@
-/* Seed 002's overwrite-fdatasync loop: preallocate and fsync N blocks, then N rounds of
+/* The overwrite-fdatasync loop in plain C: preallocate and fsync N blocks, then N rounds of
  * pwrite(one existing block) + fdatasync, each round timed with CLOCK_MONOTONIC.
  * Prints the median round in microseconds. Usage: overwrite-fdatasync DIR ROUNDS [BLOCK] */
 #define _GNU_SOURCE

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Side-by-side benchmark (issue 2, item 7): a plain C loop and flushcheck, interleaved on the same
-# directory, both doing seed 002's overwrite-fdatasync at 4 KiB (preallocated, synced file; every
+# Side-by-side benchmark: a plain C loop and flushcheck, interleaved on the same
+# directory, both doing overwrite-fdatasync at 4 KiB (preallocated, synced file; every
 # round rewrites one block and calls fdatasync). Prints both medians (median of the per-run
 # medians), their ratio, and the time to a verdict on tmpfs, under eatmydata and on the disk.
 #

@@ -5,6 +5,7 @@ import static io.flushcheck.testing.Checks.codes;
 import static io.flushcheck.testing.Checks.finding;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.Numbers;
 import io.flushcheck.probe.DeviceDelta;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncCost;
@@ -19,7 +20,6 @@ import io.flushcheck.testing.ProbeLeftovers;
 import io.flushcheck.testing.Requirements;
 import io.flushcheck.verdict.Finding;
 import io.flushcheck.verdict.FindingCode;
-import io.flushcheck.verdict.Judge;
 import io.flushcheck.verdict.Thresholds;
 import io.flushcheck.verdict.Verdict;
 import java.io.IOException;
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The environments of DESIGN.md, built for real: the build directory's disk, /dev/shm, a fresh tmpfs,
+ * The environments docs/architecture.md lists, built for real: the build directory's disk, /dev/shm, a fresh tmpfs,
  * ext4 loop images with barriers on and off, a loop image on tmpfs, read-only and full filesystems,
  * and a child JVM under eatmydata. Mounting needs root: outside CI these skip, in CI they fail.
  */
@@ -150,10 +150,10 @@ class RealEnvironmentTests {
             SyncCost overwrite = probed.costs().get(0);
             assertThat(probed.judgement().findings()).extracting(Finding::toString).contains(
                     "FLUSHES_MISSING: overwrite-fdatasync: 0 of " + ROUNDS + " syncs reached "
-                            + probed.facts().deviceDescription() + " as a cache flush (" + Judge.fmt(overwrite.p50Micros())
+                            + probed.facts().deviceDescription() + " as a cache flush (" + Numbers.micros(overwrite.p50Micros())
                             + " µs median)");
             System.out.printf("nobarrier loop: overwrite-fdatasync p50 %s µs, append-fsync p50 %s µs, 0 flushes%n",
-                    Judge.fmt(overwrite.p50Micros()), Judge.fmt(probed.costs().get(1).p50Micros()));
+                    Numbers.micros(overwrite.p50Micros()), Numbers.micros(probed.costs().get(1).p50Micros()));
         }
     }
 

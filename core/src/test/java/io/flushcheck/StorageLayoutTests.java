@@ -161,14 +161,22 @@ class StorageLayoutTests {
             // fio's jobs append and fdatasync on the disk below, in a process of their own, as in a shared CI.
             // Rounds of 256 KiB: each takes the daemon long enough for the load's flushes to outnumber the syncs.
             try (DiskLoad load = DiskLoad.fio(base, 4)) {
-                CheckResult busy = check(dir, new CheckOptions(PLAN.withBlockSize(256 << 10), Thresholds.DEFAULT, false));
-                assertThat(busy.verdict()).as("%s", busy.judgement().findings()).isNotEqualTo(Verdict.REAL_FLUSH);
-                assertThat(codes(busy)).doesNotContain(FindingCode.FLUSHES_REACHED).contains(FindingCode.OTHER_DEVICE_WORK);
+                // On a shared machine fio may be descheduled through a whole mode's rounds: every attempt must be
+                // judged right, and one at least must have run with the load's flushes in every mode.
+                long raw = 0;
+                for (int attempt = 1; attempt <= 3 && raw < ROUNDS / 2; attempt++) {
+                    CheckResult busy = check(dir, new CheckOptions(PLAN.withBlockSize(256 << 10), Thresholds.DEFAULT, false));
+                    assertThat(busy.verdict()).as("%s", busy.judgement().findings()).isNotEqualTo(Verdict.REAL_FLUSH);
+                    assertThat(codes(busy)).doesNotContain(FindingCode.FLUSHES_REACHED);
+                    raw = busy.costs().stream().mapToLong(SyncCost::flushesReached).min().orElseThrow();
+                    System.out.printf("swallowing FUSE on a busy disk, attempt %d: %d flushes counted for %d syncs, %s%n",
+                            attempt, raw, ROUNDS, busy.costs().stream()
+                                    .map(c -> c.mode().id() + " background " + Math.round(c.backgroundFlushes())).toList());
+                    if (raw >= ROUNDS / 2) {
+                        assertThat(codes(busy)).contains(FindingCode.OTHER_DEVICE_WORK);
+                    }
+                }
                 // The disks did complete flushes meanwhile, enough to pass as the syncs' own if counted raw.
-                long raw = busy.costs().stream().mapToLong(SyncCost::flushesReached).min().orElseThrow();
-                System.out.printf("swallowing FUSE on a busy disk: %d flushes counted for %d syncs, %s%n", raw, ROUNDS,
-                        busy.costs().stream().map(c -> c.mode().id() + " background " + Math.round(c.backgroundFlushes()))
-                                .toList());
                 assertThat(raw).as("flushes counted during the rounds (the load's)").isGreaterThanOrEqualTo(ROUNDS / 2);
                 assertThat(load.running()).isTrue();
             }

@@ -42,6 +42,10 @@ final class CommandLines {
             root.addSubcommand("probe", probe);
             root.addSubcommand("sqlite", withHelp(new CommandLine(new SqliteCommand())));
             root.addSubcommand("guests", withHelp(new CommandLine(new GuestsCommand())));
+            CommandLine powercut = withHelp(new CommandLine(new PowerCutCommand()));
+            powercut.addSubcommand("sqlite", withHelp(new CommandLine(new PowerCutSqliteCommand())));
+            root.addSubcommand("powercut", powercut);
+            root.addSubcommand("vm", withHelp(new CommandLine(new VmCommand())));
         }
         root.getCommandSpec().usageMessage().footer(ProbeCommand.footer());
         root.setExpandAtFiles(false);
@@ -81,12 +85,21 @@ final class CommandLines {
         if (CommandLine.printHelpIfRequested(parsed)) {
             return ExitCodes.OK;
         }
-        if (parsed.hasSubcommand() && !parsed.matchedArgs().isEmpty()) {
-            // picocli would run the command and drop what came before its name.
-            String name = parsed.subcommand().commandSpec().name();
-            throw new UsageException("'" + name + "' after " + String.join(" ", parsed.originalArgs()
-                    .subList(0, parsed.originalArgs().indexOf(name))) + ": the command's name comes first ("
-                    + "flushcheck " + name + " [options]); a path named " + name + " goes after --");
+        // picocli would run the command and drop what came before its name, at each level.
+        String qualified = "";
+        List<String> original = parsed.originalArgs();
+        int from = 0; // where this level's own arguments start: after its name
+        for (ParseResult level = parsed; level.hasSubcommand(); level = level.subcommand()) {
+            String name = level.subcommand().commandSpec().name();
+            int at = from + original.subList(from, original.size()).indexOf(name);
+            if (!level.matchedArgs().isEmpty()) {
+                List<String> before = original.subList(from, at);
+                throw new UsageException("'" + name + "' after " + String.join(" ", before) + ": the command's name comes"
+                        + " first (flushcheck " + qualified + name + " [options]); "
+                        + (qualified.isEmpty() ? "a path" : "an argument") + " named " + name + " goes after --");
+            }
+            qualified += name + " ";
+            from = at + 1;
         }
         List<CommandLine> chain = parsed.asCommandLineList();
         Job job = chain.get(chain.size() - 1).getCommand();

@@ -5,11 +5,10 @@ import io.flushcheck.probe.LatencyDistribution;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.probe.SyncMode;
+import io.flushcheck.report.ResultData;
 import io.flushcheck.verdict.Verdict;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * {@code --preset etcd}: etcd's disk check as its documentation gives it, "fio --rw=write --ioengine=sync
@@ -60,14 +59,10 @@ final class EtcdPreset {
     }
 
     /** The preset's figures for the JSON: {@code {"name","syncP50Micros","syncP99Micros","limitMicros","pass"}}. */
-    static Map<String, Object> json(CheckResult r) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("name", NAME);
+    static ResultData.Preset data(CheckResult r) {
         LatencyDistribution s = syncs(r);
-        m.put("syncP50Micros", s == null ? null : s.percentileMicros(50));
-        m.put("syncP99Micros", s == null ? null : s.percentileMicros(99));
-        m.put("limitMicros", LIMIT_MICROS);
-        m.put("pass", s == null ? null : s.percentileMicros(99) < LIMIT_MICROS);
-        return m;
+        return new ResultData.Preset(NAME, s == null ? Double.NaN : s.percentileMicros(50),
+                s == null ? Double.NaN : s.percentileMicros(99), LIMIT_MICROS,
+                s == null ? null : s.percentileMicros(99) < LIMIT_MICROS);
     }
 }

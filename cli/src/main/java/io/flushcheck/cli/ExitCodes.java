@@ -1,12 +1,14 @@
 package io.flushcheck.cli;
 
 /** The command's exit codes; documented in the README and in {@code --help}. */
-public final class ExitCodes {
+final class ExitCodes {
 
     /** Every path was checked (and, with {@code --require-real-flush}, every one is REAL_FLUSH). */
     public static final int OK = 0;
     /** {@code --require-real-flush}: at least one path is NO_REAL_FLUSH or UNKNOWN. */
     public static final int NOT_REAL_FLUSH = 1;
+    /** {@code powercut}: the verify failed after at least one cut (or a survivor would not mount). */
+    public static final int VERIFY_FAILED = 1;
     /**
      * Bad usage or a path that cannot be used (missing, not a directory, unreachable, empty, not
      * representable in the locale's encoding): one line on stderr with the cause. Nothing was written.

@@ -13,6 +13,8 @@ import io.flushcheck.guest.MountKind;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
+import io.flushcheck.report.ResultData;
+import io.flushcheck.report.TextTable;
 import io.flushcheck.report.html.HtmlReport;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -96,8 +98,9 @@ final class GuestsCommand implements Job {
         GuestProgress progress = new GuestProgress(StatusLine.on(err, quiet), quiet);
         GuestRunner runner = new GuestRunner(progress);
         if (!GuestRunner.dockerAvailable()) {
-            err.println("flushcheck guests: no Docker engine answers: install docker.io and start dockerd "
-                    + "(container-images/prepare.sh does both), or set DOCKER_HOST");
+            err.println("flushcheck guests: no Docker engine answers: install and start one (Debian: apt-get install "
+                    + "docker.io), or set DOCKER_HOST; the guests start FROM the image " + GuestImage.baseImage()
+                    + ", which must be on the engine (or name another with -D" + GuestImage.BASE_IMAGE_KEY + "=IMAGE)");
             return ExitCodes.INTERNAL;
         }
         GuestRequest request = GuestRequest.probeOnly(rounds).withModes(modes).withHostDir(hostDir);
@@ -108,7 +111,7 @@ final class GuestsCommand implements Job {
                 envs.add(GuestEnvironment.guest(image, m));
             }
         }
-        List<Map<String, Object>> results = new ArrayList<>();
+        List<ResultData> results = new ArrayList<>();
         Map<String, String> failures = new LinkedHashMap<>(); // environment -> why
         for (GuestEnvironment e : envs) {
             GuestOutcome o;
@@ -138,9 +141,11 @@ final class GuestsCommand implements Job {
         if (json) {
             out.print(Json.write(jsonDocument(results, comparison, comparisonError, failures)));
         } else {
-            for (Map<String, Object> r : results) {
-                out.printf("%-28s %-14s %s%n", Escape.of(r.get("environment")), r.get("verdict"), Escape.of(firstFinding(r)));
+            TextTable t = new TextTable().text("environment").text("verdict").text("first finding");
+            for (ResultData r : results) {
+                t.row(Escape.of(r.environment()), r.verdict().name(), Escape.of(firstFinding(r)));
             }
+            out.print(t.render());
             out.println();
             if (comparison != null) {
                 out.print(comparison.text());
@@ -167,12 +172,12 @@ final class GuestsCommand implements Job {
      * that gave no result is listed under failures, so that a reader of the JSON alone sees it missing
      * and why, not only a shorter list; when no comparison could be made, {@code comparisonError} says why.
      */
-    static Map<String, Object> jsonDocument(List<Map<String, Object>> results, GuestComparison comparison,
+    static Map<String, Object> jsonDocument(List<ResultData> results, GuestComparison comparison,
                                             String comparisonError, Map<String, String> failures) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("results", new ArrayList<Object>(results));
         if (comparison != null) {
-            root.put("comparison", comparison.toMap());
+            root.put("comparison", comparison.document());
         }
         if (comparisonError != null) {
             root.put("comparisonError", comparisonError);
@@ -188,12 +193,7 @@ final class GuestsCommand implements Job {
         return root;
     }
 
-    @SuppressWarnings("unchecked")
-    private static String firstFinding(Map<String, Object> r) {
-        Object fs = r.get("findings");
-        if (fs instanceof List<?> l && !l.isEmpty()) {
-            return String.valueOf(((Map<String, Object>) l.get(0)).get("message"));
-        }
-        return "";
+    private static String firstFinding(ResultData r) {
+        return r.findings().isEmpty() ? "" : r.findings().get(0).message();
     }
 }

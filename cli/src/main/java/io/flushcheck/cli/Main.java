@@ -9,11 +9,13 @@ import java.nio.charset.Charset;
 import java.nio.file.InvalidPathException;
 import java.util.Arrays;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * {@code java -jar flushcheck.jar [COMMAND] [options]}: dispatches to the path probe (default),
  * or to a named subcommand.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class Main {
 
     private static final String HINT = " (see flushcheck --help)";
@@ -22,7 +24,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        Warmup.start();
+        Warmup.start(args);
         // Our own stream on descriptor 1, in System.out's encoding, that keeps the reason of a failed write.
         StdoutSink sink = new StdoutSink();
         PrintStream out = new PrintStream(new BufferedOutputStream(sink, 8192), false, stdoutCharset());
@@ -61,7 +63,7 @@ public final class Main {
     }
 
     /** The names of the subcommands {@link CommandLines#commandLine} registers. */
-    static final List<String> COMMANDS = List.of("probe", "sqlite", "guests");
+    static final List<String> COMMANDS = List.of("probe", "sqlite", "guests", "powercut", "vm");
 
     private static int dispatch(List<String> args, PrintStream out, PrintStream err) {
         try {

@@ -1,5 +1,6 @@
 package io.flushcheck.cli;
 
+import io.flushcheck.Numbers;
 import io.flushcheck.sqlite.CommitCell;
 import io.flushcheck.sqlite.CommitMatrix;
 import io.flushcheck.sqlite.MatrixListener;
@@ -59,9 +60,9 @@ final class MatrixProgress implements MatrixListener {
         }
         // No device counters (tmpfs, no /sys): say so rather than print NaN.
         String flushes = Double.isNaN(c.flushesPerCommit()) ? "flushes not counted (no device counters here)"
-                : String.format(Locale.ROOT, "%.2f flushes per commit", c.flushesPerCommit());
-        line.step(String.format(Locale.ROOT, "flushcheck sqlite: [%d/%d] %s: %,.0f rows/s, %s", index + 1, total, c.label(),
-                c.rowsPerSecond(), flushes));
+                : Numbers.perEvent(c.flushesPerCommit()) + " flushes per commit";
+        line.step(String.format(Locale.ROOT, "flushcheck sqlite: [%d/%d] %s: %s rows/s, %s", index + 1, total, c.label(),
+                Numbers.rate(c.rowsPerSecond()), flushes));
     }
 
     @Override

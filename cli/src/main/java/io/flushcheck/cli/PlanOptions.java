@@ -11,7 +11,7 @@ final class PlanOptions {
             description = "sync modes, comma-separated (default: every mode of this OS; guests: the Linux modes)")
     String modes;
 
-    @Option(names = "--rounds", paramLabel = "N", converter = Values.Rounds.class,
+    @Option(names = "--rounds", paramLabel = "N", converter = Converters.Rounds.class,
             description = "rounds per mode (default: 1000; guests: 200)")
     Integer rounds;
 

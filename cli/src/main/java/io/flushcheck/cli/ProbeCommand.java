@@ -8,6 +8,7 @@ import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.report.Escape;
+import io.flushcheck.report.ResultData;
 import io.flushcheck.report.ResultJson;
 import io.flushcheck.report.TextReport;
 import io.flushcheck.report.html.Html;
@@ -61,7 +62,7 @@ final class ProbeCommand implements Job {
             + "fdatasync over 22 MiB, as etcd's fio check; prints fdatasync p50/p99 and PASS or FAIL against 10 ms)"})
     String preset;
 
-    @Option(names = "--block-size", paramLabel = "BYTES", converter = Values.BlockSize.class,
+    @Option(names = "--block-size", paramLabel = "BYTES", converter = Converters.BlockSize.class,
             description = "bytes per round: 4096 (default), 64k, 1m, ...")
     Integer blockSize;
 
@@ -202,13 +203,11 @@ final class ProbeCommand implements Job {
 
     /** The results' JSON with each element's {@code "preset"}: the etcd figures, beside the verdict. */
     private static String etcdJson(List<CheckResult> results) {
-        List<Object> list = new ArrayList<>();
+        List<ResultData> list = new ArrayList<>();
         for (CheckResult r : results) {
-            java.util.Map<String, Object> m = ResultJson.toMap(r);
-            m.put("preset", EtcdPreset.json(r));
-            list.add(m);
+            list.add(ResultData.of(r).withPreset(EtcdPreset.data(r)));
         }
-        return io.flushcheck.report.Json.write(java.util.Map.of("results", list));
+        return ResultJson.ofData(list);
     }
 
     /** The help's closing lines: the sync modes (they depend on the OS) and the exit codes. */

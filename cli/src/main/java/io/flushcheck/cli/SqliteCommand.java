@@ -65,15 +65,15 @@ final class SqliteCommand implements Job {
     @Option(names = "--batches", paramLabel = "a,b", description = "rows per transaction (default 1,1000)")
     String batches;
 
-    @Option(names = "--rows", paramLabel = "N", converter = Values.Rows.class,
+    @Option(names = "--rows", paramLabel = "N", converter = Converters.Rows.class,
             description = "rows per cell (default 2000; batched cells run at least 10 commits)")
     Integer rows;
 
-    @Option(names = "--max-cell-seconds", paramLabel = "S", converter = Values.MaxCellSeconds.class,
+    @Option(names = "--max-cell-seconds", paramLabel = "S", converter = Converters.MaxCellSeconds.class,
             description = "stop a cell after S seconds (default 5)")
     Double maxCellSeconds;
 
-    @Option(names = "--max-seconds", paramLabel = "S", converter = Values.MaxSeconds.class,
+    @Option(names = "--max-seconds", paramLabel = "S", converter = Converters.MaxSeconds.class,
             description = "skip the cells that would start after S seconds in all (default 120)")
     Double maxSeconds;
 

@@ -6,11 +6,11 @@ import picocli.CommandLine.Option;
 /** {@code --min-flushes-per-sync} and {@code --suspicious-micros}, validated by {@link Thresholds}. */
 final class ThresholdOptions {
 
-    @Option(names = "--min-flushes-per-sync", paramLabel = "X", converter = Values.MinFlushes.class,
+    @Option(names = "--min-flushes-per-sync", paramLabel = "X", converter = Converters.MinFlushes.class,
             description = "flushes per sync a device must show (default 0.5)")
     Double minFlushesPerSync;
 
-    @Option(names = "--suspicious-micros", paramLabel = "X", converter = Values.SuspiciousMicros.class,
+    @Option(names = "--suspicious-micros", paramLabel = "X", converter = Converters.SuspiciousMicros.class,
             description = "a median sync below this is too fast to be a flush (default 20)")
     Double suspiciousMicros;
 

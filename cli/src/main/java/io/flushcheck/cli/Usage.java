@@ -51,8 +51,15 @@ final class Usage {
         return prefix + e.getMessage();
     }
 
-    /** {@code sqlite: } for a subcommand's error, nothing for the probe's. */
+    /** {@code sqlite: } for a subcommand's error, {@code powercut sqlite: } for a nested one's, nothing for the probe's. */
     private static String prefix(CommandLine cl) {
-        return cl == null || cl.getParent() == null ? "" : cl.getCommandName() + ": ";
+        if (cl == null || cl.getParent() == null) {
+            return "";
+        }
+        String names = cl.getCommandName();
+        for (CommandLine up = cl.getParent(); up.getParent() != null; up = up.getParent()) {
+            names = up.getCommandName() + " " + names;
+        }
+        return names + ": ";
     }
 }

@@ -1,7 +1,7 @@
 package io.flushcheck.cli;
 
 /** Bad command-line input: the message is the one line the user sees, exit code 2. */
-public final class UsageException extends Exception {
+final class UsageException extends Exception {
 
     private static final long serialVersionUID = 1L;
 

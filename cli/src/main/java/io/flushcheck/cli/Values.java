@@ -2,15 +2,12 @@ package io.flushcheck.cli;
 
 import io.flushcheck.BadPathException;
 import io.flushcheck.Flushcheck;
-import io.flushcheck.probe.ProbePlan;
-import io.flushcheck.sqlite.MatrixOptions;
 import java.nio.file.Path;
-import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.TypeConversionException;
 
 /**
- * The command's option values: picocli converters whose messages are the whole line the user sees
- * (option, value, what is allowed), and the parsing they share.
+ * The command's option values: the parsing {@link Converters} and the commands share, with messages that
+ * are the whole line the user sees (option, value, what is allowed). Nothing of picocli: a plain probe
+ * line calls {@link #path} without loading picocli's classes (the cold path, docs/architecture.md).
  */
 final class Values {
 
@@ -64,78 +61,6 @@ final class Values {
             return Flushcheck.pathOf(arg);
         } catch (BadPathException e) {
             throw new UsageException(e.getMessage());
-        }
-    }
-
-    private static int convertInt(String option, String value, int min, int max) {
-        try {
-            return intValue(option, value, min, max);
-        } catch (UsageException e) {
-            throw new TypeConversionException(e.getMessage());
-        }
-    }
-
-    private static double convertDouble(String option, String value) {
-        try {
-            return doubleValue(option, value);
-        } catch (UsageException e) {
-            throw new TypeConversionException(e.getMessage());
-        }
-    }
-
-    /** {@code --rounds}: 1 to {@link ProbePlan#MAX_ROUNDS}. */
-    static final class Rounds implements ITypeConverter<Integer> {
-        @Override
-        public Integer convert(String value) {
-            return convertInt("--rounds", value, 1, ProbePlan.MAX_ROUNDS);
-        }
-    }
-
-    /** {@code --block-size}: {@link ProbePlan#MIN_BLOCK} to {@link ProbePlan#MAX_BLOCK} bytes, with k/m suffixes. */
-    static final class BlockSize implements ITypeConverter<Integer> {
-        @Override
-        public Integer convert(String value) {
-            return convertInt("--block-size", value, ProbePlan.MIN_BLOCK, ProbePlan.MAX_BLOCK);
-        }
-    }
-
-    /** {@code sqlite --rows}: 1 to {@link MatrixOptions#MAX_ROWS}. */
-    static final class Rows implements ITypeConverter<Integer> {
-        @Override
-        public Integer convert(String value) {
-            return convertInt("--rows", value, 1, MatrixOptions.MAX_ROWS);
-        }
-    }
-
-    /** {@code --min-flushes-per-sync}: a number; its range is {@link io.flushcheck.verdict.Thresholds}'. */
-    static final class MinFlushes implements ITypeConverter<Double> {
-        @Override
-        public Double convert(String value) {
-            return convertDouble("--min-flushes-per-sync", value);
-        }
-    }
-
-    /** {@code --suspicious-micros}: a number; its range is {@link io.flushcheck.verdict.Thresholds}'. */
-    static final class SuspiciousMicros implements ITypeConverter<Double> {
-        @Override
-        public Double convert(String value) {
-            return convertDouble("--suspicious-micros", value);
-        }
-    }
-
-    /** {@code sqlite --max-cell-seconds}: a number; its range is {@link MatrixOptions}'. */
-    static final class MaxCellSeconds implements ITypeConverter<Double> {
-        @Override
-        public Double convert(String value) {
-            return convertDouble("--max-cell-seconds", value);
-        }
-    }
-
-    /** {@code sqlite --max-seconds}: a number; its range is {@link MatrixOptions}'. */
-    static final class MaxSeconds implements ITypeConverter<Double> {
-        @Override
-        public Double convert(String value) {
-            return convertDouble("--max-seconds", value);
         }
     }
 }

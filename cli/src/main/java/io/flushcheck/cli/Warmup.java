@@ -3,6 +3,7 @@ package io.flushcheck.cli;
 import io.flushcheck.CheckResult;
 import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
+import io.flushcheck.report.ResultData;
 import io.flushcheck.report.ResultJson;
 import io.flushcheck.report.TextReport;
 import io.flushcheck.storage.BlockDevice;
@@ -38,15 +39,30 @@ final class Warmup implements Runnable {
     /** Turns the warm-up off ({@code -Dflushcheck.warmup=false}), for benchmarks that show what it saves. */
     static final String PROPERTY = "flushcheck.warmup";
 
-    private Warmup() {
+    /**
+     * What writing JSON loads besides {@link #classes()}: Gson's streaming writer, whose class initializer
+     * compiles a regular expression and formats strings (about 15 ms of a cold JVM). By name, and only for a
+     * line that asks for JSON: a plain run never opens Gson's jar.
+     */
+    static final String[] JSON_CLASSES = {"com.google.gson.stream.JsonWriter"};
+
+    private final boolean json;
+
+    private Warmup(boolean json) {
+        this.json = json;
     }
 
-    /** Starts the warm-up; returns at once. */
-    static void start() {
+    /** Starts the warm-up for the command line {@code args}; returns at once. */
+    static void start(String[] args) {
         if ("false".equals(System.getProperty(PROPERTY))) {
             return;
         }
-        Thread t = new Thread(new Warmup(), "flushcheck-warmup");
+        boolean json = false;
+        for (String a : args) {
+            // A guess is enough: a wrong one costs only the warm-up's work, never a result.
+            json |= a.equals("--json");
+        }
+        Thread t = new Thread(new Warmup(json), "flushcheck-warmup");
         t.setDaemon(true); // never delays exit, whatever it is doing
         t.start();
     }
@@ -62,6 +78,7 @@ final class Warmup implements Runnable {
         return new Class<?>[] {StorageInspector.class, MountTable.class, SysFiles.class, MountTable.walkClass(),
             MountInfo.class, SysBlock.class, BlockDevice.Kind.class, BlockDevice.class, FsTypes.class, StorageFacts.class,
             Environment.class, Judge.class, Finding.class, Judgement.class, CheckResult.class, ResultJson.class, Json.class,
+            ResultData.class, ResultData.Finding.class, ResultData.Storage.class, ResultData.CountedDevice.class,
             TextReport.class, Escape.class};
     }
 
@@ -73,6 +90,15 @@ final class Warmup implements Runnable {
                 Class.forName(c.getName(), true, c.getClassLoader());
             } catch (ClassNotFoundException | LinkageError e) {
                 return; // the main thread meets the same problem and reports it
+            }
+        }
+        if (json) {
+            for (String name : JSON_CLASSES) {
+                try {
+                    Class.forName(name, true, Warmup.class.getClassLoader());
+                } catch (ClassNotFoundException | LinkageError e) {
+                    return;
+                }
             }
         }
     }

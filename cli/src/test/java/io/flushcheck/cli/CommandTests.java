@@ -155,6 +155,20 @@ class CommandTests {
     }
 
     @Test
+    void everyModeOfAPathInOneSummaryTableAfterItsLines() {
+        Run r = run("--always-probe", "--rounds", "16", "--modes", "overwrite-fdatasync,no-sync", "-q", "/dev/shm");
+        assertThat(r.exit()).as("%s", r).isZero();
+        String out = r.out();
+        int header = out.indexOf("mode                p50 us p99 us rounds/s flushes/sync KiB/sync\n");
+        assertThat(header).as(out).isGreaterThan(out.indexOf("no-sync: 16 rounds of 4 KiB"));
+        String[] rows = out.substring(header).split("\n");
+        assertThat(rows[1]).as(out).startsWith("overwrite-fdatasync ").matches(".* +- +-");
+        assertThat(rows[2]).as(out).startsWith("no-sync             ").matches(".* +- +-");
+        assertThat(run("--always-probe", "--rounds", "16", "--modes", "no-sync", "-q", "/dev/shm").out())
+                .as("one mode needs no comparison").doesNotContain("flushes/sync KiB/sync");
+    }
+
+    @Test
     void requireRealFlushOnDevShmExitsOneWithTheEvidence() {
         MountInfo m = MountTable.live().mountOf("/dev/shm");
         Run r = run("--require-real-flush", "--json", "/dev/shm");

@@ -2,7 +2,7 @@ package io.flushcheck.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flushcheck.report.JsonReader;
+import io.flushcheck.report.JsonInput;
 import io.flushcheck.testing.Checks;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,7 +18,7 @@ class EtcdPresetTests {
         Path dir = Checks.freshDir(Path.of("target", "etcd-preset").toAbsolutePath(), "disk");
         InProcess.Run json = InProcess.run("--preset", "etcd", "--json", "--quiet", dir.toString());
         assertThat(json.exit()).as(json.err()).isZero();
-        Map<String, Object> r = ((List<Map<String, Object>>) JsonReader.parseObject(json.out()).get("results")).get(0);
+        Map<String, Object> r = ((List<Map<String, Object>>) JsonInput.parseObject(json.out()).get("results")).get(0);
         Map<String, Object> cost = ((List<Map<String, Object>>) r.get("costs")).get(0);
         assertThat(cost).containsEntry("mode", "append-fdatasync");
         // fio writes whole blocks: 22 MiB / 2,300 bytes = 10,029 of them; a busy device may add remeasures.

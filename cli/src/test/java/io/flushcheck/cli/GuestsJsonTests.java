@@ -3,7 +3,9 @@ package io.flushcheck.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flushcheck.report.Json;
-import io.flushcheck.report.JsonReader;
+import io.flushcheck.report.JsonInput;
+import io.flushcheck.report.ResultData;
+import io.flushcheck.verdict.Verdict;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,15 +16,14 @@ class GuestsJsonTests {
 
     @Test
     void anEnvironmentWithoutAResultIsListedWithItsReason() {
-        Map<String, Object> host = new LinkedHashMap<>();
-        host.put("environment", "host");
-        host.put("verdict", "REAL_FLUSH");
+        ResultData host = new ResultData("/x", Verdict.REAL_FLUSH, 1, List.of(), null, List.of(), "host", null);
         Map<String, String> failures = new LinkedHashMap<>();
         failures.put("debian-bookworm-jre17/volume", "debian-bookworm-jre17/volume: the in-guest JVM exited with 137");
 
-        Map<String, Object> doc = JsonReader.parseObject(Json.write(GuestsCommand.jsonDocument(List.of(host), null, null, failures)));
+        Map<String, Object> doc = JsonInput.parseObject(Json.write(GuestsCommand.jsonDocument(List.of(host), null, null, failures)));
 
-        assertThat(doc.get("results")).isEqualTo(List.of(host));
+        assertThat(doc.get("results")).isEqualTo(List.of(Map.of("path", "/x", "verdict", "REAL_FLUSH", "elapsedMillis", 1L,
+                "findings", List.of(), "storage", Map.of(), "costs", List.of(), "environment", "host")));
         assertThat(doc).doesNotContainKeys("comparison", "comparisonError");
         assertThat(doc.get("failures")).isEqualTo(List.of(Map.of("environment", "debian-bookworm-jre17/volume",
                 "reason", "debian-bookworm-jre17/volume: the in-guest JVM exited with 137")));
@@ -30,13 +31,13 @@ class GuestsJsonTests {
 
     @Test
     void failuresIsAnEmptyListWhenEveryEnvironmentAnswered() {
-        Map<String, Object> doc = JsonReader.parseObject(Json.write(GuestsCommand.jsonDocument(List.of(), null, null, Map.of())));
+        Map<String, Object> doc = JsonInput.parseObject(Json.write(GuestsCommand.jsonDocument(List.of(), null, null, Map.of())));
         assertThat(doc.get("failures")).isEqualTo(List.of());
     }
 
     @Test
     void aComparisonThatCannotBeMadeSaysWhyWithoutPosingAsAnEnvironment() {
-        Map<String, Object> doc = JsonReader.parseObject(Json.write(GuestsCommand.jsonDocument(List.of(), null,
+        Map<String, Object> doc = JsonInput.parseObject(Json.write(GuestsCommand.jsonDocument(List.of(), null,
                 "no host result to compare with", Map.of())));
         assertThat(doc.get("comparisonError")).isEqualTo("no host result to compare with");
         assertThat(doc.get("failures")).isEqualTo(List.of());

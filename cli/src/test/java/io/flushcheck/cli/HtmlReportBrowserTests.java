@@ -2,7 +2,7 @@ package io.flushcheck.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flushcheck.report.JsonReader;
+import io.flushcheck.report.JsonInput;
 import io.flushcheck.testing.Checks;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +28,7 @@ class HtmlReportBrowserTests {
         InProcess.Run run = InProcess.run("--json", "--html", page.toString(), "--rounds", "100", "--modes",
                 "append-fdatasync,overwrite-fdatasync,dsync", a.toString(), "/dev/shm", b.toString());
         assertThat(run.exit()).as(run.err()).isZero();
-        List<Map<String, Object>> results = (List<Map<String, Object>>) JsonReader.parseObject(run.out()).get("results");
+        List<Map<String, Object>> results = (List<Map<String, Object>>) JsonInput.parseObject(run.out()).get("results");
 
         try (HeadlessChromium browser = HeadlessChromium.start()) {
             browser.open(page, 1200);

@@ -39,6 +39,38 @@ class WarmupTests {
         assertWarmed(List.of("eatmydata"), List.of("--json", "--quiet", disk.toString()));
     }
 
+    @Test
+    void onlyALineThatAsksForJsonLoadsTheJsonLibrary() throws IOException {
+        Requirements.require(Files.isDirectory(Path.of("/dev/shm")), "/dev/shm (a tmpfs every Linux has)");
+        assertThat(libraryClasses(GSON, List.of("--quiet", "/dev/shm"))).as("a plain check, warm-up on").isEmpty();
+        assertThat(libraryClasses(GSON, List.of("--json", "--quiet", "/dev/shm"))).as("a JSON check")
+                .contains(Warmup.JSON_CLASSES);
+    }
+
+    @Test
+    void aLineQuickArgsReadsLoadsNoPicocli() throws IOException {
+        Requirements.require(Files.isDirectory(Path.of("/dev/shm")), "/dev/shm (a tmpfs every Linux has)");
+        assertThat(libraryClasses(" picocli.", List.of("--json", "--quiet", "/dev/shm"))).isEmpty();
+    }
+
+    private static final String GSON = " com.google.gson.";
+
+    /** The classes of a library ({@code " package."}) a cold run of the command (warm-up on) loads. */
+    private List<String> libraryClasses(String prefix, List<String> args) throws IOException {
+        Path log = tmp.resolve("classes-" + System.nanoTime() + ".log");
+        ChildJvm.Result r = ChildJvm.run(ChildJvm.command(List.of(), List.of("-Xlog:class+load=info:file=" + log),
+                Main.class.getName(), args), 60);
+        assertThat(r.exit()).as("%s", r).isZero();
+        List<String> out = new ArrayList<>();
+        for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+            int at = line.indexOf(prefix);
+            if (at >= 0) {
+                out.add(line.substring(at + 1, line.indexOf(' ', at + 1)));
+            }
+        }
+        return out;
+    }
+
     /** Runs the command with the warm-up off and checks that the classes its check loaded are all warmed. */
     private void assertWarmed(List<String> wrapper, List<String> args) throws IOException {
         Set<String> warmed = new LinkedHashSet<>();

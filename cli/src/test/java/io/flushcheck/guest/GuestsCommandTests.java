@@ -1,6 +1,5 @@
 package io.flushcheck.guest;
 
-import io.flushcheck.report.JsonReader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flushcheck.CheckOptions;
@@ -9,7 +8,10 @@ import io.flushcheck.Flushcheck;
 import io.flushcheck.cli.Main;
 import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbePlan;
+import io.flushcheck.report.JsonInput;
+import io.flushcheck.report.ResultData;
 import io.flushcheck.report.ResultJson;
+import io.flushcheck.testing.MiniJson;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +39,7 @@ class GuestsCommandTests {
         assertThat(code).as(err.toString()).isZero();
         assertThat(err.toString()).contains("flushcheck guests: debian-bookworm-jre17/overlay: REAL_FLUSH (");
 
-        Map<String, Object> doc = JsonReader.parseObject(out.toString(StandardCharsets.UTF_8));
+        Map<String, Object> doc = JsonInput.parseObject(out.toString(StandardCharsets.UTF_8));
         assertThat(doc.get("failures")).as("every environment answered").isEqualTo(List.of());
         List<Map<String, Object>> results = new ArrayList<>();
         ((List<Object>) doc.get("results")).forEach(o -> results.add((Map<String, Object>) o));
@@ -50,14 +52,15 @@ class GuestsCommandTests {
         // The same fields as `flushcheck PATH --json` gives for a host path, plus "environment".
         CheckResult local = Flushcheck.check(hostDir, CheckOptions.defaults().withPlan(ProbePlan.verification()
                 .withRounds(4)), ProbeListener.NONE);
-        Map<String, Object> pathResult = ResultJson.toMap(local);
+        Map<String, Object> pathResult = MiniJson.object(MiniJson.array(MiniJson.object(MiniJson.parse(
+                ResultJson.of(List.of(local)))).get("results")).get(0));
         for (Map<String, Object> r : results) {
             assertThat(r.keySet()).as((String) r.get("environment")).containsAll(pathResult.keySet()).contains("environment");
             assertThat((Map<String, Object>) r.get("storage")).containsKeys("fsType", "mountPoint", "countedDevices");
             List<Object> costs = (List<Object>) r.get("costs");
             assertThat(costs).as("%s costs", r.get("environment")).hasSize(3);
             assertThat(((Map<String, Object>) costs.get(0)).keySet())
-                    .containsAll(ResultJson.cost(local.costs().get(0)).keySet());
+                    .containsAll(MiniJson.object(MiniJson.array(pathResult.get("costs")).get(0)).keySet());
         }
         Map<String, Object> tmpfs = results.get(4);
         assertThat((Map<String, Object>) tmpfs.get("storage")).containsEntry("fsType", "tmpfs");
@@ -73,7 +76,11 @@ class GuestsCommandTests {
         assertThat((List<Map<String, Object>>) comparison.get("callouts"))
                 .extracting(c -> c.get("environment")).contains("debian-bookworm-jre17/tmpfs");
 
-        String text = GuestComparison.of(results).text();
+        List<ResultData> typed = new ArrayList<>();
+        for (Map<String, Object> r : results) {
+            typed.add(ResultJson.read(r));
+        }
+        String text = GuestComparison.of(typed).text();
         System.err.print(text);
         assertThat(text).contains("p50 ratio", "p99 ratio", "debian-bookworm-jre17/tmpfs",
                 "faster than the host's real flush");

@@ -107,6 +107,31 @@ public final class OwnFiles {
     }
 
     /**
+     * Creates an empty file of flushcheck's own in {@code dir} ({@code .flushcheck-<pid>-<kind>-<random>.probe}),
+     * exclusively, mode 0600, never through a symlink, registered before it exists: removed by
+     * {@link #remove}, the shutdown hook, or the next {@link #sweep} once this process is gone. For other
+     * modules' working files (a VM guest's disk image).
+     *
+     * @param kind lower-case letters, digits and '-' only
+     * @throws NativeCallException with the errno when it cannot be created (read-only, full, no permission)
+     */
+    public static Path createFile(Path dir, String kind) {
+        if (!kind.matches("[a-z0-9-]+")) {
+            throw new IllegalArgumentException("not a file kind: '" + kind + "'");
+        }
+        Path p = probeName(dir, kind);
+        reserve(p);
+        boolean created = false;
+        try {
+            createEmpty(p);
+            created = true;
+        } finally {
+            settle(p, created);
+        }
+        return p;
+    }
+
+    /**
      * Creates an empty SQLite database file exclusively, mode 0600, never through a symlink, registered
      * before it exists. SQLite then gives its -journal, -wal and -shm the same mode.
      *

@@ -1,5 +1,7 @@
 package io.flushcheck.report;
 
+import org.apiguardian.api.API;
+
 /**
  * Makes a string safe to print where a person reads it: a terminal, a text report, a one-line error,
  * a test failure. A path name may hold any byte but '/' and NUL; printed raw, a newline forges a line
@@ -14,6 +16,7 @@ package io.flushcheck.report;
  *
  * <p>On the path of a cold tmpfs verdict (the text report uses it): a plain loop, no regex.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class Escape {
 
     private static final char[] HEX = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};

@@ -1,96 +1,130 @@
 package io.flushcheck.report;
 
+import com.google.gson.stream.JsonWriter;
+import io.flushcheck.probe.SyncMode;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.lang.reflect.RecordComponent;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import org.apiguardian.api.API;
 
-/** A small JSON writer: maps, lists, strings, numbers, booleans and null, pretty-printed. */
+/**
+ * Writes JSON text, pretty-printed with two spaces, through Gson's streaming writer (which does the quoting
+ * and escaping): the one place flushcheck makes JSON. Takes a tree of maps (in their order), lists,
+ * strings, numbers, booleans, enums (their names; a {@link SyncMode} its id), null, {@link ResultData} (the
+ * result contract, {@link ResultJson}) and other records (an object of their components, in order).
+ *
+ * <p>Numbers: whole numbers as integers; others to three decimals, or three significant digits below 0.1,
+ * so that {@code 0.00001} stays {@code 0.00001}; NaN and infinities, which JSON has no word for, as
+ * {@code null}.
+ */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class Json {
+
+    private static final MathContext SMALL = new MathContext(3, RoundingMode.HALF_UP);
 
     private Json() {
     }
 
+    /** The JSON text of {@code value}, ending in a newline. */
     public static String write(Object value) {
-        StringBuilder sb = new StringBuilder();
-        write(sb, value, 0);
-        return sb.append('\n').toString();
+        StringWriter out = new StringWriter();
+        try {
+            JsonWriter w = writer(out);
+            value(w, value);
+            w.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
+        }
+        return out.append('\n').toString();
     }
 
-    private static void write(StringBuilder sb, Object v, int indent) {
+    static JsonWriter writer(StringWriter out) {
+        JsonWriter w = new JsonWriter(out);
+        w.setIndent("  ");
+        w.setSerializeNulls(true);
+        w.setHtmlSafe(false);
+        return w;
+    }
+
+    static void value(JsonWriter w, Object v) throws IOException {
+        // instanceof, not a visitor or streams: this runs on the command's cold path (no lambdas there).
         if (v == null) {
-            sb.append("null");
+            w.nullValue();
         } else if (v instanceof String s) {
-            quote(sb, s);
+            w.value(s);
         } else if (v instanceof Boolean b) {
-            sb.append(b);
+            w.value(b.booleanValue());
         } else if (v instanceof Double || v instanceof Float) {
-            double d = ((Number) v).doubleValue();
-            if (Double.isNaN(d) || Double.isInfinite(d)) {
-                sb.append("null");
-            } else if (d == Math.rint(d) && Math.abs(d) < 1e15) {
-                sb.append((long) d);
-            } else {
-                sb.append(String.format(Locale.ROOT, "%.3f", d).replaceAll("0+$", "").replaceAll("\\.$", ""));
-            }
+            number(w, ((Number) v).doubleValue());
         } else if (v instanceof Number n) {
-            sb.append(n);
+            w.value(n.longValue());
+        } else if (v instanceof SyncMode m) {
+            w.value(m.id());
+        } else if (v instanceof Enum<?> e) {
+            w.value(e.name());
+        } else if (v instanceof ResultData r) {
+            ResultJson.write(w, r);
+        } else if (v instanceof Record r) {
+            record(w, r);
         } else if (v instanceof Map<?, ?> m) {
-            if (m.isEmpty()) {
-                sb.append("{}");
-                return;
-            }
-            sb.append("{\n");
-            int i = 0;
+            w.beginObject();
             for (Map.Entry<?, ?> e : m.entrySet()) {
-                pad(sb, indent + 1);
-                quote(sb, String.valueOf(e.getKey()));
-                sb.append(": ");
-                write(sb, e.getValue(), indent + 1);
-                sb.append(++i < m.size() ? ",\n" : "\n");
+                w.name(String.valueOf(e.getKey()));
+                value(w, e.getValue());
             }
-            pad(sb, indent);
-            sb.append('}');
+            w.endObject();
         } else if (v instanceof List<?> l) {
-            if (l.isEmpty()) {
-                sb.append("[]");
-                return;
+            w.beginArray();
+            for (Object o : l) {
+                value(w, o);
             }
-            sb.append("[\n");
-            for (int i = 0; i < l.size(); i++) {
-                pad(sb, indent + 1);
-                write(sb, l.get(i), indent + 1);
-                sb.append(i + 1 < l.size() ? ",\n" : "\n");
-            }
-            pad(sb, indent);
-            sb.append(']');
+            w.endArray();
         } else {
-            quote(sb, v.toString());
+            throw new IllegalArgumentException("no JSON form for a " + v.getClass().getName());
         }
     }
 
-    private static void pad(StringBuilder sb, int indent) {
-        sb.append("  ".repeat(indent));
-    }
-
-    static void quote(StringBuilder sb, String s) {
-        sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
+    /** A record as an object of its components, in their order: a component's name is its field's. */
+    private static void record(JsonWriter w, Record r) throws IOException {
+        w.beginObject();
+        for (RecordComponent c : r.getClass().getRecordComponents()) {
+            Object value;
+            try {
+                value = c.getAccessor().invoke(r);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalArgumentException("cannot read " + r.getClass().getName() + "." + c.getName(), e);
             }
+            w.name(c.getName());
+            value(w, value);
         }
-        sb.append('"');
+        w.endObject();
+    }
+
+    static void number(JsonWriter w, double d) throws IOException {
+        String text = number(d);
+        if (text == null) {
+            w.nullValue();
+        } else {
+            w.jsonValue(text);
+        }
+    }
+
+    /** The JSON text of a number, or null for NaN and the infinities. */
+    static String number(double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            return null;
+        }
+        if (d == Math.rint(d) && Math.abs(d) < 1e15) {
+            return Long.toString((long) d);
+        }
+        BigDecimal b = new BigDecimal(d);
+        b = Math.abs(d) >= 0.1 ? b.setScale(3, RoundingMode.HALF_UP) : b.round(SMALL);
+        return b.stripTrailingZeros().toPlainString();
     }
 }

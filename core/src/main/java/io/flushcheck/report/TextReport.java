@@ -1,17 +1,19 @@
 package io.flushcheck.report;
 
 import io.flushcheck.CheckResult;
+import io.flushcheck.Numbers;
 import io.flushcheck.probe.SlowRound;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.storage.BlockDevice;
 import io.flushcheck.storage.StorageFacts;
 import io.flushcheck.verdict.Finding;
-import io.flushcheck.verdict.Judge;
 import java.util.List;
 import java.util.Locale;
+import org.apiguardian.api.API;
 
-/** The human-readable report: facts, verdict with reasons, and seed 002's summary lines per mode. */
+/** The human-readable report: facts, verdict with reasons, and two or three summary lines per mode. */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class TextReport {
 
     private TextReport() {
@@ -53,18 +55,21 @@ public final class TextReport {
         for (SyncCost c : r.costs()) {
             appendCost(sb, c, histograms);
         }
+        if (r.costs().size() > 1) {
+            sb.append(costTable(r.costs()));
+        }
         return sb.toString();
     }
 
     /** One line per mode: {@code flushcheck: append-fsync 4 KiB: p50 300 us, p99 615 us, max 2322 us, 1.00 flushes/sync, 3014 rounds/s}. */
     public static String costLine(SyncCost c) {
         return String.format(Locale.ROOT, "flushcheck: %s %s: p50 %s us, p99 %s us, max %s us, %s flushes/sync, %.0f rounds/s%n",
-                c.mode().id(), size(c.blockSize()), Judge.fmt(c.p50Micros()), Judge.fmt(c.p99Micros()), Judge.fmt(c.maxMicros()),
-                Double.isNaN(c.flushesPerSync()) ? "n/a" : String.format(Locale.ROOT, "%.2f", c.flushesPerSync()),
+                c.mode().id(), size(c.blockSize()), Numbers.micros(c.p50Micros()), Numbers.micros(c.p99Micros()), Numbers.micros(c.maxMicros()),
+                Double.isNaN(c.flushesPerSync()) ? "n/a" : Numbers.perEvent(c.flushesPerSync()),
                 c.roundsPerSecond());
     }
 
-    /** Seed 002's two or three summary lines for one mode. */
+    /** The two or three summary lines of one mode: rounds and rate, latency percentiles, what the device saw. */
     public static void appendCost(StringBuilder sb, SyncCost c, boolean histogram) {
         // flush-only writes nothing in its rounds: it syncs a clean file of one block.
         String what = c.mode() == SyncMode.FLUSH_ONLY ? "fdatasync of a clean " + size(c.blockSize()) + " file"
@@ -72,13 +77,13 @@ public final class TextReport {
         sb.append(String.format(Locale.ROOT, "%s: %d rounds of %s, %.0f rounds per second%n", c.mode().id(), c.rounds(),
                 what, c.roundsPerSecond()));
         sb.append(String.format(Locale.ROOT, "  min %s us, p50 %s us, p90 %s us, p99 %s us, max %s us%n",
-                Judge.fmt(c.minMicros()), Judge.fmt(c.p50Micros()), Judge.fmt(c.p90Micros()), Judge.fmt(c.p99Micros()),
-                Judge.fmt(c.maxMicros())));
+                Numbers.micros(c.minMicros()), Numbers.micros(c.p50Micros()), Numbers.micros(c.p90Micros()), Numbers.micros(c.p99Micros()),
+                Numbers.micros(c.maxMicros())));
         if (c.hasSplitLatencies()) {
             sb.append(String.format(Locale.ROOT, "  write alone p50 %s us, p99 %s us; %s alone p50 %s us, p99 %s us%n",
-                    Judge.fmt(c.writeLatencies().percentileMicros(50)), Judge.fmt(c.writeLatencies().percentileMicros(99)),
-                    syncCall(c.mode()), Judge.fmt(c.syncLatencies().percentileMicros(50)),
-                    Judge.fmt(c.syncLatencies().percentileMicros(99))));
+                    Numbers.micros(c.writeLatencies().percentileMicros(50)), Numbers.micros(c.writeLatencies().percentileMicros(99)),
+                    syncCall(c.mode()), Numbers.micros(c.syncLatencies().percentileMicros(50)),
+                    Numbers.micros(c.syncLatencies().percentileMicros(99))));
         }
         if (c.hasDeviceCounters()) {
             sb.append(String.format(Locale.ROOT, "  device during the loop: %d flushes, %d KiB written", c.flushesReached(),
@@ -132,31 +137,27 @@ public final class TextReport {
     }
 
     private static String round(SlowRound s) {
-        String t = Judge.fmt(s.micros()) + " us (round " + s.index() + ")";
+        String t = Numbers.micros(s.micros()) + " us (round " + s.index() + ")";
         return s.flushes() < 0 ? t : t + ", terminal devices during it: " + s.kibWritten() + " KiB written, " + s.flushes()
                 + " flushes";
     }
 
     static String size(int bytes) {
-        if (bytes % (1 << 20) == 0) {
-            return bytes / (1 << 20) + " MiB";
-        }
-        if (bytes % 1024 == 0) {
-            return bytes / 1024 + " KiB";
-        }
-        return bytes + " bytes";
+        return Numbers.size(bytes);
     }
 
-    /** A compact one-line cost table row set for many results (used by comparisons). */
+    /**
+     * All modes of one path side by side, as pg_test_fsync compares its methods: median and p99 latency,
+     * rounds per second, and what reached the device per sync ({@code -} where no counters are visible).
+     */
     public static String costTable(List<SyncCost> costs) {
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-20s %8s %9s %9s %9s %10s %8s %9s%n", "mode",
-                "block", "p50 us", "p99 us", "max us", "rounds/s", "flushes", "KiB"));
+        TextTable t = new TextTable().text("mode").figure("p50 us").figure("p99 us").figure("rounds/s")
+                .figure("flushes/sync").figure("KiB/sync");
         for (SyncCost c : costs) {
-            sb.append(String.format(Locale.ROOT, "%-20s %8s %9s %9s %9s %10.0f %8s %9s%n", c.mode().id(), size(c.blockSize()),
-                    Judge.fmt(c.p50Micros()), Judge.fmt(c.p99Micros()), Judge.fmt(c.maxMicros()), c.roundsPerSecond(),
-                    c.flushesReached() < 0 ? "-" : String.valueOf(c.flushesReached()),
-                    c.kibReached() < 0 ? "-" : String.valueOf(c.kibReached())));
+            t.row(c.mode().id(), Numbers.micros(c.p50Micros()), Numbers.micros(c.p99Micros()),
+                    Numbers.rate(c.roundsPerSecond()), Numbers.perEvent(c.flushesPerSync()),
+                    c.kibReached() < 0 ? Numbers.NONE : Numbers.perEvent((double) c.kibReached() / c.rounds()));
         }
-        return sb.toString();
+        return t.render();
     }
 }

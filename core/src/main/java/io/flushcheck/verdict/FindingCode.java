@@ -18,6 +18,8 @@ public enum FindingCode {
     SYNC_TOO_FAST(Verdict.NO_REAL_FLUSH),
     FLUSHES_REACHED(Verdict.REAL_FLUSH),
     WRITES_REACHED_WRITE_THROUGH(Verdict.REAL_FLUSH),
+    /** Some deciding modes' syncs reached the device, others' did not show: no verdict from them. */
+    FLUSHES_REACHED_IN_SOME_MODES(null),
     NETWORK_FILESYSTEM(null),
     FUSE_DAEMON(null),
     NO_LOCAL_FLUSHES(null),
@@ -35,7 +37,17 @@ public enum FindingCode {
     NATIVE_UNAVAILABLE(null),
     UNSUPPORTED_OS(null),
     /** Files left by flushcheck processes that no longer run were removed before the probe. */
-    STALE_FILES_REMOVED(null);
+    STALE_FILES_REMOVED(null),
+    /** A VM guest's flushes reached the host's disk under its virtual disk (counted on the host's side). */
+    HOST_FLUSHES_REACHED(Verdict.REAL_FLUSH),
+    /** A VM guest's disk is write-through, and the host's disk under it completed a flush for its writes. */
+    HOST_WRITES_SYNCED(Verdict.REAL_FLUSH),
+    /** A VM guest's syncs completed while the host's disk under its virtual disk received no flushes for them. */
+    HOST_FLUSHES_MISSING(Verdict.NO_REAL_FLUSH),
+    /** The host directory that holds a VM guest's disk image is itself NO_REAL_FLUSH. */
+    HOST_STORAGE_NO_REAL_FLUSH(Verdict.NO_REAL_FLUSH),
+    /** The host directory that holds a VM guest's disk image, and its verdict. */
+    HOST_STORAGE(null);
 
     private final Verdict effect;
 

@@ -1,5 +1,7 @@
 package io.flushcheck.verdict;
 
+import io.flushcheck.Numbers;
+import io.flushcheck.probe.DeviceDelta;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.storage.BlockDevice;
@@ -180,16 +182,25 @@ public final class Judge {
         return false;
     }
 
+    /**
+     * The path's device has no volatile write cache at the bottom of its chain ("write through"): there the
+     * bytes that reach it decide, not the flushes. One rule for judging and for re-measuring.
+     */
+    static boolean writeThrough(StorageFacts facts) {
+        return facts != null && facts.device() != null && !anyVolatileCache(facts.device().terminals());
+    }
+
     static List<Finding> costFindings(StorageFacts facts, List<SyncCost> costs, Thresholds t) {
         List<Finding> out = new ArrayList<>();
         List<String> reached = new ArrayList<>();
-        boolean writeThrough = facts != null && facts.device() != null && !anyVolatileCache(facts.device().terminals());
+        boolean writeThrough = writeThrough(facts);
         String where = facts == null ? "the device" : deviceNames(facts);
         // Counting on every disk (a container's overlay root): other work's flushes can hide missing
         // ones, so there a sync too fast for any flush decides instead of only being noted.
         boolean countedOnEveryDisk = facts != null && facts.device() == null && !facts.flushPoints().isEmpty();
         boolean fuse = facts != null && facts.localFuse();
         List<String> informOnly = new ArrayList<>();
+        List<String> notShown = new ArrayList<>();
         for (SyncCost c : costs) {
             if (!c.mode().countsForVerdict()) {
                 informOnly.add(c.mode().id());
@@ -199,12 +210,12 @@ public final class Judge {
                 if (c.p50Micros() < t.suspiciousSyncMicros()) {
                     out.add(new Finding(FindingCode.SYNC_TOO_FAST, String.format(Locale.ROOT,
                             "%s takes %s µs in the median, faster than any drive cache flush (threshold %s µs)",
-                            c.mode().id(), fmt(c.p50Micros()), fmt(t.suspiciousSyncMicros())),
-                            evidence("mode", c.mode().id(), "p50Micros", fmt(c.p50Micros()))));
+                            c.mode().id(), Numbers.micros(c.p50Micros()), Numbers.micros(t.suspiciousSyncMicros())),
+                            evidence("mode", c.mode().id(), "p50Micros", Numbers.micros(c.p50Micros()))));
                 } else {
                     out.add(new Finding(FindingCode.NO_DEVICE_COUNTERS, String.format(Locale.ROOT,
                             "%s takes %s µs in the median, but no device counters are visible here to show the "
-                                    + "syncs arriving, and timing alone is weak evidence", c.mode().id(), fmt(c.p50Micros())),
+                                    + "syncs arriving, and timing alone is weak evidence", c.mode().id(), Numbers.micros(c.p50Micros())),
                             evidence("mode", c.mode().id())));
                 }
                 continue;
@@ -232,6 +243,9 @@ public final class Judge {
             if (background > 0 || c.flushesPerSync() > MOST_FLUSHES_A_SYNC_EXPLAINS) {
                 out.add(otherWork(c, where, flushes, caused, background, arrived || missing));
             }
+            if (!arrived) {
+                notShown.add(c.mode().id());
+            }
             if (arrived) {
                 reached.add(String.format(Locale.ROOT, "%s: %d flushes for %d syncs", c.mode().id(), caused, c.rounds())
                         + (background > 0 ? String.format(Locale.ROOT, " (%d more from other work)", flushes - caused) : ""));
@@ -239,33 +253,39 @@ public final class Judge {
                 out.add(new Finding(FindingCode.NO_LOCAL_FLUSHES, String.format(Locale.ROOT,
                         "%s: %d syncs caused %d cache flushes on any local disk (%s; %s µs median): the FUSE daemon "
                                 + "(%s) either swallows them or sends them elsewhere, where no counter here can see",
-                        c.mode().id(), c.rounds(), caused, where, fmt(c.p50Micros()), facts.fsType()),
+                        c.mode().id(), c.rounds(), caused, where, Numbers.micros(c.p50Micros()), facts.fsType()),
                         evidence("mode", c.mode().id(), "syncs", String.valueOf(c.rounds()),
-                                "flushes", String.valueOf(caused), "p50Micros", fmt(c.p50Micros()))));
+                                "flushes", String.valueOf(caused), "p50Micros", Numbers.micros(c.p50Micros()))));
             } else if (missing) {
                 out.add(new Finding(FindingCode.FLUSHES_MISSING, String.format(Locale.ROOT,
                         "%s: %d of %d syncs reached %s as a cache flush (%s µs median)",
-                        c.mode().id(), Math.max(0, caused), c.rounds(), where, fmt(c.p50Micros())),
+                        c.mode().id(), Math.max(0, caused), c.rounds(), where, Numbers.micros(c.p50Micros())),
                         evidence("mode", c.mode().id(), "syncs", String.valueOf(c.rounds()),
-                                "flushes", String.valueOf(caused), "p50Micros", fmt(c.p50Micros()))));
+                                "flushes", String.valueOf(caused), "p50Micros", Numbers.micros(c.p50Micros()))));
             }
             if (arrived && countedOnEveryDisk && c.p50Micros() < t.suspiciousSyncMicros()) {
                 out.add(new Finding(FindingCode.SYNC_TOO_FAST, String.format(Locale.ROOT,
                         "%s takes %s µs in the median, faster than any drive cache flush (threshold %s µs); the flushes "
-                                + "counted on %s need not be its own", c.mode().id(), fmt(c.p50Micros()),
-                        fmt(t.suspiciousSyncMicros()), where),
-                        evidence("mode", c.mode().id(), "p50Micros", fmt(c.p50Micros()))));
+                                + "counted on %s need not be its own", c.mode().id(), Numbers.micros(c.p50Micros()),
+                        Numbers.micros(t.suspiciousSyncMicros()), where),
+                        evidence("mode", c.mode().id(), "p50Micros", Numbers.micros(c.p50Micros()))));
             } else if (arrived && c.p50Micros() < t.suspiciousSyncMicros()) {
                 out.add(Finding.of(FindingCode.SUSPICIOUSLY_FAST, String.format(Locale.ROOT,
                         "%s takes %s µs in the median, below %s µs, although the device counted its flushes",
-                        c.mode().id(), fmt(c.p50Micros()), fmt(t.suspiciousSyncMicros()))));
+                        c.mode().id(), Numbers.micros(c.p50Micros()), Numbers.micros(t.suspiciousSyncMicros()))));
             }
         }
         if (!costs.isEmpty() && informOnly.size() == costs.size()) {
             out.add(Finding.of(FindingCode.NO_DECIDING_MODE, "no measured mode decides the verdict ("
                     + String.join(", ", informOnly) + " only inform); measure append-fsync or overwrite-fdatasync too"));
         }
-        if (!reached.isEmpty()) {
+        // Every deciding mode must show its own flushes: a daemon or an interposer may pass one kind of sync
+        // on and swallow another, and a mode the device was too busy to judge proves nothing either way.
+        if (!reached.isEmpty() && !notShown.isEmpty()) {
+            out.add(0, new Finding(FindingCode.FLUSHES_REACHED_IN_SOME_MODES, "syncs reached " + where + " in "
+                    + String.join(", ", reached) + "; but not shown for " + String.join(", ", notShown)
+                    + ", and a verdict needs every measured mode's flushes", evidence("device", where)));
+        } else if (!reached.isEmpty()) {
             out.add(0, new Finding(writeThrough ? FindingCode.WRITES_REACHED_WRITE_THROUGH : FindingCode.FLUSHES_REACHED,
                     (writeThrough ? where + " has no volatile write cache and the writes reached it: "
                             : "syncs reached " + where + ": ") + String.join(", ", reached),
@@ -289,6 +309,11 @@ public final class Judge {
      * were counted at all: other work only adds), 0 when the device was too busy to tell.
      */
     private static int decision(SyncCost c, Thresholds t) {
+        if (c.flushesPerSync() > MOST_FLUSHES_A_SYNC_EXPLAINS * Math.max(1, terminals(c))) {
+            // More left per sync than syncs can cause: the idle windows missed some of the other work, so the
+            // estimate cannot be trusted to have taken all of it off.
+            return 0;
+        }
         double caused = c.flushesCaused();
         double noise = 3 * c.backgroundDeviation() + OTHER_WORK_BIAS * Math.max(0, c.backgroundFlushes());
         double want = t.minFlushesPerSync() * c.rounds();
@@ -305,7 +330,7 @@ public final class Judge {
      */
     public static List<SyncMode> tooBusyToTell(StorageFacts facts, List<SyncCost> costs, Thresholds t) {
         List<SyncMode> out = new ArrayList<>();
-        boolean writeThrough = facts != null && facts.device() != null && !anyVolatileCache(facts.device().terminals());
+        boolean writeThrough = writeThrough(facts);
         for (SyncCost c : costs) {
             if (!writeThrough && c.mode().countsForVerdict() && c.hasDeviceCounters() && decision(c, t) == 0) {
                 out.add(c.mode());
@@ -320,13 +345,23 @@ public final class Judge {
      */
     static final double MOST_FLUSHES_A_SYNC_EXPLAINS = 3;
 
+    private static int terminals(SyncCost c) {
+        int n = 0;
+        for (DeviceDelta d : c.devices()) {
+            if (d.terminal()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     private static Finding otherWork(SyncCost c, String where, long flushes, long caused, long background, boolean decided) {
         String msg = String.format(Locale.ROOT, "%s: %s served other work during the probe: of %d flushes counted in %d "
                         + "syncs, about %d came from elsewhere (its rate in %d ms of idle windows between the rounds)",
                 c.mode().id(), where, flushes, c.rounds(), background, c.idleNanos() / 1_000_000);
         if (c.flushesPerSync() > MOST_FLUSHES_A_SYNC_EXPLAINS) {
             msg += String.format(Locale.ROOT, "; the %.1f left per sync are more than a sync causes, so other work the "
-                    + "idle windows missed is in them too", c.flushesPerSync());
+                    + "idle windows missed is in them too, and they do not show the syncs' own", c.flushesPerSync());
         } else if (!decided) {
             msg += String.format(Locale.ROOT, "; %d left for the syncs is too close to the threshold for that estimate "
                     + "to tell: run more rounds, or where the device is quieter", caused);
@@ -345,16 +380,5 @@ public final class Judge {
             n.add(d.name());
         }
         return n.isEmpty() ? facts.mount().source() : String.join("+", n);
-    }
-
-    /** Microseconds the way reports print them: 3 significant digits, no exponent. */
-    public static String fmt(double micros) {
-        if (micros >= 100) {
-            return String.format(Locale.ROOT, "%.0f", micros);
-        }
-        if (micros >= 10) {
-            return String.format(Locale.ROOT, "%.1f", micros);
-        }
-        return String.format(Locale.ROOT, "%.2f", micros);
     }
 }

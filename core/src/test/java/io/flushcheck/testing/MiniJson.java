@@ -1,12 +1,12 @@
 package io.flushcheck.testing;
 
-import io.flushcheck.report.JsonReader;
+import io.flushcheck.report.JsonInput;
 import java.util.List;
 import java.util.Map;
 
 /**
- * JSON for test assertions: parsing is {@link JsonReader}'s (the reader the guests use), and the
- * accessors fail as assertions when the shape is not what a test expects.
+ * JSON for test assertions: parsing is {@link JsonInput}'s (the reader the guests' results come back
+ * through), and the accessors fail as assertions when the shape is not what a test expects.
  */
 public final class MiniJson {
 
@@ -14,7 +14,7 @@ public final class MiniJson {
     }
 
     public static Object parse(String text) {
-        return JsonReader.parse(text);
+        return JsonInput.parse(text);
     }
 
     @SuppressWarnings("unchecked")

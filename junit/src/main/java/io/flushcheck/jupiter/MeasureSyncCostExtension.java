@@ -2,11 +2,11 @@ package io.flushcheck.jupiter;
 
 import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
+import io.flushcheck.Numbers;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.report.Escape;
 import io.flushcheck.report.ResultJson;
 import io.flushcheck.report.TextReport;
-import io.flushcheck.verdict.Judge;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -69,9 +69,9 @@ class MeasureSyncCostExtension implements BeforeAllCallback, BeforeEachCallback,
             System.out.print(TextReport.costLine(c));
             Map<String, String> entry = new LinkedHashMap<>();
             String p = "flushcheck." + c.mode().id() + ".";
-            entry.put(p + "p50Micros", Judge.fmt(c.p50Micros()));
-            entry.put(p + "p99Micros", Judge.fmt(c.p99Micros()));
-            entry.put(p + "maxMicros", Judge.fmt(c.maxMicros()));
+            entry.put(p + "p50Micros", Numbers.micros(c.p50Micros()));
+            entry.put(p + "p99Micros", Numbers.micros(c.p99Micros()));
+            entry.put(p + "maxMicros", Numbers.micros(c.maxMicros()));
             entry.put(p + "roundsPerSecond", String.format(Locale.ROOT, "%.0f", c.roundsPerSecond()));
             entry.put(p + "flushesPerSync", Double.isNaN(c.flushesPerSync()) ? "n/a"
                     : String.format(Locale.ROOT, "%.2f", c.flushesPerSync()));
@@ -87,7 +87,7 @@ class MeasureSyncCostExtension implements BeforeAllCallback, BeforeEachCallback,
             if (c.mode().syncs() && c.p99Micros() > limit) {
                 StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
                         "%s(maxP99Micros = %s): %s p99 is %s us in %s, above the limit; the distribution:%n", NAME,
-                        Judge.fmt(limit), c.mode().id(), Judge.fmt(c.p99Micros()), Escape.of(result.path())));
+                        Numbers.micros(limit), c.mode().id(), Numbers.micros(c.p99Micros()), Escape.of(result.path())));
                 TextReport.appendCost(sb, c, true);
                 throw new AssertionError(sb.toString());
             }

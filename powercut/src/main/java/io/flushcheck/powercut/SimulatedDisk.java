@@ -177,8 +177,24 @@ public final class SimulatedDisk implements AutoCloseable {
      * {@code k} over a workload's flushes tests every crash point of it.
      */
     public void cutAfterFlushes(long k) {
+        arm("arm " + k, k);
+    }
+
+    /**
+     * As {@link #cutAfterFlushes(long)}, and the program whose process group is {@code processGroup} dies
+     * with the power: the drive sends the group SIGKILL at the cut, before it reports the k-th flush done.
+     * A program on the disk thus never sees that flush complete, and acknowledges nothing after the cut.
+     */
+    public void cutAfterFlushes(long k, long processGroup) {
+        if (processGroup <= 1) {
+            throw new IllegalArgumentException("a process group is a PID above 1, not " + processGroup);
+        }
+        arm("arm " + k + " " + processGroup, k);
+    }
+
+    private void arm(String command, long k) {
         try {
-            String r = ask("arm " + k);
+            String r = ask(command);
             if (!r.equals("armed")) {
                 throw new IllegalArgumentException(r.startsWith("error ") ? r.substring(6) : r);
             }

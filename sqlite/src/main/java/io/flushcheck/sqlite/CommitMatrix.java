@@ -1,13 +1,14 @@
 package io.flushcheck.sqlite;
 
 import io.flushcheck.CheckResult;
+import io.flushcheck.Numbers;
 import io.flushcheck.report.Escape;
+import io.flushcheck.report.TextTable;
 import io.flushcheck.verdict.Verdict;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apiguardian.api.API;
@@ -115,14 +116,15 @@ public record CommitMatrix(String directory, CheckResult check, String sqliteVer
         sb.append("== SQLite ").append(sqliteVersion).append(" commit rates in ").append(Escape.of(directory)).append('\n');
         sb.append("verdict: ").append(verdict()).append(": ").append(Escape.of(check.judgement().summary())).append('\n');
         sb.append(devices.isEmpty() ? "devices: none counted\n" : "devices: " + String.join(", ", devices) + "\n");
-        sb.append(String.format(Locale.ROOT, "%-8s %-6s %-9s %6s %12s %12s %9s %9s%n", "journal", "sync", "fullfsync",
-                "batch", "rows/s", "commits/s", "flush/c", "KiB/c"));
+        TextTable t = new TextTable().text("journal").text("sync").text("fullfsync").figure("batch").figure("rows/s")
+                .figure("commits/s").figure("flush/c").figure("KiB/c").text("");
         for (CommitCell c : cells) {
-            sb.append(String.format(Locale.ROOT, "%-8s %-6s %-9s %6d %12s %12s %9s %9s%s%n", c.journalMode(),
-                    c.synchronous(), c.fullfsync() ? "1" : "0", c.batch(), rate(c.rowsPerSecond()),
-                    rate(c.commitsPerSecond()), ratio(c.flushesPerCommit()), ratio(c.kibPerCommit()),
-                    c.truncated() ? "  (time limit: " + c.rows() + " rows)" : ""));
+            t.row(c.journalMode().name(), c.synchronous().name(), c.fullfsync() ? "1" : "0", String.valueOf(c.batch()),
+                    Numbers.rate(c.rowsPerSecond()), Numbers.rate(c.commitsPerSecond()),
+                    Numbers.perEvent(c.flushesPerCommit()), Numbers.perEvent(c.kibPerCommit()),
+                    c.truncated() ? " (time limit: " + c.rows() + " rows)" : "");
         }
+        sb.append(t.render());
         for (String s : skipped) {
             sb.append("skipped (total time limit): ").append(s).append('\n');
         }
@@ -130,13 +132,5 @@ public record CommitMatrix(String directory, CheckResult check, String sqliteVer
             sb.append("note: ").append(Escape.of(n)).append('\n');
         }
         return sb.toString();
-    }
-
-    private static String rate(double v) {
-        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%,.0f", v);
-    }
-
-    private static String ratio(double v) {
-        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2f", v);
     }
 }

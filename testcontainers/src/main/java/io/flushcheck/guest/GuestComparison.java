@@ -1,24 +1,30 @@
 package io.flushcheck.guest;
 
+import io.flushcheck.Numbers;
+import io.flushcheck.probe.SyncMode;
 import io.flushcheck.report.Escape;
-import io.flushcheck.verdict.Judge;
+import io.flushcheck.report.ResultData;
+import io.flushcheck.report.TextTable;
+import io.flushcheck.verdict.Verdict;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * Host against each guest, per sync mode: median, p99, flushes per sync, verdict, and the ratios
- * guest/host. Works on the {@link io.flushcheck.report.ResultJson} contract (each element with an
- * {@code environment}), so it compares results from anywhere: this JVM, a guest, a file.
+ * guest/host. Works on {@link ResultData}, each with its {@code environment}, so it compares results from
+ * anywhere: this JVM, a guest, a file read with {@link io.flushcheck.report.ResultJson#parse}.
  *
  * <p>A guest whose median sync is more than {@value #FAR_FASTER} times faster than the host's real flush
  * on the same disk, and whose device counters do not show the flushes arriving (under 0.5 per sync, or no
- * counters at all), is called out: seed 000's VM did 64 µs fsyncs against a 2 ms flush on its host.
+ * counters at all), is called out: a drive that really flushes takes hundreds of microseconds to
+ * milliseconds per flush, so a guest answering in tens of microseconds on the same disk is not waiting for
+ * it (for example a VM whose disk cache mode drops flushes).
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class GuestComparison {
 
     /** How much faster than the host's real flush a guest's sync must be to be called out. */
@@ -29,20 +35,22 @@ public final class GuestComparison {
      *
      * @param p50Ratio guest median / host median (1 for the host; null when either is missing)
      */
-    public record Row(String mode, String environment, String verdict, Double p50Micros, Double p99Micros,
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public record Row(SyncMode mode, String environment, Verdict verdict, Double p50Micros, Double p99Micros,
                       Double flushesPerSync, Double p50Ratio, Double p99Ratio) {
     }
 
     /** A guest whose syncs are far faster than the host's real flush. */
-    public record Callout(String environment, String mode, double guestP50, double hostP50, double factor,
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public record Callout(String environment, SyncMode mode, double guestP50Micros, double hostP50Micros, double factor,
                           String message) {
     }
 
-    private final Map<String, Object> host;
+    private final ResultData host;
     private final List<Row> rows;
     private final List<Callout> callouts;
 
-    private GuestComparison(Map<String, Object> host, List<Row> rows, List<Callout> callouts) {
+    private GuestComparison(ResultData host, List<Row> rows, List<Callout> callouts) {
         this.host = host;
         this.rows = List.copyOf(rows);
         this.callouts = List.copyOf(callouts);
@@ -57,14 +65,14 @@ public final class GuestComparison {
     }
 
     /**
-     * @param results result elements, one of them with {@code environment} {@code host}
-     * @throws IllegalArgumentException when there is no host element
+     * @param results results, one of them with {@code environment} {@code host}
+     * @throws IllegalArgumentException when there is no host result
      */
-    public static GuestComparison of(List<Map<String, Object>> results) {
-        Map<String, Object> host = null;
-        List<Map<String, Object>> guests = new ArrayList<>();
-        for (Map<String, Object> r : results) {
-            if (GuestEnvironment.HOST.equals(r.get("environment"))) {
+    public static GuestComparison of(List<ResultData> results) {
+        ResultData host = null;
+        List<ResultData> guests = new ArrayList<>();
+        for (ResultData r : results) {
+            if (GuestEnvironment.HOST.equals(r.environment())) {
                 host = r;
             } else {
                 guests.add(r);
@@ -73,62 +81,64 @@ public final class GuestComparison {
         if (host == null) {
             throw new IllegalArgumentException("no host result to compare with (an element with environment \"host\")");
         }
-        Set<String> modes = new LinkedHashSet<>(costs(host).keySet());
-        guests.forEach(g -> modes.addAll(costs(g).keySet()));
+        Set<SyncMode> modes = new LinkedHashSet<>();
+        for (ResultData.Cost c : host.costs()) {
+            modes.add(c.mode());
+        }
+        for (ResultData g : guests) {
+            for (ResultData.Cost c : g.costs()) {
+                modes.add(c.mode());
+            }
+        }
         List<Row> rows = new ArrayList<>();
         List<Callout> callouts = new ArrayList<>();
-        boolean hostReal = "REAL_FLUSH".equals(host.get("verdict"));
-        for (String mode : modes) {
-            Map<String, Object> hc = costs(host).get(mode);
-            Double hp50 = num(hc, "p50Micros");
-            Double hp99 = num(hc, "p99Micros");
-            Double hfps = num(hc, "flushesPerSync");
-            rows.add(new Row(mode, GuestEnvironment.HOST, (String) host.get("verdict"), hp50, hp99, hfps,
+        boolean hostReal = host.verdict() == Verdict.REAL_FLUSH;
+        for (SyncMode mode : modes) {
+            ResultData.Cost hc = host.cost(mode);
+            Double hp50 = hc == null ? null : num(hc.p50Micros());
+            Double hp99 = hc == null ? null : num(hc.p99Micros());
+            Double hfps = hc == null ? null : num(hc.flushesPerSync());
+            rows.add(new Row(mode, GuestEnvironment.HOST, host.verdict(), hp50, hp99, hfps,
                     hp50 == null ? null : 1.0, hp99 == null ? null : 1.0));
-            for (Map<String, Object> g : guests) {
-                Map<String, Object> gc = costs(g).get(mode);
-                Double p50 = num(gc, "p50Micros");
-                Double p99 = num(gc, "p99Micros");
-                Double fps = num(gc, "flushesPerSync");
-                String env = String.valueOf(g.get("environment"));
-                rows.add(new Row(mode, env, (String) g.get("verdict"), p50, p99, fps, ratio(p50, hp50), ratio(p99, hp99)));
+            for (ResultData g : guests) {
+                ResultData.Cost gc = g.cost(mode);
+                Double p50 = gc == null ? null : num(gc.p50Micros());
+                Double p99 = gc == null ? null : num(gc.p99Micros());
+                Double fps = gc == null ? null : num(gc.flushesPerSync());
+                String env = String.valueOf(g.environment());
+                rows.add(new Row(mode, env, g.verdict(), p50, p99, fps, ratio(p50, hp50), ratio(p99, hp99)));
                 boolean hostFlushed = hostReal && hfps != null && hfps >= 0.5;
                 // Far faster AND not shown reaching a device: a guest whose counters show the flushes is only noise.
                 boolean guestFlushed = fps != null && fps >= 0.5;
-                if (hostFlushed && !guestFlushed && syncs(mode) && p50 != null && hp50 != null && p50 > 0
+                if (hostFlushed && !guestFlushed && mode != SyncMode.NO_SYNC && p50 != null && hp50 != null && p50 > 0
                         && p50 * FAR_FASTER < hp50) {
                     double factor = hp50 / p50;
                     callouts.add(new Callout(env, mode, p50, hp50, factor, String.format(Locale.ROOT,
                             "%s: %s takes %s µs in the median, %.0fx faster than the host's real flush (%s µs, %s "
                                     + "flushes per sync) on the same disk: its syncs do not reach the disk (%s flushes "
-                                    + "per sync, verdict %s)", env, mode, Judge.fmt(p50), factor, Judge.fmt(hp50),
-                            fmtNum(hfps), fps == null ? "unknown" : fmtNum(fps), g.get("verdict"))));
+                                    + "per sync, verdict %s)", env, mode.id(), Numbers.micros(p50), factor, Numbers.micros(hp50),
+                            fmtNum(hfps), fps == null ? "unknown" : fmtNum(fps), g.verdict())));
                 }
             }
         }
         return new GuestComparison(host, rows, callouts);
     }
 
-    private static boolean syncs(String mode) {
-        return !"no-sync".equals(mode);
-    }
-
     /** The table, then the callouts. */
     public String text() {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "host/guest comparison (host: %s, %s; ratios are guest/host)%n",
-                Escape.of(host.get("path")), host.get("verdict")));
-        int envWidth = Math.max(11, rows.stream().mapToInt(r -> r.environment().length()).max().orElse(0));
-        String fmt = "%-20s %-" + envWidth + "s %-13s %10s %10s %13s %9s %9s%n";
-        sb.append(String.format(Locale.ROOT, fmt, "mode", "environment", "verdict", "p50 µs", "p99 µs",
-                "flushes/sync", "p50 ratio", "p99 ratio"));
-        String last = null;
+                Escape.of(host.path()), host.verdict()));
+        TextTable t = new TextTable().text("mode").text("environment").text("verdict").figure("p50 µs")
+                .figure("p99 µs").figure("flushes/sync").figure("p50 ratio").figure("p99 ratio");
+        SyncMode last = null;
         for (Row r : rows) {
-            sb.append(String.format(Locale.ROOT, fmt, r.mode().equals(last) ? "" : r.mode(), r.environment(),
-                    r.verdict(), micros(r.p50Micros()), micros(r.p99Micros()), fmtNum(r.flushesPerSync()),
-                    ratioText(r.p50Ratio()), ratioText(r.p99Ratio())));
+            t.row(r.mode() == last ? "" : r.mode().id(), Escape.of(r.environment()), String.valueOf(r.verdict()),
+                    micros(r.p50Micros()), micros(r.p99Micros()), fmtNum(r.flushesPerSync()), ratioText(r.p50Ratio()),
+                    ratioText(r.p99Ratio()));
             last = r.mode();
         }
+        sb.append(t.render());
         if (callouts.isEmpty()) {
             sb.append("no guest syncs far faster than the host's real flush\n");
         } else {
@@ -140,62 +150,24 @@ public final class GuestComparison {
         return sb.toString();
     }
 
-    public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("host", host.get("path"));
-        m.put("farFasterFactor", FAR_FASTER);
-        List<Object> rs = new ArrayList<>();
-        for (Row r : rows) {
-            Map<String, Object> rm = new LinkedHashMap<>();
-            rm.put("mode", r.mode());
-            rm.put("environment", r.environment());
-            rm.put("verdict", r.verdict());
-            rm.put("p50Micros", r.p50Micros());
-            rm.put("p99Micros", r.p99Micros());
-            rm.put("flushesPerSync", r.flushesPerSync());
-            rm.put("p50Ratio", r.p50Ratio());
-            rm.put("p99Ratio", r.p99Ratio());
-            rs.add(rm);
-        }
-        m.put("rows", rs);
-        List<Object> cs = new ArrayList<>();
-        for (Callout c : callouts) {
-            Map<String, Object> cm = new LinkedHashMap<>();
-            cm.put("environment", c.environment());
-            cm.put("mode", c.mode());
-            cm.put("guestP50Micros", c.guestP50());
-            cm.put("hostP50Micros", c.hostP50());
-            cm.put("factor", c.factor());
-            cm.put("message", c.message());
-            cs.add(cm);
-        }
-        m.put("callouts", cs);
-        return m;
+    /**
+     * The comparison as {@code flushcheck guests --json} writes it ({@link io.flushcheck.report.Json}): each
+     * component a field.
+     *
+     * @param host            the host result's path
+     * @param farFasterFactor {@link #FAR_FASTER}
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public record Document(String host, double farFasterFactor, List<Row> rows, List<Callout> callouts) {
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Map<String, Object>> costs(Map<String, Object> result) {
-        Map<String, Map<String, Object>> out = new LinkedHashMap<>();
-        Object cs = result.get("costs");
-        if (cs instanceof List<?> l) {
-            for (Object o : l) {
-                Map<String, Object> c = (Map<String, Object>) o;
-                out.put(String.valueOf(c.get("mode")), c);
-            }
-        }
-        return out;
+    public Document document() {
+        return new Document(host.path(), FAR_FASTER, rows, callouts);
     }
 
-    private static Double num(Map<String, Object> m, String key) {
-        if (m == null) {
-            return null;
-        }
-        Object v = m.get(key);
-        if (v instanceof Number n) {
-            double d = n.doubleValue();
-            return Double.isNaN(d) ? null : d;
-        }
-        return null;
+    /** A measured figure, or null for NaN (not measured). */
+    private static Double num(double v) {
+        return Double.isNaN(v) ? null : v;
     }
 
     private static Double ratio(Double a, Double b) {
@@ -203,17 +175,14 @@ public final class GuestComparison {
     }
 
     private static String micros(Double v) {
-        return v == null ? "-" : Judge.fmt(v);
+        return v == null ? Numbers.NONE : Numbers.micros(v);
     }
 
     private static String fmtNum(Double v) {
-        return v == null ? "-" : String.format(Locale.ROOT, "%.2f", v);
+        return v == null ? Numbers.NONE : Numbers.perEvent(v);
     }
 
     private static String ratioText(Double v) {
-        if (v == null) {
-            return "-";
-        }
-        return v >= 10 || v < 0.1 ? String.format(Locale.ROOT, "%.3gx", v) : String.format(Locale.ROOT, "%.2fx", v);
+        return v == null ? Numbers.NONE : Numbers.ratio(v);
     }
 }

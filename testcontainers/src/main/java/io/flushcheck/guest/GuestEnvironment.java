@@ -1,11 +1,14 @@
 package io.flushcheck.guest;
 
+import org.apiguardian.api.API;
+
 /**
  * Where a run happens: the host (a child JVM) or a guest image with its data directory on a mount.
  *
  * @param image null for the host
  * @param mount null for the host
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record GuestEnvironment(GuestImage image, MountKind mount) {
 
     public static final String HOST = "host";

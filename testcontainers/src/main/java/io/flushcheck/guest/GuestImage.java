@@ -9,6 +9,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.apiguardian.api.API;
 import org.testcontainers.images.builder.ImageFromDockerfile;
 
 /**
@@ -21,6 +22,7 @@ import org.testcontainers.images.builder.ImageFromDockerfile;
  * @param id        the directory under container-images/ and the first part of environment names
  * @param imageName the stable local tag
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record GuestImage(String id, String imageName) {
 
     /** The system property naming the Debian bookworm image the guests start FROM. */
@@ -135,7 +137,8 @@ public record GuestImage(String id, String imageName) {
         }
     }
 
-    static String baseImage() {
+    /** The base image the guests start FROM: the {@value #BASE_IMAGE_KEY} property, else {@value #DEFAULT_BASE_IMAGE}. */
+    public static String baseImage() {
         return System.getProperty(BASE_IMAGE_KEY, DEFAULT_BASE_IMAGE);
     }
 

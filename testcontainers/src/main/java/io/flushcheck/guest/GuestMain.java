@@ -5,8 +5,7 @@ import io.flushcheck.CheckResult;
 import io.flushcheck.Flushcheck;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncMode;
-import io.flushcheck.report.Json;
-import io.flushcheck.report.ResultJson;
+import io.flushcheck.report.ResultData;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -14,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,24 +26,19 @@ import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
+import org.apiguardian.api.API;
 
 /**
  * The runner inside an environment (a guest container, or a child JVM on the host): probes the data
  * directory with flushcheck and runs the given test classes with the JUnit Platform launcher, then
- * writes everything as one JSON document the host reads back:
- *
- * <pre>{@code
- * {"environment": "debian-bookworm-jre17/tmpfs", "dataDir": "/data", "java": "17.0.15",
- *  "results": [ ...ResultJson elements, each with "environment"... ],
- *  "tests": [{"id","class","displayName","status","message","durationMillis"}],
- *  "summary": {"tests": 3, "succeeded": 2, "failed": 1, "aborted": 0, "skipped": 0},
- *  "errors": ["..."]}
- * }</pre>
+ * writes everything as one JSON document the host reads back ({@code GuestProtocol}: the environment, the
+ * data directory, the Java version, the results, each test's outcome, a summary and the errors).
  *
  * <p>{@code java.io.tmpdir} is set to the data directory by the host, so {@code @TempDir} and temp
  * files of the tests land on the mount under test. Exit code 0 whenever the document was written
  * (test failures are data, not an exit code), 2 for bad usage.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class GuestMain {
 
     /** System property (and {@code FLUSHCHECK_GUEST_ENVIRONMENT} variable) naming the environment. */
@@ -97,12 +90,8 @@ public final class GuestMain {
         }
         System.setProperty(ENVIRONMENT_PROPERTY, environment);
         System.setProperty(DATA_DIR_PROPERTY, data.toString());
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("environment", environment);
-        doc.put("dataDir", data.toString());
-        doc.put("java", System.getProperty("java.version"));
-        List<Object> errors = new ArrayList<>();
-        List<Object> results = new ArrayList<>();
+        List<String> errors = new ArrayList<>();
+        List<ResultData> results = new ArrayList<>();
         if (probe) {
             String env = environment;
             try {
@@ -112,28 +101,17 @@ public final class GuestMain {
                                 System.err.printf("flushcheck guest %s: %s, %d rounds%n", env, mode.id(), total);
                             }
                         });
-                Map<String, Object> m = ResultJson.toMap(r);
-                m.put("environment", environment);
-                results.add(m);
+                results.add(ResultData.of(r).withEnvironment(environment));
             } catch (RuntimeException e) {
                 errors.add("probe of " + data + " failed: " + e);
             }
         }
-        doc.put("results", results);
         List<TestOutcome> tests = classes.isEmpty() ? List.of() : runTests(classes, errors);
-        List<Object> testMaps = new ArrayList<>();
-        tests.forEach(t -> testMaps.add(t.toMap()));
-        doc.put("tests", testMaps);
-        Map<String, Object> summary = new LinkedHashMap<>();
-        summary.put("tests", tests.size());
-        for (String s : List.of("SUCCESSFUL", "FAILED", "ABORTED", "SKIPPED")) {
-            summary.put(s.toLowerCase(), tests.stream().filter(t -> t.status().equals(s)).count());
-        }
-        doc.put("summary", summary);
-        doc.put("errors", errors);
+        GuestProtocol doc = new GuestProtocol(environment, data.toString(), System.getProperty("java.version"), results,
+                tests, errors);
         try {
             Files.createDirectories(out.toAbsolutePath().getParent());
-            Files.writeString(out, Json.write(doc), StandardCharsets.UTF_8);
+            Files.writeString(out, doc.json(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             System.err.println("flushcheck guest: cannot write " + out + ": " + e);
             return 3;
@@ -141,7 +119,7 @@ public final class GuestMain {
         return 0;
     }
 
-    private static List<TestOutcome> runTests(List<String> classes, List<Object> errors) {
+    private static List<TestOutcome> runTests(List<String> classes, List<String> errors) {
         List<TestOutcome> outcomes = new ArrayList<>();
         LauncherDiscoveryRequestBuilder b = LauncherDiscoveryRequestBuilder.request();
         for (String c : classes) {
@@ -158,7 +136,7 @@ public final class GuestMain {
             @Override
             public void executionSkipped(TestIdentifier id, String reason) {
                 if (id.isTest() || isClass(id)) {
-                    outcomes.add(new TestOutcome(id.getUniqueId(), className(id), id.getDisplayName(), "SKIPPED",
+                    outcomes.add(new TestOutcome(id.getUniqueId(), className(id), id.getDisplayName(), TestOutcome.Status.SKIPPED,
                             reason, 0));
                 }
             }
@@ -172,10 +150,10 @@ public final class GuestMain {
                 }
                 Long t0 = started.get(id.getUniqueId());
                 long millis = t0 == null ? 0 : (System.nanoTime() - t0) / 1_000_000;
-                String status = switch (result.getStatus()) {
-                    case SUCCESSFUL -> "SUCCESSFUL";
-                    case ABORTED -> "ABORTED";
-                    case FAILED -> "FAILED";
+                TestOutcome.Status status = switch (result.getStatus()) {
+                    case SUCCESSFUL -> TestOutcome.Status.SUCCESSFUL;
+                    case ABORTED -> TestOutcome.Status.ABORTED;
+                    case FAILED -> TestOutcome.Status.FAILED;
                 };
                 String message = result.getThrowable().map(GuestMain::describe).orElse(null);
                 outcomes.add(new TestOutcome(id.getUniqueId(), className(id), id.getDisplayName(), status, message,

@@ -1,22 +1,25 @@
 package io.flushcheck.guest;
 
+import io.flushcheck.report.ResultData;
+import io.flushcheck.verdict.Verdict;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * What came back from one environment, as data.
  *
  * @param environment   where it ran
- * @param results       flushcheck results in the {@link io.flushcheck.report.ResultJson} contract, each with
- *                      an {@code environment} field (empty when no probe was asked for)
+ * @param results       the probe's results, each with its {@code environment} (empty when no probe was asked
+ *                      for)
  * @param tests         every test's outcome
  * @param errors        what went wrong around the tests (a probe or launcher failure, a missing result file)
  * @param exitCode      the in-guest JVM's exit code
  * @param log           the tail of the in-guest JVM's stdout and stderr
  * @param elapsedMillis the whole run, container start and image build included
  */
-public record GuestOutcome(GuestEnvironment environment, List<Map<String, Object>> results, List<TestOutcome> tests,
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+public record GuestOutcome(GuestEnvironment environment, List<ResultData> results, List<TestOutcome> tests,
                            List<String> errors, int exitCode, String log, long elapsedMillis) {
 
     public GuestOutcome {
@@ -33,13 +36,13 @@ public record GuestOutcome(GuestEnvironment environment, List<Map<String, Object
         return tests.stream().filter(TestOutcome::failed).toList();
     }
 
-    public long count(String status) {
-        return tests.stream().filter(t -> t.status().equals(status)).count();
+    public long count(TestOutcome.Status status) {
+        return GuestProtocol.count(tests, status);
     }
 
     /** The probe's verdict, or null when no probe ran. */
-    public String verdict() {
-        return results.isEmpty() ? null : (String) results.get(0).get("verdict");
+    public Verdict verdict() {
+        return results.isEmpty() ? null : results.get(0).verdict();
     }
 
     /** True when the environment ran and no test failed. */
@@ -75,7 +78,8 @@ public record GuestOutcome(GuestEnvironment environment, List<Map<String, Object
     /** One line: tests by status and the verdict. */
     public String summary() {
         return String.format("%s: %d tests, %d succeeded, %d failed, %d aborted, %d skipped%s (%.1f s)", name(),
-                tests.size(), count("SUCCESSFUL"), count("FAILED"), count("ABORTED"), count("SKIPPED"),
+                tests.size(), count(TestOutcome.Status.SUCCESSFUL), count(TestOutcome.Status.FAILED),
+                count(TestOutcome.Status.ABORTED), count(TestOutcome.Status.SKIPPED),
                 verdict() == null ? "" : ", verdict " + verdict(), elapsedMillis / 1000.0);
     }
 

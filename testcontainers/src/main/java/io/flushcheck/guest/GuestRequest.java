@@ -5,6 +5,7 @@ import io.flushcheck.probe.SyncMode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * What to run in each environment.
@@ -17,6 +18,7 @@ import java.util.List;
  * @param hostDir      the host directory under which the host run's data and the bind mounts' sources are
  *                     created (fresh subdirectories, removed afterwards); should be on the disk the host uses
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record GuestRequest(List<String> testClasses, boolean probe, boolean alwaysProbe, int rounds,
                            List<SyncMode> modes, Path hostDir) {
 

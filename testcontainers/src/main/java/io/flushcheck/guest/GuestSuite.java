@@ -1,5 +1,6 @@
 package io.flushcheck.guest;
 
+import io.flushcheck.report.ResultData;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -7,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.DynamicTest;
 import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
@@ -30,6 +32,7 @@ import org.opentest4j.TestAbortedException;
  * name it. Without a Docker engine the guest tests abort with the reason, or fail when {@code CI=true}.
  * Inside a guest, a suite yields nothing (no guests within guests).
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class GuestSuite {
 
     private final List<String> classes;
@@ -131,7 +134,7 @@ public final class GuestSuite {
         }
         GuestRunner runner = new GuestRunner(progress);
         GuestRequest request = request();
-        List<Map<String, Object>> results = new ArrayList<>();
+        List<ResultData> results = new ArrayList<>();
         List<DynamicTest> tests = new ArrayList<>();
         for (GuestEnvironment e : environments()) {
             tests.add(DynamicTest.dynamicTest(e.name(), () -> {
@@ -168,9 +171,10 @@ public final class GuestSuite {
         if (GuestRunner.dockerAvailable()) {
             return;
         }
-        String why = e.name() + " needs a Docker engine and none answers (container-images/prepare.sh installs and "
-                + "starts one; set TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=localhost where the "
-                + "machine is itself a container)";
+        String why = e.name() + " needs a Docker engine and none answers (install and start one, or set DOCKER_HOST; "
+                + "the guests start FROM the image " + GuestImage.baseImage() + ", which must be on the engine, or name "
+                + "another with -D" + GuestImage.BASE_IMAGE_KEY + "=IMAGE; where the machine is itself a container set "
+                + "TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=localhost)";
         if ("true".equalsIgnoreCase(System.getenv("CI"))) {
             throw new AssertionFailedError("CI=true: " + why);
         }

@@ -1,6 +1,7 @@
 package io.flushcheck.guest;
 
 import java.util.stream.Stream;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.DynamicTest;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.DynamicTest;
  * yields {@code host}, {@code debian-bookworm-jre17/overlay}, {@code .../bind}, {@code .../volume},
  * {@code .../tmpfs}; see {@link GuestSuite} for choosing images and mounts.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class Guests {
 
     private Guests() {

@@ -1,8 +1,10 @@
 package io.flushcheck.guest;
 
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /** Where a guest's data directory lives. The id appears in environment names and in JSON. */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public enum MountKind {
     /** The container's own root filesystem (overlay), at {@code /var/tmp/flushcheck-data}. */
     OVERLAY,

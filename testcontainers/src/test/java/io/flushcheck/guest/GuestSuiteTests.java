@@ -115,14 +115,15 @@ class GuestSuiteTests {
         assertThat(outcomes).hasSize(1);
         GuestOutcome o = outcomes.get(0);
         assertThat(o.name()).isEqualTo("debian-bookworm-jre17/tmpfs");
-        assertThat(o.verdict()).isEqualTo("NO_REAL_FLUSH");
-        assertThat(o.results().get(0)).containsEntry("environment", "debian-bookworm-jre17/tmpfs")
-                .containsKeys("path", "verdict", "findings", "storage", "costs");
+        assertThat(o.verdict()).isEqualTo(Verdict.NO_REAL_FLUSH);
+        assertThat(o.results().get(0).environment()).isEqualTo("debian-bookworm-jre17/tmpfs");
+        assertThat(o.results().get(0).storage().fsType()).isEqualTo("tmpfs");
+        assertThat(o.results().get(0).costs()).isNotEmpty();
         assertThat(o.tests()).extracting(TestOutcome::displayName, TestOutcome::status).containsExactlyInAnyOrder(
-                org.assertj.core.groups.Tuple.tuple("tempDirIsOnTheMountUnderTest(Path)", "SUCCESSFUL"),
-                org.assertj.core.groups.Tuple.tuple("verdictMatchesTheMount()", "SUCCESSFUL"),
-                org.assertj.core.groups.Tuple.tuple("syncsReachTheDisk()", "FAILED"),
-                org.assertj.core.groups.Tuple.tuple("abortedOnlyOnTheHost()", "SUCCESSFUL"));
+                org.assertj.core.groups.Tuple.tuple("tempDirIsOnTheMountUnderTest(Path)", TestOutcome.Status.SUCCESSFUL),
+                org.assertj.core.groups.Tuple.tuple("verdictMatchesTheMount()", TestOutcome.Status.SUCCESSFUL),
+                org.assertj.core.groups.Tuple.tuple("syncsReachTheDisk()", TestOutcome.Status.FAILED),
+                org.assertj.core.groups.Tuple.tuple("abortedOnlyOnTheHost()", TestOutcome.Status.SUCCESSFUL));
         assertThat(o.failedTests().get(0).message()).contains("expected: <REAL_FLUSH> but was: <NO_REAL_FLUSH>");
     }
 
@@ -131,8 +132,8 @@ class GuestSuiteTests {
         List<GuestOutcome> outcomes = GuestSuite.of(DurabilityTestCases.class).mounts().run();
         assertThat(outcomes).extracting(GuestOutcome::name).containsExactly("host");
         assertThat(outcomes.get(0).tests()).extracting(TestOutcome::displayName, TestOutcome::status)
-                .contains(org.assertj.core.groups.Tuple.tuple("abortedOnlyOnTheHost()", "ABORTED"),
-                        org.assertj.core.groups.Tuple.tuple("syncsReachTheDisk()", "SUCCESSFUL"));
-        assertThat(outcomes.get(0).count("ABORTED")).isEqualTo(1);
+                .contains(org.assertj.core.groups.Tuple.tuple("abortedOnlyOnTheHost()", TestOutcome.Status.ABORTED),
+                        org.assertj.core.groups.Tuple.tuple("syncsReachTheDisk()", TestOutcome.Status.SUCCESSFUL));
+        assertThat(outcomes.get(0).count(TestOutcome.Status.ABORTED)).isEqualTo(1);
     }
 }

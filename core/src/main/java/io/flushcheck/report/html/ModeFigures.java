@@ -3,13 +3,15 @@ package io.flushcheck.report.html;
 import io.flushcheck.probe.LatencyDistribution;
 import io.flushcheck.probe.SlowRound;
 import io.flushcheck.probe.SyncCost;
+import io.flushcheck.report.ResultData;
 import io.flushcheck.report.TextReport;
 import java.util.ArrayList;
 import java.util.List;
 import org.apiguardian.api.API;
 
 /**
- * What the report draws of one sync mode, from a {@link SyncCost} or from its JSON (a guest's result).
+ * What the report draws of one sync mode, from a {@link SyncCost} or from its {@link ResultData.Cost} (a guest's
+ * result, read back from its JSON).
  *
  * @param mode           the mode's id
  * @param blockSize      bytes per round
@@ -57,6 +59,26 @@ public record ModeFigures(String mode, int blockSize, long rounds, double minMic
                 split ? c.syncLatencies().percentileMicros(99) : Double.NaN,
                 split ? c.writeLatencies().percentileMicros(50) : Double.NaN,
                 split ? c.writeLatencies().percentileMicros(99) : Double.NaN);
+    }
+
+    /** A mode's figures as its JSON carries them (a guest's result). */
+    public static ModeFigures of(ResultData.Cost c) {
+        List<double[]> curve = new ArrayList<>();
+        for (ResultData.Percentile p : c.percentiles()) {
+            curve.add(new double[] {p.percentile(), p.micros()});
+        }
+        List<double[]> slow = new ArrayList<>();
+        for (ResultData.SlowRound s : c.slowestRounds()) {
+            slow.add(new double[] {s.round(), s.micros(), s.flushes(), s.kibWritten()});
+        }
+        double kib = c.kibWritten() < 0 || c.rounds() <= 0 ? Double.NaN : (double) c.kibWritten() / c.rounds();
+        ResultData.Latencies sync = c.sync();
+        ResultData.Latencies write = c.write();
+        return new ModeFigures(c.mode().id(), c.blockSize(), c.rounds(), c.minMicros(), c.p50Micros(), c.p99Micros(),
+                c.maxMicros(), c.roundsPerSecond(), c.flushesPerSync(), kib, c.histogram(), curve, slow,
+                TextReport.syncCall(c.mode()),
+                sync == null ? Double.NaN : sync.p50Micros(), sync == null ? Double.NaN : sync.p99Micros(),
+                write == null ? Double.NaN : write.p50Micros(), write == null ? Double.NaN : write.p99Micros());
     }
 
     /**

@@ -13,7 +13,8 @@ import org.apiguardian.api.API;
  * which ends the connection. Usage: {@code DiskServerMain MOUNTPOINT SIZE_BYTES}; it prints
  * {@code ready} once mounted, then answers one command a line on stdin:
  * {@code stats} ({@code flushes N unflushed BYTES}), {@code cut FLUSHED|SUBSET SEED}
- * ({@code cut kept K discarded D}), {@code arm K} (cut when the K-th flush completes; {@code armed}),
+ * ({@code cut kept K discarded D}), {@code arm K [PGID]} (cut when the K-th flush completes, and then
+ * SIGKILL process group PGID before the flush is answered; {@code armed}),
  * {@code save FILE} ({@code saved}) and {@code quit}. End of input
  * (its parent gone) unmounts and exits, like {@code quit}.
  */
@@ -55,7 +56,12 @@ public final class DiskServerMain {
                         out.println("cut kept " + r[0] + " discarded " + r[1]);
                     }
                     case "arm" -> {
-                        store.cutAtFlush(Long.parseLong(w[1]));
+                        if (w.length > 2) {
+                            int group = Integer.parseInt(w[2]);
+                            store.cutAtFlush(Long.parseLong(w[1]), () -> Libc.C.kill(-group, Libc.SIGKILL));
+                        } else {
+                            store.cutAtFlush(Long.parseLong(w[1]));
+                        }
                         out.println("armed");
                     }
                     case "save" -> {

@@ -27,6 +27,11 @@ interface Libc extends Library {
 
     int umount2(String target, int flags);
 
+    int SIGKILL = 9;
+
+    /** {@code kill(2)}; a negative {@code pid} names a process group. */
+    int kill(int pid, int sig);
+
     static int errno() {
         return Native.getLastError();
     }

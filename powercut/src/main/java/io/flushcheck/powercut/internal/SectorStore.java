@@ -38,6 +38,7 @@ public final class SectorStore {
     private long flushes;
     private boolean frozen;
     private long cutAtFlush = -1;
+    private Runnable atCut;
     private long discardedAfterCut;
 
     public SectorStore(long size) {
@@ -109,6 +110,10 @@ public final class SectorStore {
         flushes++;
         if (flushes == cutAtFlush) {
             frozen = true;
+            if (atCut != null) {
+                // Before the flush is reported done: whatever waits for it never learns that it completed.
+                atCut.run();
+            }
         }
     }
 
@@ -117,6 +122,14 @@ public final class SectorStore {
      * durable survives, and everything after it is discarded, while the workload runs on unaware.
      */
     public synchronized void cutAtFlush(long k) {
+        cutAtFlush(k, null);
+    }
+
+    /**
+     * As {@link #cutAtFlush(long)}, and runs {@code atCut} at the moment of the cut, before the flush that
+     * triggers it returns.
+     */
+    public synchronized void cutAtFlush(long k, Runnable atCut) {
         if (frozen) {
             throw new IllegalStateException("the power is already cut");
         }
@@ -124,6 +137,7 @@ public final class SectorStore {
             throw new IllegalArgumentException("flush " + k + " has already happened (" + flushes + " so far)");
         }
         cutAtFlush = k;
+        this.atCut = atCut;
     }
 
     /** Bytes written after a cut, which the frozen drive discarded. */

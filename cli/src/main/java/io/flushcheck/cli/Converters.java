@@ -1,0 +1,137 @@
+package io.flushcheck.cli;
+
+import io.flushcheck.probe.ProbePlan;
+import io.flushcheck.sqlite.MatrixOptions;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * picocli's converters of the command's option values, over {@link Values}: apart from it, so that a line
+ * {@link QuickArgs} reads loads no picocli class (verifying a class that throws picocli's exception loads
+ * that exception's classes).
+ */
+final class Converters {
+
+    private Converters() {
+    }
+
+    private static int convertInt(String option, String value, int min, int max) {
+        try {
+            return Values.intValue(option, value, min, max);
+        } catch (UsageException e) {
+            throw new TypeConversionException(e.getMessage());
+        }
+    }
+
+    private static double convertDouble(String option, String value) {
+        try {
+            return Values.doubleValue(option, value);
+        } catch (UsageException e) {
+            throw new TypeConversionException(e.getMessage());
+        }
+    }
+
+    /** {@code --rounds}: 1 to {@link ProbePlan#MAX_ROUNDS}. */
+    static final class Rounds implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return convertInt("--rounds", value, 1, ProbePlan.MAX_ROUNDS);
+        }
+    }
+
+    /** {@code --block-size}: {@link ProbePlan#MIN_BLOCK} to {@link ProbePlan#MAX_BLOCK} bytes, with k/m suffixes. */
+    static final class BlockSize implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return convertInt("--block-size", value, ProbePlan.MIN_BLOCK, ProbePlan.MAX_BLOCK);
+        }
+    }
+
+    /** {@code sqlite --rows}: 1 to {@link MatrixOptions#MAX_ROWS}. */
+    static final class Rows implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return convertInt("--rows", value, 1, MatrixOptions.MAX_ROWS);
+        }
+    }
+
+    /** {@code --min-flushes-per-sync}: a number; its range is {@link io.flushcheck.verdict.Thresholds}'. */
+    static final class MinFlushes implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            return convertDouble("--min-flushes-per-sync", value);
+        }
+    }
+
+    /** {@code --suspicious-micros}: a number; its range is {@link io.flushcheck.verdict.Thresholds}'. */
+    static final class SuspiciousMicros implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            return convertDouble("--suspicious-micros", value);
+        }
+    }
+
+    /** {@code sqlite --max-cell-seconds}: a number; its range is {@link MatrixOptions}'. */
+    static final class MaxCellSeconds implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            return convertDouble("--max-cell-seconds", value);
+        }
+    }
+
+    /** {@code sqlite --max-seconds}: a number; its range is {@link MatrixOptions}'. */
+    static final class MaxSeconds implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            return convertDouble("--max-seconds", value);
+        }
+    }
+
+    /** {@code powercut --size-mib}: 16 to 65536 MiB (ext4 needs room for its journal). */
+    static final class SizeMib implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return convertInt("--size-mib", value, 16, 65536);
+        }
+    }
+
+    /** {@code powercut --cuts}: 1 to {@link PowerCutCommand#MAX_CUTS}. */
+    static final class Cuts implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return convertInt("--cuts", value, 1, PowerCutCommand.MAX_CUTS);
+        }
+    }
+
+    /** {@code powercut --after-flushes}: 1 to {@link Integer#MAX_VALUE}. */
+    static final class AfterFlushes implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            return (long) convertInt("--after-flushes", value, 1, Integer.MAX_VALUE);
+        }
+    }
+
+    /** {@code powercut --seed}: any whole number a long holds. */
+    static final class Seed implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            try {
+                return Long.parseLong(value.trim());
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("--seed takes a whole number, not '" + value + "'");
+            }
+        }
+    }
+
+    /** {@code powercut --timeout}: more than 0 and at most a day, in seconds. */
+    static final class Timeout implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            double d = convertDouble("--timeout", value);
+            if (!(d > 0 && d <= 86_400)) {
+                throw new TypeConversionException("--timeout " + value + " is out of range: use more than 0 to 86400 seconds");
+            }
+            return d;
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.flushcheck.cli;
+
+/**
+ * One cut of {@code flushcheck powercut}: where the power went, what it took, and what the verify said.
+ *
+ * @param number         1 for the first cut
+ * @param seed           the cut's seed: which unflushed sectors survive a cut at the command's exit and,
+ *                       at random, at which flush the power goes
+ * @param afterFlushes   the flush of the command's at which the power was to go
+ * @param cutAt          {@code flush} (the command's {@code afterFlushes}-th flush), {@code exit} (it ended first)
+ *                       or {@code timeout} (it was still running when its time was up)
+ * @param commandExit    the command's exit code when it ended before the cut, else null
+ * @param commandTail    the last lines of the command's output
+ * @param flushes        flushes the drive completed between the command's start and the cut
+ * @param discardedBytes unflushed bytes the cut discarded
+ * @param keptBytes      unflushed bytes the cut kept
+ * @param verifyExit     the verify command's exit code; null when it did not run or timed out
+ * @param verifyTail     the last lines of the verify command's output
+ * @param failure        why the cut failed without a verify exit code (the survivor would not mount, a timeout), or null
+ */
+record CutOutcome(int number, long seed, long afterFlushes, String cutAt, Integer commandExit, String commandTail,
+                  long flushes, long discardedBytes, long keptBytes, Integer verifyExit, String verifyTail,
+                  String failure) {
+
+    boolean passed() {
+        return failure == null && verifyExit != null && verifyExit == 0;
+    }
+
+    /** The verify's result in a few words: {@code passed}, {@code failed (exit 1)}, or why there is none. */
+    String verdict() {
+        if (failure != null) {
+            return "failed: " + failure;
+        }
+        return verifyExit == 0 ? "passed" : "failed (exit " + verifyExit + ")";
+    }
+
+    /** Where the power went, in words: {@code flush 3}, {@code exit}, {@code exit 1} (its exit code), {@code timeout}. */
+    String where() {
+        if (cutAt.equals("flush")) {
+            return "flush " + afterFlushes;
+        }
+        if (cutAt.equals("exit")) {
+            return "exit" + (commandExit != null && commandExit != 0 ? " " + commandExit : "");
+        }
+        return cutAt;
+    }
+}

@@ -1,0 +1,71 @@
+package io.flushcheck.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** What this machine must offer before a simulated disk can be made, and where the disks go. */
+final class Machine {
+
+    private Machine() {
+    }
+
+    /** What simulated disks with filesystem {@code fs} lack here, as a phrase, or null when nothing. */
+    static String missingForDisks(String fs) {
+        if (!isRoot()) {
+            return "root (to attach loop devices and mount)";
+        }
+        if (!new File("/dev/fuse").exists()) {
+            return "/dev/fuse (modprobe fuse)";
+        }
+        for (String tool : new String[] {"losetup", "mount", "umount"}) {
+            if (which(tool) == null) {
+                return "the " + tool + " command (util-linux, mount)";
+            }
+        }
+        if (which("mkfs." + fs) == null) {
+            return "mkfs." + fs + " to make " + fs + " (e2fsprogs, xfsprogs or btrfs-progs)";
+        }
+        return null;
+    }
+
+    private static boolean isRoot() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("Uid:")) {
+                    String[] f = line.substring(4).trim().split("\\s+");
+                    return f.length > 1 && f[1].equals("0");
+                }
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        return false;
+    }
+
+    /** The command's full path on PATH, or null. */
+    static Path which(String command) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return null;
+        }
+        for (String dir : path.split(File.pathSeparator)) {
+            Path p = Path.of(dir, command);
+            if (Files.isExecutable(p)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Where this process's disks are made: in memory ({@code /dev/shm}) where it can be written, the
+     * temporary directory else. A disk removes its directory when it closes.
+     */
+    static Path workDir() {
+        Path shm = Path.of("/dev/shm");
+        Path parent = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
+        return parent.resolve("flushcheck-powercut-" + ProcessHandle.current().pid());
+    }
+}

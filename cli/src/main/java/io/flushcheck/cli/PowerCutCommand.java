@@ -1,0 +1,311 @@
+package io.flushcheck.cli;
+
+import io.flushcheck.report.Escape;
+import io.flushcheck.report.Json;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code flushcheck powercut [options] --verify 'CMD {dir}' -- CMD {dir}}: runs any program with its data
+ * on a simulated disk, cuts the power under it, and runs a verify command on what survived; N times.
+ */
+@Command(name = "powercut", synopsisHeading = "usage: ",
+        customSynopsis = {"flushcheck powercut [options] --verify 'VERIFY {dir}' -- COMMAND {dir}",
+            "       flushcheck powercut sqlite [--cuts N] [--json]"},
+        description = {"cut the power under a program, then check what survived",
+            "",
+            "Each cut makes a fresh simulated disk: a real filesystem (ext4 by default) on a loop device over",
+            "a drive with a volatile write cache, which flushcheck serves itself through FUSE. COMMAND runs",
+            "with {dir} replaced by the filesystem's path. The power goes the moment the drive completes the",
+            "command's K-th flush (counted from its start): the command's process group is killed then, before",
+            "that flush returns, so nothing it acknowledges afterwards counts. A command that ends sooner has",
+            "its power cut at its exit, keeping a random subset (drawn from the cut's seed) of the 4 KiB",
+            "sectors written since the last flush. What survived is mounted (the filesystem replays its",
+            "journal) and VERIFY runs there, by sh -c, with {dir} replaced by its path; exit 0 means passed.",
+            "",
+            "--at-random (the default) first runs COMMAND and VERIFY once with the power on, counting the",
+            "command's flushes F (VERIFY must pass there); each cut then draws K from 1 to F+1 with its seed,",
+            "F+1 being the command's exit. Cut 1's seed is --seed, the later ones derive from it. Every",
+            "failing cut prints the line that repeats it alone: --cuts 1 --after-flushes K --seed ITS_SEED.",
+            "",
+            "What it simulates is a drive's volatile cache under a real kernel filesystem: not firmware bugs,",
+            "and no torn writes within a 4 KiB sector. Needs root, /dev/fuse, a free loop device, mkfs.FS",
+            "and setsid.",
+            "",
+            "With --json: {\"cuts\":[{\"cut\",\"seed\",\"afterFlushes\",\"cutAt\",\"flushes\",\"discardedBytes\",",
+            "\"keptBytes\",\"verifyExit\",\"passed\",...}], \"passed\", \"failed\", ...}."},
+        descriptionHeading = "%n", optionListHeading = "%noptions:%n", commandListHeading = "%ncommands:%n",
+        footer = {"%nexit codes: 0 every verify passed, 1 some verify failed, 2 bad usage, 3 this machine cannot"
+            + " run simulated disks (not root, no /dev/fuse, no free loop device) or a disk failed, 4 the output"
+            + " could not be written"})
+final class PowerCutCommand implements Job {
+
+    static final int DEFAULT_CUTS = 10;
+    static final int MAX_CUTS = 100_000;
+    static final int DEFAULT_SIZE_MIB = 256;
+    private static final int TAIL_CHARS = 60;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    OutputOptions output = new OutputOptions();
+
+    @Option(names = "--fs", paramLabel = "FS", description = "the filesystem: ext4 (default), or one whose mkfs.FS is installed")
+    String fs = "ext4";
+
+    @Option(names = "--size-mib", paramLabel = "N", converter = Converters.SizeMib.class,
+            description = "the disk's size in MiB (default " + DEFAULT_SIZE_MIB + "; only what is written takes memory)")
+    Integer sizeMib;
+
+    @Option(names = "--cuts", paramLabel = "N", converter = Converters.Cuts.class,
+            description = "how many cuts, each on a fresh disk (default " + DEFAULT_CUTS + ")")
+    Integer cuts;
+
+    @Option(names = "--after-flushes", paramLabel = "K", converter = Converters.AfterFlushes.class,
+            description = "cut when the command completes its K-th flush (or at its exit, if it makes fewer)")
+    Long afterFlushes;
+
+    @Option(names = "--at-random", arity = "0",
+            description = "cut at a flush drawn from each cut's seed among those a run with the power on makes (default)")
+    boolean atRandom;
+
+    @Option(names = "--seed", paramLabel = "S", converter = Converters.Seed.class,
+            description = "the first cut's seed (default: a random one, printed)")
+    Long seed;
+
+    @Option(names = "--verify", paramLabel = "'VERIFY {dir}'",
+            description = "the shell command that checks a survivor; {dir} is its path; exit 0 means it passed")
+    String verify;
+
+    @Option(names = "--timeout", paramLabel = "S", converter = Converters.Timeout.class,
+            description = "seconds each run of COMMAND or VERIFY may take (default 120)")
+    Double timeout;
+
+    @Parameters(paramLabel = "COMMAND", arity = "0..*", description = "the program and its arguments, after --")
+    List<String> command = new ArrayList<>();
+
+    @Override
+    public int run(PrintStream out, PrintStream err) throws UsageException {
+        checkUsage();
+        String missing = Machine.missingForDisks(fs);
+        if (missing == null && Machine.which("setsid") == null) {
+            missing = "the setsid command (util-linux)";
+        }
+        if (missing != null) {
+            err.println("flushcheck powercut: simulated disks need " + missing + " here");
+            return ExitCodes.INTERNAL;
+        }
+        long first = seed != null ? seed : new SecureRandom().nextInt() & Integer.MAX_VALUE;
+        int n = cuts == null ? DEFAULT_CUTS : cuts;
+        boolean quiet = output.quiet;
+        ProgramCuts runner = new ProgramCuts(Machine.workDir(), (sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib) * (1L << 20),
+                fs, command, verify, timeout == null ? 120 : timeout);
+        List<CutOutcome> outcomes = new ArrayList<>();
+        Long dryFlushes = null;
+        try {
+            if (afterFlushes == null) {
+                if (!quiet) {
+                    err.println("flushcheck powercut: a run with the power on, to count the command's flushes");
+                }
+                ProgramCuts.DryRun dry = runner.dryRun();
+                if (dry.commandExit() != 0) {
+                    throw new UsageException("powercut: the command exited " + dry.commandExit()
+                            + " with the power on, so its cuts would test nothing: " + dry.commandTail());
+                }
+                if (dry.verifyExit() == null || dry.verifyExit() != 0) {
+                    throw new UsageException("powercut: the verify " + (dry.verifyExit() == null ? "timed out"
+                            : "exited " + dry.verifyExit()) + " on what the command left with the power on, so it "
+                            + "would fail every cut: " + dry.verifyTail());
+                }
+                dryFlushes = dry.flushes();
+                if (!quiet) {
+                    err.printf(Locale.ROOT, "flushcheck powercut: %d flushes in %.1f s; the cuts fall at flushes 1 to %d"
+                            + " (%d: the command's exit)%n", dry.flushes(), dry.seconds(), dry.flushes() + 1, dry.flushes() + 1);
+                }
+            }
+            long[] seeds = seeds(first, n);
+            for (int i = 0; i < n; i++) {
+                long k = afterFlushes != null ? afterFlushes : drawFlush(seeds[i], dryFlushes);
+                CutOutcome o = runner.cut(i + 1, seeds[i], k);
+                outcomes.add(o);
+                if (!quiet) {
+                    err.printf(Locale.ROOT, "flushcheck powercut: [%d/%d] seed %d: cut at %s, verify %s%n", i + 1, n,
+                            seeds[i], o.where(), o.verdict());
+                }
+            }
+        } catch (IOException e) {
+            if (!outcomes.isEmpty()) {
+                // what the cuts before showed still counts
+                out.print(output.json ? Json.write(json(outcomes, first, dryFlushes)) : table(outcomes, first, dryFlushes));
+                out.flush();
+            }
+            err.println("flushcheck powercut: " + (dryFlushes == null && afterFlushes == null ? "the run with the power on: "
+                    : "cut " + (outcomes.size() + 1) + ": ") + Escape.of(e.getMessage()));
+            return ExitCodes.INTERNAL;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("flushcheck powercut: interrupted");
+            return ExitCodes.INTERNAL;
+        }
+        out.print(output.json ? Json.write(json(outcomes, first, dryFlushes)) : table(outcomes, first, dryFlushes));
+        out.flush();
+        for (CutOutcome o : outcomes) {
+            if (!o.passed()) {
+                return ExitCodes.VERIFY_FAILED;
+            }
+        }
+        return ExitCodes.OK;
+    }
+
+    private void checkUsage() throws UsageException {
+        List<String> original = spec.commandLine().getParseResult().originalArgs();
+        int dashes = original.indexOf("--");
+        if (command.isEmpty() || dashes < 0) {
+            throw new UsageException("powercut: put the command after -- (flushcheck powercut --verify 'VERIFY {dir}' "
+                    + "-- COMMAND {dir})" + (command.isEmpty() ? "" : "; got '" + String.join(" ", command) + "' without --"));
+        }
+        List<String> after = original.subList(dashes + 1, original.size());
+        if (!after.equals(command)) {
+            throw new UsageException("powercut: unexpected argument '" + command.get(0) + "' before --");
+        }
+        if (!String.join(" ", command).contains(ProgramCuts.DIR)) {
+            throw new UsageException("powercut: the command must name its data directory as {dir}, which becomes the "
+                    + "simulated disk's path: " + String.join(" ", command));
+        }
+        if (verify == null) {
+            throw new UsageException("powercut: --verify 'VERIFY {dir}' is missing: the command that checks what survived");
+        }
+        if (!verify.contains(ProgramCuts.DIR)) {
+            throw new UsageException("powercut: --verify must name the survivor's directory as {dir}: " + verify);
+        }
+        if (afterFlushes != null && atRandom) {
+            throw new UsageException("powercut: --after-flushes and --at-random are two ways to choose the cut; give one");
+        }
+        if (fs.isEmpty() || !fs.chars().allMatch(c -> Character.isLetterOrDigit(c))) {
+            throw new UsageException("powercut --fs takes a filesystem's name (ext4, xfs, btrfs), not '" + fs + "'");
+        }
+    }
+
+    /** Cut 1's seed is {@code first}, so that one cut repeats alone; the others are spread from it. */
+    static long[] seeds(long first, int n) {
+        long[] seeds = new long[n];
+        SplittableRandom spread = new SplittableRandom(first);
+        for (int i = 0; i < n; i++) {
+            seeds[i] = i == 0 ? first : spread.nextLong(Long.MAX_VALUE);
+        }
+        return seeds;
+    }
+
+    /** At random: a flush from 1 to F+1, F+1 being beyond the command's last, which cuts at its exit. */
+    static long drawFlush(long seed, long flushes) {
+        return 1 + new SplittableRandom(seed).nextLong(flushes + 1);
+    }
+
+    /** The command line that repeats one cut alone. */
+    String repeatLine(CutOutcome o) {
+        List<String> line = new ArrayList<>(List.of("flushcheck", "powercut"));
+        if (!fs.equals("ext4")) {
+            line.addAll(List.of("--fs", fs));
+        }
+        if (sizeMib != null) {
+            line.addAll(List.of("--size-mib", String.valueOf(sizeMib)));
+        }
+        if (timeout != null) {
+            line.addAll(List.of("--timeout", String.valueOf(timeout)));
+        }
+        line.addAll(List.of("--cuts", "1", "--after-flushes", String.valueOf(o.afterFlushes()), "--seed",
+                String.valueOf(o.seed()), "--verify", verify, "--"));
+        line.addAll(command);
+        StringBuilder sb = new StringBuilder();
+        for (String a : line) {
+            sb.append(sb.length() == 0 ? "" : " ").append(ProgramCuts.shellWord(a));
+        }
+        return sb.toString();
+    }
+
+    private String table(List<CutOutcome> outcomes, long first, Long dryFlushes) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "%d cuts on %s (%d MiB), seed %d, %s%n", outcomes.size(), fs,
+                sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib, first, dryFlushes == null
+                        ? "after the command's flush " + afterFlushes
+                        : "at random among the command's flushes 1 to " + (dryFlushes + 1) + " (" + (dryFlushes + 1)
+                        + ": its exit)"));
+        sb.append(String.format(Locale.ROOT, "%4s %20s %-10s %8s %10s %10s  %s%n", "cut", "seed", "cut at", "flushes",
+                "discarded", "kept", "verify"));
+        int failed = 0;
+        for (CutOutcome o : outcomes) {
+            String verdict = o.verdict();
+            if (!o.passed()) {
+                failed++;
+                String tail = o.verifyTail();
+                if (!tail.isEmpty()) {
+                    int bar = tail.lastIndexOf(" | ");
+                    String last = bar < 0 ? tail : tail.substring(bar + 3);
+                    verdict += ": " + Escape.of(last.length() > TAIL_CHARS ? last.substring(0, TAIL_CHARS) + "..." : last);
+                }
+            }
+            sb.append(String.format(Locale.ROOT, "%4d %20d %-10s %8d %10d %10d  %s%n", o.number(), o.seed(), o.where(),
+                    o.flushes(), o.discardedBytes(), o.keptBytes(), verdict));
+        }
+        sb.append(String.format(Locale.ROOT, "%d of %d cuts passed the verify, %d failed%n", outcomes.size() - failed,
+                outcomes.size(), failed));
+        for (CutOutcome o : outcomes) {
+            if (!o.passed()) {
+                sb.append("cut ").append(o.number()).append(" again: ").append(Escape.of(repeatLine(o))).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    private Map<String, Object> json(List<CutOutcome> outcomes, long first, Long dryFlushes) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("command", new ArrayList<Object>(command));
+        root.put("verify", verify);
+        root.put("fs", fs);
+        root.put("sizeMiB", sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib);
+        root.put("seed", first);
+        root.put("mode", dryFlushes == null ? "after-flushes" : "at-random");
+        root.put("flushesWithPowerOn", dryFlushes);
+        List<Object> list = new ArrayList<>();
+        int failed = 0;
+        for (CutOutcome o : outcomes) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("cut", o.number());
+            m.put("seed", o.seed());
+            m.put("afterFlushes", o.afterFlushes());
+            m.put("cutAt", o.cutAt());
+            m.put("commandExit", o.commandExit());
+            m.put("flushes", o.flushes());
+            m.put("discardedBytes", o.discardedBytes());
+            m.put("keptBytes", o.keptBytes());
+            m.put("verifyExit", o.verifyExit());
+            m.put("passed", o.passed());
+            m.put("verifyOutput", o.verifyTail());
+            m.put("failure", o.failure());
+            if (!o.passed()) {
+                failed++;
+                m.put("repeat", repeatLine(o));
+            }
+            list.add(m);
+        }
+        root.put("cuts", list);
+        root.put("passed", outcomes.size() - failed);
+        root.put("failed", failed);
+        return root;
+    }
+}

@@ -1,0 +1,92 @@
+package io.flushcheck.cli;
+
+import static io.flushcheck.cli.InProcess.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flushcheck.cli.InProcess.Run;
+import org.junit.jupiter.api.Test;
+
+/** {@code flushcheck powercut}'s bad input: one line naming what is wrong, exit 2, nothing run. */
+class PowerCutUsageTests {
+
+    private static final String VERIFY = "test -e {dir}/x";
+
+    private static void assertUsageError(Run r, String message) {
+        assertThat(r.exit()).as("%s", r).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEqualTo("flushcheck: " + message + " (see flushcheck --help)\n");
+    }
+
+    @Test
+    void theCommandGoesAfterDashDash() {
+        assertUsageError(run("powercut", "--verify", VERIFY),
+                "powercut: put the command after -- (flushcheck powercut --verify 'VERIFY {dir}' -- COMMAND {dir})");
+        assertUsageError(run("powercut", "--verify", VERIFY, "touch", "{dir}/x"),
+                "powercut: put the command after -- (flushcheck powercut --verify 'VERIFY {dir}' -- COMMAND {dir});"
+                        + " got 'touch {dir}/x' without --");
+        assertUsageError(run("powercut", "--verify", VERIFY, "touch", "--", "{dir}/x"),
+                "powercut: unexpected argument 'touch' before --");
+        assertUsageError(run("powercut", "--verify", VERIFY, "--"),
+                "powercut: put the command after -- (flushcheck powercut --verify 'VERIFY {dir}' -- COMMAND {dir})");
+    }
+
+    @Test
+    void bothCommandsNameTheirDirectory() {
+        assertUsageError(run("powercut", "--verify", VERIFY, "--", "touch", "/tmp/x"),
+                "powercut: the command must name its data directory as {dir}, which becomes the simulated disk's"
+                        + " path: touch /tmp/x");
+        assertUsageError(run("powercut", "--verify", "true", "--", "touch", "{dir}/x"),
+                "powercut: --verify must name the survivor's directory as {dir}: true");
+        assertUsageError(run("powercut", "--", "touch", "{dir}/x"),
+                "powercut: --verify 'VERIFY {dir}' is missing: the command that checks what survived");
+    }
+
+    @Test
+    void theSqliteMatrixPageMustBeWritable() {
+        assertUsageError(run("powercut", "sqlite", "--html", "/nonexistent-flushcheck-dir/p.html"),
+                "--html: the directory of '/nonexistent-flushcheck-dir/p.html' does not exist");
+    }
+
+    @Test
+    void oneWayToChooseTheCut() {
+        assertUsageError(run("powercut", "--after-flushes", "3", "--at-random", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "powercut: --after-flushes and --at-random are two ways to choose the cut; give one");
+    }
+
+    @Test
+    void numbersOutOfRange() {
+        assertUsageError(run("powercut", "--cuts", "0", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "--cuts 0 is out of range: use 1 to 100000");
+        assertUsageError(run("powercut", "--after-flushes", "0", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "--after-flushes 0 is out of range: use 1 to 2147483647");
+        assertUsageError(run("powercut", "--seed", "x", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "--seed takes a whole number, not 'x'");
+        assertUsageError(run("powercut", "--size-mib", "8", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "--size-mib 8 is out of range: use 16 to 65536");
+        assertUsageError(run("powercut", "--timeout", "0", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "--timeout 0 is out of range: use more than 0 to 86400 seconds");
+        assertUsageError(run("powercut", "sqlite", "--cuts", "-1"), "--cuts -1 is out of range: use 1 to 100000");
+        assertUsageError(run("powercut", "--fs", "ext4;rm", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "powercut --fs takes a filesystem's name (ext4, xfs, btrfs), not 'ext4;rm'");
+    }
+
+    @Test
+    void nestedCommandsSayWhoseErrorItIs() {
+        assertUsageError(run("powercut", "sqlite", "--bogus"), "powercut sqlite: unknown option --bogus");
+        assertUsageError(run("powercut", "sqlite", "--json=yes"), "powercut sqlite: --json takes no value: '--json=yes'");
+        assertUsageError(run("powercut", "--cuts", "3", "sqlite"),
+                "'sqlite' after --cuts 3: the command's name comes first (flushcheck powercut sqlite [options]);"
+                        + " an argument named sqlite goes after --");
+    }
+
+    @Test
+    void helpDocumentsTheModelAndTheModes() {
+        Run r = run("powercut", "--help");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("usage: flushcheck powercut [options] --verify 'VERIFY {dir}' -- COMMAND {dir}")
+                .contains("--at-random").contains("--after-flushes=K").contains("F+1 being the command's exit")
+                .contains("not firmware bugs").contains("1 some verify failed").contains("sqlite");
+        Run s = run("powercut", "sqlite", "--help");
+        assertThat(s.out()).contains("usage: flushcheck powercut sqlite [options]").contains("\"maxLostInOneCut\"");
+    }
+}

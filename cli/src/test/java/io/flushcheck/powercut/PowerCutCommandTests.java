@@ -1,0 +1,171 @@
+package io.flushcheck.powercut;
+
+import static io.flushcheck.cli.InProcess.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flushcheck.cli.InProcess.Run;
+import io.flushcheck.testing.MiniJson;
+import io.flushcheck.testing.Mounts;
+import io.flushcheck.testing.Requirements;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * {@code flushcheck powercut} against real programs on real simulated disks: a settings store (a Python
+ * script) that renames each value into place, honest or skipping a sync, and a verify that checks the
+ * last acknowledged value survived.
+ */
+@ResourceLock(SimulatedPowerLoss.LOCK)
+class PowerCutCommandTests {
+
+    /** The command's documented exit code for a verify that failed. */
+    private static final int VERIFY_FAILED = 1;
+
+    private static final String PYTHON = "/usr/bin/python3";
+    private static final int VALUES = 4;
+
+    @TempDir
+    Path tmp;
+
+    private Path store;
+    private Path check;
+    private Path acks;
+
+    @BeforeEach
+    void needs() throws IOException {
+        Mounts.requireMountTools();
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        Requirements.requireCommand("setsid", "util-linux");
+        Requirements.require(Files.isExecutable(Path.of(PYTHON)), PYTHON + " (apt-get install python3)");
+        store = copy("store.py");
+        check = copy("check.py");
+        acks = tmp.resolve("acks");
+    }
+
+    private Path copy(String name) throws IOException {
+        try (InputStream in = getClass().getResourceAsStream(name)) {
+            Path p = tmp.resolve(name);
+            Files.write(p, in.readAllBytes());
+            return p;
+        }
+    }
+
+    private List<String> line(String mode, String... options) {
+        List<String> args = new ArrayList<>(List.of("powercut"));
+        args.addAll(List.of(options));
+        args.addAll(List.of("--verify", PYTHON + " " + check + " {dir} " + acks, "--", PYTHON, store.toString(), "{dir}",
+                acks.toString(), mode, String.valueOf(VALUES)));
+        return args;
+    }
+
+    private static Map<String, Object> json(Run r) {
+        return MiniJson.object(MiniJson.parse(r.out()));
+    }
+
+    private static List<Map<String, Object>> cuts(Map<String, Object> json) {
+        List<Map<String, Object>> cuts = new ArrayList<>();
+        for (Object c : MiniJson.array(json.get("cuts"))) {
+            cuts.add(MiniJson.object(c));
+        }
+        return cuts;
+    }
+
+    @Test
+    void anHonestStoreSurvivesEveryCutAtItsFlushes() {
+        Run r = run(line("honest", "--json", "--cuts", "8", "--seed", "11").toArray(new String[0]));
+        assertThat(r.exit()).as(r.err()).isEqualTo(0);
+        Map<String, Object> json = json(r);
+        assertThat(json.get("mode")).isEqualTo("at-random");
+        // fsync of the file and of the directory for each value: at least two flushes each
+        assertThat(((Number) json.get("flushesWithPowerOn")).longValue()).isGreaterThanOrEqualTo(2 * VALUES);
+        List<Map<String, Object>> cuts = cuts(json);
+        assertThat(cuts).hasSize(8).allSatisfy(c -> {
+            assertThat(c.get("passed")).as("%s", c).isEqualTo(true);
+            assertThat(c.get("verifyExit")).isEqualTo(0L);
+        });
+        assertThat(cuts).as("cuts that fell inside the command, at one of its flushes")
+                .filteredOn(c -> c.get("cutAt").equals("flush")).hasSizeGreaterThanOrEqualTo(4);
+        assertThat(r.err()).contains("flushcheck powercut: [8/8] seed ");
+        assertNothingLeft();
+    }
+
+    @Test
+    void aStoreThatDoesNotSyncTheDirectoryLosesTheValueItAcknowledgedLast() {
+        Run r = run(line("nodirsync", "--cuts", "2", "--after-flushes", "1000", "--seed", "5").toArray(new String[0]));
+        assertThat(r.exit()).as(r.err()).isEqualTo(VERIFY_FAILED);
+        assertThat(r.out()).contains("0 of 2 cuts passed the verify, 2 failed")
+                .containsPattern("   1 +5 exit +\\d+ +\\d+ +\\d+  failed \\(exit 1\\): acknowledged value 4, found [3a-z ]+\n")
+                .contains("cut 1 again: flushcheck powercut --cuts 1 --after-flushes 1000 --seed 5 --verify ");
+        assertNothingLeft();
+    }
+
+    @Test
+    void aStoreThatNeverSyncsIsCaughtAtRandomAndItsRepeatLineFailsAgain() {
+        Run r = run(line("nosync", "--json", "--cuts", "3", "--seed", "3").toArray(new String[0]));
+        assertThat(r.exit()).as(r.err()).isEqualTo(VERIFY_FAILED);
+        Map<String, Object> json = json(r);
+        // Nothing it acknowledges is durable: a cut at its exit always loses the last value. (Only a flush
+        // of the kernel's own during its run, which a cut could fall on, may spare it.)
+        List<Map<String, Object>> failed = cuts(json).stream().filter(c -> c.get("passed").equals(false)).toList();
+        assertThat(failed).isNotEmpty();
+        assertThat(((Number) json.get("failed")).intValue()).isEqualTo(failed.size());
+        Map<String, Object> first = failed.get(0);
+        assertThat((String) first.get("verifyOutput")).startsWith("acknowledged value 4, found ");
+        String repeat = (String) first.get("repeat");
+        assertThat(repeat).startsWith("flushcheck powercut --cuts 1 --after-flushes " + first.get("afterFlushes")
+                + " --seed " + first.get("seed") + " ");
+
+        List<String> again = new ArrayList<>(List.of("powercut", "--json", "--cuts", "1", "--after-flushes",
+                String.valueOf(first.get("afterFlushes")), "--seed", String.valueOf(first.get("seed"))));
+        again.addAll(line("nosync").subList(1, line("nosync").size()));
+        Run r2 = run(again.toArray(new String[0]));
+        assertThat(r2.exit()).as(r2.err()).isEqualTo(VERIFY_FAILED);
+        Map<String, Object> repeated = cuts(json(r2)).get(0);
+        for (String field : List.of("seed", "afterFlushes", "cutAt", "passed")) {
+            assertThat(repeated.get(field)).as(field).isEqualTo(first.get(field));
+        }
+        assertNothingLeft();
+    }
+
+    @Test
+    void theCommandsWholeProcessGroupDiesWithThePower() throws Exception {
+        // A child in the background, and a loop that syncs until the power goes: the cut must end both.
+        Path pids = tmp.resolve("pids");
+        String script = "sleep 600 & echo $! > " + pids + "; while :; do echo x >> \"$1\"/log; sync \"$1\"/log; done";
+        long t0 = System.nanoTime();
+        Run r = run("powercut", "--json", "--cuts", "1", "--after-flushes", "3", "--timeout", "20",
+                "--verify", "test -s {dir}/log", "--", "sh", "-c", script, "sh", "{dir}");
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertThat(r.exit()).as(r.err()).isEqualTo(0);
+        assertThat(seconds).as("seconds to the end of a command that syncs until its power goes").isLessThan(15);
+        Map<String, Object> cut = cuts(json(r)).get(0);
+        assertThat(cut.get("cutAt")).isEqualTo("flush");
+        assertThat(cut.get("flushes")).isEqualTo(3L);
+        long sleeper = Long.parseLong(Files.readString(pids).trim());
+        // Killed, it is gone once its new parent has reaped it.
+        ProcessHandle.of(sleeper).ifPresent(h -> h.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> h).join());
+        assertThat(ProcessHandle.of(sleeper).map(ProcessHandle::isAlive).orElse(false)).as("the background child").isFalse();
+        assertNothingLeft();
+    }
+
+    /** No disk of this JVM's left: its work directory gone, nothing of it mounted. */
+    static void assertNothingLeft() {
+        String work = "flushcheck-powercut-" + ProcessHandle.current().pid();
+        assertThat(Path.of("/dev/shm", work)).doesNotExist();
+        try {
+            assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain(work);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+}

@@ -1,0 +1,24 @@
+# A settings store, as a user would write one: each value goes to a temporary file that is renamed over
+# the last one, and is acknowledged (appended to ACKS, outside the disk) once the store says it is saved.
+# usage: store.py DIR ACKS MODE VALUES, MODE one of
+#   honest     fsync the file, rename, fsync the directory, acknowledge
+#   nodirsync  fsync the file, rename, acknowledge (the rename may not be durable)
+#   nosync     write, rename, acknowledge (nothing is durable)
+import os
+import sys
+
+directory, acks, mode, values = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+for i in range(1, values + 1):
+    tmp = os.path.join(directory, "value.tmp")
+    with open(tmp, "w") as f:
+        f.write("value %d\n" % i)
+        f.flush()
+        if mode != "nosync":
+            os.fsync(f.fileno())
+    os.rename(tmp, os.path.join(directory, "value"))
+    if mode == "honest":
+        fd = os.open(directory, os.O_RDONLY)
+        os.fsync(fd)
+        os.close(fd)
+    with open(acks, "a") as a:
+        a.write("%d\n" % i)
