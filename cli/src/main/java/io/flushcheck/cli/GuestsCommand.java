@@ -8,12 +8,14 @@ import io.flushcheck.guest.GuestImage;
 import io.flushcheck.guest.GuestOutcome;
 import io.flushcheck.guest.GuestRequest;
 import io.flushcheck.guest.GuestRunner;
+import io.flushcheck.guest.GuestsHtml;
 import io.flushcheck.guest.MountKind;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
 import io.flushcheck.report.ResultData;
 import io.flushcheck.report.TextTable;
+import io.flushcheck.report.html.HtmlReport;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -55,6 +57,9 @@ final class GuestsCommand implements Job {
     @Mixin
     PlanOptions planOptions = new PlanOptions();
 
+    @Mixin
+    HtmlOption html = new HtmlOption();
+
     @Option(names = "--mounts", paramLabel = "a,b,...", description = "mount kinds (default: overlay,bind,volume,tmpfs)")
     String mountList;
 
@@ -89,12 +94,9 @@ final class GuestsCommand implements Job {
         } catch (BadPathException e) {
             throw new UsageException("--host-dir: " + e.getMessage());
         }
-        boolean q = quiet;
-        GuestRunner runner = new GuestRunner(m -> {
-            if (!q) {
-                err.println("flushcheck guests: " + Escape.of(m));
-            }
-        });
+        html.check();
+        GuestProgress progress = new GuestProgress(StatusLine.on(err, quiet), quiet);
+        GuestRunner runner = new GuestRunner(progress);
         if (!GuestRunner.dockerAvailable()) {
             err.println("flushcheck guests: no Docker engine answers: install and start one (Debian: apt-get install "
                     + "docker.io), or set DOCKER_HOST; the guests start FROM the image " + GuestImage.baseImage()
@@ -113,19 +115,20 @@ final class GuestsCommand implements Job {
         Map<String, String> failures = new LinkedHashMap<>(); // environment -> why
         for (GuestEnvironment e : envs) {
             GuestOutcome o;
+            progress.starting();
             try {
                 o = runner.run(e, request);
             } catch (RuntimeException ex) {
                 failures.put(e.name(), e.name() + ": " + ex.getMessage());
+                progress.failed(e.name(), String.valueOf(ex.getMessage()));
                 continue;
             }
             if (o.results().isEmpty()) {
                 failures.put(e.name(), o.failureReason());
             }
             results.addAll(o.results());
-            if (!q) {
-                err.println("flushcheck guests: " + o.name() + ": " + (o.verdict() == null ? "no result" : o.verdict())
-                        + String.format(" (%.1f s)", o.elapsedMillis() / 1000.0));
+            if (!quiet) {
+                progress.finished(o);
             }
         }
         GuestComparison comparison = null;
@@ -149,11 +152,17 @@ final class GuestsCommand implements Job {
             }
         }
         out.flush();
+        int written = html.wanted()
+                ? html.write(GuestsHtml.addTo(new HtmlReport("flushcheck guests"), results, comparison, failures), err, ExitCodes.OK)
+                : ExitCodes.OK;
         for (String f : failures.values()) {
             err.println("flushcheck guests: " + Escape.of(f));
         }
         if (comparisonError != null) {
             err.println("flushcheck guests: no comparison: " + Escape.of(comparisonError));
+        }
+        if (written != ExitCodes.OK) {
+            return written;
         }
         return failures.isEmpty() && comparisonError == null ? ExitCodes.OK : ExitCodes.INTERNAL;
     }

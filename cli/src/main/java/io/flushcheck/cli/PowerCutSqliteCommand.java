@@ -2,8 +2,10 @@ package io.flushcheck.cli;
 
 import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
+import io.flushcheck.report.html.HtmlReport;
 import io.flushcheck.sqlite.JournalMode;
 import io.flushcheck.sqlite.PowerCutMatrix;
+import io.flushcheck.sqlite.PowerCutMatrixHtml;
 import io.flushcheck.sqlite.SqliteDriver;
 import io.flushcheck.sqlite.Synchronous;
 import java.io.IOException;
@@ -51,6 +53,9 @@ final class PowerCutSqliteCommand implements Job {
     @Mixin
     OutputOptions output = new OutputOptions();
 
+    @Mixin
+    HtmlOption html = new HtmlOption();
+
     @Option(names = "--cuts", paramLabel = "N", converter = Converters.Cuts.class,
             description = "cuts per journal mode and synchronous level (default " + DEFAULT_CUTS + ")")
     Integer cuts;
@@ -61,6 +66,7 @@ final class PowerCutSqliteCommand implements Job {
 
     @Override
     public int run(PrintStream out, PrintStream err) throws UsageException {
+        html.check();
         String missing = Machine.missingForDisks("ext4");
         if (missing != null) {
             err.println("flushcheck powercut sqlite: simulated disks need " + missing + " here");
@@ -80,7 +86,8 @@ final class PowerCutSqliteCommand implements Job {
         }
         out.print(output.json ? Json.write(json(rows, s)) : "seed " + s + "\n" + PowerCutMatrix.table(rows));
         out.flush();
-        return ExitCodes.OK;
+        return html.wanted() ? html.write(PowerCutMatrixHtml.addTo(new HtmlReport("flushcheck powercut sqlite"), rows, s), err,
+                ExitCodes.OK) : ExitCodes.OK;
     }
 
     static Map<String, Object> json(List<PowerCutMatrix.Row> rows, long seed) {

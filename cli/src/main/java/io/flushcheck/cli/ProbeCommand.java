@@ -8,9 +8,12 @@ import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.report.Escape;
+import io.flushcheck.report.ResultData;
 import io.flushcheck.report.ResultJson;
 import io.flushcheck.report.TextReport;
 import io.flushcheck.storage.MountTable;
+import io.flushcheck.report.html.Html;
+import io.flushcheck.report.html.HtmlReport;
 import io.flushcheck.verdict.Finding;
 import io.flushcheck.verdict.FindingCode;
 import io.flushcheck.verdict.Thresholds;
@@ -54,6 +57,13 @@ final class ProbeCommand implements Job {
 
     @Mixin
     ThresholdOptions limits = new ThresholdOptions();
+
+    @Mixin
+    HtmlOption html = new HtmlOption();
+
+    @Option(names = "--preset", paramLabel = "NAME", description = {"a known recipe: etcd (2,300-byte appends with "
+            + "fdatasync over 22 MiB, as etcd's fio check; prints fdatasync p50/p99 and PASS or FAIL against 10 ms)"})
+    String preset;
 
     @Option(names = "--block-size", paramLabel = "BYTES", converter = Converters.BlockSize.class,
             description = "bytes per round: 4096 (default), 64k, 1m, ...")
@@ -104,10 +114,22 @@ final class ProbeCommand implements Job {
                 throw new UsageException(e.getMessage());
             }
         }
+        boolean etcd = false;
+        if (preset != null) {
+            if (!preset.equals(EtcdPreset.NAME)) {
+                throw new UsageException("--preset: unknown preset '" + preset + "'; known presets: " + EtcdPreset.NAME);
+            }
+            if (planOptions.modes != null || planOptions.rounds != null || this.blockSize != null) {
+                throw new UsageException("--preset etcd sets the mode, the rounds and the block size: leave out --modes, "
+                        + "--rounds and --block-size");
+            }
+            etcd = true;
+        }
+        html.check();
         ProbePlan plan;
         try {
             // Built once all options are read: rounds and block size are only checked together.
-            plan = new ProbePlan(modes, blockSize, rounds, perRound, defaults.slowRounds());
+            plan = etcd ? EtcdPreset.plan(defaults.slowRounds()) : new ProbePlan(modes, blockSize, rounds, perRound, defaults.slowRounds());
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -115,15 +137,17 @@ final class ProbeCommand implements Job {
         List<CheckResult> results = new ArrayList<>();
         // One probe per mount: another directory on a probed mount is judged with that probe's costs.
         Map<Integer, CheckResult> probedMounts = new HashMap<>();
+        StatusLine status = StatusLine.on(err, quiet);
         for (Path p : paths) {
-            ProbeListener listener = quiet ? ProbeListener.NONE : new Progress(err, p);
+            ProbeProgress progress = quiet ? null : new ProbeProgress(status, p, plan.modes());
+            ProbeListener listener = progress == null ? ProbeListener.NONE : progress;
             try {
                 int mount = paths.size() > 1 ? mountId(p) : -1;
                 CheckResult probed = probedMounts.get(mount);
                 CheckResult r;
                 if (probed != null) {
                     if (!quiet) {
-                        err.println("flushcheck: " + Escape.of(p.toString()) + " is on the mount of " + Escape.of(probed.path())
+                        status.say("flushcheck: " + Escape.of(p.toString()) + " is on the mount of " + Escape.of(probed.path())
                                 + ": judged with its probe");
                     }
                     r = Flushcheck.recheck(p, probed, options);
@@ -134,14 +158,20 @@ final class ProbeCommand implements Job {
                     }
                 }
                 results.add(r);
+                if (progress != null) {
+                    progress.finished(r);
+                }
                 // Not progress: a change made to the user's directory is said even with --quiet.
                 for (Finding f : r.judgement().findings()) {
                     if (f.code() == FindingCode.STALE_FILES_REMOVED) {
-                        err.println("flushcheck: " + f.message());
+                        status.say("flushcheck: " + f.message());
                     }
                 }
                 if (!json) {
                     out.print(TextReport.of(r, histogram));
+                    if (etcd) {
+                        out.println(EtcdPreset.line(r));
+                    }
                     out.println();
                     if (out.checkError()) {
                         break; // the results cannot be written: probing more paths would be for nothing (exit 4)
@@ -152,9 +182,23 @@ final class ProbeCommand implements Job {
             }
         }
         if (json) {
-            out.print(ResultJson.of(results));
+            out.print(etcd ? etcdJson(results) : ResultJson.of(results));
         }
         out.flush();
+        if (html.wanted()) {
+            HtmlReport page = new HtmlReport(etcd ? "flushcheck --preset etcd" : "flushcheck").addResults(results);
+            if (etcd) {
+                StringBuilder lines = new StringBuilder();
+                for (CheckResult r : results) {
+                    lines.append("<p class=\"preset\">").append(Html.text(EtcdPreset.line(r))).append("</p>");
+                }
+                page.addSection("preset-etcd", "etcd's disk check", lines.toString());
+            }
+            int code = html.write(page, err, ExitCodes.OK);
+            if (code != ExitCodes.OK) {
+                return code;
+            }
+        }
         if (!require) {
             return ExitCodes.OK;
         }
@@ -185,28 +229,13 @@ final class ProbeCommand implements Job {
         }
     }
 
-    /**
-     * Progress lines on stderr. A class rather than a lambda: the command's first lambda would cost a
-     * cold JVM milliseconds of bootstrapping before the first verdict.
-     */
-    private static final class Progress implements ProbeListener {
-
-        private final PrintStream err;
-        private final String path; // escaped: a progress line is one line whatever the name holds
-
-        Progress(PrintStream err, Path path) {
-            this.err = err;
-            this.path = Escape.of(path.toString());
+    /** The results' JSON with each element's {@code "preset"}: the etcd figures, beside the verdict. */
+    private static String etcdJson(List<CheckResult> results) {
+        List<ResultData> list = new ArrayList<>();
+        for (CheckResult r : results) {
+            list.add(ResultData.of(r).withPreset(EtcdPreset.data(r)));
         }
-
-        @Override
-        public void progress(SyncMode mode, int done, int total) {
-            if (done == 0) {
-                err.printf("flushcheck: %s: %s, %d rounds%n", path, mode.id(), total);
-            } else if (done < total && total >= 1000) {
-                err.printf("flushcheck: %s: %s, %d/%d%n", path, mode.id(), done, total);
-            }
-        }
+        return ResultJson.ofData(list);
     }
 
     /** The help's closing lines: the sync modes (they depend on the OS) and the exit codes. */

@@ -2,13 +2,12 @@ package io.flushcheck.cli;
 
 import io.flushcheck.BadPathException;
 import io.flushcheck.Booleans;
-import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
-import io.flushcheck.sqlite.CommitCell;
+import io.flushcheck.report.html.HtmlReport;
 import io.flushcheck.sqlite.CommitMatrix;
 import io.flushcheck.sqlite.DurabilityAudit;
 import io.flushcheck.sqlite.JournalMode;
-import io.flushcheck.sqlite.MatrixListener;
+import io.flushcheck.sqlite.MatrixHtml;
 import io.flushcheck.sqlite.MatrixOptions;
 import io.flushcheck.sqlite.SqliteAuditor;
 import io.flushcheck.sqlite.SqliteDriver;
@@ -18,7 +17,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -45,6 +43,9 @@ final class SqliteCommand implements Job {
 
     @Mixin
     OutputOptions output = new OutputOptions();
+
+    @Mixin
+    HtmlOption html = new HtmlOption();
 
     @Option(names = "--audit", paramLabel = "FILE",
             description = "read this database's settings and say whether its commits survive a crash and a power loss")
@@ -120,6 +121,9 @@ final class SqliteCommand implements Job {
         if (audit != null && !paths.isEmpty()) {
             throw new UsageException("sqlite --audit takes one database file and no directory (got " + String.join(" ", paths) + ")");
         }
+        if (audit != null && html.wanted()) {
+            throw new UsageException("sqlite --html draws the commit-rate matrix; --audit has no plot (leave out one of them)");
+        }
         if (paths.size() > 1) {
             throw new UsageException("sqlite measures one directory at a time (got " + paths.size() + ": " + String.join(" ", paths) + ")");
         }
@@ -137,65 +141,17 @@ final class SqliteCommand implements Job {
             // An empty argument stays empty, for the validator to refuse: Path.of("") is the working directory.
             Path dir = paths.isEmpty() ? Path.of("").toAbsolutePath()
                     : paths.get(0).isEmpty() ? Path.of("") : Values.path(paths.get(0)).toAbsolutePath();
-            CommitMatrix matrix = CommitMatrix.run(dir, options, quiet ? new Quiet(err) : progress(err, dir));
+            html.check();
+            MatrixProgress progress = new MatrixProgress(StatusLine.on(err, quiet), quiet, dir);
+            CommitMatrix matrix = CommitMatrix.run(dir, options, progress);
+            progress.finished(matrix);
             out.print(json ? Json.write(matrix.toJson()) : matrix.table());
             out.flush();
-            return ExitCodes.OK;
+            return html.wanted() ? html.write(MatrixHtml.addTo(new HtmlReport("flushcheck sqlite"), matrix), err, ExitCodes.OK)
+                    : ExitCodes.OK;
         } catch (BadPathException | SqliteException e) {
             throw new UsageException("sqlite: " + e.getMessage());
         }
-    }
-
-    /** No progress; a change made to the user's directory is still said. */
-    private static final class Quiet implements MatrixListener {
-        private final PrintStream err;
-
-        Quiet(PrintStream err) {
-            this.err = err;
-        }
-
-        @Override
-        public void staleFilesRemoved(String message) {
-            err.println("flushcheck sqlite: " + Escape.of(message));
-        }
-    }
-
-    private static MatrixListener progress(PrintStream err, Path dir) {
-        return new MatrixListener() {
-            @Override
-            public void staleFilesRemoved(String message) {
-                err.println("flushcheck sqlite: " + Escape.of(message));
-            }
-
-            @Override
-            public void cellFailed(int index, int total, String reason) {
-                err.printf("flushcheck sqlite: [%d/%d] %s%n", index + 1, total, Escape.of(reason));
-            }
-
-            @Override
-            public void checking(Path d) {
-                err.printf("flushcheck sqlite: checking %s%n", Escape.of(d));
-            }
-
-            @Override
-            public void cellStarted(int index, int total, String label) {
-                err.printf("flushcheck sqlite: [%d/%d] %s%n", index + 1, total, label);
-            }
-
-            @Override
-            public void cellFinished(int index, int total, CommitCell c) {
-                // No device counters (tmpfs, no /sys): say so rather than print NaN.
-                String flushes = Double.isNaN(c.flushesPerCommit()) ? "flushes not counted (no device counters here)"
-                        : String.format(Locale.ROOT, "%.2f flushes per commit", c.flushesPerCommit());
-                err.printf(Locale.ROOT, "flushcheck sqlite: [%d/%d] %,.0f rows/s, %s%n", index + 1, total,
-                        c.rowsPerSecond(), flushes);
-            }
-
-            @Override
-            public void timeLimitReached(int skipped) {
-                err.printf("flushcheck sqlite: total time limit reached in %s: %d cells skipped%n", Escape.of(dir), skipped);
-            }
-        };
     }
 
     /** The shared boolean grammar ({@link Booleans}), in the words of SQLite's pragma. */

@@ -10,6 +10,9 @@ import io.flushcheck.probe.SyncMode;
 import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
 import io.flushcheck.report.ResultData;
+import io.flushcheck.report.html.Html;
+import io.flushcheck.report.html.HtmlReport;
+import io.flushcheck.report.html.PathFigures;
 import io.flushcheck.verdict.Thresholds;
 import io.flushcheck.vm.CacheMode;
 import io.flushcheck.vm.VmComparison;
@@ -55,6 +58,9 @@ final class VmCommand implements Job {
 
     @Mixin
     OutputOptions output = new OutputOptions();
+
+    @Mixin
+    HtmlOption html = new HtmlOption();
 
     @Option(names = "--cache", paramLabel = "a,b,...",
             description = "QEMU drive cache modes (default: none,writeback,writethrough,directsync,unsafe)")
@@ -106,6 +112,7 @@ final class VmCommand implements Job {
         } catch (BadPathException e) {
             throw new UsageException("--host-dir: " + e.getMessage());
         }
+        html.check();
         boolean quiet = output.quiet;
         VmProbe probe = new VmProbe(null, m -> {
             if (!quiet) {
@@ -154,10 +161,37 @@ final class VmCommand implements Job {
             out.print(comparison.text());
         }
         out.flush();
+        int written = html.wanted() ? html.write(page(host, guests, comparison, failures), err, ExitCodes.OK) : ExitCodes.OK;
         for (String f : failures.values()) {
             err.println("flushcheck vm: " + Escape.of(f));
         }
+        if (written != ExitCodes.OK) {
+            return written;
+        }
         return failures.isEmpty() ? ExitCodes.OK : ExitCodes.INTERNAL;
+    }
+
+    /** The comparison, the guests that gave no result, then the host and each guest as a path. */
+    static HtmlReport page(CheckResult host, List<VmResult> guests, VmComparison comparison, Map<String, String> failures) {
+        HtmlReport page = new HtmlReport("flushcheck vm")
+                .addSection("vm-compared", "Host against QEMU guests", "<pre>" + Html.text(comparison.text()) + "</pre>");
+        if (!failures.isEmpty()) {
+            StringBuilder sb = new StringBuilder("<ul class=\"failures\">");
+            for (String f : failures.values()) {
+                sb.append("<li>").append(Html.text(f)).append("</li>");
+            }
+            page.addSection("vm-failed", "Guests without a result", sb.append("</ul>").toString());
+        }
+        List<PathFigures> paths = new ArrayList<>();
+        paths.add(titled(PathFigures.of(host), "host"));
+        for (VmResult g : guests) {
+            paths.add(titled(PathFigures.of(g.result()), g.environment()));
+        }
+        return page.addPaths(paths, "environment");
+    }
+
+    private static PathFigures titled(PathFigures p, String title) {
+        return new PathFigures(title, p.verdict(), p.elapsedMillis(), p.findings(), p.facts(), p.modes());
     }
 
     /** {@code {"results":[host, guests...], "comparison":{...}, "failures":[{"environment","reason"}]}}. */

@@ -45,7 +45,11 @@ class GuestsJsonContractTests {
                 "results[].environment: string",
                 "results[].path: string",
                 "results[].verdict: string",
-                "results[].costs[].p50Micros: number");
+                "results[].costs[].p50Micros: number",
+                "results[].costs[].write.p50Micros: number",
+                "results[].costs[].sync.p99Micros: number",
+                "results[].costs[].percentiles[].percentile: number",
+                "results[].costs[].percentiles[].micros: number");
         assertThat(shape).filteredOn(l -> !l.startsWith("results[].")).containsExactlyInAnyOrder(
                 "comparison.host: string",
                 "comparison.farFasterFactor: number",

@@ -16,7 +16,7 @@ class GuestsJsonTests {
 
     @Test
     void anEnvironmentWithoutAResultIsListedWithItsReason() {
-        ResultData host = new ResultData("/x", Verdict.REAL_FLUSH, 1, List.of(), null, List.of(), "host");
+        ResultData host = new ResultData("/x", Verdict.REAL_FLUSH, 1, List.of(), null, List.of(), "host", null);
         Map<String, String> failures = new LinkedHashMap<>();
         failures.put("debian-bookworm-jre17/volume", "debian-bookworm-jre17/volume: the in-guest JVM exited with 137");
 

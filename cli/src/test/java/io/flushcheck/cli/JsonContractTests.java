@@ -66,6 +66,18 @@ class JsonContractTests {
                 "results[].costs[].p99Micros: number",
                 "results[].costs[].maxMicros: number",
                 "results[].costs[].roundsPerSecond: number",
+                "results[].costs[].write.minMicros: number",
+                "results[].costs[].write.p50Micros: number",
+                "results[].costs[].write.p90Micros: number",
+                "results[].costs[].write.p99Micros: number",
+                "results[].costs[].write.maxMicros: number",
+                "results[].costs[].sync.minMicros: number",
+                "results[].costs[].sync.p50Micros: number",
+                "results[].costs[].sync.p90Micros: number",
+                "results[].costs[].sync.p99Micros: number",
+                "results[].costs[].sync.maxMicros: number",
+                "results[].costs[].percentiles[].percentile: number",
+                "results[].costs[].percentiles[].micros: number",
                 "results[].costs[].flushes: null",
                 "results[].costs[].kibWritten: null",
                 "results[].costs[].flushesPerSync: null",
@@ -78,6 +90,20 @@ class JsonContractTests {
                 "results[].costs[].slowestRounds[].round: number",
                 "results[].costs[].slowestRounds[].micros: number",
                 "results[].costs[].latencyNote: string");
+    }
+
+    @Test
+    void probeWithThePresetWhereTheFactsDecide() {
+        Run r = run("--json", "--preset", "etcd", "-q", SHM);
+        assertThat(r.exit()).as("%s", r).isZero();
+        assertThat(JsonShape.of(r.out())).contains(
+                "results[].costs: []",
+                "results[].preset.name: string",
+                "results[].preset.syncP50Micros: null",
+                "results[].preset.syncP99Micros: null",
+                "results[].preset.limitMicros: number",
+                "results[].preset.pass: null");
+        assertThat(JsonShape.of(run("--json", "-q", SHM).out())).noneMatch(l -> l.startsWith("results[].preset"));
     }
 
     @Test

@@ -42,6 +42,12 @@ class PowerCutUsageTests {
     }
 
     @Test
+    void theSqliteMatrixPageMustBeWritable() {
+        assertUsageError(run("powercut", "sqlite", "--html", "/nonexistent-flushcheck-dir/p.html"),
+                "--html: the directory of '/nonexistent-flushcheck-dir/p.html' does not exist");
+    }
+
+    @Test
     void oneWayToChooseTheCut() {
         assertUsageError(run("powercut", "--after-flushes", "3", "--at-random", "--verify", VERIFY, "--", "touch", "{dir}/x"),
                 "powercut: --after-flushes and --at-random are two ways to choose the cut; give one");

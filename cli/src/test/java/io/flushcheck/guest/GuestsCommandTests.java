@@ -37,7 +37,7 @@ class GuestsCommandTests {
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         System.err.printf("flushcheck guests --json: %.1f s%n%s", (System.nanoTime() - t0) / 1e9, err);
         assertThat(code).as(err.toString()).isZero();
-        assertThat(err.toString()).contains("starting a container of flushcheck/guest-debian-bookworm-jre17:1");
+        assertThat(err.toString()).contains("flushcheck guests: debian-bookworm-jre17/overlay: REAL_FLUSH (");
 
         Map<String, Object> doc = JsonInput.parseObject(out.toString(StandardCharsets.UTF_8));
         assertThat(doc.get("failures")).as("every environment answered").isEqualTo(List.of());

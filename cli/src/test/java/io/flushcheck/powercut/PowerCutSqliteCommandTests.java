@@ -30,8 +30,10 @@ class PowerCutSqliteCommandTests {
     }
 
     @Test
-    void jsonHasOneRowPerCellWithTheDocumentedFields() {
-        Run r = run("powercut", "sqlite", "--cuts", "1", "--json", "--quiet");
+    void jsonHasOneRowPerCellWithTheDocumentedFields() throws Exception {
+        Path page = Path.of("target", "powercut-sqlite.html").toAbsolutePath();
+        Files.deleteIfExists(page);
+        Run r = run("powercut", "sqlite", "--cuts", "1", "--json", "--quiet", "--html", page.toString());
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.err()).isEmpty();
         Map<String, Object> json = MiniJson.object(MiniJson.parse(r.out()));
@@ -47,6 +49,14 @@ class PowerCutSqliteCommandTests {
             cells.add(row.get("journalMode") + "/" + row.get("synchronous"));
         }
         assertThat(cells).containsExactlyElementsOf(CELLS);
+        // --html: the same rows as a table, one row per cell with its figures.
+        String html = Files.readString(page);
+        assertThat(html).contains("SQLite under power cuts", "seed 2026");
+        for (Object o : MiniJson.array(json.get("rows"))) {
+            Map<String, Object> row = MiniJson.object(o);
+            assertThat(html).contains("<th>" + row.get("journalMode") + "</th><th>" + row.get("synchronous") + "</th><td>1</td><td>"
+                    + row.get("acknowledged") + "</td><td>" + row.get("lost") + "</td>");
+        }
         PowerCutCommandTests.assertNothingLeft();
     }
 

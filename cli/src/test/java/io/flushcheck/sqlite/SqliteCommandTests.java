@@ -78,13 +78,13 @@ class SqliteCommandTests {
         assertThat(run("sqlite", "--help").out()).startsWith("usage: flushcheck sqlite [options] [PATH]");
     }
 
-    /** A class path with flushcheck's own classes (cli, core, sqlite, guests) and picocli, without sqlite-jdbc. */
+    /** A class path with flushcheck's own classes (cli, core, sqlite, guests, vm) and picocli, without sqlite-jdbc. */
     @Test
     void withoutTheDriverTheCommandSaysWhatToAdd() throws Exception {
         // Where each was loaded from: target/classes or a module's jar, whichever this run uses.
         List<URL> path = new ArrayList<>();
         for (Class<?> c : List.of(Main.class, io.flushcheck.report.Escape.class, SqliteDriver.class,
-                io.flushcheck.guest.GuestComparison.class, picocli.CommandLine.class)) {
+                io.flushcheck.guest.GuestComparison.class, io.flushcheck.vm.VmProbe.class, picocli.CommandLine.class)) {
             path.add(c.getProtectionDomain().getCodeSource().getLocation());
         }
         try (URLClassLoader loader = new URLClassLoader(path.toArray(new URL[0]), ClassLoader.getPlatformClassLoader())) {

@@ -14,6 +14,6 @@ public interface ProbeListener {
         }
     };
 
-    /** Called when a mode starts (done 0), every few hundred rounds, and when it ends (done == total). */
+    /** Called when a mode starts (done 0), every twentieth of its rounds (at most every 100), and when it ends (done == total). */
     void progress(SyncMode mode, int done, int total);
 }

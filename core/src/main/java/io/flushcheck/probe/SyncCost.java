@@ -16,20 +16,31 @@ import org.apiguardian.api.API;
  * @param devices     counter deltas per device, every level of the chain, the mount's device first
  * @param slowest     the slowest rounds, slowest first
  * @param medianRound the median round, with its counters when they were sampled per round
+ * @param writeLatencies the write step of each round alone, or null where the round has no separate
+ *                    write and sync (dsync, whose write syncs; flush-only; no-sync)
+ * @param syncLatencies the sync step of each round alone (fsync, fdatasync, {@code force}: what fio
+ *                    reports as the sync latency), or null where the round has no separate sync
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record SyncCost(SyncMode mode, int blockSize, int rounds, LatencyDistribution latencies, long loopNanos, long idleNanos,
-                       List<DeviceDelta> devices, List<SlowRound> slowest, SlowRound medianRound) {
+                       List<DeviceDelta> devices, List<SlowRound> slowest, SlowRound medianRound,
+                       LatencyDistribution writeLatencies, LatencyDistribution syncLatencies) {
 
     public SyncCost {
         devices = List.copyOf(devices);
         slowest = List.copyOf(slowest);
     }
 
+    /** A cost whose rounds were timed whole only. */
+    public SyncCost(SyncMode mode, int blockSize, int rounds, LatencyDistribution latencies, long loopNanos, long idleNanos,
+                    List<DeviceDelta> devices, List<SlowRound> slowest, SlowRound medianRound) {
+        this(mode, blockSize, rounds, latencies, loopNanos, idleNanos, devices, slowest, medianRound, null, null);
+    }
+
     /** A cost measured without idle windows. */
     public SyncCost(SyncMode mode, int blockSize, int rounds, LatencyDistribution latencies, long loopNanos,
                     List<DeviceDelta> devices, List<SlowRound> slowest, SlowRound medianRound) {
-        this(mode, blockSize, rounds, latencies, loopNanos, 0, devices, slowest, medianRound);
+        this(mode, blockSize, rounds, latencies, loopNanos, 0, devices, slowest, medianRound, null, null);
     }
 
     public double percentileMicros(double percentile) {
@@ -54,6 +65,11 @@ public record SyncCost(SyncMode mode, int blockSize, int rounds, LatencyDistribu
 
     public double maxMicros() {
         return latencies.maxMicros();
+    }
+
+    /** Whether the write and the sync of each round were timed apart ({@link #syncLatencies()} is there). */
+    public boolean hasSplitLatencies() {
+        return syncLatencies != null && writeLatencies != null;
     }
 
     public double roundsPerSecond() {

@@ -150,24 +150,21 @@ public final class SyncProbe {
             calls.pwrite(fd, buffer, bs, 0);
             calls.fsync(fd);
         }
+        // The write and the sync of a round are timed apart as well as together: fio reports the sync's
+        // latency alone, and etcd's guidance gates on it. A mode whose write is its sync (O_DSYNC) or
+        // that does not sync has one step only.
         Round round = switch (mode) {
-            case APPEND_FSYNC -> i -> {
-                calls.write(fd, buffer, bs);
-                calls.fsync(fd);
-            };
-            case APPEND_FDATASYNC -> i -> {
-                calls.write(fd, buffer, bs);
-                calls.fdatasync(fd);
-            };
-            case DSYNC, NO_SYNC -> i -> calls.write(fd, buffer, bs);
-            case FLUSH_ONLY -> i -> calls.fdatasync(fd);
+            case APPEND_FSYNC -> Round.of(i -> calls.write(fd, buffer, bs), i -> calls.fsync(fd));
+            case APPEND_FDATASYNC -> Round.of(i -> calls.write(fd, buffer, bs), i -> calls.fdatasync(fd));
+            case DSYNC, NO_SYNC -> Round.writeOnly(i -> calls.write(fd, buffer, bs));
+            case FLUSH_ONLY -> Round.syncOnly(i -> calls.fdatasync(fd));
             case OVERWRITE_FDATASYNC -> overwrite(fd, buffer, bs, slots, calls::fdatasync);
             case FULL_FSYNC -> overwrite(fd, buffer, bs, slots, calls::fullFsync);
             case BARRIER_FSYNC -> overwrite(fd, buffer, bs, slots, calls::barrierFsync);
             case JAVA_FORCE -> throw new IllegalStateException("java-force runs through FileChannel");
         };
         long controlSlots = slots;
-        Round unsynced = control < 0 ? null : switch (mode) {
+        Step unsynced = control < 0 ? null : switch (mode) {
             case OVERWRITE_FDATASYNC, FULL_FSYNC, BARRIER_FSYNC -> i -> calls.pwrite(control, buffer, bs, (i % controlSlots) * bs);
             default -> i -> calls.write(control, buffer, bs);
         };
@@ -175,10 +172,7 @@ public final class SyncProbe {
     }
 
     private Round overwrite(int fd, Memory buffer, int bs, long slots, java.util.function.IntConsumer sync) {
-        return i -> {
-            calls.pwrite(fd, buffer, bs, (i % slots) * bs);
-            sync.accept(fd);
-        };
+        return Round.of(i -> calls.pwrite(fd, buffer, bs, (i % slots) * bs), i -> sync.accept(fd));
     }
 
     private SyncCost javaForce(Path file, ProbePlan plan, ProbeListener listener) {
@@ -198,13 +192,12 @@ public final class SyncProbe {
             OwnFiles.settle(file, opened != null);
         }
         try (FileChannel ch = opened) {
-            return measure(SyncMode.JAVA_FORCE, plan, i -> {
+            return measure(SyncMode.JAVA_FORCE, plan, Round.of(i -> {
                 buf.rewind();
                 while (buf.hasRemaining()) {
                     ch.write(buf);
                 }
-                ch.force(true);
-            }, listener);
+            }, i -> ch.force(true)), listener);
         } catch (IOException e) {
             throw new NativeCallException("java-force on " + file, 0, describe(e));
         } finally {
@@ -220,9 +213,33 @@ public final class SyncProbe {
         return e.getClass().getSimpleName() + (e.getMessage() != null ? ": " + e.getMessage() : "");
     }
 
+    /** One step of a round: its write or its sync. */
     @FunctionalInterface
-    private interface Round {
+    private interface Step {
         void run(int index) throws IOException;
+    }
+
+    /**
+     * A round: a write, then a sync. Either may be null where the mode has no such step of its own
+     * (an O_DSYNC write syncs inside the write; flush-only writes nothing), and then it is not timed apart.
+     */
+    private record Round(Step write, Step sync) {
+        static Round of(Step write, Step sync) {
+            return new Round(write, sync);
+        }
+
+        static Round writeOnly(Step write) {
+            return new Round(write, null);
+        }
+
+        static Round syncOnly(Step sync) {
+            return new Round(null, sync);
+        }
+
+        /** Both steps are there: the write and the sync are worth reporting apart. */
+        boolean split() {
+            return write != null && sync != null;
+        }
     }
 
     private SyncCost measure(SyncMode mode, ProbePlan plan, Round round, ProbeListener listener) {
@@ -240,14 +257,20 @@ public final class SyncProbe {
      * see no flush, and as long as its stretch once one has: a busy device is sampled as long as it is
      * measured.
      */
-    private SyncCost measure(SyncMode mode, ProbePlan plan, Round round, Round unsynced, ProbeListener listener) {
+    private SyncCost measure(SyncMode mode, ProbePlan plan, Round round, Step unsynced, ProbeListener listener) {
         int rounds = plan.rounds();
         long[] nanos = new long[rounds];
+        boolean split = round.split();
+        long[] writeNanos = split ? new long[rounds] : null;
+        long[] syncNanos = split ? new long[rounds] : null;
+        Step write = round.write();
+        Step sync = round.sync();
         boolean perRound = plan.perRoundCounters() && !counters.isEmpty();
         boolean idleWindows = !counters.isEmpty() && mode.syncs();
         long[] roundFlushes = perRound ? new long[rounds] : null;
         long[] roundKib = perRound ? new long[rounds] : null;
-        int step = Math.max(1, Math.min(250, rounds / 4));
+        // Often enough for a bar on a terminal to move; a listener that prints throttles itself.
+        int step = Math.max(1, Math.min(100, rounds / 20));
         listener.progress(mode, 0, rounds);
         DeviceStat[] mark = counters.read();
         DeviceStat[] syncing = null;
@@ -264,8 +287,18 @@ public final class SyncProbe {
                 do {
                     DeviceStat[] b = perRound ? counters.read() : null;
                     long t0 = System.nanoTime();
-                    round.run(i);
-                    nanos[i] = System.nanoTime() - t0;
+                    if (split) {
+                        write.run(i);
+                        long t1 = System.nanoTime();
+                        sync.run(i);
+                        long t2 = System.nanoTime();
+                        writeNanos[i] = t1 - t0;
+                        syncNanos[i] = t2 - t1;
+                        nanos[i] = t2 - t0;
+                    } else {
+                        (write != null ? write : sync).run(i);
+                        nanos[i] = System.nanoTime() - t0;
+                    }
                     if (perRound) {
                         long[] d = counters.terminalDelta(b, counters.read());
                         roundFlushes[i] = d[0];
@@ -317,7 +350,9 @@ public final class SyncProbe {
         }
         SlowRound median = slowRound(order[rounds / 2], nanos, roundFlushes, roundKib);
         List<DeviceDelta> devices = syncing == null ? List.of() : counters.deltas(syncing, idle);
-        return new SyncCost(mode, plan.blockSize(), rounds, h, loopNanos, idleNanos, devices, slowest, median);
+        LatencyDistribution writes = split ? LatencyDistribution.ofNanos(writeNanos) : null;
+        LatencyDistribution syncs = split ? LatencyDistribution.ofNanos(syncNanos) : null;
+        return new SyncCost(mode, plan.blockSize(), rounds, h, loopNanos, idleNanos, devices, slowest, median, writes, syncs);
     }
 
     private static SlowRound slowRound(int i, long[] nanos, long[] flushes, long[] kib) {

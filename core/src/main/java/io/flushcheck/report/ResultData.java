@@ -5,6 +5,7 @@ import io.flushcheck.probe.DeviceDelta;
 import io.flushcheck.probe.LatencyDistribution;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.probe.SyncMode;
+import io.flushcheck.report.html.ModeFigures;
 import io.flushcheck.storage.BlockDevice;
 import io.flushcheck.storage.StorageFacts;
 import io.flushcheck.verdict.FindingCode;
@@ -23,10 +24,12 @@ import org.apiguardian.api.API;
  * @param storage     the storage facts, or null when none were read (JSON {@code {}})
  * @param environment where it was measured ({@code host}, {@code <image>/<mount kind>}), or null outside a
  *                    comparison (then not in the JSON)
+ * @param preset      a known recipe's figures and gate ({@code flushcheck --preset etcd}), or null when none was
+ *                    asked for (then not in the JSON)
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record ResultData(String path, Verdict verdict, long elapsedMillis, List<Finding> findings, Storage storage,
-                         List<Cost> costs, String environment) {
+                         List<Cost> costs, String environment, Preset preset) {
 
     public ResultData {
         findings = List.copyOf(findings);
@@ -64,17 +67,57 @@ public record ResultData(String path, Verdict verdict, long elapsedMillis, List<
      * @param flushes           flushes that reached the bottom of the device chain, -1 when not counted
      * @param kibWritten        KiB that reached the bottom, -1 when not counted
      * @param backgroundFlushes other work's flushes (estimated), -1 when not counted
+     * @param write             each round's write step alone, or null where the round has no separate write
+     *                          and sync (dsync, flush-only, no-sync)
+     * @param sync              each round's sync step alone (what fio reports as the sync latency), or null
+     *                          where the round has none
+     * @param percentiles       the percentile curve of the rounds, percentiles rising, ending at the maximum
      */
     @API(status = API.Status.EXPERIMENTAL, since = "0.1")
     public record Cost(SyncMode mode, int blockSize, int rounds, double minMicros, double p50Micros, double p90Micros,
-                       double p99Micros, double maxMicros, double roundsPerSecond, long flushes, long kibWritten,
-                       double flushesPerSync, long backgroundFlushes, long idleMillis, List<Device> devices,
-                       List<LatencyDistribution.Bucket> histogram, List<SlowRound> slowestRounds, String latencyNote) {
+                       double p99Micros, double maxMicros, double roundsPerSecond, Latencies write, Latencies sync,
+                       long flushes, long kibWritten, double flushesPerSync, long backgroundFlushes, long idleMillis,
+                       List<Device> devices, List<LatencyDistribution.Bucket> histogram, List<Percentile> percentiles,
+                       List<SlowRound> slowestRounds, String latencyNote) {
         public Cost {
             devices = List.copyOf(devices);
             histogram = List.copyOf(histogram);
+            percentiles = List.copyOf(percentiles);
             slowestRounds = List.copyOf(slowestRounds);
         }
+
+        /** Whether the write and the sync of each round were timed apart. */
+        public boolean hasSplitLatencies() {
+            return write != null && sync != null;
+        }
+    }
+
+    /** One step of the rounds (the write or the sync) timed alone. */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public record Latencies(double minMicros, double p50Micros, double p90Micros, double p99Micros, double maxMicros) {
+
+        static Latencies of(LatencyDistribution d) {
+            return d == null ? null : new Latencies(d.minMicros(), d.percentileMicros(50), d.percentileMicros(90),
+                    d.percentileMicros(99), d.maxMicros());
+        }
+    }
+
+    /** One point of the percentile curve: {@code percentile}% of the rounds took at most {@code micros}. */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public record Percentile(double percentile, double micros) {
+    }
+
+    /**
+     * A known recipe's figures and its gate.
+     *
+     * @param name          the preset ({@code etcd})
+     * @param syncP50Micros the sync step alone, median; NaN when not measured
+     * @param syncP99Micros the sync step alone, 99th percentile; NaN when not measured
+     * @param limitMicros   the gate on the 99th percentile
+     * @param pass          whether the 99th percentile is under the limit; null when not measured
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public record Preset(String name, double syncP50Micros, double syncP99Micros, double limitMicros, Boolean pass) {
     }
 
     /** One device's counter deltas; {@code idleFlushes} -1 when no idle windows were counted. */
@@ -100,12 +143,17 @@ public record ResultData(String path, Verdict verdict, long elapsedMillis, List<
         for (SyncCost c : r.costs()) {
             costs.add(cost(c));
         }
-        return new ResultData(r.path(), r.verdict(), r.elapsedMillis(), findings, storage(r.facts()), costs, null);
+        return new ResultData(r.path(), r.verdict(), r.elapsedMillis(), findings, storage(r.facts()), costs, null, null);
     }
 
     /** The same result, measured in {@code env}. */
     public ResultData withEnvironment(String env) {
-        return new ResultData(path, verdict, elapsedMillis, findings, storage, costs, env);
+        return new ResultData(path, verdict, elapsedMillis, findings, storage, costs, env, preset);
+    }
+
+    /** The same result with a preset's figures. */
+    public ResultData withPreset(Preset p) {
+        return new ResultData(path, verdict, elapsedMillis, findings, storage, costs, environment, p);
     }
 
     /** The cost of {@code mode}, or null when it was not measured. */
@@ -146,10 +194,17 @@ public record ResultData(String path, Verdict verdict, long elapsedMillis, List<
         // flushes and kibWritten: what got all the way down the device chain (the fewest seen at any level), so a
         // nobarrier loop over a busy disk shows 0; flushesPerSync: what the syncs caused, other work's
         // (backgroundFlushes, estimated in the idle windows between the rounds) taken off first.
+        // The percentile curve the HTML report draws, so that a result read back from JSON (a guest's) draws it too.
+        List<Percentile> curve = new ArrayList<>();
+        for (double[] p : ModeFigures.curve(c.latencies())) {
+            curve.add(new Percentile(p[0], p[1]));
+        }
+        boolean split = c.hasSplitLatencies();
         return new Cost(c.mode(), c.blockSize(), c.rounds(), c.minMicros(), c.p50Micros(), c.p90Micros(), c.p99Micros(),
-                c.maxMicros(), c.roundsPerSecond(), c.flushesReached() < 0 ? -1 : c.flushesReached(),
+                c.maxMicros(), c.roundsPerSecond(), split ? Latencies.of(c.writeLatencies()) : null,
+                split ? Latencies.of(c.syncLatencies()) : null, c.flushesReached() < 0 ? -1 : c.flushesReached(),
                 c.kibReached() < 0 ? -1 : c.kibReached(), c.flushesPerSync(),
                 c.backgroundFlushes() < 0 ? -1 : Math.round(c.backgroundFlushes()), c.idleNanos() / 1_000_000, devices,
-                c.log2Buckets(), slow, LATENCY_NOTE);
+                c.log2Buckets(), curve, slow, LATENCY_NOTE);
     }
 }

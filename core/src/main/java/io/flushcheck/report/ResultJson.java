@@ -21,8 +21,9 @@ import org.apiguardian.api.API;
  * "storage","costs"}]}}, each result a {@link ResultData}. Field names are stable; new fields may be added.
  * Written and read here only, field by field, so that the contract is in one place: {@code storage} is
  * {@code {}} when no facts were read; {@code evidence}, {@code countedDevicesNote}, {@code idleFlushes}, a slow
- * round's {@code flushes} and {@code kibWritten}, and {@code environment} are left out when absent; figures
- * not measured are {@code null}.
+ * round's {@code flushes} and {@code kibWritten}, a cost's {@code write} and {@code sync} (the round's two
+ * steps timed apart, where it has both), {@code environment} and {@code preset} are left out when absent;
+ * figures not measured are {@code null}.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class ResultJson {
@@ -34,14 +35,23 @@ public final class ResultJson {
     public static String of(List<CheckResult> results) {
         // Loops, not forEach with lambdas, here and below: the command's first lambda costs a cold JVM
         // milliseconds of bootstrapping, for every run of a one-shot command.
+        List<ResultData> data = new ArrayList<>();
+        for (CheckResult r : results) {
+            data.add(ResultData.of(r));
+        }
+        return ofData(data);
+    }
+
+    /** {@code {"results": [...]}} of these results, ending in a newline. */
+    public static String ofData(List<ResultData> results) {
         StringWriter out = new StringWriter();
         try {
             JsonWriter w = Json.writer(out);
             w.beginObject();
             w.name("results");
             w.beginArray();
-            for (CheckResult r : results) {
-                write(w, ResultData.of(r));
+            for (ResultData r : results) {
+                write(w, r);
             }
             w.endArray();
             w.endObject();
@@ -82,6 +92,19 @@ public final class ResultJson {
         w.endArray();
         if (r.environment() != null) {
             w.name("environment").value(r.environment());
+        }
+        if (r.preset() != null) {
+            ResultData.Preset p = r.preset();
+            w.name("preset").beginObject();
+            w.name("name").value(p.name());
+            w.name("syncP50Micros");
+            Json.number(w, p.syncP50Micros());
+            w.name("syncP99Micros");
+            Json.number(w, p.syncP99Micros());
+            w.name("limitMicros");
+            Json.number(w, p.limitMicros());
+            w.name("pass").value(p.pass());
+            w.endObject();
         }
         w.endObject();
     }
@@ -140,6 +163,12 @@ public final class ResultJson {
         Json.number(w, c.maxMicros());
         w.name("roundsPerSecond");
         Json.number(w, c.roundsPerSecond());
+        // The write and the sync of each round apart, where the mode has both: "sync" is what fio reports as the
+        // sync latency (fsync/fdatasync alone).
+        if (c.hasSplitLatencies()) {
+            latencies(w.name("write"), c.write());
+            latencies(w.name("sync"), c.sync());
+        }
         counted(w.name("flushes"), c.flushes());
         counted(w.name("kibWritten"), c.kibWritten());
         w.name("flushesPerSync");
@@ -168,6 +197,16 @@ public final class ResultJson {
             w.endObject();
         }
         w.endArray();
+        w.name("percentiles").beginArray();
+        for (ResultData.Percentile p : c.percentiles()) {
+            w.beginObject();
+            w.name("percentile");
+            Json.number(w, p.percentile());
+            w.name("micros");
+            Json.number(w, p.micros());
+            w.endObject();
+        }
+        w.endArray();
         w.name("slowestRounds").beginArray();
         for (ResultData.SlowRound s : c.slowestRounds()) {
             w.beginObject();
@@ -182,6 +221,21 @@ public final class ResultJson {
         }
         w.endArray();
         w.name("latencyNote").value(c.latencyNote());
+        w.endObject();
+    }
+
+    private static void latencies(JsonWriter w, ResultData.Latencies l) throws IOException {
+        w.beginObject();
+        w.name("minMicros");
+        Json.number(w, l.minMicros());
+        w.name("p50Micros");
+        Json.number(w, l.p50Micros());
+        w.name("p90Micros");
+        Json.number(w, l.p90Micros());
+        w.name("p99Micros");
+        Json.number(w, l.p99Micros());
+        w.name("maxMicros");
+        Json.number(w, l.maxMicros());
         w.endObject();
     }
 
@@ -234,7 +288,25 @@ public final class ResultJson {
             costs.add(readCost(JsonInput.object(o, "a cost")));
         }
         return new ResultData(JsonInput.string(m, "path"), verdict, JsonInput.longValue(m, "elapsedMillis", 0), findings,
-                readStorage(m.get("storage")), costs, JsonInput.string(m, "environment"));
+                readStorage(m.get("storage")), costs, JsonInput.string(m, "environment"), readPreset(m.get("preset")));
+    }
+
+    private static ResultData.Preset readPreset(Object v) {
+        if (v == null) {
+            return null;
+        }
+        Map<String, Object> p = JsonInput.object(v, "a preset");
+        return new ResultData.Preset(JsonInput.string(p, "name"), JsonInput.doubleValue(p, "syncP50Micros"),
+                JsonInput.doubleValue(p, "syncP99Micros"), JsonInput.doubleValue(p, "limitMicros"), JsonInput.bool(p, "pass"));
+    }
+
+    private static ResultData.Latencies readLatencies(Object v, String what) {
+        if (v == null) {
+            return null;
+        }
+        Map<String, Object> l = JsonInput.object(v, what);
+        return new ResultData.Latencies(JsonInput.doubleValue(l, "minMicros"), JsonInput.doubleValue(l, "p50Micros"),
+                JsonInput.doubleValue(l, "p90Micros"), JsonInput.doubleValue(l, "p99Micros"), JsonInput.doubleValue(l, "maxMicros"));
     }
 
     private static ResultData.Storage readStorage(Object v) {
@@ -285,6 +357,11 @@ public final class ResultJson {
             buckets.add(new LatencyDistribution.Bucket(JsonInput.longValue(b, "lowMicros", 0),
                     JsonInput.longValue(b, "highMicros", 0), JsonInput.longValue(b, "count", 0)));
         }
+        List<ResultData.Percentile> curve = new ArrayList<>();
+        for (Object o : JsonInput.list(c, "percentiles")) {
+            Map<String, Object> p = JsonInput.object(o, "a percentile");
+            curve.add(new ResultData.Percentile(JsonInput.doubleValue(p, "percentile"), JsonInput.doubleValue(p, "micros")));
+        }
         List<ResultData.SlowRound> slow = new ArrayList<>();
         for (Object o : JsonInput.list(c, "slowestRounds")) {
             Map<String, Object> s = JsonInput.object(o, "a slow round");
@@ -295,9 +372,10 @@ public final class ResultJson {
                 (int) JsonInput.longValue(c, "rounds", 0), JsonInput.doubleValue(c, "minMicros"),
                 JsonInput.doubleValue(c, "p50Micros"), JsonInput.doubleValue(c, "p90Micros"),
                 JsonInput.doubleValue(c, "p99Micros"), JsonInput.doubleValue(c, "maxMicros"),
-                JsonInput.doubleValue(c, "roundsPerSecond"), JsonInput.longValue(c, "flushes", -1),
+                JsonInput.doubleValue(c, "roundsPerSecond"), readLatencies(c.get("write"), "the write step"),
+                readLatencies(c.get("sync"), "the sync step"), JsonInput.longValue(c, "flushes", -1),
                 JsonInput.longValue(c, "kibWritten", -1), JsonInput.doubleValue(c, "flushesPerSync"),
                 JsonInput.longValue(c, "backgroundFlushes", -1), JsonInput.longValue(c, "idleMillis", 0), devices, buckets,
-                slow, JsonInput.string(c, "latencyNote"));
+                curve, slow, JsonInput.string(c, "latencyNote"));
     }
 }

@@ -79,6 +79,12 @@ public final class TextReport {
         sb.append(String.format(Locale.ROOT, "  min %s us, p50 %s us, p90 %s us, p99 %s us, max %s us%n",
                 Numbers.micros(c.minMicros()), Numbers.micros(c.p50Micros()), Numbers.micros(c.p90Micros()), Numbers.micros(c.p99Micros()),
                 Numbers.micros(c.maxMicros())));
+        if (c.hasSplitLatencies()) {
+            sb.append(String.format(Locale.ROOT, "  write alone p50 %s us, p99 %s us; %s alone p50 %s us, p99 %s us%n",
+                    Numbers.micros(c.writeLatencies().percentileMicros(50)), Numbers.micros(c.writeLatencies().percentileMicros(99)),
+                    syncCall(c.mode()), Numbers.micros(c.syncLatencies().percentileMicros(50)),
+                    Numbers.micros(c.syncLatencies().percentileMicros(99))));
+        }
         if (c.hasDeviceCounters()) {
             sb.append(String.format(Locale.ROOT, "  device during the loop: %d flushes, %d KiB written", c.flushesReached(),
                     c.kibReached()));
@@ -115,6 +121,19 @@ public final class TextReport {
                 sb.append("  slow round:   ").append(round(s)).append('\n');
             }
         }
+    }
+
+    /** The call a mode's sync step makes, as fio and the man pages name it. */
+    public static String syncCall(SyncMode mode) {
+        return switch (mode) {
+            case APPEND_FSYNC -> "fsync";
+            case APPEND_FDATASYNC, OVERWRITE_FDATASYNC, FLUSH_ONLY -> "fdatasync";
+            case JAVA_FORCE -> "force";
+            case FULL_FSYNC -> "F_FULLFSYNC";
+            case BARRIER_FSYNC -> "F_BARRIERFSYNC";
+            case DSYNC -> "O_DSYNC write";
+            case NO_SYNC -> "write";
+        };
     }
 
     private static String round(SlowRound s) {

@@ -42,7 +42,8 @@ class ResultJsonContractTests {
         SyncCost cost = new SyncCost(SyncMode.OVERWRITE_FDATASYNC, 4096, 3, h, 10_500_000, 2_000_000,
                 List.of(new DeviceDelta("vda", true, new DeviceStat(3, 24, 3), new DeviceStat(0, 0, 1))),
                 List.of(new SlowRound(2, 10_000_000, 1, 4), new SlowRound(1, 300_000, -1, -1)),
-                new SlowRound(1, 300_000, 1, 4));
+                new SlowRound(1, 300_000, 1, 4), LatencyDistribution.ofNanos(20_000, 30_000, 40_000),
+                LatencyDistribution.ofNanos(180_000, 270_000, 9_960_000));
         Judgement j = new Judgement(Verdict.REAL_FLUSH, List.of(
                 new Finding(FindingCode.FLUSHES_REACHED, "the flushes reached vda", Map.of("mode", "overwrite-fdatasync")),
                 Finding.of(FindingCode.VIRTUAL_DISK, "vda is a virtual disk")));
@@ -73,12 +74,24 @@ class ResultJsonContractTests {
                 "results[].costs[].p50Micros: number",
                 "results[].costs[].p90Micros: number",
                 "results[].costs[].p99Micros: number",
+                "results[].costs[].percentiles[].micros: number",
+                "results[].costs[].percentiles[].percentile: number",
                 "results[].costs[].rounds: number",
                 "results[].costs[].roundsPerSecond: number",
                 "results[].costs[].slowestRounds[].flushes: number",
                 "results[].costs[].slowestRounds[].kibWritten: number",
                 "results[].costs[].slowestRounds[].micros: number",
                 "results[].costs[].slowestRounds[].round: number",
+                "results[].costs[].sync.maxMicros: number",
+                "results[].costs[].sync.minMicros: number",
+                "results[].costs[].sync.p50Micros: number",
+                "results[].costs[].sync.p90Micros: number",
+                "results[].costs[].sync.p99Micros: number",
+                "results[].costs[].write.maxMicros: number",
+                "results[].costs[].write.minMicros: number",
+                "results[].costs[].write.p50Micros: number",
+                "results[].costs[].write.p90Micros: number",
+                "results[].costs[].write.p99Micros: number",
                 "results[].elapsedMillis: number",
                 "results[].findings[].code: string",
                 "results[].findings[].evidence.mode: string",
@@ -119,8 +132,17 @@ class ResultJsonContractTests {
                 .containsEntry("device", "vda");
         Map<String, Object> cost = MiniJson.object(MiniJson.array(r.get("costs")).get(0));
         assertThat(cost.keySet()).containsExactly("mode", "blockSize", "rounds", "minMicros", "p50Micros", "p90Micros",
-                "p99Micros", "maxMicros", "roundsPerSecond", "flushes", "kibWritten", "flushesPerSync",
-                "backgroundFlushes", "idleMillis", "devices", "histogram", "slowestRounds", "latencyNote");
+                "p99Micros", "maxMicros", "roundsPerSecond", "write", "sync", "flushes", "kibWritten", "flushesPerSync",
+                "backgroundFlushes", "idleMillis", "devices", "histogram", "percentiles", "slowestRounds", "latencyNote");
+        assertThat(MiniJson.object(cost.get("write")).keySet()).containsExactly("minMicros", "p50Micros", "p90Micros",
+                "p99Micros", "maxMicros");
+        assertThat(((Number) MiniJson.object(cost.get("sync")).get("p50Micros")).doubleValue()).isBetween(269.0, 271.0);
+        assertThat(((Number) MiniJson.object(cost.get("write")).get("p50Micros")).doubleValue()).isBetween(29.0, 31.0);
+        List<Object> curve = MiniJson.array(cost.get("percentiles"));
+        Map<String, Object> last = MiniJson.object(curve.get(curve.size() - 1));
+        assertThat(last.keySet()).containsExactly("percentile", "micros");
+        assertThat(last).containsEntry("percentile", 100L);
+        assertThat(((Number) last.get("micros")).doubleValue()).isBetween(9_990.0, 10_010.0);
         assertThat(cost).containsEntry("mode", "overwrite-fdatasync").containsEntry("flushes", 3L)
                 .containsEntry("idleMillis", 2L);
         assertThat(((Number) cost.get("p50Micros")).doubleValue()).isBetween(299.0, 301.0);
@@ -137,6 +159,9 @@ class ResultJsonContractTests {
         CheckResult r = new CheckResult("/x", null, List.of(cost),
                 new Judgement(Verdict.UNKNOWN, List.of(Finding.of(FindingCode.UNSUPPORTED_OS, "not Linux"))), 1);
         String json = ResultJson.of(List.of(r));
+        assertThat(MiniJson.object(MiniJson.array(MiniJson.object(MiniJson.array(MiniJson.object(MiniJson.parse(json))
+                .get("results")).get(0)).get("costs")).get(0))).as("a mode without a separate sync step")
+                .doesNotContainKeys("write", "sync").containsKey("percentiles");
         assertThat(JsonShape.of(json)).contains("results[].storage: {}", "results[].costs[].devices: []",
                 "results[].costs[].flushes: null", "results[].costs[].kibWritten: null",
                 "results[].costs[].flushesPerSync: null", "results[].costs[].backgroundFlushes: null",
@@ -158,6 +183,29 @@ class ResultJsonContractTests {
         assertThat(ResultJson.read(JsonInput.parse(Json.write(data.withEnvironment("host")))).environment())
                 .isEqualTo("host");
         assertThat(back.get(0).environment()).isNull();
+    }
+
+    @Test
+    void aPresetAndAnEnvironmentFollowTheCosts() {
+        ResultData data = ResultData.of(full()).withEnvironment("host")
+                .withPreset(new ResultData.Preset("etcd", 270, 9_960, 10_000, true));
+        String json = ResultJson.ofData(List.of(data));
+        assertThat(JsonShape.of(json)).contains("results[].environment: string", "results[].preset.name: string",
+                "results[].preset.syncP50Micros: number", "results[].preset.syncP99Micros: number",
+                "results[].preset.limitMicros: number", "results[].preset.pass: boolean");
+        Map<String, Object> r = MiniJson.object(MiniJson.array(MiniJson.object(MiniJson.parse(json)).get("results")).get(0));
+        assertThat(r.keySet()).containsExactly("path", "verdict", "elapsedMillis", "findings", "storage", "costs",
+                "environment", "preset");
+        assertThat(MiniJson.object(r.get("preset")).keySet()).containsExactly("name", "syncP50Micros", "syncP99Micros",
+                "limitMicros", "pass");
+        ResultData back = ResultJson.parse(json).get(0);
+        assertThat(back.preset()).isEqualTo(data.preset());
+        assertThat(Json.write(back)).isEqualTo(Json.write(data));
+
+        String unmeasured = ResultJson.ofData(List.of(ResultData.of(full())
+                .withPreset(new ResultData.Preset("etcd", Double.NaN, Double.NaN, 10_000, null))));
+        assertThat(JsonShape.of(unmeasured)).contains("results[].preset.syncP99Micros: null", "results[].preset.pass: null");
+        assertThat(ResultJson.parse(unmeasured).get(0).preset().pass()).isNull();
     }
 
     @Test

@@ -47,8 +47,11 @@ final class CheckCache {
             Path real = resolve(dir, what);
             int seconds = new Settings(context).intValue(FlushcheckConfig.SHARED_VERDICT_SECONDS_KEY,
                     VerdictStore.DEFAULT_SECONDS, 0, 86_400);
-            Checked shared = root.getOrComputeIfAbsent(new StorageKey(storageKey(real), options),
-                    k2 -> run(real, options, seconds), Checked.class);
+            Checked shared = root.getOrComputeIfAbsent(new StorageKey(storageKey(real), options), k2 -> {
+                Checked c = run(real, options, seconds);
+                RunReport.recorded(context, c.result(), what);
+                return c;
+            }, Checked.class);
             return forDirectory(real, shared, options);
         }, CheckResult.class);
     }

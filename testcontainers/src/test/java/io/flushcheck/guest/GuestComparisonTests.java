@@ -22,10 +22,10 @@ class GuestComparisonTests {
         for (int i = 0; i < modeP50P99Fps.length; i += 4) {
             Double fps = (Double) modeP50P99Fps[i + 3];
             costs.add(new ResultData.Cost(SyncMode.parse((String) modeP50P99Fps[i]), 4096, 100, 1,
-                    (Double) modeP50P99Fps[i + 1], 1, (Double) modeP50P99Fps[i + 2], 1, 1, -1, -1,
-                    fps == null ? Double.NaN : fps, -1, 0, List.of(), List.of(), List.of(), ResultData.LATENCY_NOTE));
+                    (Double) modeP50P99Fps[i + 1], 1, (Double) modeP50P99Fps[i + 2], 1, 1, null, null, -1, -1,
+                    fps == null ? Double.NaN : fps, -1, 0, List.of(), List.of(), List.of(), List.of(), ResultData.LATENCY_NOTE));
         }
-        return new ResultData("/x/" + env, Verdict.valueOf(verdict), 1, List.of(), null, costs, env);
+        return new ResultData("/x/" + env, Verdict.valueOf(verdict), 1, List.of(), null, costs, env, null);
     }
 
     @Test

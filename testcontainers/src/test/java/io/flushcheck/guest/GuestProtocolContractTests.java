@@ -47,6 +47,12 @@ class GuestProtocolContractTests {
                 "results[].elapsedMillis: number",
                 "results[].storage.fsType: string",
                 "results[].costs[].p50Micros: number",
+                "results[].costs[].write.p50Micros: number",
+                "results[].costs[].write.p99Micros: number",
+                "results[].costs[].sync.p50Micros: number",
+                "results[].costs[].sync.p99Micros: number",
+                "results[].costs[].percentiles[].percentile: number",
+                "results[].costs[].percentiles[].micros: number",
                 "tests[].id: string",
                 "tests[].class: string",
                 "tests[].displayName: string",
@@ -83,5 +89,11 @@ class GuestProtocolContractTests {
                 "skipped", 1L));
         assertThat(MiniJson.object(MiniJson.array(doc.get("results")).get(0)).keySet()).containsExactly("path", "verdict",
                 "elapsedMillis", "findings", "storage", "costs", "environment");
+        // What the host reads back: the write and the sync apart and the curve, as the guest measured them.
+        io.flushcheck.report.ResultData.Cost cost = GuestProtocol.parse(json).results().get(0).costs().get(0);
+        assertThat(cost.hasSplitLatencies()).isTrue();
+        assertThat(cost.sync().p99Micros()).isPositive().isLessThanOrEqualTo(cost.maxMicros());
+        assertThat(cost.percentiles()).isNotEmpty();
+        assertThat(cost.percentiles().get(cost.percentiles().size() - 1).micros()).isEqualTo(cost.maxMicros());
     }
 }
