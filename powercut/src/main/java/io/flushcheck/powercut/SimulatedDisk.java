@@ -2,8 +2,10 @@ package io.flushcheck.powercut;
 
 import io.flushcheck.powercut.internal.Commands;
 import io.flushcheck.powercut.internal.DiskServerMain;
+import io.flushcheck.powercut.internal.Filesystems;
 import io.flushcheck.powercut.internal.FuseDiskServer;
 import io.flushcheck.powercut.internal.Leftovers;
+import io.flushcheck.powercut.internal.LoopPool;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -27,11 +29,13 @@ import org.apiguardian.api.API;
  * FUSE server of flushcheck's own (in a child process), with a volatile write cache: a flush makes what
  * was written before it durable, and a power cut keeps only that ({@link #cutPower()}), or that and a
  * seeded random subset of the sectors written since ({@link #cutPower(long)}). A loop device on the file
- * carries the filesystem (ext4 by default), so the kernel's filesystem code runs unchanged and its
- * flushes and FUA writes reach the drive as they would reach a disk. After a cut, the surviving image is
- * mounted at a new path (ext4 replays its journal there) for the test to inspect.
+ * carries the filesystem (ext4 by default; xfs and btrfs too), so the kernel's filesystem code runs
+ * unchanged and its flushes and FUA writes reach the drive as they would reach a disk. After a cut, the
+ * surviving image is mounted at a new path (the filesystem replays its journal or log there) for the test
+ * to inspect.
  *
- * <p>Needs root, {@code /dev/fuse}, a free loop device, and the filesystem's mkfs. What it models is a
+ * <p>Needs root, {@code /dev/fuse}, a free loop device ({@link NoFreeLoopDeviceException} otherwise), and
+ * the filesystem's mkfs. What it models is a
  * drive's volatile cache under a real kernel filesystem: not firmware bugs, and no torn writes within a
  * 4 KiB sector.
  */
@@ -42,6 +46,7 @@ public final class SimulatedDisk implements AutoCloseable {
 
     private final Path work;
     private final String fsType;
+    private final boolean directIo;
     private final Process server;
     private final BufferedReader replies;
     private final PrintStream commands;
@@ -52,10 +57,12 @@ public final class SimulatedDisk implements AutoCloseable {
     private String loop;
     private boolean cut;
     private long armedAt = -1;
+    private long armedSeed;
 
-    private SimulatedDisk(Path work, String fsType, Process server) {
+    private SimulatedDisk(Path work, String fsType, boolean directIo, Process server) {
         this.work = work;
         this.fsType = fsType;
+        this.directIo = directIo;
         this.server = server;
         this.replies = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
         this.commands = new PrintStream(server.getOutputStream(), true, StandardCharsets.UTF_8);
@@ -68,6 +75,25 @@ public final class SimulatedDisk implements AutoCloseable {
      * directories), and says so on stderr.
      */
     public static SimulatedDisk create(Path work, long sizeBytes, String fsType, List<String> mkfsOptions) throws IOException {
+        return create(work, sizeBytes, fsType, mkfsOptions, false);
+    }
+
+    /**
+     * As {@link #create(Path, long, String, List)}; with {@code directIo}, the loop device reads and writes
+     * the drive with direct I/O ({@code losetup --direct-io=on}), bypassing the page cache of the drive's
+     * file, and creation fails if the kernel leaves it off.
+     */
+    public static SimulatedDisk create(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo)
+            throws IOException {
+        if (sizeBytes < Filesystems.minimumBytes(fsType)) {
+            throw new IllegalArgumentException("a " + fsType + " filesystem needs a drive of at least "
+                    + mib(Filesystems.minimumBytes(fsType)) + " (" + Filesystems.tool(fsType) + " refuses smaller ones), not "
+                    + mib(sizeBytes));
+        }
+        if (Filesystems.find(Filesystems.tool(fsType)) == null) {
+            throw new IOException(Filesystems.tool(fsType) + " is not installed (Debian: apt-get install "
+                    + Filesystems.debianPackage(fsType) + ")");
+        }
         for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
             System.err.println("flushcheck powercut: " + cleaned);
         }
@@ -78,7 +104,7 @@ public final class SimulatedDisk implements AutoCloseable {
         Process server = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 DiskServerMain.class.getName(), fuse.toString(), String.valueOf(sizeBytes))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        SimulatedDisk disk = new SimulatedDisk(work, fsType, server);
+        SimulatedDisk disk = new SimulatedDisk(work, fsType, directIo, server);
         try {
             disk.start(fuse, mkfsOptions);
             return disk;
@@ -96,18 +122,12 @@ public final class SimulatedDisk implements AutoCloseable {
         }
         Path image = fuse.resolve(FuseDiskServer.FILE);
         selfTest(image);
-        loop = Commands.run("losetup", "--find", "--show", image.toString());
-        Leftovers.record(work, "loop", loop);
-        String attached = loop;
-        undo.push(() -> Commands.attempt(List.of("losetup", "--detach", attached)));
-        List<String> mkfs = new ArrayList<>(List.of("mkfs." + fsType));
-        mkfs.addAll(mkfsOptions);
-        if (fsType.startsWith("ext")) {
-            mkfs.add("-q");
-            mkfs.add("-F");
+        loop = attach(image, directIo);
+        if (directIo && !directIo()) {
+            throw new IOException("direct I/O was asked for, but the kernel left it off for " + loop + " on " + image
+                    + " (" + sysLoop(loop).resolve("dio") + " reads 0)");
         }
-        mkfs.add(loop);
-        Commands.run(mkfs.toArray(new String[0]));
+        Commands.run(Filesystems.mkfs(fsType, mkfsOptions, loop).toArray(new String[0]));
         path = Files.createDirectories(work.resolve("fs"));
         Leftovers.record(work, "mount", path.toString());
         Commands.run("mount", "-t", fsType, loop, path.toString());
@@ -132,6 +152,74 @@ public final class SimulatedDisk implements AutoCloseable {
         }
         if (flushes() <= before) {
             throw new IOException("the simulated drive saw no flush for an fsync of " + image + ": fsync does not reach it");
+        }
+    }
+
+    /**
+     * Attaches a loop device to {@code image}, recorded for cleanup. When losetup fails with every loop
+     * device in use, says so with the devices and their files instead of losetup's words.
+     */
+    private String attach(Path image, boolean dio) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("losetup", "--find", "--show"));
+        if (dio) {
+            cmd.add("--direct-io=on");
+        }
+        cmd.add(image.toString());
+        String device;
+        try {
+            device = Commands.run(cmd.toArray(new String[0]));
+        } catch (IOException e) {
+            LoopPool pool = LoopPool.current();
+            if (pool.exhausted()) {
+                throw new NoFreeLoopDeviceException(pool.explain(image));
+            }
+            throw e;
+        }
+        Leftovers.record(work, "loop", device);
+        undo.push(() -> Commands.attempt(List.of("losetup", "--detach", device)));
+        return device;
+    }
+
+    private static Path sysLoop(String device) {
+        return Path.of("/sys/block", Path.of(device).getFileName().toString(), "loop");
+    }
+
+    private static String mib(long bytes) {
+        return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes";
+    }
+
+    /** The size of a drive for {@code fsType} when none is asked for: 512 MiB for xfs, 256 MiB otherwise. */
+    public static long defaultSizeBytes(String fsType) {
+        return Filesystems.defaultBytes(fsType);
+    }
+
+    /** The smallest drive {@code fsType}'s mkfs accepts: 300 MiB for xfs, 109 MiB for btrfs, 16 MiB otherwise. */
+    public static long minimumSizeBytes(String fsType) {
+        return Filesystems.minimumBytes(fsType);
+    }
+
+    /** The filesystem on the drive. */
+    public String fsType() {
+        return fsType;
+    }
+
+    /** The loop device carrying the filesystem, like {@code /dev/loop3}; null after a cut. */
+    public String loopDevice() {
+        return cut ? null : loop;
+    }
+
+    /**
+     * True when the kernel reads and writes the drive with direct I/O (its {@code /sys/block/loopN/loop/dio}
+     * is 1), as {@link #create(Path, long, String, List, boolean)} asks; false after a cut.
+     */
+    public boolean directIo() {
+        if (cut || loop == null) {
+            return false;
+        }
+        try {
+            return Files.readString(sysLoop(loop).resolve("dio")).trim().equals("1");
+        } catch (IOException e) {
+            return false;
         }
     }
 
@@ -188,6 +276,38 @@ public final class SimulatedDisk implements AutoCloseable {
         armedAt = k;
     }
 
+    /**
+     * Arms a cut as the drive's {@code k}-th flush arrives (counted from its creation), before the drive
+     * carries it out: what the flush before made durable survives, with a subset of the sectors written
+     * since drawn from {@code seed} (a drive may have written any of them when its power went), and the
+     * sync waiting for that flush fails. {@link #cutPower()} then mounts what survived. With
+     * {@link #cutAfterFlushes(long)}, this sweeps the points between a workload's flushes.
+     */
+    public void cutDuringFlush(long k, long seed) {
+        try {
+            String r = ask("arm-during " + k + " " + seed);
+            if (!r.equals("armed")) {
+                throw new IllegalArgumentException(r.startsWith("error ") ? r.substring(6) : r);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        armedAt = k;
+        armedSeed = seed;
+    }
+
+    /** True until the power is cut (by a call, or at an armed flush). */
+    public boolean powered() {
+        if (cut) {
+            return false;
+        }
+        try {
+            return !ask("powered").equals("powered false");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The cuts made so far, first first. */
     public List<PowerCut> cuts() {
         return List.copyOf(cuts);
@@ -198,14 +318,20 @@ public final class SimulatedDisk implements AutoCloseable {
             throw new IllegalStateException("the power is already cut");
         }
         try {
-            String[] before = stats();
             String r = ask(command);
             if (!r.startsWith("cut ")) {
                 throw new IOException("the simulated drive did not cut: " + r);
             }
             cut = true;
-            cuts.add(new PowerCut(seed, Long.parseLong(before[1]), Long.parseLong(before[3]),
-                    Long.parseLong(r.split(" ")[2]) * 4096));
+            // cut kept K discarded D at FLUSHES armed|now: an armed cut reports itself, whatever was asked now
+            String[] w = r.split(" ");
+            long kept = Long.parseLong(w[2]);
+            long discarded = Long.parseLong(w[4]);
+            long at = Long.parseLong(w[6]);
+            boolean armed = w[7].equals("armed");
+            // Armed during flush k, the drive stopped after flush k - 1; armed after flush k, at k.
+            Long cutSeed = !armed ? seed : at + 1 == armedAt ? Long.valueOf(armedSeed) : null;
+            cuts.add(new PowerCut(cutSeed, at, (kept + discarded) * 4096, kept * 4096, armed));
             // The drive is frozen: unmounting may still write, and the drive discards it.
             Commands.run("umount", "--lazy", path.toString());
             Commands.run("losetup", "--detach", loop);
@@ -217,12 +343,13 @@ public final class SimulatedDisk implements AutoCloseable {
                 throw new IOException("cannot save the surviving image: " + saved);
             }
             undo.push(() -> deleteQuietly(image));
-            String survivorLoop = Commands.run("losetup", "--find", "--show", image.toString());
-            Leftovers.record(work, "loop", survivorLoop);
-            undo.push(() -> Commands.attempt(List.of("losetup", "--detach", survivorLoop)));
+            String survivorLoop = attach(image, false);
             Path survivor = Files.createDirectories(work.resolve("survivor-" + survivors.size()));
             Leftovers.record(work, "mount", survivor.toString());
-            Commands.run("mount", "-t", fsType, survivorLoop, survivor.toString());
+            List<String> mount = new ArrayList<>(List.of("mount", "-t", fsType));
+            mount.addAll(Filesystems.survivorMountOptions(fsType));
+            mount.addAll(List.of(survivorLoop, survivor.toString()));
+            Commands.run(mount.toArray(new String[0]));
             undo.push(() -> Commands.attempt(List.of("umount", "--lazy", survivor.toString())));
             survivors.add(survivor);
             return survivor;
