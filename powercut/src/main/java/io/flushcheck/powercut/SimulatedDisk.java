@@ -86,7 +86,7 @@ public final class SimulatedDisk implements AutoCloseable {
     public static SimulatedDisk create(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo)
             throws IOException {
         if (sizeBytes < Filesystems.minimumBytes(fsType)) {
-            throw new IllegalArgumentException("a " + fsType + " filesystem needs a drive of at least "
+            throw new IllegalArgumentException(fsType + " needs a drive of at least "
                     + mib(Filesystems.minimumBytes(fsType)) + " (" + Filesystems.tool(fsType) + " refuses smaller ones), not "
                     + mib(sizeBytes));
         }

@@ -70,7 +70,26 @@ class SimulatedPowerLossExtensionTests {
         assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain("flushcheck-powercut-");
     }
 
+    @Test
+    void theAnnotationPicksTheFilesystemItsDefaultSizeAndDirectIo() {
+        Requirements.requireCommand("mkfs.xfs", "xfsprogs");
+        run(Fixtures.XfsWithDirectIo.class).assertStatistics(s -> s.succeeded(1).failed(0));
+    }
+
     static class Fixtures {
+
+        @SimulatedPowerLoss(fs = "xfs", directIo = true)
+        static class XfsWithDirectIo {
+
+            @Test
+            void runsOnXfsOfHalfAGibibyteWithDirectIo(SimulatedDisk disk) throws IOException {
+                assertThat(Files.getFileStore(disk.path()).type()).isEqualTo("xfs");
+                assertThat(Files.getFileStore(disk.path()).getTotalSpace()).isBetween(400L << 20, 512L << 20);
+                assertThat(disk.directIo()).isTrue();
+                append(disk.path().resolve("log"), "one\n", true);
+                assertThat(Files.readString(disk.cutPower().resolve("log"))).isEqualTo("one\n");
+            }
+        }
 
         @SimulatedPowerLoss(sizeMiB = 32)
         static class Durable {
