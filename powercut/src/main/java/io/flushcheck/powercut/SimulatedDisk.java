@@ -43,6 +43,7 @@ import org.apiguardian.api.API;
 public final class SimulatedDisk implements AutoCloseable {
 
     private static final long SERVER_TIMEOUT_SECONDS = 30;
+    private static final long RELEASE_WAIT_NANOS = 2_000_000_000L;
 
     private final Path work;
     private final String fsType;
@@ -94,6 +95,27 @@ public final class SimulatedDisk implements AutoCloseable {
             throw new IOException(Filesystems.tool(fsType) + " is not installed (Debian: apt-get install "
                     + Filesystems.debianPackage(fsType) + ")");
         }
+        try {
+            return make(work, sizeBytes, fsType, mkfsOptions, directIo);
+        } catch (LostLoopDevice e) {
+            // Loop devices are shared: a program that detaches a device by its name after it was freed
+            // and given to this disk takes it away. Once is bad luck; twice is worth an error.
+            System.err.println("flushcheck powercut: " + e.getMessage() + "; making the disk again");
+            return make(work, sizeBytes, fsType, mkfsOptions, directIo);
+        }
+    }
+
+    /** A loop device of this disk that another program detached or reused while the disk was being made. */
+    private static final class LostLoopDevice extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        LostLoopDevice(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private static SimulatedDisk make(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo)
+            throws IOException {
         for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
             System.err.println("flushcheck powercut: " + cleaned);
         }
@@ -130,10 +152,19 @@ public final class SimulatedDisk implements AutoCloseable {
             throw new IOException("direct I/O was asked for, but the kernel left it off for " + loop + " on " + image
                     + " (" + sysLoop(loop).resolve("dio") + " reads 0)");
         }
-        Commands.run(Filesystems.mkfs(fsType, mkfsOptions, loop).toArray(new String[0]));
         path = Files.createDirectories(work.resolve("fs"));
         Leftovers.record(work, "mount", path.toString());
-        Commands.run("mount", "-t", fsType, loop, path.toString());
+        try {
+            Commands.run(Filesystems.mkfs(fsType, mkfsOptions, loop).toArray(new String[0]));
+            Commands.run("mount", "-t", fsType, loop, path.toString());
+        } catch (IOException e) {
+            String now = backingFile(loop);
+            if (!image.toString().equals(now)) {
+                throw new LostLoopDevice(loop + " was detached by another program while this disk was being made on it"
+                        + " (it maps " + (now == null ? "nothing" : now) + " now)", e);
+            }
+            throw e;
+        }
         Path mounted = path;
         undo.push(() -> Commands.attempt(List.of("umount", "--lazy", mounted.toString())));
         Path lostFound = path.resolve("lost+found");
@@ -160,7 +191,9 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /**
      * Attaches a loop device to {@code image}, recorded for cleanup. When losetup fails with every loop
-     * device in use, says so with the devices and their files instead of losetup's words.
+     * device in use, says so with the devices and their files instead of losetup's words. The device is
+     * checked to map {@code image} before it is used, and detached only while it still does: a device
+     * detached while its filesystem is busy is freed later, and by then may carry someone else's file.
      */
     private String attach(Path image, boolean dio) throws IOException {
         List<String> cmd = new ArrayList<>(List.of("losetup", "--find", "--show"));
@@ -179,8 +212,48 @@ public final class SimulatedDisk implements AutoCloseable {
             throw e;
         }
         Leftovers.record(work, "loop", device);
-        undo.push(() -> Commands.attempt(List.of("losetup", "--detach", device)));
+        String backing = backingFile(device);
+        undo.push(() -> {
+            detach(device, image);
+            awaitRelease(device, image);
+        });
+        if (!image.toString().equals(backing)) {
+            throw new LostLoopDevice(device + " was attached to " + image + " but maps " + (backing == null ? "nothing" : backing)
+                    + " now: another program detached or reused it", null);
+        }
         return device;
+    }
+
+    /** Detaches {@code device} if it still maps {@code image}. */
+    private static void detach(String device, Path image) {
+        if (image.toString().equals(backingFile(device))) {
+            Commands.attempt(List.of("losetup", "--detach", device));
+        }
+    }
+
+    /**
+     * Waits a little for a detached device to let go of {@code image}: one whose filesystem was still
+     * busy is freed when that ends, and its last writes should still find the drive's server answering.
+     */
+    private static void awaitRelease(String device, Path image) {
+        long deadline = System.nanoTime() + RELEASE_WAIT_NANOS;
+        while (image.toString().equals(backingFile(device)) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** The file {@code device} maps, as the kernel names it, or null when it maps none. */
+    private static String backingFile(String device) {
+        try {
+            return Files.readString(sysLoop(device).resolve("backing_file")).trim();
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     private static Path sysLoop(String device) {
@@ -337,7 +410,7 @@ public final class SimulatedDisk implements AutoCloseable {
             cuts.add(new PowerCut(cutSeed, at, (kept + discarded) * 4096, kept * 4096, armed));
             // The drive is frozen: unmounting may still write, and the drive discards it.
             Commands.run("umount", "--lazy", path.toString());
-            Commands.run("losetup", "--detach", loop);
+            detach(loop, work.resolve("drive").resolve(FuseDiskServer.FILE));
             // Without its mount the path would be a directory of the build: writes there must fail, not land.
             Files.deleteIfExists(path);
             Path image = work.resolve("survivor-" + survivors.size() + ".img");
