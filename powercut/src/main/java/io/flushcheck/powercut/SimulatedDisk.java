@@ -337,7 +337,8 @@ public final class SimulatedDisk implements AutoCloseable {
     /**
      * Arms a cut at the {@code k}-th flush the drive completes, counted from its creation ({@link #flushes()}
      * tells how many have happened): the power goes the moment that flush completes, and the workload runs
-     * on against a drive that discards everything. {@link #cutPower()} then mounts what survived. Sweeping
+     * on against a drive that discards its writes and fails every later sync (so it acknowledges nothing
+     * that no longer reaches the drive). {@link #cutPower()} then mounts what survived. Sweeping
      * {@code k} over a workload's flushes tests every crash point of it.
      */
     public void cutAfterFlushes(long k) {

@@ -128,7 +128,7 @@ public final class SectorStore {
 
     /**
      * Cuts the power the moment the {@code k}-th flush completes (counted from the start): what it made
-     * durable survives, and everything after it is discarded, while the workload runs on unaware.
+     * durable survives, everything written after it is discarded, and later flushes fail.
      */
     public synchronized void cutAtFlush(long k) {
         if (frozen) {
