@@ -5,28 +5,44 @@ import org.apiguardian.api.API;
 /**
  * One power cut of a {@link SimulatedDisk}.
  *
- * @param seed           the seed of a {@code SUBSET} cut ({@link SimulatedDisk#cutPower(long)}); null for a
- *                       {@code FLUSHED} cut ({@link SimulatedDisk#cutPower()})
+ * @param seed           the seed of a {@code SUBSET} cut ({@link SimulatedDisk#cutPower(long)},
+ *                       {@link SimulatedDisk#cutDuringFlush(long, long)}); null for a {@code FLUSHED} cut
+ *                       ({@link SimulatedDisk#cutPower()}, {@link SimulatedDisk#cutAfterFlushes(long)})
  * @param flushes        flushes the drive had completed before the cut
  * @param unflushedBytes bytes written since the last flush, which the cut could lose
  * @param keptBytes      of those, the bytes the cut kept (always 0 for {@code FLUSHED})
+ * @param armed          true when the cut happened at a flush armed beforehand, while the workload ran
+ *                       ({@link SimulatedDisk#cutAfterFlushes(long)}, {@link SimulatedDisk#cutDuringFlush(long, long)})
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-public record PowerCut(Long seed, long flushes, long unflushedBytes, long keptBytes) {
+public record PowerCut(Long seed, long flushes, long unflushedBytes, long keptBytes, boolean armed) {
+
+    /** A cut made when the test asked for it ({@code armed} false). */
+    public PowerCut(Long seed, long flushes, long unflushedBytes, long keptBytes) {
+        this(seed, flushes, unflushedBytes, keptBytes, false);
+    }
 
     /** {@code FLUSHED} or {@code SUBSET}. */
     public String mode() {
         return seed == null ? "FLUSHED" : "SUBSET";
     }
 
-    /** The call that cuts the same way again: {@code cutPower()} or {@code cutPower(7)}. */
+    /**
+     * The call that cuts the same way again: {@code cutPower()}, {@code cutPower(7)}, or for an armed cut
+     * {@code cutAfterFlushes(12)} or {@code cutDuringFlush(13, 7)} (flushes counted from the disk's creation).
+     */
     public String reproducedBy() {
+        if (armed) {
+            return seed == null ? "cutAfterFlushes(" + flushes + ")" : "cutDuringFlush(" + (flushes + 1) + ", " + seed + ")";
+        }
         return seed == null ? "cutPower()" : "cutPower(" + seed + ")";
     }
 
     @Override
     public String toString() {
-        return mode() + (seed == null ? "" : " seed " + seed) + " after " + flushes + " flushes: " + unflushedBytes
+        String when = !armed ? " after " + flushes + " flushes"
+                : seed == null ? " at flush " + flushes + " (armed)" : " during flush " + (flushes + 1) + " (armed)";
+        return mode() + (seed == null ? "" : " seed " + seed) + when + ": " + unflushedBytes
                 + " bytes unflushed, " + keptBytes + " kept, " + (unflushedBytes - keptBytes) + " discarded";
     }
 }

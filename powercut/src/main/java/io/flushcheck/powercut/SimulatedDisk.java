@@ -2,8 +2,10 @@ package io.flushcheck.powercut;
 
 import io.flushcheck.powercut.internal.Commands;
 import io.flushcheck.powercut.internal.DiskServerMain;
+import io.flushcheck.powercut.internal.Filesystems;
 import io.flushcheck.powercut.internal.FuseDiskServer;
 import io.flushcheck.powercut.internal.Leftovers;
+import io.flushcheck.powercut.internal.LoopPool;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -27,11 +29,13 @@ import org.apiguardian.api.API;
  * FUSE server of flushcheck's own (in a child process), with a volatile write cache: a flush makes what
  * was written before it durable, and a power cut keeps only that ({@link #cutPower()}), or that and a
  * seeded random subset of the sectors written since ({@link #cutPower(long)}). A loop device on the file
- * carries the filesystem (ext4 by default), so the kernel's filesystem code runs unchanged and its
- * flushes and FUA writes reach the drive as they would reach a disk. After a cut, the surviving image is
- * mounted at a new path (ext4 replays its journal there) for the test to inspect.
+ * carries the filesystem (ext4 by default; xfs and btrfs too), so the kernel's filesystem code runs
+ * unchanged and its flushes and FUA writes reach the drive as they would reach a disk. After a cut, the
+ * surviving image is mounted at a new path (the filesystem replays its journal or log there) for the test
+ * to inspect.
  *
- * <p>Needs root, {@code /dev/fuse}, a free loop device, and the filesystem's mkfs. What it models is a
+ * <p>Needs root, {@code /dev/fuse}, a free loop device ({@link NoFreeLoopDeviceException} otherwise), and
+ * the filesystem's mkfs. What it models is a
  * drive's volatile cache under a real kernel filesystem: not firmware bugs, and no torn writes within a
  * 4 KiB sector.
  */
@@ -39,9 +43,11 @@ import org.apiguardian.api.API;
 public final class SimulatedDisk implements AutoCloseable {
 
     private static final long SERVER_TIMEOUT_SECONDS = 30;
+    private static final long RELEASE_WAIT_NANOS = 2_000_000_000L;
 
     private final Path work;
     private final String fsType;
+    private final boolean directIo;
     private final Process server;
     private final BufferedReader replies;
     private final PrintStream commands;
@@ -52,10 +58,12 @@ public final class SimulatedDisk implements AutoCloseable {
     private String loop;
     private boolean cut;
     private long armedAt = -1;
+    private long armedSeed;
 
-    private SimulatedDisk(Path work, String fsType, Process server) {
+    private SimulatedDisk(Path work, String fsType, boolean directIo, Process server) {
         this.work = work;
         this.fsType = fsType;
+        this.directIo = directIo;
         this.server = server;
         this.replies = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
         this.commands = new PrintStream(server.getOutputStream(), true, StandardCharsets.UTF_8);
@@ -68,6 +76,46 @@ public final class SimulatedDisk implements AutoCloseable {
      * directories), and says so on stderr.
      */
     public static SimulatedDisk create(Path work, long sizeBytes, String fsType, List<String> mkfsOptions) throws IOException {
+        return create(work, sizeBytes, fsType, mkfsOptions, false);
+    }
+
+    /**
+     * As {@link #create(Path, long, String, List)}; with {@code directIo}, the loop device reads and writes
+     * the drive with direct I/O ({@code losetup --direct-io=on}), bypassing the page cache of the drive's
+     * file, and creation fails if the kernel leaves it off.
+     */
+    public static SimulatedDisk create(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo)
+            throws IOException {
+        if (sizeBytes < Filesystems.minimumBytes(fsType)) {
+            throw new IllegalArgumentException(fsType + " needs a drive of at least "
+                    + mib(Filesystems.minimumBytes(fsType)) + " (" + Filesystems.tool(fsType) + " refuses smaller ones), not "
+                    + mib(sizeBytes));
+        }
+        if (Filesystems.find(Filesystems.tool(fsType)) == null) {
+            throw new IOException(Filesystems.tool(fsType) + " is not installed (Debian: apt-get install "
+                    + Filesystems.debianPackage(fsType) + ")");
+        }
+        try {
+            return make(work, sizeBytes, fsType, mkfsOptions, directIo);
+        } catch (LostLoopDevice e) {
+            // Loop devices are shared: a program that detaches a device by its name after it was freed
+            // and given to this disk takes it away. Once is bad luck; twice is worth an error.
+            System.err.println("flushcheck powercut: " + e.getMessage() + "; making the disk again");
+            return make(work, sizeBytes, fsType, mkfsOptions, directIo);
+        }
+    }
+
+    /** A loop device of this disk that another program detached or reused while the disk was being made. */
+    private static final class LostLoopDevice extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        LostLoopDevice(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private static SimulatedDisk make(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo)
+            throws IOException {
         for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
             System.err.println("flushcheck powercut: " + cleaned);
         }
@@ -75,10 +123,13 @@ public final class SimulatedDisk implements AutoCloseable {
         Leftovers.claim(work);
         Path fuse = Files.createDirectories(work.resolve("drive"));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process server = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        // The server lives for one test: C1 compiles its request loop at once (C2 would come too late to
+        // pay), and one GC thread leaves the cores to the workload. About 1.4x the commits per second.
+        Process server = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"),
                 DiskServerMain.class.getName(), fuse.toString(), String.valueOf(sizeBytes))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        SimulatedDisk disk = new SimulatedDisk(work, fsType, server);
+        SimulatedDisk disk = new SimulatedDisk(work, fsType, directIo, server);
         try {
             disk.start(fuse, mkfsOptions);
             return disk;
@@ -96,21 +147,24 @@ public final class SimulatedDisk implements AutoCloseable {
         }
         Path image = fuse.resolve(FuseDiskServer.FILE);
         selfTest(image);
-        loop = Commands.run("losetup", "--find", "--show", image.toString());
-        Leftovers.record(work, "loop", loop);
-        String attached = loop;
-        undo.push(() -> Commands.attempt(List.of("losetup", "--detach", attached)));
-        List<String> mkfs = new ArrayList<>(List.of("mkfs." + fsType));
-        mkfs.addAll(mkfsOptions);
-        if (fsType.startsWith("ext")) {
-            mkfs.add("-q");
-            mkfs.add("-F");
+        loop = attach(image, directIo);
+        if (directIo && !directIo()) {
+            throw new IOException("direct I/O was asked for, but the kernel left it off for " + loop + " on " + image
+                    + " (" + sysLoop(loop).resolve("dio") + " reads 0)");
         }
-        mkfs.add(loop);
-        Commands.run(mkfs.toArray(new String[0]));
         path = Files.createDirectories(work.resolve("fs"));
         Leftovers.record(work, "mount", path.toString());
-        Commands.run("mount", "-t", fsType, loop, path.toString());
+        try {
+            Commands.run(Filesystems.mkfs(fsType, mkfsOptions, loop).toArray(new String[0]));
+            Commands.run("mount", "-t", fsType, loop, path.toString());
+        } catch (IOException e) {
+            String now = backingFile(loop);
+            if (!image.toString().equals(now)) {
+                throw new LostLoopDevice(loop + " was detached by another program while this disk was being made on it"
+                        + " (it maps " + (now == null ? "nothing" : now) + " now)", e);
+            }
+            throw e;
+        }
         Path mounted = path;
         undo.push(() -> Commands.attempt(List.of("umount", "--lazy", mounted.toString())));
         Path lostFound = path.resolve("lost+found");
@@ -132,6 +186,116 @@ public final class SimulatedDisk implements AutoCloseable {
         }
         if (flushes() <= before) {
             throw new IOException("the simulated drive saw no flush for an fsync of " + image + ": fsync does not reach it");
+        }
+    }
+
+    /**
+     * Attaches a loop device to {@code image}, recorded for cleanup. When losetup fails with every loop
+     * device in use, says so with the devices and their files instead of losetup's words. The device is
+     * checked to map {@code image} before it is used, and detached only while it still does: a device
+     * detached while its filesystem is busy is freed later, and by then may carry someone else's file.
+     */
+    private String attach(Path image, boolean dio) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("losetup", "--find", "--show"));
+        if (dio) {
+            cmd.add("--direct-io=on");
+        }
+        cmd.add(image.toString());
+        String device;
+        try {
+            device = Commands.run(cmd.toArray(new String[0]));
+        } catch (IOException e) {
+            LoopPool pool = LoopPool.current();
+            if (pool.exhausted()) {
+                throw new NoFreeLoopDeviceException(pool.explain(image));
+            }
+            throw e;
+        }
+        Leftovers.record(work, "loop", device);
+        String backing = backingFile(device);
+        undo.push(() -> {
+            detach(device, image);
+            awaitRelease(device, image);
+        });
+        if (!image.toString().equals(backing)) {
+            throw new LostLoopDevice(device + " was attached to " + image + " but maps " + (backing == null ? "nothing" : backing)
+                    + " now: another program detached or reused it", null);
+        }
+        return device;
+    }
+
+    /** Detaches {@code device} if it still maps {@code image}. */
+    private static void detach(String device, Path image) {
+        if (image.toString().equals(backingFile(device))) {
+            Commands.attempt(List.of("losetup", "--detach", device));
+        }
+    }
+
+    /**
+     * Waits a little for a detached device to let go of {@code image}: one whose filesystem was still
+     * busy is freed when that ends, and its last writes should still find the drive's server answering.
+     */
+    private static void awaitRelease(String device, Path image) {
+        long deadline = System.nanoTime() + RELEASE_WAIT_NANOS;
+        while (image.toString().equals(backingFile(device)) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** The file {@code device} maps, as the kernel names it, or null when it maps none. */
+    private static String backingFile(String device) {
+        try {
+            return Files.readString(sysLoop(device).resolve("backing_file")).trim();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static Path sysLoop(String device) {
+        return Path.of("/sys/block", Path.of(device).getFileName().toString(), "loop");
+    }
+
+    private static String mib(long bytes) {
+        return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes";
+    }
+
+    /** The size of a drive for {@code fsType} when none is asked for: 512 MiB for xfs, 256 MiB otherwise. */
+    public static long defaultSizeBytes(String fsType) {
+        return Filesystems.defaultBytes(fsType);
+    }
+
+    /** The smallest drive {@code fsType}'s mkfs accepts: 300 MiB for xfs, 109 MiB for btrfs, 16 MiB otherwise. */
+    public static long minimumSizeBytes(String fsType) {
+        return Filesystems.minimumBytes(fsType);
+    }
+
+    /** The filesystem on the drive. */
+    public String fsType() {
+        return fsType;
+    }
+
+    /** The loop device carrying the filesystem, like {@code /dev/loop3}; null after a cut. */
+    public String loopDevice() {
+        return cut ? null : loop;
+    }
+
+    /**
+     * True when the kernel reads and writes the drive with direct I/O (its {@code /sys/block/loopN/loop/dio}
+     * is 1), as {@link #create(Path, long, String, List, boolean)} asks; false after a cut.
+     */
+    public boolean directIo() {
+        if (cut || loop == null) {
+            return false;
+        }
+        try {
+            return Files.readString(sysLoop(loop).resolve("dio")).trim().equals("1");
+        } catch (IOException e) {
+            return false;
         }
     }
 
@@ -173,7 +337,8 @@ public final class SimulatedDisk implements AutoCloseable {
     /**
      * Arms a cut at the {@code k}-th flush the drive completes, counted from its creation ({@link #flushes()}
      * tells how many have happened): the power goes the moment that flush completes, and the workload runs
-     * on against a drive that discards everything. {@link #cutPower()} then mounts what survived. Sweeping
+     * on against a drive that discards its writes and fails every later sync (so it acknowledges nothing
+     * that no longer reaches the drive). {@link #cutPower()} then mounts what survived. Sweeping
      * {@code k} over a workload's flushes tests every crash point of it.
      */
     public void cutAfterFlushes(long k) {
@@ -204,6 +369,38 @@ public final class SimulatedDisk implements AutoCloseable {
         armedAt = k;
     }
 
+    /**
+     * Arms a cut as the drive's {@code k}-th flush arrives (counted from its creation), before the drive
+     * carries it out: what the flush before made durable survives, with a subset of the sectors written
+     * since drawn from {@code seed} (a drive may have written any of them when its power went), and the
+     * sync waiting for that flush fails. {@link #cutPower()} then mounts what survived. With
+     * {@link #cutAfterFlushes(long)}, this sweeps the points between a workload's flushes.
+     */
+    public void cutDuringFlush(long k, long seed) {
+        try {
+            String r = ask("arm-during " + k + " " + seed);
+            if (!r.equals("armed")) {
+                throw new IllegalArgumentException(r.startsWith("error ") ? r.substring(6) : r);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        armedAt = k;
+        armedSeed = seed;
+    }
+
+    /** True until the power is cut (by a call, or at an armed flush). */
+    public boolean powered() {
+        if (cut) {
+            return false;
+        }
+        try {
+            return !ask("powered").equals("powered false");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The cuts made so far, first first. */
     public List<PowerCut> cuts() {
         return List.copyOf(cuts);
@@ -214,17 +411,23 @@ public final class SimulatedDisk implements AutoCloseable {
             throw new IllegalStateException("the power is already cut");
         }
         try {
-            String[] before = stats();
             String r = ask(command);
             if (!r.startsWith("cut ")) {
                 throw new IOException("the simulated drive did not cut: " + r);
             }
             cut = true;
-            cuts.add(new PowerCut(seed, Long.parseLong(before[1]), Long.parseLong(before[3]),
-                    Long.parseLong(r.split(" ")[2]) * 4096));
+            // cut kept K discarded D at FLUSHES armed|now: an armed cut reports itself, whatever was asked now
+            String[] w = r.split(" ");
+            long kept = Long.parseLong(w[2]);
+            long discarded = Long.parseLong(w[4]);
+            long at = Long.parseLong(w[6]);
+            boolean armed = w[7].equals("armed");
+            // Armed during flush k, the drive stopped after flush k - 1; armed after flush k, at k.
+            Long cutSeed = !armed ? seed : at + 1 == armedAt ? Long.valueOf(armedSeed) : null;
+            cuts.add(new PowerCut(cutSeed, at, (kept + discarded) * 4096, kept * 4096, armed));
             // The drive is frozen: unmounting may still write, and the drive discards it.
             Commands.run("umount", "--lazy", path.toString());
-            Commands.run("losetup", "--detach", loop);
+            detach(loop, work.resolve("drive").resolve(FuseDiskServer.FILE));
             // Without its mount the path would be a directory of the build: writes there must fail, not land.
             Files.deleteIfExists(path);
             Path image = work.resolve("survivor-" + survivors.size() + ".img");
@@ -233,12 +436,13 @@ public final class SimulatedDisk implements AutoCloseable {
                 throw new IOException("cannot save the surviving image: " + saved);
             }
             undo.push(() -> deleteQuietly(image));
-            String survivorLoop = Commands.run("losetup", "--find", "--show", image.toString());
-            Leftovers.record(work, "loop", survivorLoop);
-            undo.push(() -> Commands.attempt(List.of("losetup", "--detach", survivorLoop)));
+            String survivorLoop = attach(image, false);
             Path survivor = Files.createDirectories(work.resolve("survivor-" + survivors.size()));
             Leftovers.record(work, "mount", survivor.toString());
-            Commands.run("mount", "-t", fsType, survivorLoop, survivor.toString());
+            List<String> mount = new ArrayList<>(List.of("mount", "-t", fsType));
+            mount.addAll(Filesystems.survivorMountOptions(fsType));
+            mount.addAll(List.of(survivorLoop, survivor.toString()));
+            Commands.run(mount.toArray(new String[0]));
             undo.push(() -> Commands.attempt(List.of("umount", "--lazy", survivor.toString())));
             survivors.add(survivor);
             return survivor;

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * test cuts. Each cut is published as a report entry, and a failing test's message names the cuts it
  * made and the call that repeats each. Needs root, {@code /dev/fuse} and a free loop device: without
  * them the test is skipped with the reason, or fails where {@code CI=true}. Tests using it run one at a
- * time (resource lock {@value #LOCK}). Usable on a class, a method, or another annotation.
+ * time (resource lock {@value #LOCK}). Usable on a class, a method, or another annotation. It also
+ * configures the disks of a {@link RepeatedPowerCut} test in its scope.
  */
 @Target({ElementType.TYPE, ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
@@ -29,12 +30,25 @@ public @interface SimulatedPowerLoss {
     /** The resource lock every simulated disk holds: loop devices and mounts are few. */
     String LOCK = "io.flushcheck.powercut";
 
-    /** The filesystem made on the drive: {@code ext4}, or {@code xfs}, {@code btrfs} where their mkfs is installed. */
+    /**
+     * The filesystem made on the drive: {@code ext4}, {@code xfs} or {@code btrfs}. Without its mkfs
+     * (e2fsprogs, xfsprogs, btrfs-progs) the test is skipped, or fails where {@code CI=true}.
+     */
     String fs() default "ext4";
 
-    /** The drive's size in MiB. */
-    int sizeMiB() default 256;
+    /**
+     * The drive's size in MiB; 0 picks the filesystem's default: 256 MiB, or 512 MiB for xfs, whose mkfs
+     * refuses 300 MiB or less (btrfs needs at least 109 MiB, the others 16). The drive lives in memory and
+     * sectors never written take none, so a large drive costs little.
+     */
+    int sizeMiB() default 0;
 
     /** Options for mkfs, before the device. */
     String[] mkfsOptions() default {};
+
+    /**
+     * Whether the loop device reads and writes the drive with direct I/O ({@code losetup --direct-io=on}),
+     * as a VM's virtual disk often does; the disk is refused if the kernel leaves it off.
+     */
+    boolean directIo() default false;
 }

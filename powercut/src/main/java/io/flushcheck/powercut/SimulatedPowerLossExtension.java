@@ -1,14 +1,7 @@
 package io.flushcheck.powercut;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -21,36 +14,18 @@ import org.opentest4j.TestAbortedException;
 public final class SimulatedPowerLossExtension implements ParameterResolver, AfterEachCallback, TestExecutionExceptionHandler {
 
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(SimulatedPowerLossExtension.class);
-    private static final AtomicInteger DISKS = new AtomicInteger();
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-        return parameter.getParameter().getType() == SimulatedDisk.class;
+        // A @RepeatedPowerCut invocation brings its own disk, configured by this annotation.
+        return parameter.getParameter().getType() == SimulatedDisk.class
+                && context.getTestMethod().map(m -> !AnnotationSupport.isAnnotated(m, RepeatedPowerCut.class)).orElse(true);
     }
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        return context.getStore(NS).getOrComputeIfAbsent("disk", k -> create(context), SimulatedDisk.class);
-    }
-
-    private static SimulatedDisk create(ExtensionContext context) {
-        SimulatedPowerLoss config = AnnotationSupport.findAnnotation(context.getRequiredTestMethod(), SimulatedPowerLoss.class)
-                .or(() -> AnnotationSupport.findAnnotation(context.getRequiredTestClass(), SimulatedPowerLoss.class))
-                .orElseThrow(() -> new ExtensionConfigurationException("a SimulatedDisk parameter needs @SimulatedPowerLoss"));
-        if (config.sizeMiB() < 16) {
-            throw new ExtensionConfigurationException("@SimulatedPowerLoss(sizeMiB = " + config.sizeMiB()
-                    + "): a drive needs at least 16 MiB for " + config.fs());
-        }
-        require(isRoot(), "root (to mount a filesystem)");
-        require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse (the FUSE kernel module)");
-        // Images and survivors in memory where there is a tmpfs for it: they need no durability.
-        Path base = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir"));
-        Path work = base.resolve("flushcheck-powercut-" + ProcessHandle.current().pid() + "-" + DISKS.incrementAndGet());
-        try {
-            return SimulatedDisk.create(work, (long) config.sizeMiB() << 20, config.fs(), List.of(config.mkfsOptions()));
-        } catch (IOException e) {
-            throw new ExtensionConfigurationException("cannot make a simulated disk: " + e.getMessage(), e);
-        }
+        return context.getStore(NS).getOrComputeIfAbsent("disk", k -> Disks.create(Disks.config(context), "@SimulatedPowerLoss"),
+                SimulatedDisk.class);
     }
 
     @Override
@@ -59,14 +34,7 @@ public final class SimulatedPowerLossExtension implements ParameterResolver, Aft
         if (disk == null || disk.cuts().isEmpty() || throwable instanceof TestAbortedException) {
             throw throwable;
         }
-        List<String> cuts = new ArrayList<>();
-        for (PowerCut c : disk.cuts()) {
-            cuts.add(c + " (" + c.reproducedBy() + " repeats it)");
-        }
-        AssertionError withCuts = new AssertionError(throwable.getMessage() + "\npower cuts in this test: "
-                + String.join("; ", cuts), throwable);
-        withCuts.setStackTrace(throwable.getStackTrace());
-        throw withCuts;
+        throw Disks.withMessage(throwable, "power cuts in this test: " + Disks.describeCuts(disk));
     }
 
     @Override
@@ -76,31 +44,9 @@ public final class SimulatedPowerLossExtension implements ParameterResolver, Aft
             return;
         }
         try {
-            List<PowerCut> cuts = disk.cuts();
-            for (int i = 0; i < cuts.size(); i++) {
-                context.publishReportEntry("flushcheck.powercut." + (i + 1), cuts.get(i).toString());
-            }
+            Disks.publishCuts(context, disk);
         } finally {
             disk.close();
-        }
-    }
-
-    private static void require(boolean ok, String what) {
-        if (ok) {
-            return;
-        }
-        String message = "@SimulatedPowerLoss needs " + what;
-        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-            throw new ExtensionConfigurationException(message + ", and CI=true does not skip");
-        }
-        throw new TestAbortedException(message);
-    }
-
-    private static boolean isRoot() {
-        try {
-            return "0".equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid").toString());
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-            return false;
         }
     }
 }

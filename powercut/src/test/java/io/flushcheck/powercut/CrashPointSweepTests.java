@@ -30,11 +30,20 @@ class CrashPointSweepTests {
                 "ext4", List.of());
     }
 
-    /** Appends RECORDS records, each synced before the next: an append-only log. */
-    private static void workload(Path dir) throws IOException {
+    /**
+     * Appends RECORDS records, each synced before the next: an append-only log.
+     *
+     * @return the records acknowledged: whose sync returned before one failed (the power had gone)
+     */
+    private static int workload(Path dir) {
         for (int i = 1; i <= RECORDS; i++) {
-            SimulatedPowerLossExtensionTests.append(dir.resolve("log"), "record " + i + "\n", true);
+            try {
+                SimulatedPowerLossExtensionTests.append(dir.resolve("log"), "record " + i + "\n", true);
+            } catch (IOException powerGone) {
+                return i - 1;
+            }
         }
+        return RECORDS;
     }
 
     private static String records(int n) {
@@ -56,19 +65,54 @@ class CrashPointSweepTests {
         }
         assertThat(total).as("flushes of %d synced appends", RECORDS).isGreaterThanOrEqualTo(RECORDS);
         int previous = 0;
-        for (long k = 1; k <= total; k += Math.max(1, total / 6)) {
+        for (long k = 1; k < total; k += Math.max(1, total / 6)) {
             try (SimulatedDisk disk = disk()) {
                 disk.cutAfterFlushes(disk.flushes() + k);
-                workload(disk.path());
+                int acknowledged = workload(disk.path());
+                assertThat(acknowledged).as("a sync after the cut at flush %d of %d fails", k, total).isLessThan(RECORDS);
                 Path survivor = disk.cutPower();
+                assertThat(disk.cuts().get(0).armed()).as("the power went at the armed flush").isTrue();
                 String log = Files.exists(survivor.resolve("log")) ? Files.readString(survivor.resolve("log")) : "";
                 int n = (int) log.lines().count();
                 assertThat(log).as("cut at flush %d of %d", k, total).isEqualTo(records(n));
+                assertThat(n).as("acknowledged records survive a cut at flush %d", k).isGreaterThanOrEqualTo(acknowledged);
                 assertThat(n).as("records kept when cut at flush %d", k).isGreaterThanOrEqualTo(previous);
                 previous = n;
             }
         }
         assertThat(previous).as("a late cut keeps most of the log").isGreaterThanOrEqualTo(RECORDS / 2);
+    }
+
+    @Test
+    void aCutDuringAFlushFailsItsSyncAndKeepsASeededSubsetOfWhatCameBefore() throws IOException {
+        long total;
+        try (SimulatedDisk disk = disk()) {
+            long start = disk.flushes();
+            workload(disk.path());
+            total = disk.flushes() - start;
+        }
+        String[] kept = new String[2];
+        for (int run = 0; run < 2; run++) {
+            try (SimulatedDisk disk = disk()) {
+                long k = disk.flushes() + total / 2;
+                disk.cutDuringFlush(k, 11);
+                int acknowledged = workload(disk.path());
+                assertThat(acknowledged).as("the sync waiting for flush %d fails", k).isLessThan(RECORDS);
+                Path survivor = disk.cutPower();
+                PowerCut cut = disk.cuts().get(0);
+                assertThat(cut.armed()).isTrue();
+                assertThat(cut.flushes()).as("the drive stopped before flush %d", k).isEqualTo(k - 1);
+                assertThat(cut.seed()).isEqualTo(11L);
+                assertThat(cut.reproducedBy()).isEqualTo("cutDuringFlush(" + k + ", 11)");
+                assertThat(cut.unflushedBytes()).as("the writes since flush %d were in the cache", k - 1).isPositive();
+                String log = Files.exists(survivor.resolve("log")) ? Files.readString(survivor.resolve("log")) : "";
+                int n = (int) log.lines().count();
+                assertThat(log).isEqualTo(records(n));
+                assertThat(n).isGreaterThanOrEqualTo(acknowledged);
+                kept[run] = cut.keptBytes() + " " + log;
+            }
+        }
+        assertThat(kept[1]).as("the same seed keeps the same sectors").isEqualTo(kept[0]);
     }
 
     @Test

@@ -56,7 +56,7 @@ class SimulatedPowerLossExtensionTests {
                 .map(e -> e.getPayload(org.junit.platform.engine.reporting.ReportEntry.class).orElseThrow().getKeyValuePairs())
                 .toList();
         assertThat(entries).anySatisfy(e -> assertThat(e.get("flushcheck.powercut.1")).startsWith("FLUSHED after "));
-        assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain("flushcheck-powercut-");
+        assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain("flushcheck-powercut-" + ProcessHandle.current().pid() + "-");
     }
 
     @Test
@@ -67,10 +67,29 @@ class SimulatedPowerLossExtensionTests {
                 .getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow();
         assertThat(failure.getMessage()).contains("power cuts in this test: SUBSET seed 5 after ")
                 .contains("(cutPower(5) repeats it)");
-        assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain("flushcheck-powercut-");
+        assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain("flushcheck-powercut-" + ProcessHandle.current().pid() + "-");
+    }
+
+    @Test
+    void theAnnotationPicksTheFilesystemItsDefaultSizeAndDirectIo() {
+        Requirements.requireCommand("mkfs.xfs", "xfsprogs");
+        run(Fixtures.XfsWithDirectIo.class).assertStatistics(s -> s.succeeded(1).failed(0));
     }
 
     static class Fixtures {
+
+        @SimulatedPowerLoss(fs = "xfs", directIo = true)
+        static class XfsWithDirectIo {
+
+            @Test
+            void runsOnXfsOfHalfAGibibyteWithDirectIo(SimulatedDisk disk) throws IOException {
+                assertThat(Files.getFileStore(disk.path()).type()).isEqualTo("xfs");
+                assertThat(Files.getFileStore(disk.path()).getTotalSpace()).isBetween(400L << 20, 512L << 20);
+                assertThat(disk.directIo()).isTrue();
+                append(disk.path().resolve("log"), "one\n", true);
+                assertThat(Files.readString(disk.cutPower().resolve("log"))).isEqualTo("one\n");
+            }
+        }
 
         @SimulatedPowerLoss(sizeMiB = 32)
         static class Durable {

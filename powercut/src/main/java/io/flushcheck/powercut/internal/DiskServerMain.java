@@ -17,6 +17,9 @@ import org.apiguardian.api.API;
  * SIGKILL process group PGID before the flush is answered; {@code armed}),
  * {@code save FILE} ({@code saved}) and {@code quit}. End of input
  * (its parent gone) unmounts and exits, like {@code quit}.
+ * Also {@code arm-during K SEED}: cut as the K-th flush arrives, keeping a seeded subset of the cache,
+ * and fail that flush ({@code armed}). The reply to {@code cut} ends {@code at FLUSHES armed} when an
+ * armed cut had already happened, {@code at FLUSHES now} otherwise.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class DiskServerMain {
@@ -53,7 +56,8 @@ public final class DiskServerMain {
                     case "stats" -> out.println("flushes " + store.flushes() + " unflushed " + store.unflushedBytes());
                     case "cut" -> {
                         long[] r = store.cut(SectorStore.CutMode.valueOf(w[1]), w.length > 2 ? Long.parseLong(w[2]) : 0);
-                        out.println("cut kept " + r[0] + " discarded " + r[1]);
+                        out.println("cut kept " + r[0] + " discarded " + r[1] + " at " + store.flushes()
+                                + (store.armedCutHappened() ? " armed" : " now"));
                     }
                     case "arm" -> {
                         if (w.length > 2) {
@@ -67,6 +71,11 @@ public final class DiskServerMain {
                     case "save" -> {
                         store.save(Path.of(line.trim().substring("save ".length())));
                         out.println("saved");
+                    }
+                    case "powered" -> out.println("powered " + !store.frozen());
+                    case "arm-during" -> {
+                        store.cutDuringFlush(Long.parseLong(w[1]), Long.parseLong(w[2]));
+                        out.println("armed");
                     }
                     case "quit" -> {
                         server.unmount();

@@ -28,6 +28,7 @@ public final class FuseDiskServer {
     private static final int OUT_HEADER = 16;
     private static final int ENOENT = 2;
     private static final int EINTR = 4;
+    private static final int EIO = 5;
     private static final int EAGAIN = 11;
     private static final int ENODEV = 19;
     private static final int ENOSYS = 38;
@@ -137,7 +138,12 @@ public final class FuseDiskServer {
                 store.write(offset, data, size);
                 rep.putInt(size).putInt(0);
             }
-            case 20 -> store.flush(); // FSYNC: the drive's cache flush
+            case 20 -> { // FSYNC: the drive's cache flush
+                if (!store.flush()) {
+                    reply(unique, -EIO, 0);
+                    return true;
+                }
+            }
             case 17 -> { // STATFS
                 long blocks = store.size() / SectorStore.SECTOR;
                 rep.putLong(blocks).putLong(0).putLong(0).putLong(2).putLong(0)

@@ -39,6 +39,9 @@ public final class SectorStore {
     private boolean frozen;
     private long cutAtFlush = -1;
     private Runnable atCut;
+    private long cutDuringFlush = -1;
+    private long duringSeed;
+    private long[] duringCut;
     private long discardedAfterCut;
 
     public SectorStore(long size) {
@@ -100,10 +103,20 @@ public final class SectorStore {
         }
     }
 
-    /** A completed flush: everything written before it is durable. After a cut, nothing happens. */
-    public synchronized void flush() {
+    /**
+     * A completed flush: everything written before it is durable. After a cut, nothing happens.
+     *
+     * @return false when the flush did not happen because the power went while the workload ran (an armed
+     *     cut): its sync must fail, or the program would acknowledge what no longer reaches the drive. After
+     *     a cut made by {@link #cut}, the workload is over and its last flushes (closing, unmounting) pass.
+     */
+    public synchronized boolean flush() {
         if (frozen) {
-            return;
+            return !armedCutHappened();
+        }
+        if (flushes + 1 == cutDuringFlush) {
+            duringCut = freeze(CutMode.SUBSET, duringSeed);
+            return false;
         }
         durable.putAll(cache);
         cache.clear();
@@ -115,11 +128,12 @@ public final class SectorStore {
                 atCut.run();
             }
         }
+        return true;
     }
 
     /**
      * Cuts the power the moment the {@code k}-th flush completes (counted from the start): what it made
-     * durable survives, and everything after it is discarded, while the workload runs on unaware.
+     * durable survives, everything written after it is discarded, and later flushes fail.
      */
     public synchronized void cutAtFlush(long k) {
         cutAtFlush(k, null);
@@ -138,6 +152,30 @@ public final class SectorStore {
         }
         cutAtFlush = k;
         this.atCut = atCut;
+        cutDuringFlush = -1;
+    }
+
+    /**
+     * Cuts the power the moment the {@code k}-th flush (counted from the start) arrives, before the drive
+     * carries it out: what flush {@code k - 1} made durable survives, with a subset of the sectors written
+     * since drawn from {@code seed} (the drive was writing its cache out when the power went), and that
+     * flush fails.
+     */
+    public synchronized void cutDuringFlush(long k, long seed) {
+        if (frozen) {
+            throw new IllegalStateException("the power is already cut");
+        }
+        if (k <= flushes) {
+            throw new IllegalArgumentException("flush " + k + " has already happened (" + flushes + " so far)");
+        }
+        cutDuringFlush = k;
+        duringSeed = seed;
+        cutAtFlush = -1;
+    }
+
+    /** True when the power went at an armed flush ({@link #cutAtFlush}, {@link #cutDuringFlush}). */
+    public synchronized boolean armedCutHappened() {
+        return frozen && (duringCut != null || cutAtFlush > 0 && flushes == cutAtFlush);
     }
 
     /** Bytes written after a cut, which the frozen drive discarded. */
@@ -166,12 +204,19 @@ public final class SectorStore {
      * @return {kept, discarded} sectors of the cache
      */
     public synchronized long[] cut(CutMode mode, long seed) {
+        if (duringCut != null) {
+            return duringCut.clone(); // cut already, as the armed flush arrived
+        }
         if (frozen && cutAtFlush > 0 && flushes == cutAtFlush) {
             return new long[] {0, 0}; // cut already, at the armed flush: nothing was cached since
         }
         if (frozen) {
             throw new IllegalStateException("the power is already cut");
         }
+        return freeze(mode, seed);
+    }
+
+    private long[] freeze(CutMode mode, long seed) {
         frozen = true;
         long kept = 0;
         Random random = new Random(seed);

@@ -91,6 +91,52 @@ class SectorStoreTests {
     }
 
     @Test
+    void afterAnArmedCutEveryFlushFailsAndAfterACutAskedForTheyPass() {
+        SectorStore armed = new SectorStore(16 * 4096);
+        armed.cutAtFlush(1);
+        armed.write(0, filled(4096, 1), 4096);
+        assertThat(armed.flush()).as("the armed flush itself completes").isTrue();
+        assertThat(armed.armedCutHappened()).isTrue();
+        armed.write(4096, filled(4096, 2), 4096);
+        assertThat(armed.flush()).as("a flush after the power went").isFalse();
+        assertThat(armed.cut(SectorStore.CutMode.FLUSHED, 0)).containsExactly(0, 0);
+
+        SectorStore asked = new SectorStore(16 * 4096);
+        asked.cut(SectorStore.CutMode.FLUSHED, 0);
+        assertThat(asked.armedCutHappened()).isFalse();
+        assertThat(asked.flush()).as("closing and unmounting after the test's own cut").isTrue();
+    }
+
+    @Test
+    void aCutDuringAFlushKeepsWhatTheFlushBeforeMadeDurableAndASeededSubsetOfTheRest() {
+        long[] first = null;
+        for (int run = 0; run < 2; run++) {
+            SectorStore s = new SectorStore(256 * 4096);
+            s.write(0, filled(4096, 1), 4096);
+            assertThat(s.flush()).isTrue();
+            s.cutDuringFlush(2, 42);
+            for (int i = 1; i < 201; i++) {
+                s.write(i * 4096L, filled(4096, 7), 4096);
+            }
+            assertThat(s.flush()).as("the flush the power went during").isFalse();
+            assertThat(s.flushes()).isEqualTo(1);
+            assertThat(read(s, 0, 4096)).isEqualTo(filled(4096, 1));
+            long[] r = s.cut(SectorStore.CutMode.FLUSHED, 0);
+            assertThat(r[0] + r[1]).isEqualTo(200);
+            assertThat(r[0]).isBetween(50L, 150L);
+            if (first == null) {
+                first = r;
+            } else {
+                assertThat(r).containsExactly(first);
+            }
+        }
+        SectorStore s = new SectorStore(16 * 4096);
+        s.flush();
+        assertThatThrownBy(() -> s.cutDuringFlush(1, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has already happened");
+    }
+
+    @Test
     void aDiskIsWholeSectors() {
         assertThatThrownBy(() -> new SectorStore(1000)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("4 KiB sectors");

@@ -1,0 +1,106 @@
+package io.flushcheck.powercut;
+
+import io.flushcheck.powercut.internal.Filesystems;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.platform.commons.support.AnnotationSupport;
+import org.opentest4j.TestAbortedException;
+
+/** Disks for the extensions: configured by {@link SimulatedPowerLoss}, made where a test can have one. */
+final class Disks {
+
+    private static final AtomicInteger DISKS = new AtomicInteger();
+
+    /** The defaults of {@link SimulatedPowerLoss}, for a test that has none in scope. */
+    @SimulatedPowerLoss
+    private static final class Defaults {
+    }
+
+    private Disks() {
+    }
+
+    /** The {@link SimulatedPowerLoss} on the test method, else its class, else the defaults. */
+    static SimulatedPowerLoss config(ExtensionContext context) {
+        return AnnotationSupport.findAnnotation(context.getRequiredTestMethod(), SimulatedPowerLoss.class)
+                .or(() -> AnnotationSupport.findAnnotation(context.getRequiredTestClass(), SimulatedPowerLoss.class))
+                .orElseGet(() -> Defaults.class.getAnnotation(SimulatedPowerLoss.class));
+    }
+
+    /**
+     * A fresh disk as {@code config} says. Without root, {@code /dev/fuse}, the filesystem's mkfs or a free
+     * loop device the test is skipped with the reason, or fails where {@code CI=true}.
+     */
+    static SimulatedDisk create(SimulatedPowerLoss config, String annotation) {
+        long size = config.sizeMiB() == 0 ? SimulatedDisk.defaultSizeBytes(config.fs()) : (long) config.sizeMiB() << 20;
+        if (size < SimulatedDisk.minimumSizeBytes(config.fs())) {
+            throw new ExtensionConfigurationException("@SimulatedPowerLoss(fs = \"" + config.fs() + "\", sizeMiB = "
+                    + config.sizeMiB() + "): " + Filesystems.tool(config.fs()) + " needs a drive of at least "
+                    + (SimulatedDisk.minimumSizeBytes(config.fs()) + (1 << 20) - 1 >> 20) + " MiB");
+        }
+        require(isRoot(), "root (to mount a filesystem)", annotation);
+        require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse (the FUSE kernel module)", annotation);
+        String mkfs = Filesystems.tool(config.fs());
+        require(Filesystems.find(mkfs) != null, mkfs + " (apt-get install " + Filesystems.debianPackage(config.fs()) + ")",
+                annotation);
+        // Images and survivors in memory where there is a tmpfs for it: they need no durability.
+        Path base = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir"));
+        Path work = base.resolve("flushcheck-powercut-" + ProcessHandle.current().pid() + "-" + DISKS.incrementAndGet());
+        try {
+            return SimulatedDisk.create(work, size, config.fs(), List.of(config.mkfsOptions()), config.directIo());
+        } catch (NoFreeLoopDeviceException e) {
+            require(false, "a free loop device, and found " + e.getMessage(), annotation);
+            throw new IllegalStateException(e);
+        } catch (IOException e) {
+            throw new ExtensionConfigurationException("cannot make a simulated disk: " + e.getMessage(), e);
+        }
+    }
+
+    /** Each cut as the test's message names it, with the call that repeats it. */
+    static String describeCuts(SimulatedDisk disk) {
+        List<String> cuts = new ArrayList<>();
+        for (PowerCut c : disk.cuts()) {
+            cuts.add(c + " (" + c.reproducedBy() + " repeats it)");
+        }
+        return String.join("; ", cuts);
+    }
+
+    /** {@code throwable} with {@code more} added to its message, where JUnit shows it. */
+    static AssertionError withMessage(Throwable throwable, String more) {
+        AssertionError e = new AssertionError((throwable.getMessage() == null ? throwable.toString() : throwable.getMessage())
+                + "\n" + more, throwable);
+        e.setStackTrace(throwable.getStackTrace());
+        return e;
+    }
+
+    static void publishCuts(ExtensionContext context, SimulatedDisk disk) {
+        List<PowerCut> cuts = disk.cuts();
+        for (int i = 0; i < cuts.size(); i++) {
+            context.publishReportEntry("flushcheck.powercut." + (i + 1), cuts.get(i).toString());
+        }
+    }
+
+    private static void require(boolean ok, String what, String annotation) {
+        if (ok) {
+            return;
+        }
+        String message = annotation + " needs " + what;
+        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+            throw new ExtensionConfigurationException(message + ", and CI=true does not skip");
+        }
+        throw new TestAbortedException(message);
+    }
+
+    private static boolean isRoot() {
+        try {
+            return "0".equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid").toString());
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return false;
+        }
+    }
+}
