@@ -1,6 +1,5 @@
 package io.flushcheck.jupiter;
 
-import io.flushcheck.Numbers;
 import java.util.Locale;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
@@ -25,18 +24,18 @@ record Gate(double percentile, double maxMicros, String shown) {
         double max = a.maxMicros();
         double p = a.gatePercentile();
         if (p99 != -1 && max != -1) {
-            throw new ExtensionConfigurationException(MeasureSyncCostExtension.NAME + "(maxP99Micros = " + Numbers.micros(p99)
-                    + ", maxMicros = " + Numbers.micros(max) + "): give one of them");
+            throw new ExtensionConfigurationException(MeasureSyncCostExtension.NAME + "(maxP99Micros = " + plain(p99)
+                    + ", maxMicros = " + plain(max) + "): give one of them");
         }
         if (p99 != -1) {
-            String shown = MeasureSyncCostExtension.NAME + "(maxP99Micros = " + Numbers.micros(p99) + ")";
+            String shown = MeasureSyncCostExtension.NAME + "(maxP99Micros = " + plain(p99) + ")";
             if (p != 99) {
                 throw new ExtensionConfigurationException(shown + " gates the p99: for another percentile use maxMicros"
                         + " with gatePercentile = " + plain(p));
             }
             return checked(new Gate(99, p99, shown));
         }
-        String shown = MeasureSyncCostExtension.NAME + "(maxMicros = " + Numbers.micros(max) + ", gatePercentile = " + plain(p) + ")";
+        String shown = MeasureSyncCostExtension.NAME + "(maxMicros = " + plain(max) + ", gatePercentile = " + plain(p) + ")";
         if (!(p > 0 && p < 100)) {
             throw new ExtensionConfigurationException(shown + ": gatePercentile must be above 0 and below 100");
         }

@@ -91,7 +91,7 @@ class MeasureSyncCostExtensionTests {
     void gateFailsWithTheDistribution() {
         run(GateTestCases.class, disk.toString()).testEvents()
                 .assertThatEvents().haveExactly(1, event(test("gated"), finishedWithFailure(instanceOf(AssertionError.class),
-                        message(m -> m.startsWith("@MeasureSyncCost(maxMicros = 1.00, gatePercentile = 50): overwrite-fdatasync p50 is ")
+                        message(m -> m.startsWith("@MeasureSyncCost(maxMicros = 1, gatePercentile = 50): overwrite-fdatasync p50 is ")
                                 && m.contains("above the limit (the p50 of 20 rounds: 10 rounds lie above it); the distribution:")
                                 && m.contains("overwrite-fdatasync: 20 rounds of 4 KiB")
                                 && m.contains(" us  ")
