@@ -182,14 +182,7 @@ final class GuestsCommand implements Job {
         if (comparisonError != null) {
             root.put("comparisonError", comparisonError);
         }
-        List<Object> failed = new ArrayList<>();
-        for (Map.Entry<String, String> f : failures.entrySet()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("environment", f.getKey());
-            m.put("reason", f.getValue());
-            failed.add(m);
-        }
-        root.put("failures", failed);
+        root.put("failures", EnvironmentFailure.of(failures));
         return root;
     }
 

@@ -205,14 +205,7 @@ final class VmCommand implements Job {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("results", results);
         root.put("comparison", comparison.toMap());
-        List<Object> failed = new ArrayList<>();
-        for (Map.Entry<String, String> f : failures.entrySet()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("environment", f.getKey());
-            m.put("reason", f.getValue());
-            failed.add(m);
-        }
-        root.put("failures", failed);
+        root.put("failures", EnvironmentFailure.of(failures));
         return root;
     }
 }

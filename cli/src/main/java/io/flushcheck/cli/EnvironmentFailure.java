@@ -1,0 +1,18 @@
+package io.flushcheck.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** An environment that gave no result, as the {@code failures} of {@code guests --json} and {@code vm --json}. */
+record EnvironmentFailure(String environment, String reason) {
+
+    /** One per entry of {@code failures} (environment to why), in its order. */
+    static List<EnvironmentFailure> of(Map<String, String> failures) {
+        List<EnvironmentFailure> out = new ArrayList<>(failures.size());
+        for (Map.Entry<String, String> f : failures.entrySet()) {
+            out.add(new EnvironmentFailure(f.getKey(), f.getValue()));
+        }
+        return out;
+    }
+}
