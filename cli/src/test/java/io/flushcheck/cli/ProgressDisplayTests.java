@@ -42,24 +42,25 @@ class ProgressDisplayTests {
 
         // What the terminal was sent: each line ends in CR LF there; a repaint starts with CR and erase-line.
         List<String> lines = new ArrayList<>(List.of(r.stdout().replace("\r\n", "\n").split("\n")));
-        assertThat(lines).as("one line per path: %s", r.stdout()).hasSize(2);
-        for (int i = 0; i < 2; i++) {
-            String path = (i == 0 ? a : b).toString();
-            String[] paints = lines.get(i).split("\r\u001b\\[K", -1);
-            assertThat(paints.length).as("repaints of %s", path).isGreaterThan(4);
-            for (int k = 1; k < paints.length - 1; k++) {
-                // The path gives way, from its start, to the figures after it.
-                assertThat(paints[k]).as("a live line fits in 100 columns").hasSizeLessThan(100).startsWith("flushcheck: ")
-                        .contains(path.substring(path.length() - 8) + ": ");
-            }
-            String live = String.join("\n", List.of(paints).subList(1, paints.length - 1));
-            assertThat(live).contains("[#", "/1500 rounds", " s/~");
-            for (String mode : MODES) {
-                assertThat(live).contains(": " + mode + " " + (MODES.indexOf(mode) + 1) + "/3 [");
-            }
-            assertThat(paints[paints.length - 1]).as("the finished line is the verdict")
-                    .startsWith("flushcheck: " + path + ": REAL_FLUSH in ").hasSizeLessThan(100);
+        // b is on a's mount, so a's probe judges it (one probe per mount): it has no live line of its own.
+        assertThat(lines).as("one line per path, and the note on b: %s", r.stdout()).hasSize(3);
+        String path = a.toString();
+        String[] paints = lines.get(0).split("\r\u001b\\[K", -1);
+        assertThat(paints.length).as("repaints of %s", path).isGreaterThan(4);
+        for (int k = 1; k < paints.length - 1; k++) {
+            // The path gives way, from its start, to the figures after it.
+            assertThat(paints[k]).as("a live line fits in 100 columns").hasSizeLessThan(100).startsWith("flushcheck: ")
+                    .contains(path.substring(path.length() - 8) + ": ");
         }
+        String live = String.join("\n", List.of(paints).subList(1, paints.length - 1));
+        assertThat(live).contains("[#", "/1500 rounds", " s/~");
+        for (String mode : MODES) {
+            assertThat(live).contains(": " + mode + " " + (MODES.indexOf(mode) + 1) + "/3 [");
+        }
+        assertThat(paints[paints.length - 1]).as("the finished line is the verdict")
+                .startsWith("flushcheck: " + path + ": REAL_FLUSH in ").hasSizeLessThan(100);
+        assertThat(lines.get(1)).isEqualTo("flushcheck: " + b + " is on the mount of " + a + ": judged with its probe");
+        assertThat(lines.get(2).replace("\r\u001b[K", "")).as("b's finished line").startsWith("flushcheck: " + b + ": REAL_FLUSH in ").hasSizeLessThan(100);
     }
 
     @Test
@@ -71,11 +72,11 @@ class ProgressDisplayTests {
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(r.stderr()).doesNotContain("\r", "\u001b");
         List<String> expected = new ArrayList<>();
-        for (Path p : List.of(a, b)) {
-            for (String mode : MODES) {
-                expected.add("flushcheck: " + p + ": " + mode + ", 1500 rounds");
-            }
+        for (String mode : MODES) {
+            expected.add("flushcheck: " + a + ": " + mode + ", 1500 rounds");
         }
+        // b is on a's mount: judged with a's probe, and said so.
+        expected.add("flushcheck: " + b + " is on the mount of " + a + ": judged with its probe");
         // A mode measured again because the device was too busy to tell adds its own line, with more rounds.
         assertThat(r.stderr().lines().filter(l -> !l.endsWith(", 6000 rounds") && !l.endsWith(", 24000 rounds")).toList())
                 .isEqualTo(expected);
