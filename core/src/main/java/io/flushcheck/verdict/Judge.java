@@ -240,7 +240,7 @@ public final class Judge {
             boolean arrived = decision > 0;
             boolean missing = decision < 0;
             long background = Math.round(c.backgroundFlushes());
-            if (background > 0 || c.flushesPerSync() > MOST_FLUSHES_A_SYNC_EXPLAINS) {
+            if (background > 0 || moreThanSyncsCause(c)) {
                 out.add(otherWork(c, where, flushes, caused, background, arrived || missing));
             }
             if (!arrived) {
@@ -309,9 +309,9 @@ public final class Judge {
      * were counted at all: other work only adds), 0 when the device was too busy to tell.
      */
     private static int decision(SyncCost c, Thresholds t) {
-        if (c.flushesPerSync() > MOST_FLUSHES_A_SYNC_EXPLAINS * Math.max(1, terminals(c))) {
-            // More left per sync than syncs can cause: the idle windows missed some of the other work, so the
-            // estimate cannot be trusted to have taken all of it off.
+        if (moreThanSyncsCause(c)) {
+            // The idle windows missed some of the other work, so the estimate cannot be trusted to have taken
+            // all of it off.
             return 0;
         }
         double caused = c.flushesCaused();
@@ -345,6 +345,11 @@ public final class Judge {
      */
     static final double MOST_FLUSHES_A_SYNC_EXPLAINS = 3;
 
+    /** More flushes left per sync than syncs cause: {@link #MOST_FLUSHES_A_SYNC_EXPLAINS} per disk at the bottom. */
+    private static boolean moreThanSyncsCause(SyncCost c) {
+        return c.flushesPerSync() > MOST_FLUSHES_A_SYNC_EXPLAINS * Math.max(1, terminals(c));
+    }
+
     private static int terminals(SyncCost c) {
         int n = 0;
         for (DeviceDelta d : c.devices()) {
@@ -359,7 +364,7 @@ public final class Judge {
         String msg = String.format(Locale.ROOT, "%s: %s served other work during the probe: of %d flushes counted in %d "
                         + "syncs, about %d came from elsewhere (its rate in %d ms of idle windows between the rounds)",
                 c.mode().id(), where, flushes, c.rounds(), background, c.idleNanos() / 1_000_000);
-        if (c.flushesPerSync() > MOST_FLUSHES_A_SYNC_EXPLAINS) {
+        if (moreThanSyncsCause(c)) {
             msg += String.format(Locale.ROOT, "; the %.1f left per sync are more than a sync causes, so other work the "
                     + "idle windows missed is in them too, and they do not show the syncs' own", c.flushesPerSync());
         } else if (!decided) {
