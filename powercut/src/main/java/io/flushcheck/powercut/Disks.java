@@ -78,6 +78,19 @@ final class Disks {
         return e;
     }
 
+    /** Removes the test's disk from {@code ns}, publishes its cuts and closes it: nothing stays mounted or attached. */
+    static void release(ExtensionContext context, ExtensionContext.Namespace ns) {
+        SimulatedDisk disk = context.getStore(ns).remove("disk", SimulatedDisk.class);
+        if (disk == null) {
+            return;
+        }
+        try {
+            publishCuts(context, disk);
+        } finally {
+            disk.close();
+        }
+    }
+
     static void publishCuts(ExtensionContext context, SimulatedDisk disk) {
         List<PowerCut> cuts = disk.cuts();
         for (int i = 0; i < cuts.size(); i++) {

@@ -246,15 +246,7 @@ public final class RepeatedPowerCutExtension implements TestTemplateInvocationCo
             if (counts) {
                 plan.uncounted();
             }
-            SimulatedDisk disk = context.getStore(NS).remove("disk", SimulatedDisk.class);
-            if (disk == null) {
-                return;
-            }
-            try {
-                Disks.publishCuts(context, disk);
-            } finally {
-                disk.close();
-            }
+            Disks.release(context, NS);
         }
     }
 }

@@ -39,14 +39,6 @@ public final class SimulatedPowerLossExtension implements ParameterResolver, Aft
 
     @Override
     public void afterEach(ExtensionContext context) {
-        SimulatedDisk disk = context.getStore(NS).remove("disk", SimulatedDisk.class);
-        if (disk == null) {
-            return;
-        }
-        try {
-            Disks.publishCuts(context, disk);
-        } finally {
-            disk.close();
-        }
+        Disks.release(context, NS);
     }
 }
