@@ -16,9 +16,12 @@ import org.apiguardian.api.API;
  * @param interposers  libraries mapped in the process that are known to turn syncs into no-ops (eatmydata
  *                     and its kin), each as "name (how it got there)"
  * @param preloaded    everything named in {@code LD_PRELOAD} and {@code /etc/ld.so.preload}, known or not
+ * @param hostEdge     what the host running this VM guest measured beyond its virtual disk, or null (see
+ *                     {@link HostEdge})
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-public record Environment(String container, String hypervisor, List<String> interposers, List<String> preloaded) {
+public record Environment(String container, String hypervisor, List<String> interposers, List<String> preloaded,
+                          HostEdge hostEdge) {
 
     /** Library names that make fsync and friends return without syncing. */
     static final List<String> KNOWN_INTERPOSERS = List.of("libeatmydata", "libnosync", "libfakesync", "libnofsync");
@@ -26,6 +29,11 @@ public record Environment(String container, String hypervisor, List<String> inte
     public Environment {
         interposers = List.copyOf(interposers);
         preloaded = List.copyOf(preloaded);
+    }
+
+    /** An environment without a host's statement. */
+    public Environment(String container, String hypervisor, List<String> interposers, List<String> preloaded) {
+        this(container, hypervisor, interposers, preloaded, null);
     }
 
     public static Environment detect() {
@@ -37,7 +45,7 @@ public record Environment(String container, String hypervisor, List<String> inte
         String preload = ldPreload == null ? systemPreload : (ldPreload + " " + systemPreload).trim();
         List<String> interposers = preload.isEmpty() ? List.of()
                 : detectInterposers(preload, readOrEmpty(Path.of("/proc/self/maps")));
-        return new Environment(detectContainer(), detectHypervisor(), interposers, preloadList(preload));
+        return new Environment(detectContainer(), detectHypervisor(), interposers, preloadList(preload), HostEdge.ofThisJvm());
     }
 
     /**

@@ -42,7 +42,10 @@ public enum FindingCode {
     HOST_FLUSHES_REACHED(Verdict.REAL_FLUSH),
     /** A VM guest's disk is write-through, and the host's disk under it completed a flush for its writes. */
     HOST_WRITES_SYNCED(Verdict.REAL_FLUSH),
-    /** A VM guest's syncs completed while the host's disk under its virtual disk received no flushes for them. */
+    /**
+     * A VM guest's syncs completed while the host's disk under its virtual disk received no flushes for them: found
+     * by the host that ran the guest, or, inside a guest, stated by that host ({@link io.flushcheck.storage.HostEdge}).
+     */
     HOST_FLUSHES_MISSING(Verdict.NO_REAL_FLUSH),
     /** The host directory that holds a VM guest's disk image is itself NO_REAL_FLUSH. */
     HOST_STORAGE_NO_REAL_FLUSH(Verdict.NO_REAL_FLUSH),

@@ -7,6 +7,7 @@ import io.flushcheck.probe.SyncMode;
 import io.flushcheck.storage.BlockDevice;
 import io.flushcheck.storage.Environment;
 import io.flushcheck.storage.FsTypes;
+import io.flushcheck.storage.HostEdge;
 import io.flushcheck.storage.MountInfo;
 import io.flushcheck.storage.StorageFacts;
 import java.util.ArrayList;
@@ -91,11 +92,21 @@ public final class Judge {
                     + facts.upperMount().mountPoint() : String.valueOf(facts.flushPointsNote())), evidence()));
         }
         if (facts.device() != null) {
+            HostEdge edge = env.hostEdge();
             for (BlockDevice t : facts.device().terminals()) {
-                if (t.virtualDisk()) {
-                    out.add(new Finding(FindingCode.VIRTUAL_DISK, "flushes end at " + t.name() + ", a virtual disk ("
-                            + (t.driver() != null ? t.driver() : t.model()) + "): whether the host persists them is "
-                            + "beyond this guest's edge; compare with a probe on the host",
+                if (!t.virtualDisk()) {
+                    continue;
+                }
+                String disk = "flushes end at " + t.name() + ", a virtual disk (" + (t.driver() != null ? t.driver() : t.model())
+                        + ")";
+                if (edge != null && edge.device().equals(t.name())) {
+                    out.add(new Finding(edge.flushesReachHost() ? FindingCode.VIRTUAL_DISK : FindingCode.HOST_FLUSHES_MISSING,
+                            disk + ", and the host that runs this guest measured that they " + (edge.flushesReachHost()
+                                    ? "reach its disk" : "do not reach its disk") + ": " + edge.evidence(),
+                            evidence("device", t.name(), "driver", String.valueOf(t.driver()), "hostEdge", edge.propertyValue())));
+                } else {
+                    out.add(new Finding(FindingCode.VIRTUAL_DISK, disk + ": whether the host persists them is beyond this "
+                            + "guest's edge; compare with a probe on the host",
                             evidence("device", t.name(), "driver", String.valueOf(t.driver()))));
                 }
             }

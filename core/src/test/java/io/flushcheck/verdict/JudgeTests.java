@@ -11,6 +11,7 @@ import io.flushcheck.probe.SyncMode;
 import io.flushcheck.storage.BlockDevice;
 import io.flushcheck.storage.DeviceStat;
 import io.flushcheck.storage.Environment;
+import io.flushcheck.storage.HostEdge;
 import io.flushcheck.storage.MountInfo;
 import io.flushcheck.storage.StorageFacts;
 import java.util.List;
@@ -319,6 +320,39 @@ class JudgeTests {
                 "VIRTUAL_DISK: flushes end at vda, a virtual disk (virtio_blk): whether the host persists them is "
                         + "beyond this guest's edge; compare with a probe on the host");
         assertThat(Judge.decidedWithoutProbe(s)).isTrue();
+    }
+
+    private static StorageFacts onVdaWithHostEdge(String statement) {
+        Environment env = new Environment(null, "kvm", List.of(), List.of(), HostEdge.parse(statement));
+        return new StorageFacts("/data", "/data", ROOT, VDA, null, List.of(VDA), null, env);
+    }
+
+    @Test
+    void aGuestDiskWhoseFlushesTheHostSaysItNeverGotIsDecidedStatically() {
+        List<Finding> s = Judge.staticFindings(onVdaWithHostEdge("vda:missing:cache=unsafe, 0 of 64 flushes reached loop3"));
+        assertThat(s).extracting(Finding::toString).containsExactly("HOST_FLUSHES_MISSING: flushes end at vda, a virtual "
+                + "disk (virtio_blk), and the host that runs this guest measured that they do not reach its disk: "
+                + "cache=unsafe, 0 of 64 flushes reached loop3");
+        assertThat(Judge.decidedWithoutProbe(s)).isTrue();
+        SyncCost reached = cost(SyncMode.OVERWRITE_FDATASYNC, 64, 300, dev("vda", true, 64, 256));
+        Judgement j = Judge.judge(onVdaWithHostEdge("vda:missing:0 of 64"), List.of(reached), Thresholds.DEFAULT, List.of());
+        assertThat(j.verdict()).as("the guest's own counters cannot outvote the host").isEqualTo(Verdict.NO_REAL_FLUSH);
+    }
+
+    @Test
+    void aHostThatSawTheFlushesAddsItsEvidenceAndLeavesTheVerdictToTheProbe() {
+        List<Finding> s = Judge.staticFindings(onVdaWithHostEdge("vda:reached:cache=none, 64 of 64"));
+        assertThat(s).extracting(Finding::toString).containsExactly("VIRTUAL_DISK: flushes end at vda, a virtual disk "
+                + "(virtio_blk), and the host that runs this guest measured that they reach its disk: cache=none, 64 of 64");
+        assertThat(Judge.decidedWithoutProbe(s)).isFalse();
+        Judgement none = Judge.judge(onVdaWithHostEdge("vda:reached:64 of 64"), List.of(), Thresholds.DEFAULT, List.of());
+        assertThat(none.verdict()).as("the host's word alone never makes REAL_FLUSH").isEqualTo(Verdict.UNKNOWN);
+    }
+
+    @Test
+    void aStatementAboutAnotherDiskChangesNothing() {
+        assertThat(Judge.staticFindings(onVdaWithHostEdge("vdb:missing:0 of 64"))).extracting(Finding::code)
+                .containsExactly(FindingCode.VIRTUAL_DISK);
     }
 
     @Test

@@ -11,14 +11,16 @@ import java.util.List;
 import java.util.Set;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
+import org.apiguardian.api.API;
 
-/** This JVM's classpath as files, with manifest-only jars (Surefire's booter) expanded. */
-final class Classpath {
+/** This JVM's classpath as files, with manifest-only jars (Surefire's booter) expanded: what a place runs. */
+@API(status = API.Status.INTERNAL, since = "0.1.0")
+public final class Classpath {
 
     private Classpath() {
     }
 
-    static List<Path> current() {
+    public static List<Path> current() {
         Set<Path> out = new LinkedHashSet<>();
         for (String e : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
             if (!e.isBlank()) {

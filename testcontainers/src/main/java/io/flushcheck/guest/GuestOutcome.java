@@ -19,7 +19,7 @@ import org.apiguardian.api.API;
  * @param elapsedMillis the whole run, container start and image build included
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-public record GuestOutcome(GuestEnvironment environment, List<ResultData> results, List<TestOutcome> tests,
+public record GuestOutcome(GuestPlace environment, List<ResultData> results, List<TestOutcome> tests,
                            List<String> errors, int exitCode, String log, long elapsedMillis) {
 
     public GuestOutcome {

@@ -61,8 +61,11 @@ public record GuestRequest(List<String> testClasses, boolean probe, boolean alwa
         return Path.of("").toAbsolutePath();
     }
 
-    /** The arguments of {@link GuestMain} for this request. */
-    List<String> guestArgs(String environment, String dataDir, String outFile) {
+    /**
+     * The arguments of {@link GuestMain} for this request, for a {@link GuestPlace} to run it with: the environment's
+     * name, its data directory and the result file, as that place's JVM sees them.
+     */
+    public List<String> guestArgs(String environment, String dataDir, String outFile) {
         List<String> a = new ArrayList<>(List.of("--environment", environment, "--data", dataDir, "--out", outFile));
         if (probe) {
             a.add("--probe");

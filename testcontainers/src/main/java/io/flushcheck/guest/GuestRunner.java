@@ -10,9 +10,9 @@ import java.util.function.Consumer;
 import org.apiguardian.api.API;
 
 /**
- * Runs a {@link GuestRequest} in an environment and brings everything back as a {@link GuestOutcome}: the
- * host in a child JVM ({@link HostRun}), a guest in a container ({@link ContainerRun}), both running
- * {@link GuestMain}, whose document ({@link GuestProtocol}) becomes the outcome here. Everything made for a
+ * Runs a {@link GuestRequest} in a {@link GuestPlace} and brings everything back as a {@link GuestOutcome}: the
+ * host in a child JVM ({@link HostRun}), a guest in a container ({@link ContainerRun}) or wherever another
+ * place runs {@link GuestMain}, whose document ({@link GuestProtocol}) becomes the outcome here. Everything made for a
  * run is removed when it ends, failed or not.
  *
  * <p>Docker is found the Testcontainers way; on machines that look like a container themselves set
@@ -40,11 +40,11 @@ public final class GuestRunner {
      * Runs one environment. Holds the JVM-wide {@link ProbeLock}: a guest's syncs land on the host's
      * disks, whose counters every other measurement in this JVM reads too.
      */
-    public GuestOutcome run(GuestEnvironment env, GuestRequest request) {
+    public GuestOutcome run(GuestPlace env, GuestRequest request) {
         long t0 = System.nanoTime();
         return ProbeLock.exclusively(() -> {
             try {
-                RunOutput r = env.isHost() ? HostRun.run(request, progress) : ContainerRun.run(env, request, progress);
+                RunOutput r = env.run(request, progress);
                 return outcome(env, r, t0);
             } catch (IOException e) {
                 throw new UncheckedIOException(env.name() + ": " + e.getMessage(), e);
@@ -52,15 +52,15 @@ public final class GuestRunner {
         });
     }
 
-    public List<GuestOutcome> runAll(List<GuestEnvironment> envs, GuestRequest request) {
+    public List<GuestOutcome> runAll(List<? extends GuestPlace> envs, GuestRequest request) {
         List<GuestOutcome> out = new ArrayList<>();
-        for (GuestEnvironment e : envs) {
+        for (GuestPlace e : envs) {
             out.add(run(e, request));
         }
         return out;
     }
 
-    static GuestOutcome outcome(GuestEnvironment env, RunOutput run, long t0) {
+    static GuestOutcome outcome(GuestPlace env, RunOutput run, long t0) {
         List<String> errors = new ArrayList<>();
         List<ResultData> results = List.of();
         List<TestOutcome> tests = List.of();

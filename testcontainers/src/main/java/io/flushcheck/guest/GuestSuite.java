@@ -5,13 +5,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apiguardian.api.API;
 import org.junit.jupiter.api.DynamicTest;
 import org.opentest4j.AssertionFailedError;
-import org.opentest4j.TestAbortedException;
 
 /**
  * Runs test classes on the host and in every guest image and mount, for a {@code @TestFactory}:
@@ -29,7 +27,8 @@ import org.opentest4j.TestAbortedException;
  *
  * <p>The classes run with {@code java.io.tmpdir} on the environment's data directory, so {@code @TempDir}
  * lands on the mount under test; {@link GuestMain#DATA_DIR_PROPERTY} and {@link GuestMain#ENVIRONMENT_PROPERTY}
- * name it. Without a Docker engine the guest tests abort with the reason, or fail when {@code CI=true}.
+ * name it. Where a place cannot run (no Docker engine, no QEMU) its test aborts with the reason, or fails when
+ * {@code CI=true}.
  * Inside a guest, a suite yields nothing (no guests within guests).
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
@@ -38,6 +37,7 @@ public final class GuestSuite {
     private final List<String> classes;
     private List<GuestImage> images = GuestImage.defaults();
     private List<MountKind> mounts = List.of(MountKind.values());
+    private List<GuestPlace> others = List.of();
     private boolean host = true;
     private boolean probe;
     private int rounds = 64;
@@ -67,6 +67,16 @@ public final class GuestSuite {
         return this;
     }
 
+    /**
+     * Places beyond the host and the containers, run after them in this order: for example QEMU guests from
+     * {@code flushcheck-vm}, {@code also(VmGuest.of(CacheMode.NONE), VmGuest.of(CacheMode.UNSAFE))}. Call
+     * {@link #images} with no image for no containers.
+     */
+    public GuestSuite also(GuestPlace... places) {
+        this.others = List.of(places);
+        return this;
+    }
+
     /** Whether to run on the host too (default true). */
     public GuestSuite host(boolean on) {
         this.host = on;
@@ -91,8 +101,9 @@ public final class GuestSuite {
         return this;
     }
 
-    public List<GuestEnvironment> environments() {
-        List<GuestEnvironment> envs = new ArrayList<>();
+    /** The places in the order they run: the host, each image on each mount, then {@link #also}'s. */
+    public List<GuestPlace> environments() {
+        List<GuestPlace> envs = new ArrayList<>();
         if (host) {
             envs.add(GuestEnvironment.host());
         }
@@ -101,6 +112,7 @@ public final class GuestSuite {
                 envs.add(GuestEnvironment.guest(i, m));
             }
         }
+        envs.addAll(others);
         return envs;
     }
 
@@ -114,10 +126,8 @@ public final class GuestSuite {
     public List<GuestOutcome> run() {
         GuestRunner runner = new GuestRunner(progress);
         List<GuestOutcome> out = new ArrayList<>();
-        for (GuestEnvironment e : environments()) {
-            if (!e.isHost()) {
-                requireDocker(e);
-            }
+        for (GuestPlace e : environments()) {
+            e.requireAvailable();
             out.add(runner.run(e, request()));
         }
         return out;
@@ -136,11 +146,9 @@ public final class GuestSuite {
         GuestRequest request = request();
         List<ResultData> results = new ArrayList<>();
         List<DynamicTest> tests = new ArrayList<>();
-        for (GuestEnvironment e : environments()) {
+        for (GuestPlace e : environments()) {
             tests.add(DynamicTest.dynamicTest(e.name(), () -> {
-                if (!e.isHost()) {
-                    requireDocker(e);
-                }
+                e.requireAvailable();
                 GuestOutcome o = runner.run(e, request);
                 results.addAll(o.results());
                 progress.accept(o.summary());
@@ -165,19 +173,5 @@ public final class GuestSuite {
             }));
         }
         return tests.stream();
-    }
-
-    private static void requireDocker(GuestEnvironment e) {
-        if (GuestRunner.dockerAvailable()) {
-            return;
-        }
-        String why = e.name() + " needs a Docker engine and none answers (install and start one, or set DOCKER_HOST; "
-                + "the guests start FROM the image " + GuestImage.baseImage() + ", which must be on the engine, or name "
-                + "another with -D" + GuestImage.BASE_IMAGE_KEY + "=IMAGE; where the machine is itself a container set "
-                + "TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=localhost)";
-        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-            throw new AssertionFailedError("CI=true: " + why);
-        }
-        throw new TestAbortedException(why);
     }
 }

@@ -1,0 +1,47 @@
+package io.flushcheck.guest;
+
+import java.io.IOException;
+import java.util.function.Consumer;
+import org.apiguardian.api.API;
+import org.opentest4j.AssertionFailedError;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * Somewhere a {@link GuestSuite} runs test classes: the host, a container ({@link GuestEnvironment}), or a
+ * place another module provides, such as a QEMU guest from {@code flushcheck-vm}. A place runs
+ * {@link GuestMain} with {@link GuestRequest#guestArgs} and brings back its result file and log; everything it
+ * made for the run is gone when {@link #run} returns, failed or not.
+ */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
+public interface GuestPlace {
+
+    /** The environment's name in test names, results and reports, e.g. {@code host} or {@code qemu/cache=unsafe}. */
+    String name();
+
+    /** True only for the host: the place the comparison measures the guests against. */
+    default boolean isHost() {
+        return false;
+    }
+
+    /**
+     * Checks that this place can run here.
+     *
+     * Throws through {@link #notHere(String)}, naming what is missing.
+     */
+    void requireAvailable();
+
+    /** Runs the request here, to its end. */
+    RunOutput run(GuestRequest request, Consumer<String> progress) throws IOException;
+
+    /**
+     * Says that a place cannot run here: throws a {@link TestAbortedException} with the reason, which a test shows
+     * as aborted, or an {@link AssertionFailedError} when {@code CI=true}, where a missing tool is a broken build
+     * rather than a laptop without it.
+     */
+    static void notHere(String why) {
+        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+            throw new AssertionFailedError("CI=true: " + why);
+        }
+        throw new TestAbortedException(why);
+    }
+}
