@@ -45,7 +45,7 @@ record GuestImage(String key, Path kernel, Path initramfs, boolean built) {
         static Inputs ofThisMachine() {
             GuestKernel k = GuestKernel.resolve();
             List<Path> modules = new ArrayList<>();
-            for (String f : KernelModules.read(k.modules()).loadOrder(KernelModules.GUEST_DISK)) {
+            for (String f : KernelModules.read(k.modules()).loadOrder(KernelModules.GUEST)) {
                 modules.add(k.modules().resolve(f));
             }
             Path busybox = Exec.require("busybox", "busybox-static");
@@ -101,7 +101,7 @@ record GuestImage(String key, Path kernel, Path initramfs, boolean built) {
     }
 
     /** Changes when the way the image is assembled changes, so that a cached image of another layout is not used. */
-    private static final String FORMAT = "flushcheck-vm-image-1";
+    private static final String FORMAT = "flushcheck-vm-image-2";
 
     /** The user's cache: {@code flushcheck.vm.cache}, else {@code $XDG_CACHE_HOME/flushcheck/vm}, else {@code ~/.cache/flushcheck/vm}. */
     static Path defaultCache() {
@@ -150,7 +150,7 @@ record GuestImage(String key, Path kernel, Path initramfs, boolean built) {
 
     private static void build(Inputs in, Path out) throws IOException {
         Path root = out.resolve("root");
-        for (String d : List.of("bin", "dev", "proc", "sys", "data", "lib/modules")) {
+        for (String d : List.of("bin", "dev", "proc", "sys", "data", "host", "lib/modules")) {
             Files.createDirectories(root.resolve(d));
         }
         Files.write(root.resolve("init"), in.init());

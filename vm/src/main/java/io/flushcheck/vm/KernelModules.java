@@ -24,6 +24,12 @@ final class KernelModules {
      */
     static final List<String> GUEST_DISK = List.of("virtio_pci", "virtio_blk", "crc32c_generic", "ext4");
 
+    /** 9p over virtio, through which a guest that runs a JVM sees the host's files (read only). */
+    static final List<String> HOST_SHARE = List.of("9pnet_virtio", "9p");
+
+    /** Everything the guest loads. */
+    static final List<String> GUEST = java.util.stream.Stream.concat(GUEST_DISK.stream(), HOST_SHARE.stream()).toList();
+
     private final Map<String, String> fileByName = new HashMap<>();
     private final Map<String, List<String>> depsByFile = new HashMap<>();
     private final Set<String> builtin = new HashSet<>();

@@ -2,14 +2,10 @@ package io.flushcheck.vm;
 
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncMode;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One QEMU guest run: boots the image with the data disk on the run's loop device, answers the probe's
@@ -24,23 +20,44 @@ final class QemuGuest {
     private QemuGuest() {
     }
 
+    /** The probe's guest: the arguments on the kernel command line, the results on the serial console. */
     static List<String> command(GuestImage image, Accelerator accel, CacheMode cache, LoopDevice disk, ProbePlan plan) {
-        List<String> cmd = new ArrayList<>();
-        cmd.addAll(List.of(Exec.require("setpriv", "util-linux").toString(), "--pdeathsig", "KILL", "--"));
         StringBuilder args = new StringBuilder().append(plan.rounds()).append(',').append(plan.blockSize());
         for (SyncMode m : plan.modes()) {
             args.append(',').append(m.id());
         }
+        return machine(image, accel, 256, "flushcheck.args=" + args, disk, cache);
+    }
+
+    /**
+     * A guest that runs the host's JVM ({@code flushcheck.run=jre} in the init): the host's root read only over
+     * 9p, and {@code runDir} (with the {@code run.sh} the guest runs) writable over 9p.
+     */
+    static List<String> jreCommand(GuestImage image, Accelerator accel, CacheMode cache, LoopDevice disk, Path runDir,
+                                   int memoryMiB) {
+        List<String> cmd = machine(image, accel, memoryMiB, "flushcheck.run=jre", disk, cache);
+        // multidevs=remap: the host's root spans several filesystems, whose inode numbers would collide in one share.
+        cmd.addAll(List.of("-fsdev", "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap",
+                "-device", "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot",
+                "-fsdev", "local,id=hostio,path=" + runDir + ",security_model=none",
+                "-device", "virtio-9p-pci,fsdev=hostio,mount_tag=hostio"));
+        return cmd;
+    }
+
+    private static List<String> machine(GuestImage image, Accelerator accel, int memoryMiB, String initArgs, LoopDevice disk,
+                                        CacheMode cache) {
+        List<String> cmd = new ArrayList<>();
+        cmd.addAll(List.of(Exec.require("setpriv", "util-linux").toString(), "--pdeathsig", "KILL", "--"));
         cmd.addAll(List.of(Exec.require(QEMU, "qemu-system-x86").toString(),
                 // microvm hangs under TCG; pc boots the same kernel in seconds.
                 "-machine", "pc,accel=" + accel.name(),
                 "-cpu", accel.name().equals("kvm") ? "host" : "max",
-                "-m", "256", "-smp", "1",
+                "-m", String.valueOf(memoryMiB), "-smp", "1",
                 "-nodefaults", "-no-user-config", "-display", "none", "-monitor", "none", "-serial", "stdio",
                 "-no-reboot",
                 "-kernel", image.kernel().toString(),
                 "-initrd", image.initramfs().toString(),
-                "-append", "console=ttyS0 quiet loglevel=1 panic=-1 flushcheck.args=" + args,
+                "-append", "console=ttyS0 quiet loglevel=1 panic=-1 " + initArgs,
                 "-drive", "file=" + disk.path() + ",format=raw,if=virtio,cache=" + cache.id()));
         return cmd;
     }
@@ -51,77 +68,28 @@ final class QemuGuest {
      * @throws IllegalStateException with the cause and the guest's last lines when it brings back no result
      */
     static GuestOutput run(List<String> command, LoopDevice disk, long timeoutMillis) {
-        Process p = null;
-        Thread watchdog = null;
         GuestOutput out = new GuestOutput();
-        // QEMU's stderr into memory, not a file: a killed JVM leaves nothing behind.
-        StringBuilder stderr = new StringBuilder();
-        long start = System.nanoTime();
-        try {
-            p = new ProcessBuilder(command).start();
-            Process proc = p;
-            Thread drain = new Thread(() -> {
-                try (var in = proc.getErrorStream()) {
-                    byte[] buf = new byte[4096];
-                    int n;
-                    while ((n = in.read(buf)) > 0) {
-                        synchronized (stderr) {
-                            if (stderr.length() < 8192) {
-                                stderr.append(new String(buf, 0, n, StandardCharsets.UTF_8));
-                            }
-                        }
-                    }
-                } catch (IOException e) {
-                    // QEMU gone
-                }
-            }, "flushcheck-qemu-stderr");
-            drain.setDaemon(true);
-            drain.start();
-            watchdog = new Thread(() -> {
-                try {
-                    if (!proc.waitFor(timeoutMillis, TimeUnit.MILLISECONDS)) {
-                        proc.destroyForcibly();
-                    }
-                } catch (InterruptedException e) {
-                    // the run ended first
-                }
-            }, "flushcheck-qemu-watchdog");
-            watchdog.setDaemon(true);
-            watchdog.start();
-            OutputStream toGuest = p.getOutputStream();
-            BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.ISO_8859_1));
+        try (QemuProcess qemu = QemuProcess.start(command, timeoutMillis)) {
             String line;
-            while ((line = r.readLine()) != null) {
+            while ((line = qemu.readLine()) != null) {
                 GuestOutput.Step step;
                 try {
-                    step = out.accept(line, System.nanoTime() - start);
+                    step = out.accept(line, qemu.nanos());
                 } catch (NumberFormatException e) {
                     throw new IllegalStateException("the guest printed a line the host cannot read: '" + line + "'");
                 }
                 if (step == GuestOutput.Step.BEGIN) {
                     out.current().hostBefore = disk.stat();
-                    go(toGuest);
+                    qemu.send("go");
                 } else if (step == GuestOutput.Step.END) {
                     out.current().hostAfter = disk.stat();
-                    go(toGuest);
+                    qemu.send("go");
                 }
             }
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-            }
-            p.waitFor();
+            int exit = qemu.awaitExit();
             if (!out.done) {
-                long ms = (System.nanoTime() - start) / 1_000_000;
-                String why = out.error != null ? out.error
-                        : ms >= timeoutMillis ? "no result within " + timeoutMillis / 1000 + " s, QEMU was killed"
-                        : "QEMU exited " + p.exitValue() + " before the probe finished";
-                drain.join(2000);
-                String err;
-                synchronized (stderr) {
-                    err = stderr.toString().trim();
-                }
-                throw new IllegalStateException(why + (err.isEmpty() ? "" : "; QEMU: " + err.replace('\n', ' '))
-                        + "; the guest's last lines: " + out.tail());
+                throw new IllegalStateException(qemu.whyEnded(out.error, exit, "the probe finished") + "; the guest's last lines: "
+                        + out.tail());
             }
             return out;
         } catch (IOException e) {
@@ -129,23 +97,6 @@ final class QemuGuest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while the guest ran", e);
-        } finally {
-            if (p != null) {
-                p.destroyForcibly();
-                try {
-                    p.waitFor(5, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            if (watchdog != null) {
-                watchdog.interrupt();
-            }
         }
-    }
-
-    private static void go(OutputStream toGuest) throws IOException {
-        toGuest.write("go\n".getBytes(StandardCharsets.US_ASCII));
-        toGuest.flush();
     }
 }

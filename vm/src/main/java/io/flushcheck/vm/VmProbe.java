@@ -78,13 +78,19 @@ public final class VmProbe {
         return image.key();
     }
 
-    private synchronized GuestImage image() {
+    synchronized GuestImage image() {
         if (image == null) {
             requirements();
             image = GuestImage.obtain(cache, GuestImage.Inputs.ofThisMachine(), progress);
             accelerator = Accelerator.choose();
         }
         return image;
+    }
+
+    /** The accelerator guests use here. */
+    Accelerator chosenAccelerator() {
+        image();
+        return accelerator;
     }
 
     /** The accelerator guests use here, and why. */
