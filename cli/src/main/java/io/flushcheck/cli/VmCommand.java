@@ -31,7 +31,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code flushcheck vm [--json] [--cache a,b] [--rounds N]}: probes the host directory and a QEMU guest per
+ * {@code flushcheck vm [--json] [--cache a,b] [--rounds N] [--block-size B]}: probes the host directory and a QEMU guest per
  * cache mode whose disk image lies in it, and judges each guest by the flushes the host's disk received.
  */
 @Command(name = "vm", synopsisHeading = "usage: ", customSynopsis = "flushcheck vm [options]",
@@ -69,6 +69,10 @@ final class VmCommand implements Job {
     @Option(names = "--rounds", paramLabel = "N", converter = Converters.Rounds.class,
             description = "rounds per mode (default: 200; at most 100000)")
     Integer rounds;
+
+    @Option(names = "--block-size", paramLabel = "BYTES", converter = Converters.BlockSize.class,
+            description = "bytes per round in the guests and on the host: 4096 (default), 64k, 1m, ...")
+    Integer blockSize;
 
     @Option(names = "--modes", paramLabel = "a,b,...",
             description = "sync modes (default: append-fsync,append-fdatasync,overwrite-fdatasync; also dsync, flush-only, no-sync)")
@@ -126,6 +130,9 @@ final class VmCommand implements Job {
             return ExitCodes.INTERNAL;
         }
         ProbePlan plan = ProbePlan.defaults().withModes(modes).withRounds(n);
+        if (blockSize != null) {
+            plan = plan.withBlockSize(blockSize);
+        }
         if (!quiet) {
             err.println("flushcheck vm: accelerator " + Escape.of(probe.accelerator()));
             err.println("flushcheck vm: host: probing " + Escape.of(hostDir));

@@ -85,6 +85,26 @@ class VmCommandTests {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void theBlockSizeIsWhatTheGuestWritesPerRound() throws Exception {
+        VmTesting.requireVm();
+        Path dir = VmTesting.hostDir("block-size");
+        InProcess.Run run = InProcess.run("vm", "--json", "--cache", "none", "--rounds", "20", "--modes",
+                "overwrite-fdatasync", "--block-size", "64k", "--host-dir", dir.toString());
+        assertThat(run.exit()).as(run.err()).isZero();
+        List<Object> results = (List<Object>) JsonInput.parseObject(run.out()).get("results");
+        Map<String, Object> guest = (Map<String, Object>) results.get(1);
+        Map<String, Object> cost = (Map<String, Object>) ((List<Object>) guest.get("costs")).get(0);
+        assertThat(((Number) cost.get("blockSize")).intValue()).isEqualTo(65536);
+        // What the host's loop device received: at least the 20 rounds of 64 KiB.
+        List<Object> devices = (List<Object>) cost.get("devices");
+        Map<String, Object> loop = (Map<String, Object>) devices.get(1);
+        assertThat(((Number) loop.get("kibWritten")).longValue()).as("%s", loop).isGreaterThanOrEqualTo(20 * 64);
+        assertThat(VmTesting.loopsBackedIn(dir)).isEmpty();
+        assertThat(VmTesting.ownFilesIn(dir)).isEmpty();
+    }
+
+    @Test
     void badCacheModesAndModesTheGuestLacksAreUsageErrors() {
         InProcess.Run cache = InProcess.run("vm", "--cache", "none,bogus");
         assertThat(cache.exit()).isEqualTo(2);
@@ -96,6 +116,9 @@ class VmCommandTests {
         InProcess.Run rounds = InProcess.run("vm", "--rounds", "100001");
         assertThat(rounds.exit()).isEqualTo(2);
         assertThat(rounds.err()).contains("at most 100000");
+        InProcess.Run block = InProcess.run("vm", "--block-size", "100");
+        assertThat(block.exit()).isEqualTo(2);
+        assertThat(block.err()).contains("--block-size");
         // Before any guest is prepared: a page that cannot be written is refused first.
         InProcess.Run page = InProcess.run("vm", "--html", "/nonexistent-flushcheck-dir/vm.html", "--host-dir", "/dev/shm");
         assertThat(page.exit()).isEqualTo(2);
