@@ -5,6 +5,11 @@ import io.flushcheck.probe.SyncMode;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -17,7 +22,8 @@ import org.apiguardian.api.API;
  * Writes JSON text, pretty-printed with two spaces, through Gson's streaming writer (which does the quoting
  * and escaping): the one place flushcheck makes JSON. Takes a tree of maps (in their order), lists,
  * strings, numbers, booleans, enums (their names; a {@link SyncMode} its id), null, {@link ResultData} (the
- * result contract, {@link ResultJson}) and other records (an object of their components, in order).
+ * result contract, {@link ResultJson}) and other records (an object of their components, in order; a
+ * component marked {@link LeftOutWhenNull} is no field at all while it is null).
  *
  * <p>Numbers: whole numbers as integers; others to three decimals, or three significant digits below 0.1,
  * so that {@code 0.00001} stays {@code 0.00001}; NaN and infinities, which JSON has no word for, as
@@ -25,6 +31,17 @@ import org.apiguardian.api.API;
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class Json {
+
+    /**
+     * On a record component: while its value is null the record's object has no such field, for fields a
+     * contract writes only when they apply (rather than as {@code null}).
+     */
+    @API(status = API.Status.INTERNAL, since = "0.1")
+    @Documented
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.RECORD_COMPONENT)
+    public @interface LeftOutWhenNull {
+    }
 
     private static final MathContext SMALL = new MathContext(3, RoundingMode.HALF_UP);
 
@@ -99,6 +116,9 @@ public final class Json {
                 value = c.getAccessor().invoke(r);
             } catch (ReflectiveOperationException e) {
                 throw new IllegalArgumentException("cannot read " + r.getClass().getName() + "." + c.getName(), e);
+            }
+            if (value == null && c.isAnnotationPresent(LeftOutWhenNull.class)) {
+                continue;
             }
             w.name(c.getName());
             value(w, value);

@@ -84,6 +84,16 @@ class JsonTests {
                         + "    \"UNKNOWN\"\n  ]\n}\n");
     }
 
+    record Sparse(String always, @Json.LeftOutWhenNull String sometimes, @Json.LeftOutWhenNull Long count) {
+    }
+
+    @Test
+    void aComponentLeftOutWhenNullIsNoFieldWhileNullAndAFieldOtherwise() {
+        assertThat(Json.write(new Sparse(null, null, null))).isEqualTo("{\n  \"always\": null\n}\n");
+        assertThat(Json.write(new Sparse("a", "b", 0L)))
+                .isEqualTo("{\n  \"always\": \"a\",\n  \"sometimes\": \"b\",\n  \"count\": 0\n}\n");
+    }
+
     @Test
     void aValueWithoutAJsonFormIsRefused() {
         assertThatThrownBy(() -> Json.write(new StringBuilder("a"))).isInstanceOf(IllegalArgumentException.class)
