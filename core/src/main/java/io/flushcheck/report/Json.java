@@ -5,7 +5,6 @@ import io.flushcheck.probe.SyncMode;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -23,7 +22,8 @@ import org.apiguardian.api.API;
  * and escaping): the one place flushcheck makes JSON. Takes a tree of maps (in their order), lists,
  * strings, numbers, booleans, enums (their names; a {@link SyncMode} its id), null, {@link ResultData} (the
  * result contract, {@link ResultJson}) and other records (an object of their components, in order; a
- * component marked {@link LeftOutWhenNull} is no field at all while it is null).
+ * component marked {@link LeftOutWhenNull} is no field at all while it is null, one marked {@link Name} has that
+ * name).
  *
  * <p>Numbers: whole numbers as integers; others to three decimals, or three significant digits below 0.1,
  * so that {@code 0.00001} stays {@code 0.00001}; NaN and infinities, which JSON has no word for, as
@@ -37,10 +37,17 @@ public final class Json {
      * contract writes only when they apply (rather than as {@code null}).
      */
     @API(status = API.Status.INTERNAL, since = "0.1")
-    @Documented
     @Retention(RetentionPolicy.RUNTIME)
     @Target(ElementType.RECORD_COMPONENT)
     public @interface LeftOutWhenNull {
+    }
+
+    /** On a record component: its field's name, where the contract's name is no Java name ({@code class}). */
+    @API(status = API.Status.INTERNAL, since = "0.1")
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.RECORD_COMPONENT)
+    public @interface Name {
+        String value();
     }
 
     private static final MathContext SMALL = new MathContext(3, RoundingMode.HALF_UP);
@@ -120,7 +127,8 @@ public final class Json {
             if (value == null && c.isAnnotationPresent(LeftOutWhenNull.class)) {
                 continue;
             }
-            w.name(c.getName());
+            Name name = c.getAnnotation(Name.class);
+            w.name(name == null ? c.getName() : name.value());
             value(w, value);
         }
         w.endObject();
