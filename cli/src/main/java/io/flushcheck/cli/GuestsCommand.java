@@ -172,18 +172,26 @@ final class GuestsCommand implements Job {
      * that gave no result is listed under failures, so that a reader of the JSON alone sees it missing
      * and why, not only a shorter list; when no comparison could be made, {@code comparisonError} says why.
      */
-    static Map<String, Object> jsonDocument(List<ResultData> results, GuestComparison comparison,
-                                            String comparisonError, Map<String, String> failures) {
-        Map<String, Object> root = new LinkedHashMap<>();
-        root.put("results", new ArrayList<Object>(results));
-        if (comparison != null) {
-            root.put("comparison", comparison.document());
+    static Document jsonDocument(List<ResultData> results, GuestComparison comparison, String comparisonError,
+                                 Map<String, String> failures) {
+        return new Document(results, comparison == null ? null : comparison.document(), comparisonError,
+                EnvironmentFailure.of(failures));
+    }
+
+    /**
+     * {@code flushcheck guests --json}: each component a field, in this order. Public, in a package-private class,
+     * only so that core's JSON writer may read its components.
+     *
+     * @param comparison      left out when no comparison could be made
+     * @param comparisonError why not; left out when there is a comparison
+     */
+    public record Document(List<ResultData> results, @Json.LeftOutWhenNull GuestComparison.Document comparison,
+                           @Json.LeftOutWhenNull String comparisonError, List<EnvironmentFailure> failures) {
+
+        public Document {
+            results = List.copyOf(results);
+            failures = List.copyOf(failures);
         }
-        if (comparisonError != null) {
-            root.put("comparisonError", comparisonError);
-        }
-        root.put("failures", EnvironmentFailure.of(failures));
-        return root;
     }
 
     private static String firstFinding(ResultData r) {

@@ -7,10 +7,8 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.SplittableRandom;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -272,40 +270,46 @@ final class PowerCutCommand implements Job {
         return sb.toString();
     }
 
-    private Map<String, Object> json(List<CutOutcome> outcomes, long first, Long dryFlushes) {
-        Map<String, Object> root = new LinkedHashMap<>();
-        root.put("command", new ArrayList<Object>(command));
-        root.put("verify", verify);
-        root.put("fs", fs);
-        root.put("sizeMiB", sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib);
-        root.put("seed", first);
-        root.put("mode", dryFlushes == null ? "after-flushes" : "at-random");
-        root.put("flushesWithPowerOn", dryFlushes);
-        List<Object> list = new ArrayList<>();
+    Document json(List<CutOutcome> outcomes, long first, Long dryFlushes) {
+        List<Cut> list = new ArrayList<>(outcomes.size());
         int failed = 0;
         for (CutOutcome o : outcomes) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("cut", o.number());
-            m.put("seed", o.seed());
-            m.put("afterFlushes", o.afterFlushes());
-            m.put("cutAt", o.cutAt());
-            m.put("commandExit", o.commandExit());
-            m.put("flushes", o.flushes());
-            m.put("discardedBytes", o.discardedBytes());
-            m.put("keptBytes", o.keptBytes());
-            m.put("verifyExit", o.verifyExit());
-            m.put("passed", o.passed());
-            m.put("verifyOutput", o.verifyTail());
-            m.put("failure", o.failure());
+            String repeat = null;
             if (!o.passed()) {
                 failed++;
-                m.put("repeat", repeatLine(o));
+                repeat = repeatLine(o);
             }
-            list.add(m);
+            list.add(new Cut(o.number(), o.seed(), o.afterFlushes(), o.cutAt(), o.commandExit(), o.flushes(),
+                    o.discardedBytes(), o.keptBytes(), o.verifyExit(), o.passed(), o.verifyTail(), o.failure(), repeat));
         }
-        root.put("cuts", list);
-        root.put("passed", outcomes.size() - failed);
-        root.put("failed", failed);
-        return root;
+        return new Document(command, verify, fs, sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib, first,
+                dryFlushes == null ? "after-flushes" : "at-random", dryFlushes, list, outcomes.size() - failed, failed);
+    }
+
+    // The two records below are public, in a package-private class, only so that core's JSON writer may read
+    // their components: each component is a field of --json, in this order.
+
+    /**
+     * {@code flushcheck powercut --json}.
+     *
+     * @param flushesWithPowerOn the flushes of the run with the power on; null when the cuts came after a given flush
+     */
+    public record Document(List<String> command, String verify, String fs, int sizeMiB, long seed, String mode,
+                           Long flushesWithPowerOn, List<Cut> cuts, int passed, int failed) {
+
+        public Document {
+            command = List.copyOf(command);
+            cuts = List.copyOf(cuts);
+        }
+    }
+
+    /**
+     * One cut of {@link Document}; the fields of {@link CutOutcome}.
+     *
+     * @param repeat the command line that repeats this cut alone; only on a cut that failed
+     */
+    public record Cut(int cut, long seed, long afterFlushes, String cutAt, Integer commandExit, long flushes,
+                      long discardedBytes, long keptBytes, Integer verifyExit, boolean passed, String verifyOutput,
+                      String failure, @Json.LeftOutWhenNull String repeat) {
     }
 }

@@ -11,11 +11,8 @@ import io.flushcheck.sqlite.Synchronous;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -90,24 +87,19 @@ final class PowerCutSqliteCommand implements Job {
                 ExitCodes.OK) : ExitCodes.OK;
     }
 
-    static Map<String, Object> json(List<PowerCutMatrix.Row> rows, long seed) {
-        Map<String, Object> root = new LinkedHashMap<>();
-        root.put("seed", seed);
-        List<Object> list = new ArrayList<>();
-        for (PowerCutMatrix.Row r : rows) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("journalMode", r.journalMode().name());
-            m.put("synchronous", r.synchronous().name());
-            m.put("cuts", r.cuts());
-            m.put("acknowledged", r.acknowledged());
-            m.put("lost", r.lost());
-            m.put("cutsThatLost", r.cutsThatLost());
-            m.put("maxLostInOneCut", r.maxLostInOneCut());
-            m.put("corrupt", r.corrupt());
-            list.add(m);
+    static Document json(List<PowerCutMatrix.Row> rows, long seed) {
+        return new Document(seed, rows);
+    }
+
+    /**
+     * {@code flushcheck powercut sqlite --json}: each component a field, in this order. Public, in a package-private
+     * class, only so that core's JSON writer may read its components.
+     */
+    public record Document(long seed, List<PowerCutMatrix.Row> rows) {
+
+        public Document {
+            rows = List.copyOf(rows);
         }
-        root.put("rows", list);
-        return root;
     }
 
     /** One line per cell when its last cut is done: the cell's figures so far and its time. */

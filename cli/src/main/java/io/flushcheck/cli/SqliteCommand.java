@@ -2,7 +2,6 @@ package io.flushcheck.cli;
 
 import io.flushcheck.BadPathException;
 import io.flushcheck.Booleans;
-import io.flushcheck.report.Json;
 import io.flushcheck.report.html.HtmlReport;
 import io.flushcheck.sqlite.CommitMatrix;
 import io.flushcheck.sqlite.DurabilityAudit;
@@ -134,7 +133,7 @@ final class SqliteCommand implements Job {
         try {
             if (audit != null) {
                 DurabilityAudit result = SqliteAuditor.auditFile(Values.path(audit));
-                out.print(json ? Json.write(result.toJson()) : result.text());
+                out.print(json ? result.toJson() : result.text());
                 out.flush();
                 return ExitCodes.OK;
             }
@@ -145,7 +144,7 @@ final class SqliteCommand implements Job {
             MatrixProgress progress = new MatrixProgress(StatusLine.on(err, quiet), quiet, dir);
             CommitMatrix matrix = CommitMatrix.run(dir, options, progress);
             progress.finished(matrix);
-            out.print(json ? Json.write(matrix.toJson()) : matrix.table());
+            out.print(json ? matrix.toJson() : matrix.table());
             out.flush();
             return html.wanted() ? html.write(MatrixHtml.addTo(new HtmlReport("flushcheck sqlite"), matrix), err, ExitCodes.OK)
                     : ExitCodes.OK;

@@ -202,17 +202,27 @@ final class VmCommand implements Job {
     }
 
     /** {@code {"results":[host, guests...], "comparison":{...}, "failures":[{"environment","reason"}]}}. */
-    static Map<String, Object> jsonDocument(CheckResult host, List<VmResult> guests, VmComparison comparison,
-                                            Map<String, String> failures) {
+    static Document jsonDocument(CheckResult host, List<VmResult> guests, VmComparison comparison,
+                                 Map<String, String> failures) {
         List<Object> results = new ArrayList<>();
         results.add(ResultData.of(host).withEnvironment("host"));
         for (VmResult g : guests) {
             results.add(g.toMap());
         }
-        Map<String, Object> root = new LinkedHashMap<>();
-        root.put("results", results);
-        root.put("comparison", comparison.toMap());
-        root.put("failures", EnvironmentFailure.of(failures));
-        return root;
+        return new Document(results, comparison.document(), EnvironmentFailure.of(failures));
+    }
+
+    /**
+     * {@code flushcheck vm --json}: each component a field, in this order. Public, in a package-private class, only so
+     * that core's JSON writer may read its components.
+     *
+     * @param results the host's {@link ResultData}, then each guest's result element ({@link VmResult#toMap()})
+     */
+    public record Document(List<Object> results, VmComparison.Document comparison, List<EnvironmentFailure> failures) {
+
+        public Document {
+            results = List.copyOf(results);
+            failures = List.copyOf(failures);
+        }
     }
 }

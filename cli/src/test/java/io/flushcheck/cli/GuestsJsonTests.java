@@ -40,6 +40,7 @@ class GuestsJsonTests {
         Map<String, Object> doc = JsonInput.parseObject(Json.write(GuestsCommand.jsonDocument(List.of(), null,
                 "no host result to compare with", Map.of())));
         assertThat(doc.get("comparisonError")).isEqualTo("no host result to compare with");
+        assertThat(doc.keySet()).containsExactly("results", "comparisonError", "failures");
         assertThat(doc.get("failures")).isEqualTo(List.of());
     }
 }

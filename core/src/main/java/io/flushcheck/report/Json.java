@@ -5,6 +5,10 @@ import io.flushcheck.probe.SyncMode;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -17,7 +21,9 @@ import org.apiguardian.api.API;
  * Writes JSON text, pretty-printed with two spaces, through Gson's streaming writer (which does the quoting
  * and escaping): the one place flushcheck makes JSON. Takes a tree of maps (in their order), lists,
  * strings, numbers, booleans, enums (their names; a {@link SyncMode} its id), null, {@link ResultData} (the
- * result contract, {@link ResultJson}) and other records (an object of their components, in order).
+ * result contract, {@link ResultJson}) and other records (an object of their components, in order; a
+ * component marked {@link LeftOutWhenNull} is no field at all while it is null, one marked {@link Name} has that
+ * name).
  *
  * <p>Numbers: whole numbers as integers; others to three decimals, or three significant digits below 0.1,
  * so that {@code 0.00001} stays {@code 0.00001}; NaN and infinities, which JSON has no word for, as
@@ -25,6 +31,24 @@ import org.apiguardian.api.API;
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class Json {
+
+    /**
+     * On a record component: while its value is null the record's object has no such field, for fields a
+     * contract writes only when they apply (rather than as {@code null}).
+     */
+    @API(status = API.Status.INTERNAL, since = "0.1")
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.RECORD_COMPONENT)
+    public @interface LeftOutWhenNull {
+    }
+
+    /** On a record component: its field's name, where the contract's name is no Java name ({@code class}). */
+    @API(status = API.Status.INTERNAL, since = "0.1")
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.RECORD_COMPONENT)
+    public @interface Name {
+        String value();
+    }
 
     private static final MathContext SMALL = new MathContext(3, RoundingMode.HALF_UP);
 
@@ -100,7 +124,11 @@ public final class Json {
             } catch (ReflectiveOperationException e) {
                 throw new IllegalArgumentException("cannot read " + r.getClass().getName() + "." + c.getName(), e);
             }
-            w.name(c.getName());
+            if (value == null && c.isAnnotationPresent(LeftOutWhenNull.class)) {
+                continue;
+            }
+            Name name = c.getAnnotation(Name.class);
+            w.name(name == null ? c.getName() : name.value());
             value(w, value);
         }
         w.endObject();

@@ -84,6 +84,24 @@ class JsonTests {
                         + "    \"UNKNOWN\"\n  ]\n}\n");
     }
 
+    record Sparse(String always, @Json.LeftOutWhenNull String sometimes, @Json.LeftOutWhenNull Long count) {
+    }
+
+    record Renamed(@Json.Name("class") String className, int n) {
+    }
+
+    @Test
+    void aComponentWithANameIsTheFieldOfThatName() {
+        assertThat(Json.write(new Renamed("a.B", 1))).isEqualTo("{\n  \"class\": \"a.B\",\n  \"n\": 1\n}\n");
+    }
+
+    @Test
+    void aComponentLeftOutWhenNullIsNoFieldWhileNullAndAFieldOtherwise() {
+        assertThat(Json.write(new Sparse(null, null, null))).isEqualTo("{\n  \"always\": null\n}\n");
+        assertThat(Json.write(new Sparse("a", "b", 0L)))
+                .isEqualTo("{\n  \"always\": \"a\",\n  \"sometimes\": \"b\",\n  \"count\": 0\n}\n");
+    }
+
     @Test
     void aValueWithoutAJsonFormIsRefused() {
         assertThatThrownBy(() -> Json.write(new StringBuilder("a"))).isInstanceOf(IllegalArgumentException.class)

@@ -3,13 +3,12 @@ package io.flushcheck.sqlite;
 import io.flushcheck.CheckResult;
 import io.flushcheck.Numbers;
 import io.flushcheck.report.Escape;
+import io.flushcheck.report.Json;
 import io.flushcheck.report.TextTable;
 import io.flushcheck.verdict.Verdict;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apiguardian.api.API;
 
@@ -76,38 +75,54 @@ public record CommitMatrix(String directory, CheckResult check, String sqliteVer
                         + (failure == null ? "" : ": " + failure)));
     }
 
-    /** The JSON shape of {@code flushcheck sqlite --json}: {"rows":[...]} plus context. */
-    public Map<String, Object> toJson() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("directory", directory);
-        m.put("verdict", verdict().name());
-        m.put("verdictSummary", check.judgement().summary());
-        m.put("sqliteVersion", sqliteVersion);
-        m.put("devices", devices);
-        List<Object> rows = new ArrayList<>();
+    /** The JSON text of {@code flushcheck sqlite --json}: {@link #document()}, ending in a newline. */
+    public String toJson() {
+        return Json.write(document());
+    }
+
+    /** The matrix as {@code flushcheck sqlite --json} writes it: {"rows":[...]} plus context. */
+    public Document document() {
+        List<Row> rows = new ArrayList<>(cells.size());
         for (CommitCell c : cells) {
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("journalMode", c.journalMode().name());
-            r.put("synchronous", c.synchronous().name());
-            r.put("fullfsync", c.fullfsync());
-            r.put("batch", c.batch());
-            r.put("rowsPerSecond", c.rowsPerSecond());
-            r.put("commitsPerSecond", c.commitsPerSecond());
-            r.put("flushesPerCommit", c.flushesPerCommit());
-            r.put("kibPerCommit", c.kibPerCommit());
-            r.put("rows", c.rows());
-            r.put("commits", c.commits());
-            r.put("seconds", c.seconds());
-            r.put("flushes", c.flushes() < 0 ? null : c.flushes());
-            r.put("truncated", c.truncated());
-            rows.add(r);
+            rows.add(Row.of(c));
         }
-        m.put("rows", rows);
-        m.put("skipped", skipped);
-        m.put("notes", notes);
-        m.put("failure", failure);
-        m.put("elapsedMillis", elapsedMillis);
-        return m;
+        return new Document(directory, verdict(), check.judgement().summary(), sqliteVersion, devices, rows, skipped,
+                notes, failure, elapsedMillis);
+    }
+
+    /**
+     * The JSON document of a matrix: each component a field, in this order ({@link io.flushcheck.report.Json}).
+     *
+     * @param failure null when no cell failed
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public record Document(String directory, Verdict verdict, String verdictSummary, String sqliteVersion,
+                           List<String> devices, List<Row> rows, List<String> skipped, List<String> notes,
+                           String failure, long elapsedMillis) {
+
+        public Document {
+            devices = List.copyOf(devices);
+            rows = List.copyOf(rows);
+            skipped = List.copyOf(skipped);
+            notes = List.copyOf(notes);
+        }
+    }
+
+    /**
+     * One cell of {@link Document}: its configuration and its figures, NaN (null in JSON) where not measured.
+     *
+     * @param flushes flushes that reached the disk, null when not counted
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public record Row(JournalMode journalMode, Synchronous synchronous, boolean fullfsync, int batch,
+                      double rowsPerSecond, double commitsPerSecond, double flushesPerCommit, double kibPerCommit,
+                      long rows, long commits, double seconds, Long flushes, boolean truncated) {
+
+        static Row of(CommitCell c) {
+            return new Row(c.journalMode(), c.synchronous(), c.fullfsync(), c.batch(), c.rowsPerSecond(),
+                    c.commitsPerSecond(), c.flushesPerCommit(), c.kibPerCommit(), c.rows(), c.commits(), c.seconds(),
+                    c.flushes() < 0 ? null : c.flushes(), c.truncated());
+        }
     }
 
     /** The matrix as a text table, with the verdict above and the notes below. */

@@ -2,12 +2,11 @@ package io.flushcheck.sqlite;
 
 import io.flushcheck.CheckResult;
 import io.flushcheck.report.Escape;
+import io.flushcheck.report.Json;
 import io.flushcheck.verdict.Verdict;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.apiguardian.api.API;
 
 /**
@@ -158,38 +157,42 @@ public record DurabilityAudit(String source, SqliteSettings settings, String dir
                 a.powerLoss, all);
     }
 
-    public Map<String, Object> toJson() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("source", source);
-        m.put("databaseFile", settings.databaseFile());
-        m.put("sqliteVersion", settings.sqliteVersion());
-        m.put("journalMode", settings.journalMode().name());
-        m.put("synchronous", settings.synchronous().name());
-        m.put("fullfsync", settings.fullfsync());
-        m.put("checkpointFullfsync", settings.checkpointFullfsync());
-        m.put("directory", directory);
-        m.put("verdict", verdict.name());
-        m.put("verdictSummary", verdictSummary);
-        m.put("survivesApplicationCrash", answer(applicationCrash));
-        m.put("survivesPowerLoss", answer(powerLoss));
-        List<Object> f = new ArrayList<>();
-        for (AuditFinding x : findings) {
-            Map<String, Object> fm = new LinkedHashMap<>();
-            fm.put("severity", x.severity().name());
-            fm.put("code", x.code());
-            fm.put("message", x.message());
-            f.add(fm);
-        }
-        m.put("findings", f);
-        return m;
+    /** The JSON text of {@code flushcheck sqlite --audit --json}: {@link #document()}, ending in a newline. */
+    public String toJson() {
+        return Json.write(document());
     }
 
-    private static Map<String, Object> answer(Answer a) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("survives", a.survives());
-        m.put("survival", a.survival().name());
-        m.put("reason", a.reason());
-        return m;
+    /** The audit as {@code flushcheck sqlite --audit --json} writes it. */
+    public Document document() {
+        return new Document(source, settings.databaseFile(), settings.sqliteVersion(), settings.journalMode(),
+                settings.synchronous(), settings.fullfsync(), settings.checkpointFullfsync(), directory, verdict,
+                verdictSummary, AnswerDocument.of(applicationCrash), AnswerDocument.of(powerLoss), findings);
+    }
+
+    /**
+     * The JSON document of an audit: each component a field, in this order ({@link io.flushcheck.report.Json}).
+     *
+     * @param databaseFile null for an in-memory or temporary database
+     * @param directory    null for an in-memory or temporary database
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public record Document(String source, String databaseFile, String sqliteVersion, JournalMode journalMode,
+                           Synchronous synchronous, boolean fullfsync, boolean checkpointFullfsync, String directory,
+                           Verdict verdict, String verdictSummary, AnswerDocument survivesApplicationCrash,
+                           AnswerDocument survivesPowerLoss, List<AuditFinding> findings) {
+
+        public Document {
+            findings = List.copyOf(findings);
+        }
+    }
+
+    /** An {@link Answer} in {@link Document}, with whether it survives first. */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public record AnswerDocument(boolean survives, Survival survival, String reason) {
+
+        static AnswerDocument of(Answer a) {
+            return new AnswerDocument(a.survives(), a.survival(), a.reason());
+        }
     }
 
     public String text() {

@@ -5,9 +5,7 @@ import io.flushcheck.report.JsonInput;
 import io.flushcheck.report.ResultData;
 import io.flushcheck.report.ResultJson;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -35,31 +33,25 @@ record GuestProtocol(String environment, String dataDir, String java, List<Resul
     }
 
     String json() {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("environment", environment);
-        doc.put("dataDir", dataDir);
-        doc.put("java", java);
-        doc.put("results", results);
-        List<Object> ts = new ArrayList<>();
-        for (TestOutcome t : tests) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("id", t.id());
-            m.put("class", t.className());
-            m.put("displayName", t.displayName());
-            m.put("status", t.status());
-            m.put("message", t.message());
-            m.put("durationMillis", t.durationMillis());
-            ts.add(m);
+        return Json.write(new Document(environment, dataDir, java, results, tests, Summary.of(tests), errors));
+    }
+
+    // The two records below are public, in a package-private type, only so that core's JSON writer may read their
+    // components: each component is a field of the document, in this order.
+
+    /** The document as written: this protocol's components, with the tests' {@link Summary} before the errors. */
+    public record Document(String environment, String dataDir, String java, List<ResultData> results,
+                           List<TestOutcome> tests, Summary summary, List<String> errors) {
+    }
+
+    /** How many tests ended each way ({@link TestOutcome.Status}). */
+    public record Summary(long tests, long successful, long failed, long aborted, long skipped) {
+
+        static Summary of(List<TestOutcome> tests) {
+            return new Summary(tests.size(), count(tests, TestOutcome.Status.SUCCESSFUL),
+                    count(tests, TestOutcome.Status.FAILED), count(tests, TestOutcome.Status.ABORTED),
+                    count(tests, TestOutcome.Status.SKIPPED));
         }
-        doc.put("tests", ts);
-        Map<String, Object> summary = new LinkedHashMap<>();
-        summary.put("tests", tests.size());
-        for (TestOutcome.Status s : TestOutcome.Status.values()) {
-            summary.put(s.name().toLowerCase(Locale.ROOT), count(tests, s));
-        }
-        doc.put("summary", summary);
-        doc.put("errors", errors);
-        return Json.write(doc);
     }
 
     static long count(List<TestOutcome> tests, TestOutcome.Status status) {

@@ -1,5 +1,6 @@
 package io.flushcheck.guest;
 
+import io.flushcheck.report.Json;
 import org.apiguardian.api.API;
 
 /**
@@ -13,8 +14,8 @@ import org.apiguardian.api.API;
  * @param durationMillis time from start to finish
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-public record TestOutcome(String id, String className, String displayName, Status status, String message,
-                          long durationMillis) {
+public record TestOutcome(String id, @Json.Name("class") String className, String displayName, Status status,
+                          String message, long durationMillis) {
 
     /** How a test ended, in the JUnit Platform's words; {@code SKIPPED} is a disabled test. */
     @API(status = API.Status.EXPERIMENTAL, since = "0.1")

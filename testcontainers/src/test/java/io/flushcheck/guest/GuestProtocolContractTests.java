@@ -87,6 +87,10 @@ class GuestProtocolContractTests {
         assertThat(doc.keySet()).containsExactly("environment", "dataDir", "java", "results", "tests", "summary", "errors");
         assertThat(doc.get("summary")).isEqualTo(Map.of("tests", 4L, "successful", 1L, "failed", 1L, "aborted", 1L,
                 "skipped", 1L));
+        assertThat(MiniJson.object(doc.get("summary")).keySet()).containsExactly("tests", "successful", "failed",
+                "aborted", "skipped");
+        assertThat(MiniJson.object(MiniJson.array(doc.get("tests")).get(0)).keySet()).containsExactly("id", "class",
+                "displayName", "status", "message", "durationMillis");
         assertThat(MiniJson.object(MiniJson.array(doc.get("results")).get(0)).keySet()).containsExactly("path", "verdict",
                 "elapsedMillis", "findings", "storage", "costs", "environment");
         // What the host reads back: the write and the sync apart and the curve, as the guest measured them.

@@ -1,15 +1,14 @@
 package io.flushcheck.vm;
 
 import io.flushcheck.CheckResult;
+import io.flushcheck.Numbers;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.report.Escape;
-import io.flushcheck.Numbers;
+import io.flushcheck.report.TextTable;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import org.apiguardian.api.API;
 
@@ -87,42 +86,34 @@ public final class VmComparison {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "host/guest comparison (host: %s; ratios are guest/host; host flushes: what "
                 + "reached the host's disk)%n", Escape.of(hostPath)));
-        int envWidth = 11;
-        for (Row r : rows) {
-            envWidth = Math.max(envWidth, r.environment().length());
-        }
-        String fmt = "%-20s %-" + envWidth + "s %-13s %10s %10s %13s %12s %9s %9s%n";
-        sb.append(String.format(Locale.ROOT, fmt, "mode", "environment", "verdict", "p50 µs", "p99 µs", "guest flushes",
-                "host flushes", "p50 ratio", "p99 ratio"));
+        TextTable t = new TextTable().text("mode").text("environment").text("verdict").figure("p50 µs").figure("p99 µs")
+                .figure("guest flushes").figure("host flushes").figure("p50 ratio").figure("p99 ratio");
         String last = null;
         for (Row r : rows) {
-            sb.append(String.format(Locale.ROOT, fmt, r.mode().equals(last) ? "" : r.mode(), r.environment(), r.verdict(),
-                    micros(r.p50Micros()), micros(r.p99Micros()), count(r.guestFlushes()), count(r.hostFlushes()),
-                    ratioText(r.p50Ratio()), ratioText(r.p99Ratio())));
+            t.row(r.mode().equals(last) ? "" : r.mode(), Escape.of(r.environment()), r.verdict(), micros(r.p50Micros()),
+                    micros(r.p99Micros()), count(r.guestFlushes()), count(r.hostFlushes()), ratioText(r.p50Ratio()),
+                    ratioText(r.p99Ratio()));
             last = r.mode();
         }
-        return sb.toString();
+        return sb.append(t.render()).toString();
     }
 
-    public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("host", hostPath);
-        List<Object> rs = new ArrayList<>();
-        for (Row r : rows) {
-            Map<String, Object> rm = new LinkedHashMap<>();
-            rm.put("mode", r.mode());
-            rm.put("environment", r.environment());
-            rm.put("verdict", r.verdict());
-            rm.put("p50Micros", r.p50Micros());
-            rm.put("p99Micros", r.p99Micros());
-            rm.put("guestFlushes", r.guestFlushes());
-            rm.put("hostFlushes", r.hostFlushes());
-            rm.put("p50Ratio", r.p50Ratio());
-            rm.put("p99Ratio", r.p99Ratio());
-            rs.add(rm);
+    /**
+     * The comparison as {@code flushcheck vm --json} writes it ({@link io.flushcheck.report.Json}): each component
+     * a field.
+     *
+     * @param host the host probe's path
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1.0")
+    public record Document(String host, List<Row> rows) {
+
+        public Document {
+            rows = List.copyOf(rows);
         }
-        m.put("rows", rs);
-        return m;
+    }
+
+    public Document document() {
+        return new Document(hostPath, rows);
     }
 
     private static Double ratio(Double a, Double b) {
@@ -130,17 +121,14 @@ public final class VmComparison {
     }
 
     private static String micros(Double v) {
-        return v == null ? "-" : Numbers.micros(v);
+        return v == null ? Numbers.NONE : Numbers.micros(v);
     }
 
     private static String count(Long v) {
-        return v == null || v < 0 ? "-" : Long.toString(v);
+        return v == null ? Numbers.NONE : Numbers.count(v);
     }
 
     private static String ratioText(Double v) {
-        if (v == null) {
-            return "-";
-        }
-        return v >= 10 || v < 0.1 ? String.format(Locale.ROOT, "%.3gx", v) : String.format(Locale.ROOT, "%.2fx", v);
+        return v == null ? Numbers.NONE : Numbers.ratio(v);
     }
 }

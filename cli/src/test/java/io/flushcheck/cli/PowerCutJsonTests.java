@@ -1,0 +1,105 @@
+package io.flushcheck.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flushcheck.report.Json;
+import io.flushcheck.sqlite.JournalMode;
+import io.flushcheck.sqlite.PowerCutMatrix;
+import io.flushcheck.sqlite.Synchronous;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The exact JSON of {@code flushcheck powercut --json} and {@code flushcheck powercut sqlite --json} for outcomes
+ * made by hand: every field's name, place and value, and {@code repeat} only on a cut that failed. (The commands'
+ * own tests run real cuts, which need root and FUSE.)
+ */
+class PowerCutJsonTests {
+
+    @Test
+    void theCutsJsonHasEveryFieldInItsPlaceAndARepeatLineOnlyWhereACutFailed() {
+        PowerCutCommand c = new PowerCutCommand();
+        c.verify = "test -s {dir}/log";
+        c.command = List.of("sh", "-c", "sync");
+        CutOutcome passed = new CutOutcome(1, 7, 3, "flush", null, "tail", 3, 4096, 0, 0, "ok", null);
+        CutOutcome failed = new CutOutcome(2, 8, 9, "exit", 1, "", 5, 0, 8192, null, "", "the survivor would not mount");
+        assertThat(Json.write(c.json(List.of(passed, failed), 7, 12L))).isEqualTo("""
+                {
+                  "command": [
+                    "sh",
+                    "-c",
+                    "sync"
+                  ],
+                  "verify": "test -s {dir}/log",
+                  "fs": "ext4",
+                  "sizeMiB": 256,
+                  "seed": 7,
+                  "mode": "at-random",
+                  "flushesWithPowerOn": 12,
+                  "cuts": [
+                    {
+                      "cut": 1,
+                      "seed": 7,
+                      "afterFlushes": 3,
+                      "cutAt": "flush",
+                      "commandExit": null,
+                      "flushes": 3,
+                      "discardedBytes": 4096,
+                      "keptBytes": 0,
+                      "verifyExit": 0,
+                      "passed": true,
+                      "verifyOutput": "ok",
+                      "failure": null
+                    },
+                    {
+                      "cut": 2,
+                      "seed": 8,
+                      "afterFlushes": 9,
+                      "cutAt": "exit",
+                      "commandExit": 1,
+                      "flushes": 5,
+                      "discardedBytes": 0,
+                      "keptBytes": 8192,
+                      "verifyExit": null,
+                      "passed": false,
+                      "verifyOutput": "",
+                      "failure": "the survivor would not mount",
+                      "repeat": "flushcheck powercut --cuts 1 --after-flushes 9 --seed 8 --verify 'test -s {dir}/log' -- sh -c sync"
+                    }
+                  ],
+                  "passed": 1,
+                  "failed": 1
+                }
+                """);
+    }
+
+    @Test
+    void cutsAfterAGivenFlushHaveNoFlushesWithPowerOn() {
+        PowerCutCommand c = new PowerCutCommand();
+        c.sizeMib = 64;
+        assertThat(Json.write(c.json(List.of(), 3, null))).contains("\"sizeMiB\": 64,", "\"verify\": null,",
+                "\"mode\": \"after-flushes\",", "\"flushesWithPowerOn\": null,", "\"cuts\": [],");
+    }
+
+    @Test
+    void theSqliteMatrixJsonIsTheSeedAndOneRowPerCell() {
+        PowerCutMatrix.Row row = new PowerCutMatrix.Row(JournalMode.WAL, Synchronous.NORMAL, 20, 2089, 4, 3, 2, 0);
+        assertThat(Json.write(PowerCutSqliteCommand.json(List.of(row), 42))).isEqualTo("""
+                {
+                  "seed": 42,
+                  "rows": [
+                    {
+                      "journalMode": "WAL",
+                      "synchronous": "NORMAL",
+                      "cuts": 20,
+                      "acknowledged": 2089,
+                      "lost": 4,
+                      "cutsThatLost": 3,
+                      "maxLostInOneCut": 2,
+                      "corrupt": 0
+                    }
+                  ]
+                }
+                """);
+    }
+}
