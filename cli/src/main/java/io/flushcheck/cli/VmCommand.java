@@ -8,6 +8,7 @@ import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.report.Escape;
+import io.flushcheck.report.ExtendedResult;
 import io.flushcheck.report.Json;
 import io.flushcheck.report.ResultData;
 import io.flushcheck.report.html.Html;
@@ -204,10 +205,10 @@ final class VmCommand implements Job {
     /** {@code {"results":[host, guests...], "comparison":{...}, "failures":[{"environment","reason"}]}}. */
     static Document jsonDocument(CheckResult host, List<VmResult> guests, VmComparison comparison,
                                  Map<String, String> failures) {
-        List<Object> results = new ArrayList<>();
-        results.add(ResultData.of(host).withEnvironment("host"));
+        List<ExtendedResult> results = new ArrayList<>();
+        results.add(new ExtendedResult(ResultData.of(host).withEnvironment("host"), null, List.of()));
         for (VmResult g : guests) {
-            results.add(g.toMap());
+            results.add(g.element());
         }
         return new Document(results, comparison.document(), EnvironmentFailure.of(failures));
     }
@@ -216,9 +217,9 @@ final class VmCommand implements Job {
      * {@code flushcheck vm --json}: each component a field, in this order. Public, in a package-private class, only so
      * that core's JSON writer may read its components.
      *
-     * @param results the host's {@link ResultData}, then each guest's result element ({@link VmResult#toMap()})
+     * @param results the host's result, then each guest's ({@link VmResult#element()})
      */
-    public record Document(List<Object> results, VmComparison.Document comparison, List<EnvironmentFailure> failures) {
+    public record Document(List<ExtendedResult> results, VmComparison.Document comparison, List<EnvironmentFailure> failures) {
 
         public Document {
             results = List.copyOf(results);

@@ -17,6 +17,7 @@ import io.flushcheck.verdict.Verdict;
 import io.flushcheck.vm.CacheMode;
 import io.flushcheck.vm.VmComparison;
 import io.flushcheck.vm.VmResult;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -44,10 +45,18 @@ class VmJsonTests {
         assertThat(MiniJson.object(results.get(0)).keySet()).containsExactly("path", "verdict", "elapsedMillis",
                 "findings", "storage", "costs", "environment");
         Map<String, Object> g = MiniJson.object(results.get(1));
-        assertThat(g.keySet()).containsExactly("environment", "path", "verdict", "elapsedMillis", "findings", "storage",
-                "costs", "cacheMode", "accelerator", "acceleratorReason", "guestWriteCache", "hostDevice", "bootMillis",
+        assertThat(g.keySet()).containsExactly("path", "verdict", "elapsedMillis", "findings", "storage",
+                "costs", "environment", "cacheMode", "accelerator", "acceleratorReason", "guestWriteCache", "hostDevice", "bootMillis",
                 "guestFlushes", "hostFlushes");
-        assertThat(g).containsEntry("guestFlushes", 2L).containsEntry("hostFlushes", 0L);
+        assertThat(g).containsEntry("guestFlushes", 2L).containsEntry("hostFlushes", 0L)
+                .containsEntry("environment", "qemu/cache=unsafe").containsEntry("cacheMode", "unsafe");
+        Map<String, Object> cost = MiniJson.object(MiniJson.array(g.get("costs")).get(0));
+        List<String> costKeys = new ArrayList<>(cost.keySet());
+        assertThat(costKeys.subList(costKeys.size() - 3, costKeys.size())).containsExactly("latencyNote", "guestFlushes",
+                "hostFlushes");
+        assertThat(cost).containsEntry("guestFlushes", 2L).containsEntry("hostFlushes", 0L);
+        assertThat(MiniJson.object(MiniJson.array(MiniJson.object(results.get(0)).get("costs")).get(0)))
+                .as("the host's costs have no guest fields").doesNotContainKeys("guestFlushes", "hostFlushes");
         assertThat(MiniJson.object(doc.get("comparison")).keySet()).containsExactly("host", "rows");
         assertThat(MiniJson.array(MiniJson.object(doc.get("comparison")).get("rows"))).hasSize(2);
         assertThat(doc.get("failures")).isEqualTo(List.of(Map.of("environment", "qemu/cache=none",

@@ -21,9 +21,9 @@ import org.apiguardian.api.API;
  * Writes JSON text, pretty-printed with two spaces, through Gson's streaming writer (which does the quoting
  * and escaping): the one place flushcheck makes JSON. Takes a tree of maps (in their order), lists,
  * strings, numbers, booleans, enums (their names; a {@link SyncMode} its id), null, {@link ResultData} (the
- * result contract, {@link ResultJson}) and other records (an object of their components, in order; a
- * component marked {@link LeftOutWhenNull} is no field at all while it is null, one marked {@link Name} has that
- * name).
+ * result contract, {@link ResultJson}; with more fields, {@link ExtendedResult}) and other records (an object
+ * of their components, in order; a component marked {@link LeftOutWhenNull} is no field at all while it is
+ * null, one marked {@link Name} has that name).
  *
  * <p>Numbers: whole numbers as integers; others to three decimals, or three significant digits below 0.1,
  * so that {@code 0.00001} stays {@code 0.00001}; NaN and infinities, which JSON has no word for, as
@@ -94,6 +94,8 @@ public final class Json {
             w.value(e.name());
         } else if (v instanceof ResultData r) {
             ResultJson.write(w, r);
+        } else if (v instanceof ExtendedResult e) {
+            ResultJson.write(w, e.result(), e.fields(), e.costFields());
         } else if (v instanceof Record r) {
             record(w, r);
         } else if (v instanceof Map<?, ?> m) {
@@ -117,6 +119,12 @@ public final class Json {
     /** A record as an object of its components, in their order: a component's name is its field's. */
     private static void record(JsonWriter w, Record r) throws IOException {
         w.beginObject();
+        fields(w, r);
+        w.endObject();
+    }
+
+    /** A record's components as fields of the object being written. */
+    static void fields(JsonWriter w, Record r) throws IOException {
         for (RecordComponent c : r.getClass().getRecordComponents()) {
             Object value;
             try {
@@ -131,7 +139,6 @@ public final class Json {
             w.name(name == null ? c.getName() : name.value());
             value(w, value);
         }
-        w.endObject();
     }
 
     static void number(JsonWriter w, double d) throws IOException {

@@ -63,6 +63,11 @@ public final class ResultJson {
     }
 
     static void write(JsonWriter w, ResultData r) throws IOException {
+        write(w, r, null, List.of());
+    }
+
+    /** The result's element, with the components of {@code fields} and each cost's record after the contract's. */
+    static void write(JsonWriter w, ResultData r, Record fields, List<? extends Record> costFields) throws IOException {
         w.beginObject();
         w.name("path").value(r.path());
         w.name("verdict").value(r.verdict().name());
@@ -86,8 +91,8 @@ public final class ResultJson {
         w.name("storage");
         storage(w, r.storage());
         w.name("costs").beginArray();
-        for (ResultData.Cost c : r.costs()) {
-            cost(w, c);
+        for (int i = 0; i < r.costs().size(); i++) {
+            cost(w, r.costs().get(i), costFields.isEmpty() ? null : costFields.get(i));
         }
         w.endArray();
         if (r.environment() != null) {
@@ -105,6 +110,9 @@ public final class ResultJson {
             Json.number(w, p.limitMicros());
             w.name("pass").value(p.pass());
             w.endObject();
+        }
+        if (fields != null) {
+            Json.fields(w, fields);
         }
         w.endObject();
     }
@@ -146,7 +154,7 @@ public final class ResultJson {
         w.endObject();
     }
 
-    private static void cost(JsonWriter w, ResultData.Cost c) throws IOException {
+    private static void cost(JsonWriter w, ResultData.Cost c, Record fields) throws IOException {
         w.beginObject();
         w.name("mode").value(c.mode().id());
         w.name("blockSize").value(c.blockSize());
@@ -221,6 +229,9 @@ public final class ResultJson {
         }
         w.endArray();
         w.name("latencyNote").value(c.latencyNote());
+        if (fields != null) {
+            Json.fields(w, fields);
+        }
         w.endObject();
     }
 

@@ -2,14 +2,11 @@ package io.flushcheck.vm;
 
 import io.flushcheck.CheckResult;
 import io.flushcheck.probe.SyncCost;
-import io.flushcheck.report.Json;
-import io.flushcheck.report.JsonInput;
+import io.flushcheck.report.ExtendedResult;
 import io.flushcheck.report.ResultData;
 import io.flushcheck.verdict.Verdict;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apiguardian.api.API;
 
 /**
@@ -72,38 +69,26 @@ public record VmResult(CacheMode cacheMode, String accelerator, String accelerat
         return s;
     }
 
+    /** A guest's fields after the contract's, on its result element. */
+    public record Fields(String cacheMode, String accelerator, String acceleratorReason, String guestWriteCache,
+                         String hostDevice, long bootMillis, long guestFlushes, long hostFlushes) {
+    }
+
+    /** A guest's fields after the contract's, on each of its costs. */
+    public record CostFields(long guestFlushes, long hostFlushes) {
+    }
+
     /**
-     * The result element of the JSON contract ({@link ResultData}) with {@code environment},
-     * {@code cacheMode}, {@code accelerator}, {@code guestWriteCache}, {@code hostDevice}, {@code bootMillis},
-     * {@code guestFlushes} and {@code hostFlushes}, and per cost {@code guestFlushes} and {@code hostFlushes}.
+     * The result element of the JSON contract ({@link ResultData}, with {@code environment}) followed by
+     * {@link Fields}, and each cost followed by {@link CostFields}.
      */
-    @SuppressWarnings("unchecked")
-    public Map<String, Object> toMap() {
-        // The contract's element as written, as a tree to add to: a VM run takes seconds, so writing it
-        // and reading it back costs nothing that shows.
-        Map<String, Object> base = JsonInput.parseObject(Json.write(ResultData.of(result)));
-        base.remove("environment");
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("environment", environment());
-        m.putAll(base);
-        m.put("cacheMode", cacheMode.id());
-        m.put("accelerator", accelerator);
-        m.put("acceleratorReason", acceleratorReason);
-        m.put("guestWriteCache", guestWriteCache);
-        m.put("hostDevice", hostDevice);
-        m.put("bootMillis", bootMillis);
-        m.put("guestFlushes", guestFlushes());
-        m.put("hostFlushes", hostFlushes());
-        List<Object> costs = new ArrayList<>();
-        List<SyncCost> typed = result.costs();
-        List<Object> maps = (List<Object>) base.get("costs");
-        for (int i = 0; i < maps.size(); i++) {
-            Map<String, Object> c = new LinkedHashMap<>((Map<String, Object>) maps.get(i));
-            c.put("guestFlushes", guestFlushes(typed.get(i)));
-            c.put("hostFlushes", hostFlushes(typed.get(i)));
-            costs.add(c);
+    public ExtendedResult element() {
+        List<CostFields> perCost = new ArrayList<>();
+        for (SyncCost c : result.costs()) {
+            perCost.add(new CostFields(guestFlushes(c), hostFlushes(c)));
         }
-        m.put("costs", costs);
-        return m;
+        return new ExtendedResult(ResultData.of(result).withEnvironment(environment()), new Fields(cacheMode.id(),
+                accelerator, acceleratorReason, guestWriteCache, hostDevice, bootMillis, guestFlushes(), hostFlushes()),
+                perCost);
     }
 }
