@@ -3,7 +3,6 @@ package io.flushcheck.jupiter;
 import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
 import io.flushcheck.report.Escape;
-import io.flushcheck.verdict.FindingCode;
 import io.flushcheck.verdict.Verdict;
 import java.lang.reflect.Method;
 import java.util.List;
@@ -198,8 +197,7 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
         if (result.verdict() == Verdict.UNKNOWN) {
             return text + " (the evidence here decides nothing; " + relax + " where that is acceptable)";
         }
-        String fix = result.judgement().has(FindingCode.SYNC_INTERPOSER)
-                ? "run the tests without the interposer (unset LD_PRELOAD)" : dir.advice();
+        String fix = Remedies.of(result.judgement(), dir.advice());
         return text + " (" + fix + ", or " + relax + " where that is acceptable)";
     }
 }
