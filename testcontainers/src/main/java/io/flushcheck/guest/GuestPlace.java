@@ -23,11 +23,7 @@ public interface GuestPlace {
         return false;
     }
 
-    /**
-     * Checks that this place can run here.
-     *
-     * Throws through {@link #notHere(String)}, naming what is missing.
-     */
+    /** Checks that this place can run here, and throws through {@link #notHere(String)}, naming what is missing, if not. */
     void requireAvailable();
 
     /** Runs the request here, to its end. */
