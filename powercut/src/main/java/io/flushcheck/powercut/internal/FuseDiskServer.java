@@ -1,6 +1,8 @@
 package io.flushcheck.powercut.internal;
 
 import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -38,6 +40,11 @@ public final class FuseDiskServer {
     private final int fd;
     private final Memory in = new Memory(BUFFER);
     private final Memory out = new Memory(BUFFER);
+    // One view of each buffer for the server's life: a view made per request is a JNI call and an object.
+    private final ByteBuffer req = in.getByteBuffer(0, BUFFER).order(ByteOrder.nativeOrder());
+    private final ByteBuffer rep = out.getByteBuffer(0, BUFFER).order(ByteOrder.nativeOrder());
+    private final long inAddress = Pointer.nativeValue(in);
+    private final long outAddress = Pointer.nativeValue(out);
     private final long started = System.currentTimeMillis() / 1000;
 
     private FuseDiskServer(SectorStore store, Path mountPoint, int fd) {
@@ -65,9 +72,9 @@ public final class FuseDiskServer {
     /** Answers requests until the filesystem is unmounted (or DESTROY). */
     public void serve() throws IOException {
         while (true) {
-            long n = Libc.C.read(fd, in, BUFFER);
+            long n = DeviceCalls.read(fd, inAddress, BUFFER);
             if (n < 0) {
-                int errno = Libc.errno();
+                int errno = Native.getLastError();
                 if (errno == EINTR || errno == EAGAIN || errno == ENOENT) {
                     continue; // an interrupted request, or none: read again
                 }
@@ -79,12 +86,11 @@ public final class FuseDiskServer {
             if (n < IN_HEADER) {
                 continue;
             }
-            ByteBuffer req = in.getByteBuffer(0, n).order(ByteOrder.nativeOrder());
+            req.limit((int) n).position(IN_HEADER);
             int opcode = req.getInt(4);
             long unique = req.getLong(8);
             long node = req.getLong(16);
-            req.position(IN_HEADER);
-            if (!answer(opcode, unique, node, req)) {
+            if (!answer(opcode, unique, node)) {
                 return;
             }
         }
@@ -99,10 +105,10 @@ public final class FuseDiskServer {
         Libc.C.close(fd);
     }
 
-    private boolean answer(int opcode, long unique, long node, ByteBuffer req) throws IOException {
-        ByteBuffer rep = out.getByteBuffer(OUT_HEADER, BUFFER - OUT_HEADER).order(ByteOrder.nativeOrder());
+    private boolean answer(int opcode, long unique, long node) throws IOException {
+        rep.clear().position(OUT_HEADER);
         switch (opcode) {
-            case 26 -> init(req, rep); // INIT
+            case 26 -> init(); // INIT
             case 1 -> { // LOOKUP
                 String name = cString(req);
                 if (node != ROOT || !name.equals(FILE)) {
@@ -110,7 +116,7 @@ public final class FuseDiskServer {
                     return true;
                 }
                 rep.putLong(DISK).putLong(0).putLong(3600).putLong(3600).putInt(0).putInt(0);
-                attr(rep, DISK);
+                attr(DISK);
             }
             case 3, 4 -> { // GETATTR, SETATTR (the size and mode are fixed: a drive does not change size)
                 if (node != ROOT && node != DISK) {
@@ -118,24 +124,19 @@ public final class FuseDiskServer {
                     return true;
                 }
                 rep.putLong(3600).putInt(0).putInt(0);
-                attr(rep, node);
+                attr(node);
             }
             case 14, 27 -> rep.putLong(0).putInt(0).putInt(0); // OPEN, OPENDIR
             case 15 -> { // READ
                 long offset = req.getLong(IN_HEADER + 8);
                 int size = req.getInt(IN_HEADER + 16);
                 int len = (int) Math.max(0, Math.min(size, store.size() - offset));
-                byte[] data = new byte[len];
-                store.read(offset, data, len);
-                rep.put(data);
+                store.read(offset, rep.limit(OUT_HEADER + len));
             }
             case 16 -> { // WRITE: fuse_write_in is 40 bytes, the data follows
                 long offset = req.getLong(IN_HEADER + 8);
                 int size = req.getInt(IN_HEADER + 16);
-                byte[] data = new byte[size];
-                req.position(IN_HEADER + 40);
-                req.get(data);
-                store.write(offset, data, size);
+                store.write(offset, req.limit(IN_HEADER + 40 + size).position(IN_HEADER + 40));
                 rep.putInt(size).putInt(0);
             }
             case 20 -> { // FSYNC: the drive's cache flush
@@ -166,11 +167,11 @@ public final class FuseDiskServer {
                 return true;
             }
         }
-        reply(unique, 0, rep.position());
+        reply(unique, 0, rep.position() - OUT_HEADER);
         return true;
     }
 
-    private void init(ByteBuffer req, ByteBuffer rep) {
+    private void init() {
         int minor = req.getInt(IN_HEADER + 4);
         int readahead = req.getInt(IN_HEADER + 8);
         int offered = req.getInt(IN_HEADER + 12);
@@ -184,7 +185,7 @@ public final class FuseDiskServer {
         }
     }
 
-    private void attr(ByteBuffer rep, long node) {
+    private void attr(long node) {
         boolean root = node == ROOT;
         long size = root ? 0 : store.size();
         rep.putLong(node).putLong(size).putLong((size + 511) / 512)
@@ -195,11 +196,9 @@ public final class FuseDiskServer {
 
     private void reply(long unique, int error, int payload) throws IOException {
         int len = OUT_HEADER + (error == 0 ? payload : 0);
-        out.setInt(0, len);
-        out.setInt(4, error);
-        out.setLong(8, unique);
-        if (Libc.C.write(fd, out, len) < 0) {
-            int errno = Libc.errno();
+        rep.putInt(0, len).putInt(4, error).putLong(8, unique);
+        if (DeviceCalls.write(fd, outAddress, len) < 0) {
+            int errno = Native.getLastError();
             if (errno != ENOENT) { // the request was interrupted meanwhile: nothing to answer
                 throw new IOException("writing /dev/fuse: errno " + errno);
             }

@@ -2,6 +2,7 @@ package io.flushcheck.powercut.internal;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,6 +24,8 @@ public final class SectorStore {
 
     /** The unit a drive persists whole: a write of one sector is never torn in this model. */
     public static final int SECTOR = 4096;
+
+    private static final byte[] ZEROS = new byte[SECTOR];
 
     /** What a power cut keeps of the cache. */
     public enum CutMode {
@@ -56,10 +59,20 @@ public final class SectorStore {
     }
 
     /** Writes {@code length} bytes of {@code data} at {@code offset}; after a cut, discards them. */
-    public synchronized void write(long offset, byte[] data, int length) {
+    public void write(long offset, byte[] data, int length) {
+        write(offset, ByteBuffer.wrap(data, 0, length));
+    }
+
+    /**
+     * Writes the bytes remaining in {@code data} at {@code offset}, consuming them; after a cut, discards
+     * them. The FUSE server passes its request buffer itself, so no copy is made on the way.
+     */
+    public synchronized void write(long offset, ByteBuffer data) {
+        int length = data.remaining();
         check(offset, length);
         if (frozen) {
             discardedAfterCut += length;
+            data.position(data.limit());
             return;
         }
         int done = 0;
@@ -68,21 +81,26 @@ public final class SectorStore {
             long sector = pos / SECTOR;
             int within = (int) (pos % SECTOR);
             int n = Math.min(SECTOR - within, length - done);
-            byte[] block = cache.get(sector);
+            // Re-inserted, so the cache keeps the order in which sectors were last written.
+            byte[] block = cache.remove(sector);
             if (block == null) {
                 byte[] old = durable.get(sector);
-                block = old == null ? new byte[SECTOR] : old.clone();
+                block = old == null || n == SECTOR ? new byte[SECTOR] : old.clone();
             }
-            System.arraycopy(data, done, block, within, n);
-            // Re-inserted, so the cache keeps the order in which sectors were last written.
-            cache.remove(sector);
+            data.get(block, within, n);
             cache.put(sector, block);
             done += n;
         }
     }
 
     /** Reads {@code length} bytes at {@code offset} into {@code out}: the cache over the durable sectors. */
-    public synchronized void read(long offset, byte[] out, int length) {
+    public void read(long offset, byte[] out, int length) {
+        read(offset, ByteBuffer.wrap(out, 0, length));
+    }
+
+    /** Fills the space remaining in {@code out} with the bytes at {@code offset}: the cache over the durable sectors. */
+    public synchronized void read(long offset, ByteBuffer out) {
+        int length = out.remaining();
         check(offset, length);
         int done = 0;
         while (done < length) {
@@ -95,9 +113,9 @@ public final class SectorStore {
                 block = durable.get(sector);
             }
             if (block == null) {
-                java.util.Arrays.fill(out, done, done + n, (byte) 0);
+                out.put(ZEROS, 0, n);
             } else {
-                System.arraycopy(block, within, out, done, n);
+                out.put(block, within, n);
             }
             done += n;
         }
