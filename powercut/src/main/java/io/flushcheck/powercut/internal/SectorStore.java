@@ -37,7 +37,7 @@ public final class SectorStore {
 
     private final long size;
     private final Map<Long, byte[]> durable = new HashMap<>();
-    private final Map<Long, byte[]> cache = new LinkedHashMap<>();
+    private Map<Long, byte[]> cache = new LinkedHashMap<>();
     private long flushes;
     private boolean frozen;
     private long cutAtFlush = -1;
@@ -137,7 +137,9 @@ public final class SectorStore {
             return false;
         }
         durable.putAll(cache);
-        cache.clear();
+        // A new map, not clear(): clear() fills the whole table, which keeps the size of the largest cache
+        // ever held (mkfs's thousands of sectors), and a drive flushes a few sectors thousands of times.
+        cache = new LinkedHashMap<>();
         flushes++;
         if (flushes == cutAtFlush) {
             frozen = true;
