@@ -156,7 +156,10 @@ public final class SimulatedDisk implements AutoCloseable {
         Leftovers.record(work, "mount", path.toString());
         try {
             Commands.run(Filesystems.mkfs(fsType, mkfsOptions, loop).toArray(new String[0]));
-            Commands.run("mount", "-t", fsType, loop, path.toString());
+            List<String> mount = new ArrayList<>(List.of("mount", "-t", fsType));
+            mount.addAll(Filesystems.mountOptions(fsType));
+            mount.addAll(List.of(loop, path.toString()));
+            Commands.run(mount.toArray(new String[0]));
         } catch (IOException e) {
             String now = backingFile(loop);
             if (!image.toString().equals(now)) {

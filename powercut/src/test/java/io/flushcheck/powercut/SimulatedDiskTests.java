@@ -78,6 +78,33 @@ class SimulatedDiskTests {
         assertNothingLeft(work);
     }
 
+    /**
+     * The kernel zeroes a fresh ext4's inode tables in the background, starting within 5 s of the mount
+     * (ext4's lazy init): on the simulated drive those would be writes and a flush that no test made.
+     */
+    @Test
+    void aFreshDiskLeftIdleReceivesNoWritesAndNoFlushes() throws Exception {
+        Path work = work("idle");
+        try (SimulatedDisk disk = SimulatedDisk.create(work, SIZE, "ext4", List.of())) {
+            Path stat = Path.of("/sys/block", Path.of(disk.loopDevice()).getFileName().toString(), "stat");
+            long flushes = disk.flushes();
+            long written = sectorsWritten(stat);
+            long deadline = System.nanoTime() + 8_000_000_000L;
+            while (System.nanoTime() < deadline) {
+                assertThat(sectorsWritten(stat)).as("512-byte sectors written to an idle disk's loop device since it was made")
+                        .isEqualTo(written);
+                assertThat(disk.flushes()).as("flushes of an idle disk").isEqualTo(flushes);
+                Thread.sleep(250);
+            }
+        }
+        assertNothingLeft(work);
+    }
+
+    /** Field 7 of /sys/block/DEV/stat: sectors written (Documentation/block/stat.rst). */
+    private static long sectorsWritten(Path stat) throws IOException {
+        return Long.parseLong(Files.readString(stat).trim().split("\\s+")[6]);
+    }
+
     private static void assertNothingLeft(Path work) throws IOException {
         assertThat(work).doesNotExist();
         String mounts = Files.readString(Path.of("/proc/self/mountinfo"));
