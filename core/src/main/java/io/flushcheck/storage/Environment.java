@@ -45,7 +45,10 @@ public record Environment(String container, String hypervisor, List<String> inte
         String preload = ldPreload == null ? systemPreload : (ldPreload + " " + systemPreload).trim();
         List<String> interposers = preload.isEmpty() ? List.of()
                 : detectInterposers(preload, readOrEmpty(Path.of("/proc/self/maps")));
-        return new Environment(detectContainer(), detectHypervisor(), interposers, preloadList(preload), HostEdge.ofThisJvm());
+        // The property's name is a constant: reading it loads no class, and only a VM guest's JVM has it set.
+        String edge = System.getProperty(HostEdge.PROPERTY);
+        return new Environment(detectContainer(), detectHypervisor(), interposers, preloadList(preload),
+                edge == null || edge.isBlank() ? null : HostEdge.parse(edge.trim()));
     }
 
     /**

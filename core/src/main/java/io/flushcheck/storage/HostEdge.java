@@ -47,12 +47,6 @@ public record HostEdge(String device, boolean flushesReachHost, String evidence)
         return d != null && !d.isBlank() && d.indexOf(':') < 0 && d.indexOf('/') < 0;
     }
 
-    /** The statement in this JVM's system property, or null when there is none. */
-    static HostEdge ofThisJvm() {
-        String v = System.getProperty(PROPERTY);
-        return v == null || v.isBlank() ? null : parse(v.trim());
-    }
-
     /** The property's value for this statement. */
     public String propertyValue() {
         return device + ":" + (flushesReachHost ? "reached" : "missing") + ":" + evidence;

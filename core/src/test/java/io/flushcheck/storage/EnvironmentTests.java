@@ -78,4 +78,21 @@ class EnvironmentTests {
             assertThat(env.interposers()).noneMatch(i -> i.startsWith("eatmydata"));
         }
     }
+
+    @Test
+    void theHostsStatementComesFromTheSystemProperty() {
+        String before = System.getProperty(HostEdge.PROPERTY);
+        try {
+            System.clearProperty(HostEdge.PROPERTY);
+            assertThat(Environment.detect().hostEdge()).isNull();
+            System.setProperty(HostEdge.PROPERTY, " vda:missing:0 of 64 ");
+            assertThat(Environment.detect().hostEdge()).isEqualTo(new HostEdge("vda", false, "0 of 64"));
+        } finally {
+            if (before == null) {
+                System.clearProperty(HostEdge.PROPERTY);
+            } else {
+                System.setProperty(HostEdge.PROPERTY, before);
+            }
+        }
+    }
 }
