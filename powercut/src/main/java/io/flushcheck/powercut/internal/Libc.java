@@ -2,9 +2,11 @@ package io.flushcheck.powercut.internal;
 
 import com.sun.jna.Library;
 import com.sun.jna.Native;
-import com.sun.jna.Pointer;
 
-/** The few C library calls a FUSE server needs: /dev/fuse is read and written with read(2) and write(2). */
+/**
+ * The few C library calls a FUSE server needs besides reading and writing /dev/fuse, which {@link DeviceCalls}
+ * binds directly: each request costs one of each.
+ */
 interface Libc extends Library {
 
     Libc C = Native.load("c", Libc.class);
@@ -16,10 +18,6 @@ interface Libc extends Library {
     int MNT_DETACH = 2;
 
     int open(String path, int flags);
-
-    long read(int fd, Pointer buf, long count);
-
-    long write(int fd, Pointer buf, long count);
 
     int close(int fd);
 
