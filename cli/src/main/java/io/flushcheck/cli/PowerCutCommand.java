@@ -28,24 +28,30 @@ import picocli.CommandLine.Spec;
             "",
             "Each cut makes a fresh simulated disk: a real filesystem (ext4 by default) on a loop device over",
             "a drive with a volatile write cache, which flushcheck serves itself through FUSE. COMMAND runs",
-            "with {dir} replaced by the filesystem's path. The power goes the moment the drive completes the",
-            "command's K-th flush (counted from its start): the command's process group is killed then, before",
-            "that flush returns, so nothing it acknowledges afterwards counts. A command that ends sooner has",
-            "its power cut at its exit, keeping a random subset (drawn from the cut's seed) of the 4 KiB",
-            "sectors written since the last flush. What survived is mounted (the filesystem replays its",
-            "journal) and VERIFY runs there, by sh -c, with {dir} replaced by its path; exit 0 means passed.",
+            "with {dir} replaced by the filesystem's path, in a world of its own: a PID namespace (ps there",
+            "shows only the command's processes) that holds every process it starts, daemons and session",
+            "leaders included. The power goes the moment the drive completes the command's K-th flush (counted",
+            "from its start): every process of the command's world is killed then, before that flush returns,",
+            "so nothing it acknowledges afterwards counts. A command that ends sooner has its power cut at its",
+            "exit, and what it left running dies with it; a random subset (drawn from the cut's seed) of the",
+            "4 KiB sectors written since the last flush survives. Once every process of that world is reaped,",
+            "what survived is mounted (the filesystem replays its journal) and VERIFY runs there, by sh -c, in",
+            "a world of its own, with {dir} replaced by its path; exit 0 means passed. Nothing of the command",
+            "is alive then, so a server's pid file names no running process, as after a real power cut.",
             "",
             "--at-random (the default) first runs COMMAND and VERIFY once with the power on, counting the",
-            "command's flushes F (VERIFY must pass there); each cut then draws K from 1 to F+1 with its seed,",
+            "command's flushes F (VERIFY must pass there, unless --no-power-on-check); each cut then draws K",
+            "from 1 to F+1 with its seed,",
             "F+1 being the command's exit. Cut 1's seed is --seed, the later ones derive from it. Every",
             "failing cut prints the line that repeats it alone: --cuts 1 --after-flushes K --seed ITS_SEED.",
             "",
             "What it simulates is a drive's volatile cache under a real kernel filesystem: not firmware bugs,",
             "and no torn writes within a 4 KiB sector. Needs root, /dev/fuse, a free loop device, mkfs.FS",
-            "and setsid.",
+            "and util-linux's setsid, setpriv and unshare.",
             "",
             "With --json: {\"cuts\":[{\"cut\",\"seed\",\"afterFlushes\",\"cutAt\",\"flushes\",\"discardedBytes\",",
-            "\"keptBytes\",\"verifyExit\",\"passed\",...}], \"passed\", \"failed\", ...}."},
+            "\"keptBytes\",\"verifyExit\",\"passed\",...}], \"passed\", \"failed\", ...}; \"powerOnChecked\" is",
+            "false after --no-power-on-check."},
         descriptionHeading = "%n", optionListHeading = "%noptions:%n", commandListHeading = "%ncommands:%n",
         footer = {"%nexit codes: 0 every verify passed, 1 some verify failed, 2 bad usage, 3 this machine cannot"
             + " run simulated disks (not root, no /dev/fuse, no free loop device) or a disk failed, 4 the output"
@@ -90,6 +96,11 @@ final class PowerCutCommand implements Job {
             description = "the shell command that checks a survivor; {dir} is its path; exit 0 means it passed")
     String verify;
 
+    @Option(names = "--no-power-on-check", arity = "0",
+            description = "for programs that may lose acknowledged data on a crash with the power on (an asynchronous"
+                    + " commit does): the run with the power on only counts flushes, and VERIFY is not run there")
+    boolean noPowerOnCheck;
+
     @Option(names = "--timeout", paramLabel = "S", converter = Converters.Timeout.class,
             description = "seconds each run of COMMAND or VERIFY may take (default 120)")
     Double timeout;
@@ -101,8 +112,10 @@ final class PowerCutCommand implements Job {
     public int run(PrintStream out, PrintStream err) throws UsageException {
         checkUsage();
         String missing = Machine.missingForDisks(fs);
-        if (missing == null && Machine.which("setsid") == null) {
-            missing = "the setsid command (util-linux)";
+        for (String tool : List.of("setsid", "setpriv", "unshare")) {
+            if (missing == null && Machine.which(tool) == null) {
+                missing = "the " + tool + " command (util-linux)";
+            }
         }
         if (missing != null) {
             err.println("flushcheck powercut: simulated disks need " + missing + " here");
@@ -118,14 +131,15 @@ final class PowerCutCommand implements Job {
         try {
             if (afterFlushes == null) {
                 if (!quiet) {
-                    err.println("flushcheck powercut: a run with the power on, to count the command's flushes");
+                    err.println("flushcheck powercut: a run with the power on, to count the command's flushes"
+                            + (noPowerOnCheck ? " (VERIFY not run there: --no-power-on-check)" : ""));
                 }
-                ProgramCuts.DryRun dry = runner.dryRun();
+                ProgramCuts.DryRun dry = runner.dryRun(!noPowerOnCheck);
                 if (dry.commandExit() != 0) {
                     throw new UsageException("powercut: the command exited " + dry.commandExit()
                             + " with the power on, so its cuts would test nothing: " + dry.commandTail());
                 }
-                if (dry.verifyExit() == null || dry.verifyExit() != 0) {
+                if (!noPowerOnCheck && (dry.verifyExit() == null || dry.verifyExit() != 0)) {
                     throw new UsageException("powercut: the verify " + (dry.verifyExit() == null ? "timed out"
                             : "exited " + dry.verifyExit()) + " on what the command left with the power on, so it "
                             + "would fail every cut: " + dry.verifyTail());
@@ -194,6 +208,10 @@ final class PowerCutCommand implements Job {
         if (afterFlushes != null && atRandom) {
             throw new UsageException("powercut: --after-flushes and --at-random are two ways to choose the cut; give one");
         }
+        if (afterFlushes != null && noPowerOnCheck) {
+            throw new UsageException("powercut: --no-power-on-check applies to the run with the power on, which"
+                    + " --after-flushes skips; give one");
+        }
         if (fs.isEmpty() || !fs.chars().allMatch(c -> Character.isLetterOrDigit(c))) {
             throw new UsageException("powercut --fs takes a filesystem's name (ext4, xfs, btrfs), not '" + fs + "'");
         }
@@ -242,7 +260,7 @@ final class PowerCutCommand implements Job {
                 sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib, first, dryFlushes == null
                         ? "after the command's flush " + afterFlushes
                         : "at random among the command's flushes 1 to " + (dryFlushes + 1) + " (" + (dryFlushes + 1)
-                        + ": its exit)"));
+                        + ": its exit)" + (noPowerOnCheck ? "; VERIFY was not run with the power on (--no-power-on-check)" : "")));
         sb.append(String.format(Locale.ROOT, "%4s %20s %-10s %8s %10s %10s  %s%n", "cut", "seed", "cut at", "flushes",
                 "discarded", "kept", "verify"));
         int failed = 0;
@@ -283,7 +301,8 @@ final class PowerCutCommand implements Job {
                     o.discardedBytes(), o.keptBytes(), o.verifyExit(), o.passed(), o.verifyTail(), o.failure(), repeat));
         }
         return new Document(command, verify, fs, sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib, first,
-                dryFlushes == null ? "after-flushes" : "at-random", dryFlushes, list, outcomes.size() - failed, failed);
+                dryFlushes == null ? "after-flushes" : "at-random", dryFlushes, dryFlushes == null ? null : !noPowerOnCheck,
+                list, outcomes.size() - failed, failed);
     }
 
     // The two records below are public, in a package-private class, only so that core's JSON writer may read
@@ -293,9 +312,12 @@ final class PowerCutCommand implements Job {
      * {@code flushcheck powercut --json}.
      *
      * @param flushesWithPowerOn the flushes of the run with the power on; null when the cuts came after a given flush
+     * @param powerOnChecked     whether VERIFY ran (and passed) after the run with the power on; left out when
+     *                           there was no such run
      */
     public record Document(List<String> command, String verify, String fs, int sizeMiB, long seed, String mode,
-                           Long flushesWithPowerOn, List<Cut> cuts, int passed, int failed) {
+                           Long flushesWithPowerOn, @Json.LeftOutWhenNull Boolean powerOnChecked, List<Cut> cuts,
+                           int passed, int failed) {
 
         public Document {
             command = List.copyOf(command);

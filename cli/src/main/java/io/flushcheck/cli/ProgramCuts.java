@@ -10,9 +10,10 @@ import java.util.List;
 
 /**
  * Cuts the power under a user's command: each cut on a fresh {@link SimulatedDisk}, the command run with
- * {@code {dir}} naming the disk's filesystem, the power cut at the command's k-th flush (the drive kills
- * the command's process group at that moment) or at its exit, and the verify command run by {@code sh -c}
- * with {@code {dir}} naming what survived.
+ * {@code {dir}} naming the disk's filesystem in a {@link io.flushcheck.powercut.ProcessWorld} of its own,
+ * the power cut at the command's k-th flush (the drive kills the command's whole world at that moment) or
+ * at its exit, and the verify command run by {@code sh -c}, in a world of its own too, with {@code {dir}}
+ * naming what survived.
  */
 final class ProgramCuts {
 
@@ -37,77 +38,82 @@ final class ProgramCuts {
 
     /**
      * What a run with the power on shows: the command's flushes and exit code, and the verify's exit code
-     * on the filesystem the command left (a verify that fails there fails every cut).
+     * on the filesystem the command left (a verify that fails there fails every cut); the verify's exit is
+     * null when it was not run or timed out.
      */
     record DryRun(long flushes, int commandExit, String commandTail, Integer verifyExit, String verifyTail,
                   double seconds) {
     }
 
-    /** Runs the command and then the verify on a disk whose power stays on. */
-    DryRun dryRun() throws IOException, InterruptedException {
+    /**
+     * Runs the command on a disk whose power stays on, and then, when {@code check}, the verify. The command's
+     * world ends when the command exits: what it left running is killed, as a crash would, before the verify.
+     */
+    DryRun dryRun(boolean check) throws IOException, InterruptedException {
         long t0 = System.nanoTime();
-        try (SimulatedDisk disk = SimulatedDisk.create(work, sizeBytes, fs, List.of());
-             GroupProcess p = GroupProcess.start(substitute(command, disk.path()))) {
+        try (SimulatedDisk disk = SimulatedDisk.create(work, sizeBytes, fs, List.of())) {
             long start = disk.flushes();
-            p.release();
-            if (!p.waitFor(timeoutSeconds)) {
-                throw new IOException("the command was still running after " + seconds(timeoutSeconds)
-                        + " with the power on: give it more with --timeout");
+            try (LoggedWorld p = LoggedWorld.onDisk(disk, substitute(command, disk.path()))) {
+                if (!p.waitFor(timeoutSeconds)) {
+                    throw new IOException("the command was still running after " + seconds(timeoutSeconds)
+                            + " with the power on: give it more with --timeout");
+                }
+                long flushes = disk.flushes() - start;
+                double took = (System.nanoTime() - t0) / 1e9;
+                Verified v = check ? verify(disk.path()) : new Verified(null, "");
+                return new DryRun(flushes, p.exitCode(), p.tail(TAIL_LINES), v.exit, v.tail, took);
             }
-            long flushes = disk.flushes() - start;
-            double took = (System.nanoTime() - t0) / 1e9;
-            Verified v = verify(disk.path());
-            return new DryRun(flushes, p.exitCode(), p.tail(TAIL_LINES), v.exit, v.tail, took);
         }
     }
 
     /**
      * One cut: the power goes when the command completes its {@code afterFlushes}-th flush, or at its exit
-     * when it ends first (then a subset of the unflushed sectors, drawn from {@code seed}, survives).
+     * when it ends first (then a subset of the unflushed sectors, drawn from {@code seed}, survives). Either
+     * way every process the command started is dead and reaped before the verify runs.
      */
     CutOutcome cut(int number, long seed, long afterFlushes) throws IOException, InterruptedException {
-        try (SimulatedDisk disk = SimulatedDisk.create(work, sizeBytes, fs, List.of());
-             GroupProcess p = GroupProcess.start(substitute(command, disk.path()))) {
-            long start = arm(disk, afterFlushes, p.group());
-            p.release();
-            boolean ended = p.waitFor(timeoutSeconds);
-            Path survivor;
-            String failure = null;
-            try {
-                // Cut before anything else: a command that ended may have left children writing.
-                survivor = disk.cutPower(seed);
-            } catch (UncheckedIOException e) {
-                survivor = null;
-                failure = "what survived could not be mounted: " + e.getCause().getMessage();
+        try (SimulatedDisk disk = SimulatedDisk.create(work, sizeBytes, fs, List.of())) {
+            long start = arm(disk, afterFlushes);
+            try (LoggedWorld p = LoggedWorld.onDisk(disk, substitute(command, disk.path()))) {
+                boolean ended = p.waitFor(timeoutSeconds);
+                Path survivor;
+                String failure = null;
+                try {
+                    // The drive kills the command's world as the power goes, and the cut returns once it is reaped.
+                    survivor = disk.cutPower(seed);
+                } catch (UncheckedIOException e) {
+                    survivor = null;
+                    failure = "what survived could not be mounted: " + e.getCause().getMessage();
+                }
+                PowerCut cut = disk.cuts().get(0);
+                boolean atFlush = cut.flushes() >= start + afterFlushes;
+                String cutAt = atFlush ? "flush" : ended ? "exit" : "timeout";
+                Integer commandExit = ended && !atFlush ? p.exitCode() : null;
+                if (cutAt.equals("timeout") && failure == null) {
+                    failure = "the command was still running after " + seconds(timeoutSeconds);
+                }
+                Verified v = survivor == null ? new Verified(null, "") : verify(survivor);
+                if (failure == null && v.exit == null) {
+                    failure = "the verify was still running after " + seconds(timeoutSeconds);
+                }
+                return new CutOutcome(number, seed, afterFlushes, cutAt, commandExit, p.tail(TAIL_LINES),
+                        cut.flushes() - start, cut.unflushedBytes() - cut.keptBytes(), cut.keptBytes(), v.exit, v.tail,
+                        failure);
             }
-            p.killGroup();
-            PowerCut cut = disk.cuts().get(0);
-            boolean atFlush = cut.flushes() >= start + afterFlushes;
-            String cutAt = atFlush ? "flush" : ended ? "exit" : "timeout";
-            Integer commandExit = ended && !atFlush ? p.exitCode() : null;
-            if (cutAt.equals("timeout") && failure == null) {
-                failure = "the command was still running after " + seconds(timeoutSeconds);
-            }
-            Verified v = survivor == null ? new Verified(null, "") : verify(survivor);
-            if (failure == null && v.exit == null) {
-                failure = "the verify was still running after " + seconds(timeoutSeconds);
-            }
-            return new CutOutcome(number, seed, afterFlushes, cutAt, commandExit, p.tail(TAIL_LINES),
-                    cut.flushes() - start, cut.unflushedBytes() - cut.keptBytes(), cut.keptBytes(), v.exit, v.tail,
-                    failure);
         }
     }
 
     /**
      * Arms the cut at the {@code afterFlushes}-th flush from now, and returns the flushes so far. The
      * kernel flushes on its own too (the journal's commit timer): one that lands between reading the
-     * count and arming would make the armed flush one already past, so read again.
+     * count and arming would make the armed flush one already past, so read again. The command's world,
+     * started after this, dies at the cut.
      */
-    private static long arm(SimulatedDisk disk, long afterFlushes, long group) {
+    private static long arm(SimulatedDisk disk, long afterFlushes) {
         while (true) {
             long start = disk.flushes();
             try {
-                disk.cutAfterFlushes(start + afterFlushes, group);
+                disk.cutAfterFlushes(start + afterFlushes);
                 return start;
             } catch (IllegalArgumentException e) {
                 if (!String.valueOf(e.getMessage()).contains("has already happened")) {
@@ -121,10 +127,10 @@ final class ProgramCuts {
     }
 
     private Verified verify(Path dir) throws IOException, InterruptedException {
-        try (GroupProcess v = GroupProcess.start(List.of("sh", "-c", verify.replace(DIR, shellWord(dir.toString()))))) {
-            v.release();
+        // A world of its own too: what the verify leaves running (a server it started) ends with it.
+        try (LoggedWorld v = LoggedWorld.start(List.of("sh", "-c", verify.replace(DIR, shellWord(dir.toString()))))) {
             if (!v.waitFor(timeoutSeconds)) {
-                v.killGroup();
+                v.kill();
                 return new Verified(null, v.tail(TAIL_LINES));
             }
             return new Verified(v.exitCode(), v.tail(TAIL_LINES));

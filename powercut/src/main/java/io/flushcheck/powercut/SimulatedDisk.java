@@ -54,6 +54,7 @@ public final class SimulatedDisk implements AutoCloseable {
     private final Deque<Runnable> undo = new ArrayDeque<>();
     private final List<Path> survivors = new ArrayList<>();
     private final List<PowerCut> cuts = new ArrayList<>();
+    private final List<ProcessWorld> worlds = new ArrayList<>();
     private Path path;
     private String loop;
     private boolean cut;
@@ -392,6 +393,47 @@ public final class SimulatedDisk implements AutoCloseable {
         armedSeed = seed;
     }
 
+    /**
+     * Starts {@code builder}'s command in a {@link ProcessWorld} of its own that dies with this drive's
+     * power: at a cut, however it comes ({@link #cutPower()}, an armed flush), every process of the world
+     * gets SIGKILL before anything else happens (before an armed flush is reported done), and
+     * {@link #cutPower()} returns only once each of them is reaped. So a test can cut the power under a
+     * server it started, daemons and session leaders included, and start it again on what survived with
+     * nothing of the old one alive. A world started after the cut is killed at once. Worlds still running
+     * when the disk closes are killed first.
+     *
+     * <pre>{@code
+     * try (SimulatedDisk disk = SimulatedDisk.create(work, 256 << 20, "ext4", List.of())) {
+     *     ProcessWorld server = disk.start(new ProcessBuilder("postgres", "-D", disk.path() + "/data"));
+     *     // ... commit through a client in this JVM, noting what was acknowledged ...
+     *     Path survivor = disk.cutPower(seed);          // the server is dead and reaped here
+     *     try (ProcessWorld again = ProcessWorld.start(new ProcessBuilder("postgres", "-D", survivor + "/data"))) {
+     *         // ... check that everything acknowledged is there ...
+     *     }
+     * }
+     * }</pre>
+     *
+     * @throws IllegalStateException once the disk is closed
+     */
+    public ProcessWorld start(ProcessBuilder builder) throws IOException {
+        ProcessWorld world = ProcessWorld.held(builder);
+        try {
+            // Told before the program runs a line, so that no cut can come between its start and the drive's knowing.
+            String r = ask("world " + world.pid());
+            if (!r.startsWith("world")) {
+                throw new IOException("the simulated drive could not take the world of " + builder.command() + ": " + r);
+            }
+            synchronized (worlds) {
+                worlds.add(world);
+            }
+            world.release();
+            return world;
+        } catch (IOException | RuntimeException e) {
+            world.kill();
+            throw e;
+        }
+    }
+
     /** True until the power is cut (by a call, or at an armed flush). */
     public boolean powered() {
         if (cut) {
@@ -428,6 +470,8 @@ public final class SimulatedDisk implements AutoCloseable {
             // Armed during flush k, the drive stopped after flush k - 1; armed after flush k, at k.
             Long cutSeed = !armed ? seed : at + 1 == armedAt ? Long.valueOf(armedSeed) : null;
             cuts.add(new PowerCut(cutSeed, at, (kept + discarded) * 4096, kept * 4096, armed));
+            // The drive killed them as it froze; nothing of them may hold the mount or answer for a PID now.
+            endWorlds();
             // The drive is frozen: unmounting may still write, and the drive discards it.
             Commands.run("umount", "--lazy", path.toString());
             detach(loop, work.resolve("drive").resolve(FuseDiskServer.FILE));
@@ -490,9 +534,24 @@ public final class SimulatedDisk implements AutoCloseable {
         Commands.attempt(List.of("umount", "--lazy", work.resolve("drive").toString()));
     }
 
-    /** Unmounts, detaches and stops everything, last made first, and removes the work directory. */
+    private void endWorlds() {
+        List<ProcessWorld> all;
+        synchronized (worlds) {
+            all = List.copyOf(worlds);
+            worlds.clear();
+        }
+        for (ProcessWorld w : all) {
+            w.kill();
+        }
+    }
+
+    /**
+     * Kills the worlds still running, then unmounts, detaches and stops everything, last made first, and
+     * removes the work directory.
+     */
     @Override
     public void close() {
+        endWorlds();
         while (!undo.isEmpty()) {
             undo.pop().run();
         }

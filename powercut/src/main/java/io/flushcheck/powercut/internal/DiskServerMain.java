@@ -20,6 +20,8 @@ import org.apiguardian.api.API;
  * Also {@code arm-during K SEED}: cut as the K-th flush arrives, keeping a seeded subset of the cache,
  * and fail that flush ({@code armed}). The reply to {@code cut} ends {@code at FLUSHES armed} when an
  * armed cut had already happened, {@code at FLUSHES now} otherwise.
+ * And {@code world PID}: the process world whose first process is PID dies at the cut, however the power
+ * goes ({@code world}; {@code world killed} when the power is gone already and it was killed at once).
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class DiskServerMain {
@@ -30,6 +32,8 @@ public final class DiskServerMain {
     public static void main(String[] args) throws Exception {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         SectorStore store = new SectorStore(Long.parseLong(args[1]));
+        Worlds worlds = new Worlds();
+        store.whenFrozen(worlds::powerGone);
         FuseDiskServer server;
         try {
             server = FuseDiskServer.mount(store, Path.of(args[0]));
@@ -72,6 +76,7 @@ public final class DiskServerMain {
                         store.save(Path.of(line.trim().substring("save ".length())));
                         out.println("saved");
                     }
+                    case "world" -> out.println(worlds.add(Integer.parseInt(w[1])) ? "world" : "world killed");
                     case "powered" -> out.println("powered " + !store.frozen());
                     case "arm-during" -> {
                         store.cutDuringFlush(Long.parseLong(w[1]), Long.parseLong(w[2]));

@@ -30,6 +30,15 @@ interface Libc extends Library {
     /** {@code kill(2)}; a negative {@code pid} names a process group. */
     int kill(int pid, int sig);
 
+    long SYS_PIDFD_SEND_SIGNAL = 424;
+    long SYS_PIDFD_OPEN = 434;
+
+    /** {@code pidfd_open(2)}: a descriptor that names one process, never another that reuses its PID. */
+    int syscall(long number, int pid, int flags);
+
+    /** {@code pidfd_send_signal(2)}, with no siginfo. */
+    int syscall(long number, int pidfd, int sig, com.sun.jna.Pointer info, int flags);
+
     static int errno() {
         return Native.getLastError();
     }

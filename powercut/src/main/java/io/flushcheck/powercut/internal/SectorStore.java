@@ -42,6 +42,7 @@ public final class SectorStore {
     private boolean frozen;
     private long cutAtFlush = -1;
     private Runnable atCut;
+    private Runnable onFreeze = () -> { };
     private long cutDuringFlush = -1;
     private long duringSeed;
     private long[] duringCut;
@@ -147,8 +148,17 @@ public final class SectorStore {
                 // Before the flush is reported done: whatever waits for it never learns that it completed.
                 atCut.run();
             }
+            onFreeze.run();
         }
         return true;
+    }
+
+    /**
+     * Runs {@code action} at the moment the power goes, however it goes (a cut, or an armed flush), before
+     * a flush that the cut interrupts returns.
+     */
+    public synchronized void whenFrozen(Runnable action) {
+        onFreeze = action;
     }
 
     /**
@@ -238,6 +248,7 @@ public final class SectorStore {
 
     private long[] freeze(CutMode mode, long seed) {
         frozen = true;
+        onFreeze.run();
         long kept = 0;
         Random random = new Random(seed);
         List<Long> order = new ArrayList<>(cache.keySet());
