@@ -59,13 +59,9 @@ final class Machine {
         return null;
     }
 
-    /**
-     * Where this process's disks are made: in memory ({@code /dev/shm}) where it can be written, the
-     * temporary directory else. A disk removes its directory when it closes.
-     */
+    /** Where this process's disks are made, in the temporary directory. A disk removes its directory when it closes. */
     static Path workDir() {
-        Path shm = Path.of("/dev/shm");
-        Path parent = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
-        return parent.resolve("flushcheck-powercut-" + ProcessHandle.current().pid());
+        // Not under /dev/shm: the programs run on the disks have a /dev/shm of their own (ProcessWorld).
+        return Path.of(System.getProperty("java.io.tmpdir")).resolve("flushcheck-powercut-" + ProcessHandle.current().pid());
     }
 }

@@ -48,8 +48,8 @@ final class Disks {
         String mkfs = Filesystems.tool(config.fs());
         require(Filesystems.find(mkfs) != null, mkfs + " (apt-get install " + Filesystems.debianPackage(config.fs()) + ")",
                 annotation);
-        // Images and survivors in memory where there is a tmpfs for it: they need no durability.
-        Path base = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir"));
+        // Not under /dev/shm: a program the test starts on the disk (SimulatedDisk.start) has a /dev/shm of its own.
+        Path base = Path.of(System.getProperty("java.io.tmpdir"));
         Path work = base.resolve("flushcheck-powercut-" + ProcessHandle.current().pid() + "-" + DISKS.incrementAndGet());
         try {
             return SimulatedDisk.create(work, size, config.fs(), List.of(config.mkfsOptions()), config.directIo());

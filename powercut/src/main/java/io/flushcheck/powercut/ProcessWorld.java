@@ -17,7 +17,9 @@ import org.apiguardian.api.API;
  * when the program exits (what it left running is killed with it), or at {@link #kill()}; once
  * {@link #waitFor} returns true or {@link #kill()} returns, each of its processes is gone and reaped, so
  * nothing of the world is left to answer a signal or hold a pid file's PID alive. Inside, {@code ps}
- * shows the world's own processes only.
+ * shows the world's own processes only. Like a machine's RAM, the world's {@code /dev/shm} and System V
+ * IPC objects are its own, and end with it: a server killed there leaves no shared memory behind (and
+ * a path under the machine's {@code /dev/shm} is not seen inside).
  *
  * <p>Made with util-linux's {@code unshare --pid --mount} and {@code setpriv --pdeathsig KILL}, so that a
  * world dies with the thread that started it (a killed JVM included). Needs root, or unprivileged user
@@ -31,10 +33,11 @@ public final class ProcessWorld implements AutoCloseable {
     /**
      * The world's first process: it waits at the gate until the JVM has noted its PID ({@code read} in sh
      * takes one byte at a time from a pipe, so the program reads nothing of the gate's line; 125 says it
-     * never ran), mounts the world's own /proc, and becomes the program.
+     * never ran), mounts the world's own /proc and /dev/shm (126 when it cannot), and becomes the program.
      */
     private static final String FIRST = "read _ || exit 125; %s exec \"$@\"";
-    private static final String MOUNT_PROC = "mount -t proc -o nosuid,nodev,noexec proc /proc || exit 126;";
+    private static final String MOUNTS = "mount -t proc -o nosuid,nodev,noexec proc /proc"
+            + " && mount -t tmpfs -o nosuid,nodev,mode=1777 shm /dev/shm || exit 126;";
     /**
      * The world's parent, outside it: it starts the first process in the foreground (so that the program
      * keeps the standard input and the signal dispositions it was given) and exits with its status, once
@@ -97,12 +100,12 @@ public final class ProcessWorld implements AutoCloseable {
     static List<String> command(List<String> argv) {
         boolean root = isRoot();
         List<String> line = new ArrayList<>(List.of("setsid", "setpriv", "--pdeathsig", "KILL",
-                "unshare", "--pid", "--mount", "--propagation", "slave"));
+                "unshare", "--pid", "--mount", "--ipc", "--propagation", "slave"));
         if (!root) {
             // In a user namespace of its own the user is still itself, and mount(8) refuses it a /proc.
             line.addAll(List.of("--user", "--map-current-user"));
         }
-        line.addAll(List.of("--", "sh", "-c", PARENT, String.format(FIRST, root ? MOUNT_PROC : "")));
+        line.addAll(List.of("--", "sh", "-c", PARENT, String.format(FIRST, root ? MOUNTS : "")));
         line.addAll(argv);
         return line;
     }

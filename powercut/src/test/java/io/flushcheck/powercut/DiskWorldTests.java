@@ -2,6 +2,7 @@ package io.flushcheck.powercut;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.testing.MarkedProgram;
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
 import java.io.IOException;
@@ -27,14 +28,14 @@ class DiskWorldTests {
     @TempDir
     Path tmp;
 
-    private Marked daemon;
+    private MarkedProgram daemon;
 
     @BeforeEach
     void needs() throws IOException {
         Mounts.requireMountTools();
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
         Requirements.requireCommand("unshare", "util-linux");
-        daemon = Marked.copy(Path.of("/bin/sh"), tmp);
+        daemon = MarkedProgram.copy(Path.of("/bin/sh"), tmp);
     }
 
     private static Path work(String name) {

@@ -3,6 +3,7 @@ package io.flushcheck.powercut;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flushcheck.testing.MarkedProgram;
 import io.flushcheck.testing.Requirements;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -23,14 +24,14 @@ class ProcessWorldTests {
     @TempDir
     Path tmp;
 
-    private Marked daemon;
+    private MarkedProgram daemon;
 
     @BeforeEach
     void needs() throws IOException {
         Requirements.requireCommand("unshare", "util-linux");
         Requirements.requireCommand("setpriv", "util-linux");
         Requirements.requireRoot();
-        daemon = Marked.copy(Path.of("/bin/sh"), tmp);
+        daemon = MarkedProgram.copy(Path.of("/bin/sh"), tmp);
     }
 
     /** A shell that leaves two copies of the marked program running, one a session leader, one double-forked. */

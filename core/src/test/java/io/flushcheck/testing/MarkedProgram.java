@@ -1,4 +1,4 @@
-package io.flushcheck.powercut;
+package io.flushcheck.testing;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,35 +11,35 @@ import java.util.List;
  * A copy of a system program under a name no other process has, so that a test can find each process
  * of it in /proc, zombies included (a zombie keeps its name in {@code /proc/PID/stat}).
  */
-final class Marked {
+public final class MarkedProgram {
 
     private final Path program;
 
-    private Marked(Path program) {
+    private MarkedProgram(Path program) {
         this.program = program;
     }
 
     /** {@code original} (like /bin/sh) copied into {@code dir} under a fresh name. */
-    static Marked copy(Path original, Path dir) throws IOException {
+    public static MarkedProgram copy(Path original, Path dir) throws IOException {
         String name = "fcw" + Long.toString(System.nanoTime() % 1_000_000_000_000L, 36);
         Path p = dir.resolve(name);
         Files.copy(original, p, StandardCopyOption.COPY_ATTRIBUTES);
         p.toFile().setExecutable(true, false);
         // Readable and runnable by whoever the world's program runs as.
         dir.toFile().setExecutable(true, false);
-        return new Marked(p);
+        return new MarkedProgram(p);
     }
 
-    String path() {
+    public String path() {
         return program.toString();
     }
 
-    String name() {
+    public String name() {
         return program.getFileName().toString();
     }
 
     /** Every process of this name, as "PID STATE", alive or zombie. */
-    List<String> processes() {
+    public List<String> processes() {
         List<String> found = new ArrayList<>();
         String tag = "(" + name() + ")";
         try (var s = Files.list(Path.of("/proc"))) {
@@ -64,7 +64,7 @@ final class Marked {
     }
 
     /** Waits up to {@code millis} for at least {@code n} live processes of this name. */
-    void awaitAlive(int n, long millis) throws InterruptedException {
+    public void awaitAlive(int n, long millis) throws InterruptedException {
         long deadline = System.currentTimeMillis() + millis;
         while (processes().stream().filter(p -> !p.endsWith(" Z")).count() < n) {
             if (System.currentTimeMillis() > deadline) {
