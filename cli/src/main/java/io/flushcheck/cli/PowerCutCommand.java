@@ -142,7 +142,8 @@ final class PowerCutCommand implements Job {
                 if (!noPowerOnCheck && (dry.verifyExit() == null || dry.verifyExit() != 0)) {
                     throw new UsageException("powercut: the verify " + (dry.verifyExit() == null ? "timed out"
                             : "exited " + dry.verifyExit()) + " on what the command left with the power on, so it "
-                            + "would fail every cut: " + dry.verifyTail());
+                            + "would fail every cut: " + dry.verifyTail() + " (when the program may lose acknowledged data"
+                            + " on a crash with the power on, as an asynchronous commit does, say so with --no-power-on-check)");
                 }
                 dryFlushes = dry.flushes();
                 if (!quiet) {

@@ -36,6 +36,7 @@ class PowerCutJsonTests {
                   "seed": 7,
                   "mode": "at-random",
                   "flushesWithPowerOn": 12,
+                  "powerOnChecked": true,
                   "cuts": [
                     {
                       "cut": 1,
@@ -78,7 +79,15 @@ class PowerCutJsonTests {
         PowerCutCommand c = new PowerCutCommand();
         c.sizeMib = 64;
         assertThat(Json.write(c.json(List.of(), 3, null))).contains("\"sizeMiB\": 64,", "\"verify\": null,",
-                "\"mode\": \"after-flushes\",", "\"flushesWithPowerOn\": null,", "\"cuts\": [],");
+                "\"mode\": \"after-flushes\",", "\"flushesWithPowerOn\": null,", "\"cuts\": [],")
+                .as("no run with the power on, so nothing to say of its check").doesNotContain("powerOnChecked");
+    }
+
+    @Test
+    void aRunWithThePowerOnThatWasNotCheckedSaysSo() {
+        PowerCutCommand c = new PowerCutCommand();
+        c.noPowerOnCheck = true;
+        assertThat(Json.write(c.json(List.of(), 3, 40L))).contains("\"flushesWithPowerOn\": 40,\n  \"powerOnChecked\": false,");
     }
 
     @Test

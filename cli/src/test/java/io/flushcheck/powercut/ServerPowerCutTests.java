@@ -66,6 +66,29 @@ class ServerPowerCutTests {
     }
 
     @Test
+    void aProgramThatLosesAcknowledgedDataOnACrashIsCutOnlyWhenTheUserSaysSo() throws IOException {
+        // It acknowledges, then writes a moment later in the background: the end of its world loses the write.
+        Path acks = tmp.resolve("acks");
+        String command = "echo 1 > " + acks + "; (sleep 2; echo 1 > {dir}/value; sync {dir}/value) & sleep 0.2";
+        String verify = "test \"$(cat {dir}/value 2>/dev/null)\" = \"$(cat " + acks + ")\"";
+        Run refused = run("powercut", "--cuts", "2", "--seed", "8", "--verify", verify, "--", "sh", "-c", command);
+        assertThat(refused.exit()).as(refused.err()).isEqualTo(2);
+        assertThat(refused.err()).contains("with the power on").contains("--no-power-on-check");
+
+        Run r = run("powercut", "--json", "--no-power-on-check", "--cuts", "2", "--seed", "8", "--verify", verify,
+                "--", "sh", "-c", command);
+        assertThat(r.exit()).as(r.err()).isEqualTo(1);
+        assertThat(r.err()).contains("VERIFY not run there: --no-power-on-check");
+        Map<String, Object> json = MiniJson.object(MiniJson.parse(r.out()));
+        assertThat(json.get("powerOnChecked")).isEqualTo(false);
+        assertThat(((Number) json.get("failed")).intValue()).isEqualTo(2);
+
+        Run text = run("powercut", "--no-power-on-check", "--cuts", "1", "--seed", "8", "--verify", verify,
+                "--", "sh", "-c", command);
+        assertThat(text.out()).contains("VERIFY was not run with the power on (--no-power-on-check)");
+    }
+
+    @Test
     void aPostgresqlServerRecoversFromEveryCut() throws Exception {
         Requirements.requireRoot();
         Path bin = postgresBin();
