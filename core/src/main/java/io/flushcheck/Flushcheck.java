@@ -84,7 +84,7 @@ public final class Flushcheck {
     /**
      * Where other work on a shared device left a mode undecided ({@link Judge#tooBusyToTell}), measures it
      * again with four times the rounds (within the plan's limits), up to {@link #BUSY_REMEASURES} times;
-     * the last measurement replaces the earlier one.
+     * the last measurement replaces the earlier one, but for its flush brackets, which add up.
      */
     private static void remeasureWhileTooBusy(SyncProbe probe, Path real, StorageFacts facts, CheckOptions options,
                                               ProbeListener listener, List<SyncCost> costs) {
@@ -100,7 +100,7 @@ public final class Flushcheck {
             for (SyncCost again : probe.run(real, plan.withModes(busy), listener)) {
                 for (int i = 0; i < costs.size(); i++) {
                     if (costs.get(i).mode() == again.mode()) {
-                        costs.set(i, again);
+                        costs.set(i, again.withEarlierBrackets(costs.get(i)));
                     }
                 }
             }

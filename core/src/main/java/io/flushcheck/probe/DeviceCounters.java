@@ -110,6 +110,17 @@ public final class DeviceCounters {
         return out;
     }
 
+    /** Brackets on the terminal devices ({@link FlushBrackets}), or null when none can be read. */
+    FlushBrackets brackets() {
+        List<Path> t = new ArrayList<>();
+        for (int i = 0; i < files.size(); i++) {
+            if (terminal.get(i)) {
+                t.add(files.get(i));
+            }
+        }
+        return FlushBrackets.open(t);
+    }
+
     /** Flushes and KiB on the terminal devices between two readings: {flushes, kib}. */
     long[] terminalDelta(DeviceStat[] before, DeviceStat[] after) {
         long flushes = 0;

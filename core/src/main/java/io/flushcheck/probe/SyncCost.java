@@ -20,27 +20,50 @@ import org.apiguardian.api.API;
  *                    write and sync (dsync, whose write syncs; flush-only; no-sync)
  * @param syncLatencies the sync step of each round alone (fsync, fdatasync, {@code force}: what fio
  *                    reports as the sync latency), or null where the round has no separate sync
+ * @param brackets    how many syncs met a flush at the bottom of the chain while they ran, against idle
+ *                    brackets of the same lengths ({@link FlushBrackets}); null where none were taken
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record SyncCost(SyncMode mode, int blockSize, int rounds, LatencyDistribution latencies, long loopNanos, long idleNanos,
                        List<DeviceDelta> devices, List<SlowRound> slowest, SlowRound medianRound,
-                       LatencyDistribution writeLatencies, LatencyDistribution syncLatencies) {
+                       LatencyDistribution writeLatencies, LatencyDistribution syncLatencies,
+                       FlushBrackets.Tally brackets) {
 
     public SyncCost {
         devices = List.copyOf(devices);
         slowest = List.copyOf(slowest);
     }
 
+    /** A cost without flush brackets. */
+    public SyncCost(SyncMode mode, int blockSize, int rounds, LatencyDistribution latencies, long loopNanos, long idleNanos,
+                    List<DeviceDelta> devices, List<SlowRound> slowest, SlowRound medianRound,
+                    LatencyDistribution writeLatencies, LatencyDistribution syncLatencies) {
+        this(mode, blockSize, rounds, latencies, loopNanos, idleNanos, devices, slowest, medianRound, writeLatencies,
+                syncLatencies, null);
+    }
+
     /** A cost whose rounds were timed whole only. */
     public SyncCost(SyncMode mode, int blockSize, int rounds, LatencyDistribution latencies, long loopNanos, long idleNanos,
                     List<DeviceDelta> devices, List<SlowRound> slowest, SlowRound medianRound) {
-        this(mode, blockSize, rounds, latencies, loopNanos, idleNanos, devices, slowest, medianRound, null, null);
+        this(mode, blockSize, rounds, latencies, loopNanos, idleNanos, devices, slowest, medianRound, null, null, null);
     }
 
     /** A cost measured without idle windows. */
     public SyncCost(SyncMode mode, int blockSize, int rounds, LatencyDistribution latencies, long loopNanos,
                     List<DeviceDelta> devices, List<SlowRound> slowest, SlowRound medianRound) {
-        this(mode, blockSize, rounds, latencies, loopNanos, 0, devices, slowest, medianRound, null, null);
+        this(mode, blockSize, rounds, latencies, loopNanos, 0, devices, slowest, medianRound, null, null, null);
+    }
+
+    /**
+     * This cost with {@code earlier}'s brackets added to its own: brackets are independent trials, so those
+     * of an earlier measurement of the same mode still count when it is measured again with more rounds.
+     */
+    public SyncCost withEarlierBrackets(SyncCost earlier) {
+        if (brackets == null || earlier == null || earlier.brackets == null || earlier.mode != mode) {
+            return this;
+        }
+        return new SyncCost(mode, blockSize, rounds, latencies, loopNanos, idleNanos, devices, slowest, medianRound,
+                writeLatencies, syncLatencies, brackets.plus(earlier.brackets));
     }
 
     public double percentileMicros(double percentile) {

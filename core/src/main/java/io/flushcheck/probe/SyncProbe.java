@@ -256,8 +256,24 @@ public final class SyncProbe {
      * what the syncs add to that is theirs. A window lasts a quarter of its stretch while the windows
      * see no flush, and as long as its stretch once one has: a busy device is sampled as long as it is
      * measured.
+     *
+     * <p>Each sync is also bracketed ({@link FlushBrackets}): whether a flush completed at the bottom of the
+     * chain while it ran. The rest of each idle window is spent in idle brackets as long as the stretch's
+     * syncs, one after another: how often other work alone meets a bracket of that length.
      */
     private SyncCost measure(SyncMode mode, ProbePlan plan, Round round, Step unsynced, ProbeListener listener) {
+        FlushBrackets brackets = !counters.isEmpty() && mode.syncs() ? counters.brackets() : null;
+        try {
+            return measure(mode, plan, round, unsynced, listener, brackets);
+        } finally {
+            if (brackets != null) {
+                brackets.close();
+            }
+        }
+    }
+
+    private SyncCost measure(SyncMode mode, ProbePlan plan, Round round, Step unsynced, ProbeListener listener,
+                             FlushBrackets brackets) {
         int rounds = plan.rounds();
         long[] nanos = new long[rounds];
         boolean split = round.split();
@@ -278,6 +294,13 @@ public final class SyncProbe {
         long loopNanos = 0;
         long idleNanos = 0;
         boolean busy = false;
+        long[] syncBracket = brackets == null ? null : new long[rounds];
+        long[] before = brackets == null ? null : brackets.newReading();
+        long[] after = brackets == null ? null : brackets.newReading();
+        boolean bracketsRead = brackets != null;
+        int syncsMet = 0;
+        int controls = 0;
+        int controlsMet = 0;
         try {
             int i = 0;
             int controlIndex = 0;
@@ -290,14 +313,31 @@ public final class SyncProbe {
                     if (split) {
                         write.run(i);
                         long t1 = System.nanoTime();
+                        bracketsRead &= brackets == null || brackets.read(before);
+                        long s0 = System.nanoTime();
                         sync.run(i);
                         long t2 = System.nanoTime();
+                        bracketsRead &= brackets == null || brackets.read(after);
+                        // The bracket's readings are left out of the round's times.
                         writeNanos[i] = t1 - t0;
-                        syncNanos[i] = t2 - t1;
-                        nanos[i] = t2 - t0;
+                        syncNanos[i] = t2 - s0;
+                        nanos[i] = writeNanos[i] + syncNanos[i];
+                        if (brackets != null) {
+                            syncBracket[i] = syncNanos[i];
+                        }
                     } else {
+                        bracketsRead &= brackets == null || brackets.read(before);
+                        long s0 = System.nanoTime();
                         (write != null ? write : sync).run(i);
-                        nanos[i] = System.nanoTime() - t0;
+                        long t1 = System.nanoTime();
+                        bracketsRead &= brackets == null || brackets.read(after);
+                        nanos[i] = t1 - s0;
+                        if (brackets != null) {
+                            syncBracket[i] = nanos[i];
+                        }
+                    }
+                    if (brackets != null && FlushBrackets.met(before, after)) {
+                        syncsMet++;
                     }
                     if (perRound) {
                         long[] d = counters.terminalDelta(b, counters.read());
@@ -321,6 +361,25 @@ public final class SyncProbe {
                     int writes = unsynced == null ? 0 : busy ? made : (made + 3) / 4;
                     for (int w = 0; w < writes && System.nanoTime() - idleStart < want; w++) {
                         unsynced.run(controlIndex++);
+                    }
+                    if (brackets != null) {
+                        // Idle brackets as long as this stretch's syncs, in turn, while the window lasts.
+                        for (int k = stretchFirst; bracketsRead; k = k + 1 < i ? k + 1 : stretchFirst) {
+                            long length = syncBracket[k];
+                            if (want - (System.nanoTime() - idleStart) < length) {
+                                break;
+                            }
+                            bracketsRead &= brackets.read(before);
+                            long c0 = System.nanoTime();
+                            while (System.nanoTime() - c0 < length) {
+                                Thread.onSpinWait();
+                            }
+                            bracketsRead &= brackets.read(after);
+                            controls++;
+                            if (FlushBrackets.met(before, after)) {
+                                controlsMet++;
+                            }
+                        }
                     }
                     for (long left = want - (System.nanoTime() - idleStart); left > 0;
                             left = want - (System.nanoTime() - idleStart)) {
@@ -352,7 +411,10 @@ public final class SyncProbe {
         List<DeviceDelta> devices = syncing == null ? List.of() : counters.deltas(syncing, idle);
         LatencyDistribution writes = split ? LatencyDistribution.ofNanos(writeNanos) : null;
         LatencyDistribution syncs = split ? LatencyDistribution.ofNanos(syncNanos) : null;
-        return new SyncCost(mode, plan.blockSize(), rounds, h, loopNanos, idleNanos, devices, slowest, median, writes, syncs);
+        FlushBrackets.Tally tally = brackets != null && bracketsRead && idleWindows
+                ? new FlushBrackets.Tally(rounds, syncsMet, controls, controlsMet) : null;
+        return new SyncCost(mode, plan.blockSize(), rounds, h, loopNanos, idleNanos, devices, slowest, median, writes, syncs,
+                tally);
     }
 
     private static SlowRound slowRound(int i, long[] nanos, long[] flushes, long[] kib) {

@@ -14,6 +14,11 @@ public enum FindingCode {
     SYNC_INTERPOSER(Verdict.NO_REAL_FLUSH),
     BARRIERS_OFF(Verdict.NO_REAL_FLUSH),
     FLUSHES_MISSING(Verdict.NO_REAL_FLUSH),
+    /**
+     * Syncs returned with no flush completed at a disk at the bottom of the chain while they ran: a sync that waits
+     * for a cache flush always sees one complete, so these did not reach the disk.
+     */
+    SYNCS_WITHOUT_FLUSH(Verdict.NO_REAL_FLUSH),
     WRITES_MISSING(Verdict.NO_REAL_FLUSH),
     SYNC_TOO_FAST(Verdict.NO_REAL_FLUSH),
     FLUSHES_REACHED(Verdict.REAL_FLUSH),

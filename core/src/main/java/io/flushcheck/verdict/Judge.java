@@ -2,6 +2,7 @@ package io.flushcheck.verdict;
 
 import io.flushcheck.Numbers;
 import io.flushcheck.probe.DeviceDelta;
+import io.flushcheck.probe.FlushBrackets;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.storage.BlockDevice;
@@ -247,9 +248,23 @@ public final class Judge {
             // the rounds, are taken off, and the verdict waits until the estimate's noise cannot tip it.
             long flushes = c.flushesReached();
             long caused = Math.round(c.flushesCaused());
-            int decision = decision(c, t);
+            FlushBrackets.Tally brackets = bracketsFor(facts, c);
+            int bracketed = bracketDecision(brackets);
+            int decision = decision(facts, c, t);
             boolean arrived = decision > 0;
             boolean missing = decision < 0;
+            if (bracketed < 0 || brackets != null && brackets.syncsWithoutFlush() > 0) {
+                out.add(syncsWithoutFlush(c, brackets, where, bracketed < 0));
+            }
+            if (bracketed > 0) {
+                reached.add(String.format(Locale.ROOT, "%s: every one of %d syncs met a flush at the bottom while it ran,"
+                                + " against %d of %d idle brackets of the same lengths", c.mode().id(), brackets.syncs(),
+                        brackets.controlsMetFlush(), brackets.controls()));
+                if (c.backgroundFlushes() > 0 || moreThanSyncsCause(c)) {
+                    out.add(otherWork(c, where, flushes, caused, Math.round(c.backgroundFlushes()), true));
+                }
+                continue;
+            }
             long background = Math.round(c.backgroundFlushes());
             if (background > 0 || moreThanSyncsCause(c)) {
                 out.add(otherWork(c, where, flushes, caused, background, arrived || missing));
@@ -267,6 +282,8 @@ public final class Judge {
                         c.mode().id(), c.rounds(), caused, where, Numbers.micros(c.p50Micros()), facts.fsType()),
                         evidence("mode", c.mode().id(), "syncs", String.valueOf(c.rounds()),
                                 "flushes", String.valueOf(caused), "p50Micros", Numbers.micros(c.p50Micros()))));
+            } else if (missing && bracketed < 0) {
+                // said by the finding above
             } else if (missing) {
                 out.add(new Finding(FindingCode.FLUSHES_MISSING, String.format(Locale.ROOT,
                         "%s: %d of %d syncs reached %s as a cache flush (%s µs median)",
@@ -335,15 +352,75 @@ public final class Judge {
     }
 
     /**
+     * How small the chance must be that syncs reaching no disk would all have met other work's flushes,
+     * for the brackets to show that they reached it.
+     */
+    static final double BRACKET_CHANCE = 1e-6;
+
+    /** Syncs without a flush that decide NO_REAL_FLUSH: at least this many, and {@link #MISSES_SHARE} of them. */
+    static final int MIN_MISSES = 3;
+    static final double MISSES_SHARE = 0.05;
+
+    /** A mode's brackets where they speak for its chain: a known device (not counted on every disk). */
+    private static FlushBrackets.Tally bracketsFor(StorageFacts facts, SyncCost c) {
+        return facts != null && facts.device() != null && c.brackets() != null && c.brackets().syncs() > 0
+                ? c.brackets() : null;
+    }
+
+    /**
+     * What the brackets say of a mode: 1 when every sync met a flush and other work alone would have met
+     * all of them with a chance under {@link #BRACKET_CHANCE}; -1 when enough syncs met none; 0 otherwise.
+     */
+    static int bracketDecision(FlushBrackets.Tally b) {
+        if (b == null) {
+            return 0;
+        }
+        int misses = b.syncsWithoutFlush();
+        if (misses == 0) {
+            return b.chanceAllMet() < BRACKET_CHANCE ? 1 : 0;
+        }
+        return misses >= MIN_MISSES && misses >= MISSES_SHARE * b.syncs() ? -1 : 0;
+    }
+
+    /**
+     * A mode's decision: the brackets first (they see each sync, so other work cannot hide in them); where
+     * they say nothing, the counts with other work's estimate taken off ({@link #decision(SyncCost, Thresholds)}).
+     * A sync that met no flush keeps the counts from showing the mode's flushes as reached.
+     */
+    private static int decision(StorageFacts facts, SyncCost c, Thresholds t) {
+        FlushBrackets.Tally b = bracketsFor(facts, c);
+        int bracketed = bracketDecision(b);
+        if (bracketed != 0) {
+            return bracketed;
+        }
+        int counted = decision(c, t);
+        return counted > 0 && b != null && b.syncsWithoutFlush() > 0 ? 0 : counted;
+    }
+
+    private static Finding syncsWithoutFlush(SyncCost c, FlushBrackets.Tally b, String where, boolean decides) {
+        String msg = String.format(Locale.ROOT, "%s: %d of %d syncs returned with no flush completed at the bottom of %s"
+                        + " while they ran (idle brackets of the same lengths met one %d times in %d): a sync that waits"
+                        + " for a cache flush always sees one complete, so these did not reach the disk",
+                c.mode().id(), b.syncsWithoutFlush(), b.syncs(), where, b.controlsMetFlush(), b.controls());
+        Map<String, String> ev = evidence("mode", c.mode().id(), "syncs", String.valueOf(b.syncs()),
+                "syncsWithoutFlush", String.valueOf(b.syncsWithoutFlush()), "controls", String.valueOf(b.controls()),
+                "controlsMetFlush", String.valueOf(b.controlsMetFlush()));
+        return decides ? new Finding(FindingCode.SYNCS_WITHOUT_FLUSH, msg, ev)
+                : new Finding(FindingCode.OTHER_DEVICE_WORK, msg + "; too few to decide, but the flushes counted are not"
+                        + " shown to be its own", ev);
+    }
+
+    /**
      * The deciding modes whose flushes the device was too busy to attribute: measuring them again with
      * more rounds can decide them, since the syncs' own flushes grow with the rounds and the estimate's
-     * deviation only with their square root.
+     * deviation only with their square root (and the chance that idle brackets explain every sync's flush
+     * falls as a power of the rounds).
      */
     public static List<SyncMode> tooBusyToTell(StorageFacts facts, List<SyncCost> costs, Thresholds t) {
         List<SyncMode> out = new ArrayList<>();
         boolean writeThrough = writeThrough(facts);
         for (SyncCost c : costs) {
-            if (!writeThrough && c.mode().countsForVerdict() && c.hasDeviceCounters() && decision(c, t) == 0) {
+            if (!writeThrough && c.mode().countsForVerdict() && c.hasDeviceCounters() && decision(facts, c, t) == 0) {
                 out.add(c.mode());
             }
         }

@@ -1,0 +1,104 @@
+package io.flushcheck.verdict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flushcheck.probe.DeviceDelta;
+import io.flushcheck.probe.FlushBrackets;
+import io.flushcheck.probe.LatencyDistribution;
+import io.flushcheck.probe.SyncCost;
+import io.flushcheck.probe.SyncMode;
+import io.flushcheck.storage.BlockDevice;
+import io.flushcheck.storage.DeviceStat;
+import io.flushcheck.storage.Environment;
+import io.flushcheck.storage.MountInfo;
+import io.flushcheck.storage.StorageFacts;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The brackets' rule, on figures made by hand: every sync met a flush at the bottom while it ran, against
+ * idle brackets that rarely did, shows the syncs' flushes however many other work added; syncs that met
+ * none did not reach the disk; and the brackets speak only for a known chain.
+ */
+class BracketRuleTests {
+
+    private static final MountInfo ROOT = MountInfo.parse("27 1 254:0 / / rw - ext4 /dev/vda rw");
+    private static final Environment PLAIN = new Environment(null, null, List.of(), List.of());
+    private static final BlockDevice VDA = new BlockDevice("vda", BlockDevice.Kind.DISK, "write back", true, "virtio_blk",
+            null, null, null, List.of());
+    private static final StorageFacts ON_VDA = new StorageFacts("/data", "/data", ROOT, VDA, null, List.of(VDA), null, PLAIN);
+    /** A root counted on every disk (a container's overlay): no chain of its own. */
+    private static final StorageFacts EVERY_DISK = new StorageFacts("/data", "/data", ROOT, null, null, List.of(VDA), null,
+            PLAIN);
+
+    /**
+     * 1000 syncs in 250 ms that counted {@code flushes} on vda, while as long in idle windows counted
+     * {@code idleFlushes}: a saturated disk, whose counts alone cannot say whose the flushes are.
+     */
+    private static SyncCost saturated(FlushBrackets.Tally brackets) {
+        long[] nanos = new long[1000];
+        Arrays.fill(nanos, 250_000);
+        DeviceDelta vda = new DeviceDelta("vda", true, new DeviceStat(0, 8000, 7000), new DeviceStat(0, 0, 7000));
+        return new SyncCost(SyncMode.OVERWRITE_FDATASYNC, 4096, 1000, LatencyDistribution.ofNanos(nanos), 250_000_000L,
+                250_000_000L, List.of(vda), List.of(), null, null, null, brackets);
+    }
+
+    private static Verdict verdict(StorageFacts facts, SyncCost c) {
+        return Judge.judge(facts, List.of(c), Thresholds.DEFAULT, List.of()).verdict();
+    }
+
+    @Test
+    void withoutBracketsASaturatedDiskIsUndecided() {
+        assertThat(verdict(ON_VDA, saturated(null))).isEqualTo(Verdict.UNKNOWN);
+    }
+
+    @Test
+    void everySyncMeetingAFlushWhileIdleBracketsOftenMissShowsTheSyncsFlushes() {
+        SyncCost c = saturated(new FlushBrackets.Tally(1000, 1000, 900, 800));
+        List<Finding> f = Judge.costFindings(ON_VDA, List.of(c), Thresholds.DEFAULT);
+        assertThat(verdict(ON_VDA, c)).as("%s", f).isEqualTo(Verdict.REAL_FLUSH);
+        assertThat(f.get(0).code()).isEqualTo(FindingCode.FLUSHES_REACHED);
+        assertThat(f.get(0).message()).contains("every one of 1000 syncs met a flush at the bottom while it ran, against 800 of 900");
+    }
+
+    @Test
+    void idleBracketsThatAlmostAlwaysMeetAFlushProveNothing() {
+        // Other work alone met 899 of 900: 1000 syncs meeting one each is what chance gives too.
+        SyncCost c = saturated(new FlushBrackets.Tally(1000, 1000, 900, 899));
+        assertThat(verdict(ON_VDA, c)).isEqualTo(Verdict.UNKNOWN);
+        assertThat(Judge.bracketDecision(c.brackets())).isZero();
+    }
+
+    @Test
+    void syncsThatMetNoFlushDidNotReachTheDisk() {
+        SyncCost c = saturated(new FlushBrackets.Tally(1000, 900, 900, 810));
+        List<Finding> f = Judge.costFindings(ON_VDA, List.of(c), Thresholds.DEFAULT);
+        assertThat(verdict(ON_VDA, c)).as("%s", f).isEqualTo(Verdict.NO_REAL_FLUSH);
+        assertThat(f).extracting(Finding::code).contains(FindingCode.SYNCS_WITHOUT_FLUSH);
+        assertThat(f.stream().filter(x -> x.code() == FindingCode.SYNCS_WITHOUT_FLUSH).findFirst().orElseThrow().message())
+                .contains("100 of 1000 syncs returned with no flush completed");
+    }
+
+    @Test
+    void aFewSyncsWithoutAFlushKeepTheCountsFromShowingTheModeReached() {
+        // Counts alone would credit these syncs (140 flushes, 40 of them other work's), but two met none.
+        long[] nanos = new long[100];
+        Arrays.fill(nanos, 200_000);
+        DeviceDelta vda = new DeviceDelta("vda", true, new DeviceStat(0, 800, 140), new DeviceStat(0, 0, 40));
+        SyncCost counted = new SyncCost(SyncMode.OVERWRITE_FDATASYNC, 4096, 100, LatencyDistribution.ofNanos(nanos),
+                400_000_000L, 400_000_000L, List.of(vda), List.of(), null, null, null, null);
+        assertThat(verdict(ON_VDA, counted)).isEqualTo(Verdict.REAL_FLUSH);
+        SyncCost twoMissed = new SyncCost(SyncMode.OVERWRITE_FDATASYNC, 4096, 100, LatencyDistribution.ofNanos(nanos),
+                400_000_000L, 400_000_000L, List.of(vda), List.of(), null, null, null, new FlushBrackets.Tally(100, 98, 100, 30));
+        assertThat(verdict(ON_VDA, twoMissed)).isEqualTo(Verdict.UNKNOWN);
+    }
+
+    @Test
+    void bracketsDoNotSpeakWhereFlushesAreCountedOnEveryDisk() {
+        SyncCost c = saturated(new FlushBrackets.Tally(1000, 1000, 900, 800));
+        assertThat(verdict(EVERY_DISK, c)).isNotEqualTo(Verdict.REAL_FLUSH);
+        assertThat(Judge.costFindings(EVERY_DISK, List.of(c), Thresholds.DEFAULT)).extracting(Finding::code)
+                .doesNotContain(FindingCode.FLUSHES_REACHED);
+    }
+}
