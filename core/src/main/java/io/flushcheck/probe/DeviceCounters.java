@@ -110,15 +110,13 @@ public final class DeviceCounters {
         return out;
     }
 
-    /** Brackets on the terminal devices ({@link FlushBrackets}), or null when none can be read. */
+    /** Brackets on every level ({@link FlushBrackets}), or null when one cannot be read. */
     FlushBrackets brackets() {
-        List<Path> t = new ArrayList<>();
-        for (int i = 0; i < files.size(); i++) {
-            if (terminal.get(i)) {
-                t.add(files.get(i));
-            }
+        boolean[] t = new boolean[files.size()];
+        for (int i = 0; i < t.length; i++) {
+            t[i] = terminal.get(i);
         }
-        return FlushBrackets.open(t);
+        return FlushBrackets.open(files, t);
     }
 
     /** Flushes and KiB on the terminal devices between two readings: {flushes, kib}. */

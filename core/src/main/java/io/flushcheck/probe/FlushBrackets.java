@@ -10,13 +10,15 @@ import java.util.List;
 import org.apiguardian.api.API;
 
 /**
- * Whether a flush completed at the bottom of a device chain while one call ran: the completed-flush
- * counters of the chain's terminal devices ({@code /sys/block/<dev>/stat} field 16), read just before
- * and just after it. The kernel counts a flush before it wakes what waits for it, so a sync that waited
- * for a cache flush always finds one in its bracket, at every disk at the bottom, however busy the disk
- * and however many other syncs shared that flush. A sync that does not reach the disk finds one only when
- * other work's flush happens to complete meanwhile, as often as an idle bracket of the same length does.
- * Each stat file stays open and is read into one buffer: a reading costs a few microseconds.
+ * Whether a flush got all the way down a device chain while one call ran: the completed-flush counters
+ * ({@code /sys/block/<dev>/stat} field 16) of every level, read just before and just after it. By the
+ * rule the counts follow ({@link DeviceDelta#flushesReached}), a flush got down when every level above
+ * the bottom completed one and the disks at the bottom did. The kernel counts a flush before it wakes what
+ * waits for it, so a sync that waited for a cache flush always finds one in its bracket, however busy the
+ * disk and however many other syncs shared that flush. A sync that does not reach the disk finds one only
+ * when other work's flushes happen to complete meanwhile at every level, as often as an idle bracket of the
+ * same length does (never, where a level in between has no barriers). Each stat file stays open and is
+ * read into one buffer: a reading costs a few microseconds.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class FlushBrackets implements AutoCloseable {
@@ -24,22 +26,27 @@ public final class FlushBrackets implements AutoCloseable {
     private static final int FLUSH_FIELD = 15;
 
     private final List<FileChannel> files = new ArrayList<>();
+    private final boolean[] terminal;
     private final ByteBuffer buffer = ByteBuffer.allocate(512);
 
-    private FlushBrackets() {
+    private FlushBrackets(boolean[] terminal) {
+        this.terminal = terminal;
     }
 
-    /** Brackets on the terminal devices' stat files; null when there are none or one cannot be read. */
-    static FlushBrackets open(List<Path> terminalStatFiles) {
-        if (terminalStatFiles.isEmpty()) {
+    /**
+     * Brackets on every level's stat file, {@code terminal[i]} telling which are at the bottom; null when
+     * there are none or one cannot be read.
+     */
+    static FlushBrackets open(List<Path> statFiles, boolean[] terminal) {
+        if (statFiles.isEmpty()) {
             return null;
         }
-        FlushBrackets b = new FlushBrackets();
+        FlushBrackets b = new FlushBrackets(terminal.clone());
         try {
-            for (Path p : terminalStatFiles) {
+            for (Path p : statFiles) {
                 b.files.add(FileChannel.open(p, StandardOpenOption.READ));
             }
-            if (b.read(new long[terminalStatFiles.size()])) {
+            if (b.read(new long[statFiles.size()])) {
                 return b;
             }
         } catch (IOException e) {
@@ -49,12 +56,12 @@ public final class FlushBrackets implements AutoCloseable {
         return null;
     }
 
-    /** A reading's array, one counter per terminal device. */
+    /** A reading's array, one counter per device. */
     long[] newReading() {
         return new long[files.size()];
     }
 
-    /** Reads every terminal device's completed flushes into {@code into}; false when one cannot be read. */
+    /** Reads every device's completed flushes into {@code into}; false when one cannot be read. */
     boolean read(long[] into) {
         for (int i = 0; i < into.length; i++) {
             long v = flushes(files.get(i));
@@ -66,14 +73,17 @@ public final class FlushBrackets implements AutoCloseable {
         return true;
     }
 
-    /** True when every terminal device completed a flush between the two readings (a mirror flushes each). */
-    static boolean met(long[] before, long[] after) {
+    /** True when a flush got all the way down between the two readings: at every level, the bottom's disks together. */
+    boolean met(long[] before, long[] after) {
+        long bottom = 0;
         for (int i = 0; i < before.length; i++) {
-            if (after[i] <= before[i]) {
+            if (terminal[i]) {
+                bottom += after[i] - before[i];
+            } else if (after[i] <= before[i]) {
                 return false;
             }
         }
-        return true;
+        return bottom > 0;
     }
 
     private long flushes(FileChannel ch) {

@@ -336,7 +336,7 @@ public final class SyncProbe {
                             syncBracket[i] = nanos[i];
                         }
                     }
-                    if (brackets != null && FlushBrackets.met(before, after)) {
+                    if (brackets != null && brackets.met(before, after)) {
                         syncsMet++;
                     }
                     if (perRound) {
@@ -376,7 +376,7 @@ public final class SyncProbe {
                             }
                             bracketsRead &= brackets.read(after);
                             controls++;
-                            if (FlushBrackets.met(before, after)) {
+                            if (brackets.met(before, after)) {
                                 controlsMet++;
                             }
                         }

@@ -213,6 +213,8 @@ public final class Judge {
         boolean fuse = facts != null && facts.localFuse();
         List<String> informOnly = new ArrayList<>();
         List<String> notShown = new ArrayList<>();
+        // The brackets behind each mode they decided, for the finding's evidence.
+        Map<String, String> bracketEvidence = new LinkedHashMap<>();
         for (SyncCost c : costs) {
             if (!c.mode().countsForVerdict()) {
                 informOnly.add(c.mode().id());
@@ -257,7 +259,10 @@ public final class Judge {
                 out.add(syncsWithoutFlush(c, brackets, where, bracketed < 0));
             }
             if (bracketed > 0) {
-                reached.add(String.format(Locale.ROOT, "%s: every one of %d syncs met a flush at the bottom while it ran,"
+                bracketEvidence.put("brackets." + c.mode().id(), String.format(Locale.ROOT,
+                        "%d of %d syncs met a flush, %d of %d idle brackets", brackets.syncsMetFlush(), brackets.syncs(),
+                        brackets.controlsMetFlush(), brackets.controls()));
+                reached.add(String.format(Locale.ROOT, "%s: every one of %d syncs saw a flush complete at every level while it ran,"
                                 + " against %d of %d idle brackets of the same lengths", c.mode().id(), brackets.syncs(),
                         brackets.controlsMetFlush(), brackets.controls()));
                 if (c.backgroundFlushes() > 0 || moreThanSyncsCause(c)) {
@@ -314,10 +319,11 @@ public final class Judge {
                     + String.join(", ", reached) + "; but not shown for " + String.join(", ", notShown)
                     + ", and a verdict needs every measured mode's flushes", evidence("device", where)));
         } else if (!reached.isEmpty()) {
+            Map<String, String> ev = evidence("device", where);
+            ev.putAll(bracketEvidence);
             out.add(0, new Finding(writeThrough ? FindingCode.WRITES_REACHED_WRITE_THROUGH : FindingCode.FLUSHES_REACHED,
                     (writeThrough ? where + " has no volatile write cache and the writes reached it: "
-                            : "syncs reached " + where + ": ") + String.join(", ", reached),
-                    evidence("device", where)));
+                            : "syncs reached " + where + ": ") + String.join(", ", reached), ev));
         }
         return out;
     }
@@ -398,7 +404,7 @@ public final class Judge {
     }
 
     private static Finding syncsWithoutFlush(SyncCost c, FlushBrackets.Tally b, String where, boolean decides) {
-        String msg = String.format(Locale.ROOT, "%s: %d of %d syncs returned with no flush completed at the bottom of %s"
+        String msg = String.format(Locale.ROOT, "%s: %d of %d syncs returned with no flush completed at every level of %s"
                         + " while they ran (idle brackets of the same lengths met one %d times in %d): a sync that waits"
                         + " for a cache flush always sees one complete, so these did not reach the disk",
                 c.mode().id(), b.syncsWithoutFlush(), b.syncs(), where, b.controlsMetFlush(), b.controls());

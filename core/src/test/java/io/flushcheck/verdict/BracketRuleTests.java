@@ -17,7 +17,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The brackets' rule, on figures made by hand: every sync met a flush at the bottom while it ran, against
+ * The brackets' rule, on figures made by hand: every sync saw a flush get all the way down while it ran, against
  * idle brackets that rarely did, shows the syncs' flushes however many other work added; syncs that met
  * none did not reach the disk; and the brackets speak only for a known chain.
  */
@@ -59,7 +59,9 @@ class BracketRuleTests {
         List<Finding> f = Judge.costFindings(ON_VDA, List.of(c), Thresholds.DEFAULT);
         assertThat(verdict(ON_VDA, c)).as("%s", f).isEqualTo(Verdict.REAL_FLUSH);
         assertThat(f.get(0).code()).isEqualTo(FindingCode.FLUSHES_REACHED);
-        assertThat(f.get(0).message()).contains("every one of 1000 syncs met a flush at the bottom while it ran, against 800 of 900");
+        assertThat(f.get(0).message()).contains("every one of 1000 syncs saw a flush complete at every level while it ran, against 800 of 900");
+        assertThat(f.get(0).evidence()).containsEntry("brackets.overwrite-fdatasync",
+                "1000 of 1000 syncs met a flush, 800 of 900 idle brackets");
     }
 
     @Test
