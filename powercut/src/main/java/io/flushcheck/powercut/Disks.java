@@ -43,6 +43,10 @@ final class Disks {
                     + config.sizeMiB() + "): " + Filesystems.tool(config.fs()) + " needs a drive of at least "
                     + (SimulatedDisk.minimumSizeBytes(config.fs()) + (1 << 20) - 1 >> 20) + " MiB");
         }
+        if (!io.flushcheck.powercut.internal.SectorStore.validAtomicUnit(config.atomicWriteBytes())) {
+            throw new ExtensionConfigurationException("@SimulatedPowerLoss(atomicWriteBytes = " + config.atomicWriteBytes()
+                    + "): a drive writes 512, 1024, 2048 or 4096 bytes atomically");
+        }
         require(isRoot(), "root (to mount a filesystem)", annotation);
         require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse (the FUSE kernel module)", annotation);
         String mkfs = Filesystems.tool(config.fs());
@@ -52,7 +56,8 @@ final class Disks {
         Path base = Path.of(System.getProperty("java.io.tmpdir"));
         Path work = base.resolve("flushcheck-powercut-" + ProcessHandle.current().pid() + "-" + DISKS.incrementAndGet());
         try {
-            return SimulatedDisk.create(work, size, config.fs(), List.of(config.mkfsOptions()), config.directIo());
+            return SimulatedDisk.create(work, size, config.fs(), List.of(config.mkfsOptions()), config.directIo(),
+                    config.atomicWriteBytes());
         } catch (NoFreeLoopDeviceException e) {
             require(false, "a free loop device, and found " + e.getMessage(), annotation);
             throw new IllegalStateException(e);

@@ -6,6 +6,7 @@ import io.flushcheck.powercut.internal.Filesystems;
 import io.flushcheck.powercut.internal.FuseDiskServer;
 import io.flushcheck.powercut.internal.Leftovers;
 import io.flushcheck.powercut.internal.LoopPool;
+import io.flushcheck.powercut.internal.SectorStore;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -36,8 +37,8 @@ import org.apiguardian.api.API;
  *
  * <p>Needs root, {@code /dev/fuse}, a free loop device ({@link NoFreeLoopDeviceException} otherwise), and
  * the filesystem's mkfs. What it models is a
- * drive's volatile cache under a real kernel filesystem: not firmware bugs, and no torn writes within a
- * 4 KiB sector.
+ * drive's volatile cache under a real kernel filesystem: not firmware bugs; torn writes within a 4 KiB
+ * sector only on a drive made to write a smaller unit atomically.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class SimulatedDisk implements AutoCloseable {
@@ -48,6 +49,7 @@ public final class SimulatedDisk implements AutoCloseable {
     private final Path work;
     private final String fsType;
     private final boolean directIo;
+    private final int atomicWriteBytes;
     private final Process server;
     private final BufferedReader replies;
     private final PrintStream commands;
@@ -61,10 +63,11 @@ public final class SimulatedDisk implements AutoCloseable {
     private long armedAt = -1;
     private long armedSeed;
 
-    private SimulatedDisk(Path work, String fsType, boolean directIo, Process server) {
+    private SimulatedDisk(Path work, String fsType, boolean directIo, int atomicWriteBytes, Process server) {
         this.work = work;
         this.fsType = fsType;
         this.directIo = directIo;
+        this.atomicWriteBytes = atomicWriteBytes;
         this.server = server;
         this.replies = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
         this.commands = new PrintStream(server.getOutputStream(), true, StandardCharsets.UTF_8);
@@ -87,6 +90,22 @@ public final class SimulatedDisk implements AutoCloseable {
      */
     public static SimulatedDisk create(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo)
             throws IOException {
+        return create(work, sizeBytes, fsType, mkfsOptions, directIo, SectorStore.SECTOR);
+    }
+
+    /**
+     * As {@link #create(Path, long, String, List, boolean)}, on a drive that writes {@code atomicWriteBytes}
+     * atomically: 4096 (the other factory methods; a write of one 4 KiB sector survives a cut whole or not
+     * at all) or 512, 1024, 2048, where a cut keeping a seeded subset ({@link #cutPower(long)},
+     * {@link #cutDuringFlush}) keeps each such unit of a sector on its own, so a 4 KiB write may survive
+     * torn, part new and part old.
+     */
+    public static SimulatedDisk create(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo,
+                                       int atomicWriteBytes) throws IOException {
+        if (!SectorStore.validAtomicUnit(atomicWriteBytes)) {
+            throw new IllegalArgumentException("a drive writes 512, 1024, 2048 or 4096 bytes atomically, not "
+                    + atomicWriteBytes);
+        }
         if (sizeBytes < Filesystems.minimumBytes(fsType)) {
             throw new IllegalArgumentException(fsType + " needs a drive of at least "
                     + mib(Filesystems.minimumBytes(fsType)) + " (" + Filesystems.tool(fsType) + " refuses smaller ones), not "
@@ -97,12 +116,12 @@ public final class SimulatedDisk implements AutoCloseable {
                     + Filesystems.debianPackage(fsType) + ")");
         }
         try {
-            return make(work, sizeBytes, fsType, mkfsOptions, directIo);
+            return make(work, sizeBytes, fsType, mkfsOptions, directIo, atomicWriteBytes);
         } catch (LostLoopDevice e) {
             // Loop devices are shared: a program that detaches a device by its name after it was freed
             // and given to this disk takes it away. Once is bad luck; twice is worth an error.
             System.err.println("flushcheck powercut: " + e.getMessage() + "; making the disk again");
-            return make(work, sizeBytes, fsType, mkfsOptions, directIo);
+            return make(work, sizeBytes, fsType, mkfsOptions, directIo, atomicWriteBytes);
         }
     }
 
@@ -115,8 +134,8 @@ public final class SimulatedDisk implements AutoCloseable {
         }
     }
 
-    private static SimulatedDisk make(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo)
-            throws IOException {
+    private static SimulatedDisk make(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo,
+                                      int atomicWriteBytes) throws IOException {
         for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
             System.err.println("flushcheck powercut: " + cleaned);
         }
@@ -128,9 +147,9 @@ public final class SimulatedDisk implements AutoCloseable {
         // pay), and one GC thread leaves the cores to the workload. About 1.4x the commits per second.
         Process server = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-cp", System.getProperty("java.class.path"),
-                DiskServerMain.class.getName(), fuse.toString(), String.valueOf(sizeBytes))
+                DiskServerMain.class.getName(), fuse.toString(), String.valueOf(sizeBytes), String.valueOf(atomicWriteBytes))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        SimulatedDisk disk = new SimulatedDisk(work, fsType, directIo, server);
+        SimulatedDisk disk = new SimulatedDisk(work, fsType, directIo, atomicWriteBytes, server);
         try {
             disk.start(fuse, mkfsOptions);
             return disk;
@@ -276,6 +295,11 @@ public final class SimulatedDisk implements AutoCloseable {
     /** The smallest drive {@code fsType}'s mkfs accepts: 300 MiB for xfs, 109 MiB for btrfs, 16 MiB otherwise. */
     public static long minimumSizeBytes(String fsType) {
         return Filesystems.minimumBytes(fsType);
+    }
+
+    /** The bytes the drive writes atomically: 4096, or 512 to 2048 where a cut may tear a sector. */
+    public int atomicWriteBytes() {
+        return atomicWriteBytes;
     }
 
     /** The filesystem on the drive. */
@@ -469,7 +493,7 @@ public final class SimulatedDisk implements AutoCloseable {
             boolean armed = w[7].equals("armed");
             // Armed during flush k, the drive stopped after flush k - 1; armed after flush k, at k.
             Long cutSeed = !armed ? seed : at + 1 == armedAt ? Long.valueOf(armedSeed) : null;
-            cuts.add(new PowerCut(cutSeed, at, (kept + discarded) * 4096, kept * 4096, armed));
+            cuts.add(new PowerCut(cutSeed, at, (kept + discarded) * atomicWriteBytes, kept * atomicWriteBytes, armed));
             // The drive killed them as it froze; nothing of them may hold the mount or answer for a PID now.
             endWorlds();
             // The drive is frozen: unmounting may still write, and the drive discards it.

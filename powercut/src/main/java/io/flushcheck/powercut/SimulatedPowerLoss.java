@@ -51,4 +51,12 @@ public @interface SimulatedPowerLoss {
      * as a VM's virtual disk often does; the disk is refused if the kernel leaves it off.
      */
     boolean directIo() default false;
+
+    /**
+     * The bytes the drive writes atomically. 4096 (the default): a cut keeping a seeded subset of what was
+     * written since the last flush keeps each 4 KiB sector whole or not at all. 512 (or 1024, 2048): it
+     * keeps each such unit on its own, so a 4 KiB write may survive torn, part new and part old, as on a
+     * drive whose atomic write unit is a 512-byte sector.
+     */
+    int atomicWriteBytes() default 4096;
 }

@@ -10,10 +10,10 @@ import org.apiguardian.api.API;
 /**
  * The simulated drive's server, in a process of its own: a server thread blocked on /dev/fuse inside a
  * dying JVM can hang every mount above it, while a separate process that dies is seen by the kernel,
- * which ends the connection. Usage: {@code DiskServerMain MOUNTPOINT SIZE_BYTES}; it prints
+ * which ends the connection. Usage: {@code DiskServerMain MOUNTPOINT SIZE_BYTES [ATOMIC_BYTES]}; it prints
  * {@code ready} once mounted, then answers one command a line on stdin:
  * {@code stats} ({@code flushes N unflushed BYTES}), {@code cut FLUSHED|SUBSET SEED}
- * ({@code cut kept K discarded D}), {@code arm K [PGID]} (cut when the K-th flush completes, and then
+ * ({@code cut kept K discarded D}, in atomic units), {@code arm K [PGID]} (cut when the K-th flush completes, and then
  * SIGKILL process group PGID before the flush is answered; {@code armed}),
  * {@code save FILE} ({@code saved}) and {@code quit}. End of input
  * (its parent gone) unmounts and exits, like {@code quit}.
@@ -31,7 +31,8 @@ public final class DiskServerMain {
 
     public static void main(String[] args) throws Exception {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        SectorStore store = new SectorStore(Long.parseLong(args[1]));
+        SectorStore store = new SectorStore(Long.parseLong(args[1]),
+                args.length > 2 ? Integer.parseInt(args[2]) : SectorStore.SECTOR);
         Worlds worlds = new Worlds();
         store.whenFrozen(worlds::powerGone);
         FuseDiskServer server;

@@ -16,7 +16,9 @@ import org.apiguardian.api.API;
  * A drive with a volatile write cache, in memory, by 4 KiB sectors: what was written since the last
  * flush sits in the cache ({@link #unflushedBytes()}), a flush makes it durable, and a power cut keeps
  * the durable sectors and, in {@link CutMode#SUBSET}, any subset of the cached ones (a drive may have
- * written any of them, in any order). After a cut the drive is frozen: it reads what survived and
+ * written any of them, in any order). A drive writes atomically only in its own unit: with an atomic
+ * unit under 4 KiB ({@link #SectorStore(long, int)}), a cut keeps each unit of a cached sector on its own,
+ * so a 4 KiB write may survive in part, torn. After a cut the drive is frozen: it reads what survived and
  * discards writes. Sectors never written read as zeros and take no memory.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
@@ -36,6 +38,7 @@ public final class SectorStore {
     }
 
     private final long size;
+    private final int atomicUnit;
     private final Map<Long, byte[]> durable = new HashMap<>();
     private Map<Long, byte[]> cache = new LinkedHashMap<>();
     private long flushes;
@@ -49,10 +52,31 @@ public final class SectorStore {
     private long discardedAfterCut;
 
     public SectorStore(long size) {
+        this(size, SECTOR);
+    }
+
+    /**
+     * A drive of {@code size} bytes that writes {@code atomicUnit} bytes atomically: 4096 (a write of one
+     * sector is never torn), or 512, 1024, 2048 (a cut may keep part of a sector).
+     */
+    public SectorStore(long size, int atomicUnit) {
         if (size <= 0 || size % SECTOR != 0) {
             throw new IllegalArgumentException("a disk is a positive whole number of 4 KiB sectors, not " + size + " bytes");
         }
+        if (!validAtomicUnit(atomicUnit)) {
+            throw new IllegalArgumentException("a drive writes 512, 1024, 2048 or 4096 bytes atomically, not " + atomicUnit);
+        }
         this.size = size;
+        this.atomicUnit = atomicUnit;
+    }
+
+    /** 512, 1024, 2048 or 4096: the units a drive may write atomically, in this model. */
+    public static boolean validAtomicUnit(int bytes) {
+        return bytes >= 512 && bytes <= SECTOR && Integer.bitCount(bytes) == 1;
+    }
+
+    public int atomicUnit() {
+        return atomicUnit;
     }
 
     public long size() {
@@ -229,9 +253,10 @@ public final class SectorStore {
 
     /**
      * Cuts the power: what survives is the durable image and, in SUBSET mode, each cached sector with
-     * probability one half, drawn from {@code seed}. From now on writes are discarded.
+     * probability one half, drawn from {@code seed} (with an atomic unit under a sector, each unit of it).
+     * From now on writes are discarded.
      *
-     * @return {kept, discarded} sectors of the cache
+     * @return {kept, discarded} atomic units of the cache
      */
     public synchronized long[] cut(CutMode mode, long seed) {
         if (duringCut != null) {
@@ -252,13 +277,34 @@ public final class SectorStore {
         long kept = 0;
         Random random = new Random(seed);
         List<Long> order = new ArrayList<>(cache.keySet());
+        int units = SECTOR / atomicUnit;
         for (Long sector : order) {
-            if (mode == CutMode.SUBSET && random.nextBoolean()) {
-                durable.put(sector, cache.get(sector));
-                kept++;
+            if (mode != CutMode.SUBSET) {
+                continue;
+            }
+            if (units == 1) {
+                if (random.nextBoolean()) {
+                    durable.put(sector, cache.get(sector));
+                    kept++;
+                }
+                continue;
+            }
+            byte[] written = cache.get(sector);
+            byte[] old = durable.get(sector);
+            byte[] survived = old == null ? new byte[SECTOR] : old.clone();
+            int keptHere = 0;
+            for (int u = 0; u < units; u++) {
+                if (random.nextBoolean()) {
+                    System.arraycopy(written, u * atomicUnit, survived, u * atomicUnit, atomicUnit);
+                    keptHere++;
+                }
+            }
+            if (keptHere > 0) {
+                durable.put(sector, survived);
+                kept += keptHere;
             }
         }
-        long discarded = cache.size() - kept;
+        long discarded = (long) cache.size() * units - kept;
         cache.clear();
         return new long[] {kept, discarded};
     }
