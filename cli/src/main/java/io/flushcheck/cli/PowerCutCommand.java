@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import io.flushcheck.powercut.SimulatedDisk;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -76,6 +77,11 @@ final class PowerCutCommand implements Job {
             description = "the disk's size in MiB (default " + DEFAULT_SIZE_MIB + "; only what is written takes memory)")
     Integer sizeMib;
 
+    @Option(names = "--atomic-write-bytes", paramLabel = "N",
+            description = "the bytes the drive writes atomically: 4096 (default), or 512, 1024, 2048, where a cut may keep"
+                    + " part of a 4 KiB write (torn)")
+    Integer atomicWriteBytes;
+
     @Option(names = "--cuts", paramLabel = "N", converter = Converters.Cuts.class,
             description = "how many cuts, each on a fresh disk (default " + DEFAULT_CUTS + ")")
     Integer cuts;
@@ -125,7 +131,7 @@ final class PowerCutCommand implements Job {
         int n = cuts == null ? DEFAULT_CUTS : cuts;
         boolean quiet = output.quiet;
         ProgramCuts runner = new ProgramCuts(Machine.workDir(), (sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib) * (1L << 20),
-                fs, command, verify, timeout == null ? 120 : timeout);
+                fs, atomicBytes(), command, verify, timeout == null ? 120 : timeout);
         List<CutOutcome> outcomes = new ArrayList<>();
         Long dryFlushes = null;
         try {
@@ -213,9 +219,16 @@ final class PowerCutCommand implements Job {
             throw new UsageException("powercut: --no-power-on-check applies to the run with the power on, which"
                     + " --after-flushes skips; give one");
         }
+        if (atomicWriteBytes != null && !SimulatedDisk.validAtomicWriteBytes(atomicWriteBytes)) {
+            throw new UsageException("powercut --atomic-write-bytes takes 512, 1024, 2048 or 4096, not " + atomicWriteBytes);
+        }
         if (fs.isEmpty() || !fs.chars().allMatch(c -> Character.isLetterOrDigit(c))) {
             throw new UsageException("powercut --fs takes a filesystem's name (ext4, xfs, btrfs), not '" + fs + "'");
         }
+    }
+
+    private int atomicBytes() {
+        return atomicWriteBytes == null ? 4096 : atomicWriteBytes;
     }
 
     /** Cut 1's seed is {@code first}, so that one cut repeats alone; the others are spread from it. */
@@ -242,6 +255,9 @@ final class PowerCutCommand implements Job {
         if (sizeMib != null) {
             line.addAll(List.of("--size-mib", String.valueOf(sizeMib)));
         }
+        if (atomicWriteBytes != null) {
+            line.addAll(List.of("--atomic-write-bytes", String.valueOf(atomicWriteBytes)));
+        }
         if (timeout != null) {
             line.addAll(List.of("--timeout", String.valueOf(timeout)));
         }
@@ -257,8 +273,9 @@ final class PowerCutCommand implements Job {
 
     private String table(List<CutOutcome> outcomes, long first, Long dryFlushes) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%d cuts on %s (%d MiB), seed %d, %s%n", outcomes.size(), fs,
-                sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib, first, dryFlushes == null
+        sb.append(String.format(Locale.ROOT, "%d cuts on %s (%d MiB%s), seed %d, %s%n", outcomes.size(), fs,
+                sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib,
+                atomicBytes() == 4096 ? "" : ", " + atomicBytes() + "-byte atomic writes", first, dryFlushes == null
                         ? "after the command's flush " + afterFlushes
                         : "at random among the command's flushes 1 to " + (dryFlushes + 1) + " (" + (dryFlushes + 1)
                         + ": its exit)" + (noPowerOnCheck ? "; VERIFY was not run with the power on (--no-power-on-check)" : "")));
@@ -301,7 +318,7 @@ final class PowerCutCommand implements Job {
             list.add(new Cut(o.number(), o.seed(), o.afterFlushes(), o.cutAt(), o.commandExit(), o.flushes(),
                     o.discardedBytes(), o.keptBytes(), o.verifyExit(), o.passed(), o.verifyTail(), o.failure(), repeat));
         }
-        return new Document(command, verify, fs, sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib, first,
+        return new Document(command, verify, fs, sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib, atomicBytes(), first,
                 dryFlushes == null ? "after-flushes" : "at-random", dryFlushes, dryFlushes == null ? null : !noPowerOnCheck,
                 list, outcomes.size() - failed, failed);
     }
@@ -316,7 +333,8 @@ final class PowerCutCommand implements Job {
      * @param powerOnChecked     whether VERIFY ran (and passed) after the run with the power on; left out when
      *                           there was no such run
      */
-    public record Document(List<String> command, String verify, String fs, int sizeMiB, long seed, String mode,
+    public record Document(List<String> command, String verify, String fs, int sizeMiB, int atomicWriteBytes, long seed,
+                           String mode,
                            Long flushesWithPowerOn, @Json.LeftOutWhenNull Boolean powerOnChecked, List<Cut> cuts,
                            int passed, int failed) {
 

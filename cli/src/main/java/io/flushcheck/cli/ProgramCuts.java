@@ -23,14 +23,17 @@ final class ProgramCuts {
     private final Path work;
     private final long sizeBytes;
     private final String fs;
+    private final int atomicWriteBytes;
     private final List<String> command;
     private final String verify;
     private final double timeoutSeconds;
 
-    ProgramCuts(Path work, long sizeBytes, String fs, List<String> command, String verify, double timeoutSeconds) {
+    ProgramCuts(Path work, long sizeBytes, String fs, int atomicWriteBytes, List<String> command, String verify,
+                double timeoutSeconds) {
         this.work = work;
         this.sizeBytes = sizeBytes;
         this.fs = fs;
+        this.atomicWriteBytes = atomicWriteBytes;
         this.command = List.copyOf(command);
         this.verify = verify;
         this.timeoutSeconds = timeoutSeconds;
@@ -51,7 +54,7 @@ final class ProgramCuts {
      */
     DryRun dryRun(boolean check) throws IOException, InterruptedException {
         long t0 = System.nanoTime();
-        try (SimulatedDisk disk = SimulatedDisk.create(work, sizeBytes, fs, List.of())) {
+        try (SimulatedDisk disk = SimulatedDisk.create(work, sizeBytes, fs, List.of(), false, atomicWriteBytes)) {
             long start = disk.flushes();
             try (LoggedWorld p = LoggedWorld.onDisk(disk, substitute(command, disk.path()))) {
                 if (!p.waitFor(timeoutSeconds)) {
@@ -72,7 +75,7 @@ final class ProgramCuts {
      * way every process the command started is dead and reaped before the verify runs.
      */
     CutOutcome cut(int number, long seed, long afterFlushes) throws IOException, InterruptedException {
-        try (SimulatedDisk disk = SimulatedDisk.create(work, sizeBytes, fs, List.of())) {
+        try (SimulatedDisk disk = SimulatedDisk.create(work, sizeBytes, fs, List.of(), false, atomicWriteBytes)) {
             long start = arm(disk, afterFlushes);
             try (LoggedWorld p = LoggedWorld.onDisk(disk, substitute(command, disk.path()))) {
                 boolean ended = p.waitFor(timeoutSeconds);

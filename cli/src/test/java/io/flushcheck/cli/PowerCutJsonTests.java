@@ -33,6 +33,7 @@ class PowerCutJsonTests {
                   "verify": "test -s {dir}/log",
                   "fs": "ext4",
                   "sizeMiB": 256,
+                  "atomicWriteBytes": 4096,
                   "seed": 7,
                   "mode": "at-random",
                   "flushesWithPowerOn": 12,

@@ -155,6 +155,29 @@ class PowerCutCommandTests {
         assertNothingLeft();
     }
 
+    @Test
+    void aRecordOverwrittenInPlaceTearsOnlyWhereTheDriveWritesLessThanFourKibAtomically() {
+        // Version a synced, then version b written straight to the drive's cache (O_DIRECT) and the power cut at
+        // the exit: the record must come back all a or all b. 512 MiB: mke2fs gives smaller filesystems 1 KiB blocks.
+        String command = "head -c 4096 /dev/zero | tr '\\0' a > {dir}/record && sync {dir}/record"
+                + " && head -c 4096 /dev/zero | tr '\\0' b | dd of={dir}/record bs=4096 count=1 oflag=direct conv=notrunc 2>/dev/null";
+        String verify = "test \"$(tr -d a < {dir}/record | wc -c)\" = 0 || test \"$(tr -d b < {dir}/record | wc -c)\" = 0";
+        Run whole = run("powercut", "--json", "--size-mib", "512", "--cuts", "4", "--after-flushes", "1000", "--seed", "3",
+                "--verify", verify, "--", "sh", "-c", command);
+        assertThat(whole.exit()).as(whole.err()).isZero();
+        Run torn = run("powercut", "--json", "--size-mib", "512", "--atomic-write-bytes", "512", "--cuts", "4",
+                "--after-flushes", "1000", "--seed", "3", "--verify", verify, "--", "sh", "-c", command);
+        assertThat(torn.exit()).as(torn.err()).isEqualTo(VERIFY_FAILED);
+        Map<String, Object> json = json(torn);
+        assertThat(json.get("atomicWriteBytes")).isEqualTo(512L);
+        Map<String, Object> failed = cuts(json).stream().filter(c -> c.get("passed").equals(false)).findFirst().orElseThrow();
+        assertThat(failed.get("cutAt")).isEqualTo("exit");
+        assertThat((String) failed.get("repeat")).contains("--atomic-write-bytes 512");
+        assertThat(run("powercut", "--atomic-write-bytes", "1000", "--verify", verify, "--", "sh", "-c", command).err())
+                .contains("--atomic-write-bytes takes 512, 1024, 2048 or 4096, not 1000");
+        assertNothingLeft();
+    }
+
     /** No disk of this JVM's left: its work directory gone, nothing of it mounted. */
     static void assertNothingLeft() {
         String work = "flushcheck-powercut-" + ProcessHandle.current().pid();

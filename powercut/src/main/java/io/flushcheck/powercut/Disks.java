@@ -43,7 +43,7 @@ final class Disks {
                     + config.sizeMiB() + "): " + Filesystems.tool(config.fs()) + " needs a drive of at least "
                     + (SimulatedDisk.minimumSizeBytes(config.fs()) + (1 << 20) - 1 >> 20) + " MiB");
         }
-        if (!io.flushcheck.powercut.internal.SectorStore.validAtomicUnit(config.atomicWriteBytes())) {
+        if (!SimulatedDisk.validAtomicWriteBytes(config.atomicWriteBytes())) {
             throw new ExtensionConfigurationException("@SimulatedPowerLoss(atomicWriteBytes = " + config.atomicWriteBytes()
                     + "): a drive writes 512, 1024, 2048 or 4096 bytes atomically");
         }

@@ -102,7 +102,7 @@ public final class SimulatedDisk implements AutoCloseable {
      */
     public static SimulatedDisk create(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo,
                                        int atomicWriteBytes) throws IOException {
-        if (!SectorStore.validAtomicUnit(atomicWriteBytes)) {
+        if (!validAtomicWriteBytes(atomicWriteBytes)) {
             throw new IllegalArgumentException("a drive writes 512, 1024, 2048 or 4096 bytes atomically, not "
                     + atomicWriteBytes);
         }
@@ -295,6 +295,11 @@ public final class SimulatedDisk implements AutoCloseable {
     /** The smallest drive {@code fsType}'s mkfs accepts: 300 MiB for xfs, 109 MiB for btrfs, 16 MiB otherwise. */
     public static long minimumSizeBytes(String fsType) {
         return Filesystems.minimumBytes(fsType);
+    }
+
+    /** Whether a drive may be made to write {@code bytes} atomically: 512, 1024, 2048 or 4096. */
+    public static boolean validAtomicWriteBytes(int bytes) {
+        return SectorStore.validAtomicUnit(bytes);
     }
 
     /** The bytes the drive writes atomically: 4096, or 512 to 2048 where a cut may tear a sector. */
