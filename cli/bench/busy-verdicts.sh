@@ -85,7 +85,8 @@ else
 fi
 
 /usr/bin/python3 "$script" --swallow-fsync "$work/src" "$work/mnt" & fuse_pid=$!
-for _ in $(seq 50); do mountpoint -q "$work/mnt" && break; sleep 0.1; done
+for _ in $(seq 300); do mountpoint -q "$work/mnt" && break; sleep 0.1; done
+mountpoint -q "$work/mnt" || { echo "busy-verdicts.sh: the FUSE daemon did not mount $work/mnt in 30 s" >&2; exit 1; }
 truncate -s 256M "$work/outer.img" && mkfs.ext4 -q -F "$work/outer.img" && mount -o loop,nobarrier "$work/outer.img" "$work/outer"
 truncate -s 64M "$work/outer/inner.img" && mkfs.ext4 -q -F "$work/outer/inner.img" && mount -o loop "$work/outer/inner.img" "$work/inner"
 
