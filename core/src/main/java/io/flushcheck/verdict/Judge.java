@@ -252,11 +252,14 @@ public final class Judge {
             long caused = Math.round(c.flushesCaused());
             FlushBrackets.Tally brackets = bracketsFor(facts, c);
             int bracketed = bracketDecision(brackets);
+            int counted = decision(c, t);
             int decision = decision(facts, c, t);
             boolean arrived = decision > 0;
             boolean missing = decision < 0;
-            if (bracketed < 0 || brackets != null && brackets.syncsWithoutFlush() > 0) {
-                out.add(syncsWithoutFlush(c, brackets, where, bracketed < 0));
+            // The counts' finding where they decide; the brackets' where only they show the syncs missing.
+            boolean bracketsDecideMissing = bracketed < 0 && counted >= 0;
+            if (bracketsDecideMissing || bracketed == 0 && brackets != null && brackets.syncsWithoutFlush() > 0) {
+                out.add(syncsWithoutFlush(c, brackets, where, bracketsDecideMissing));
             }
             if (bracketed > 0) {
                 bracketEvidence.put("brackets." + c.mode().id(), String.format(Locale.ROOT,
@@ -287,8 +290,8 @@ public final class Judge {
                         c.mode().id(), c.rounds(), caused, where, Numbers.micros(c.p50Micros()), facts.fsType()),
                         evidence("mode", c.mode().id(), "syncs", String.valueOf(c.rounds()),
                                 "flushes", String.valueOf(caused), "p50Micros", Numbers.micros(c.p50Micros()))));
-            } else if (missing && bracketed < 0) {
-                // said by the finding above
+            } else if (bracketsDecideMissing) {
+                // said by the brackets' finding above
             } else if (missing) {
                 out.add(new Finding(FindingCode.FLUSHES_MISSING, String.format(Locale.ROOT,
                         "%s: %d of %d syncs reached %s as a cache flush (%s µs median)",

@@ -83,6 +83,19 @@ class BracketRuleTests {
     }
 
     @Test
+    void whereTheCountsShowTheFlushesMissingTheirFindingStands() {
+        // 100 syncs, 3 flushes counted, none in the idle windows: the counts decide, as they always have.
+        long[] nanos = new long[100];
+        Arrays.fill(nanos, 20_000);
+        DeviceDelta vda = new DeviceDelta("vda", true, new DeviceStat(0, 800, 3), new DeviceStat(0, 0, 0));
+        SyncCost c = new SyncCost(SyncMode.OVERWRITE_FDATASYNC, 4096, 100, LatencyDistribution.ofNanos(nanos),
+                2_000_000L, 2_000_000L, List.of(vda), List.of(), null, null, null, new FlushBrackets.Tally(100, 3, 20, 0));
+        List<Finding> f = Judge.costFindings(ON_VDA, List.of(c), Thresholds.DEFAULT);
+        assertThat(f).extracting(Finding::code).contains(FindingCode.FLUSHES_MISSING).doesNotContain(FindingCode.SYNCS_WITHOUT_FLUSH);
+        assertThat(verdict(ON_VDA, c)).isEqualTo(Verdict.NO_REAL_FLUSH);
+    }
+
+    @Test
     void aFewSyncsWithoutAFlushKeepTheCountsFromShowingTheModeReached() {
         // Counts alone would credit these syncs (140 flushes, 40 of them other work's), but two met none.
         long[] nanos = new long[100];
