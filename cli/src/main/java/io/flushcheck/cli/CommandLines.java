@@ -44,6 +44,7 @@ final class CommandLines {
             root.addSubcommand("guests", withHelp(new CommandLine(new GuestsCommand())));
             CommandLine powercut = withHelp(new CommandLine(new PowerCutCommand()));
             powercut.addSubcommand("sqlite", withHelp(new CommandLine(new PowerCutSqliteCommand())));
+            powercut.addSubcommand("postgres", withHelp(new CommandLine(new PowerCutPostgresCommand())));
             root.addSubcommand("powercut", powercut);
             root.addSubcommand("vm", withHelp(new CommandLine(new VmCommand())));
         }

@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "powercut", synopsisHeading = "usage: ",
         customSynopsis = {"flushcheck powercut [options] --verify 'VERIFY {dir}' -- COMMAND {dir}",
-            "       flushcheck powercut sqlite [--cuts N] [--json]"},
+            "       flushcheck powercut sqlite [--cuts N] [--json]",
+            "       flushcheck powercut postgres [--row 'NAME=VALUE,...']... [--cuts N] [--json]"},
         description = {"cut the power under a program, then check what survived",
             "",
             "Each cut makes a fresh simulated disk: a real filesystem (ext4 by default) on a loop device over",

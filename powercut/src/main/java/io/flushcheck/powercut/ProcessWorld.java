@@ -188,6 +188,22 @@ public final class ProcessWorld implements AutoCloseable {
     }
 
     /**
+     * Asks the world's first process to end (SIGTERM, which it receives only if it handles it, as PID 1
+     * of its namespace: a server's clean shutdown) and waits up to {@code timeout} for the world to end;
+     * kills it after that.
+     *
+     * @return true when the world ended by itself
+     */
+    public boolean terminate(long timeout, TimeUnit unit) throws InterruptedException {
+        first.destroy();
+        if (process.waitFor(timeout, unit)) {
+            return true;
+        }
+        kill();
+        return false;
+    }
+
+    /**
      * SIGKILL to every process of the world at once (the kernel kills a PID namespace with its first
      * process); returns when each is reaped.
      */
