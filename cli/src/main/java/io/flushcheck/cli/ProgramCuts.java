@@ -1,6 +1,8 @@
 package io.flushcheck.cli;
 
+import io.flushcheck.powercut.LoggedWorld;
 import io.flushcheck.powercut.PowerCut;
+import io.flushcheck.powercut.ProcessWorld;
 import io.flushcheck.powercut.SimulatedDisk;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -56,7 +58,7 @@ final class ProgramCuts {
         long t0 = System.nanoTime();
         try (SimulatedDisk disk = SimulatedDisk.create(work, sizeBytes, fs, List.of(), false, atomicWriteBytes)) {
             long start = disk.flushes();
-            try (LoggedWorld p = LoggedWorld.onDisk(disk, substitute(command, disk.path()))) {
+            try (LoggedWorld p = LoggedWorld.start(substitute(command, disk.path()), disk::start)) {
                 if (!p.waitFor(timeoutSeconds)) {
                     throw new IOException("the command was still running after " + seconds(timeoutSeconds)
                             + " with the power on: give it more with --timeout");
@@ -77,7 +79,7 @@ final class ProgramCuts {
     CutOutcome cut(int number, long seed, long afterFlushes) throws IOException, InterruptedException {
         try (SimulatedDisk disk = SimulatedDisk.create(work, sizeBytes, fs, List.of(), false, atomicWriteBytes)) {
             long start = arm(disk, afterFlushes);
-            try (LoggedWorld p = LoggedWorld.onDisk(disk, substitute(command, disk.path()))) {
+            try (LoggedWorld p = LoggedWorld.start(substitute(command, disk.path()), disk::start)) {
                 boolean ended = p.waitFor(timeoutSeconds);
                 Path survivor;
                 String failure = null;
@@ -131,7 +133,7 @@ final class ProgramCuts {
 
     private Verified verify(Path dir) throws IOException, InterruptedException {
         // A world of its own too: what the verify leaves running (a server it started) ends with it.
-        try (LoggedWorld v = LoggedWorld.start(List.of("sh", "-c", verify.replace(DIR, shellWord(dir.toString()))))) {
+        try (LoggedWorld v = LoggedWorld.start(List.of("sh", "-c", verify.replace(DIR, shellWord(dir.toString()))), ProcessWorld::start)) {
             if (!v.waitFor(timeoutSeconds)) {
                 v.kill();
                 return new Verified(null, v.tail(TAIL_LINES));

@@ -1,10 +1,10 @@
 package io.flushcheck.postgres;
 
+import io.flushcheck.powercut.LoggedWorld;
 import io.flushcheck.powercut.ProcessWorld;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A PostgreSQL server on one data directory, in a {@link ProcessWorld} of its own (its workers, shared
@@ -19,18 +20,13 @@ import java.util.Properties;
  */
 final class Server implements AutoCloseable {
 
-    /** How a world is started: at once, or as one that dies with a simulated disk's power. */
-    interface Starter {
-        ProcessWorld start(ProcessBuilder builder) throws IOException;
-    }
+    private static final int LAST_WORDS = 3;
 
-    private final ProcessWorld world;
-    private final Path log;
+    private final LoggedWorld world;
     private final int port;
 
-    private Server(ProcessWorld world, Path log, int port) {
+    private Server(LoggedWorld world, int port) {
         this.world = world;
-        this.log = log;
         this.port = port;
     }
 
@@ -40,8 +36,8 @@ final class Server implements AutoCloseable {
      *
      * @throws IOException with the server's last words when it does not answer in time
      */
-    static Server start(PostgresInstallation pg, Path data, List<String> settings, Starter starter, long timeoutMillis)
-            throws IOException {
+    static Server start(PostgresInstallation pg, Path data, List<String> settings, LoggedWorld.Starter starter,
+                        long timeoutMillis) throws IOException {
         int port = freePort();
         List<String> argv = new ArrayList<>(List.of(pg.program("postgres"), "-D", data.toString(), "-p", String.valueOf(port),
                 "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="));
@@ -49,16 +45,8 @@ final class Server implements AutoCloseable {
             argv.add("-c");
             argv.add(s);
         }
-        Path log = Files.createTempFile("flushcheck-postgres-", ".log");
-        ProcessWorld world;
-        try {
-            world = starter.start(new ProcessBuilder(pg.asServerUser(argv)).redirectErrorStream(true).redirectOutput(log.toFile()));
-            world.process().getOutputStream().close();
-        } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(log);
-            throw e;
-        }
-        Server server = new Server(world, log, port);
+        Server server = new Server(LoggedWorld.start(pg.asServerUser(argv), starter), port);
+        ProcessWorld world = server.world.world();
         long deadline = System.currentTimeMillis() + timeoutMillis;
         while (true) {
             try (Connection c = server.connect()) {
@@ -66,7 +54,7 @@ final class Server implements AutoCloseable {
             } catch (SQLException e) {
                 if (!world.isAlive() || System.currentTimeMillis() > deadline) {
                     String why = (world.isAlive() ? "did not answer within " + timeoutMillis / 1000 + " s"
-                            : "exited " + world.process().exitValue()) + ": " + server.lastWords();
+                            : "exited " + world.process().exitValue()) + ": " + server.world.tail(LAST_WORDS);
                     server.close();
                     throw new IOException("PostgreSQL on " + data + " " + why);
                 }
@@ -84,21 +72,6 @@ final class Server implements AutoCloseable {
         return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/postgres", p);
     }
 
-    /** The last lines the server wrote, joined with " | ". */
-    String lastWords() {
-        try {
-            List<String> lines = new ArrayList<>();
-            for (String l : Files.readString(log, StandardCharsets.UTF_8).split("\n")) {
-                if (!l.isBlank()) {
-                    lines.add(l.strip());
-                }
-            }
-            return String.join(" | ", lines.subList(Math.max(0, lines.size() - 3), lines.size()));
-        } catch (IOException e) {
-            return "";
-        }
-    }
-
     /**
      * Shuts the server down cleanly (SIGTERM: a smart shutdown, no client being left) and waits for its
      * world to end.
@@ -107,8 +80,8 @@ final class Server implements AutoCloseable {
      */
     void stop() throws IOException {
         try {
-            if (!world.terminate(60, java.util.concurrent.TimeUnit.SECONDS)) {
-                throw new IOException("PostgreSQL did not shut down within 60 s: " + lastWords());
+            if (!world.world().terminate(60, TimeUnit.SECONDS)) {
+                throw new IOException("PostgreSQL did not shut down within 60 s: " + world.tail(LAST_WORDS));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -119,16 +92,11 @@ final class Server implements AutoCloseable {
     /** Ends the server's world: every process of it killed and reaped. */
     @Override
     public void close() {
-        world.kill();
-        try {
-            Files.deleteIfExists(log);
-        } catch (IOException e) {
-            // a temporary file
-        }
+        world.close();
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
     }

@@ -2,6 +2,7 @@ package io.flushcheck.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.powercut.SimulatedPowerLoss;
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
 import java.nio.file.Files;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * and every cut recovers; an asynchronous commit whose WAL writer waits long loses recent commits and
  * still recovers; with fsync off the commits since the cluster was copied are lost.
  */
-@ResourceLock("io.flushcheck.powercut")
+@ResourceLock(SimulatedPowerLoss.LOCK)
 class PostgresPowerCutMatrixTests {
 
     private static PostgresInstallation requirePostgres() throws Exception {

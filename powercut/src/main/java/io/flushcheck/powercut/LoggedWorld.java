@@ -1,7 +1,5 @@
-package io.flushcheck.cli;
+package io.flushcheck.powercut;
 
-import io.flushcheck.powercut.ProcessWorld;
-import io.flushcheck.powercut.SimulatedDisk;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,13 +7,20 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apiguardian.api.API;
 
 /**
- * A user's command in a {@link ProcessWorld} of its own, so that it ends whole (its daemons and session
- * leaders too) and is reaped before anything runs after it; its stdout and stderr go to a file, whose
- * tail {@link #tail} reads.
+ * A program in a {@link ProcessWorld} of its own whose stdout and stderr go to a temporary file, whose
+ * tail {@link #tail} reads: what a command, its verify or a server said last, for a report. Its standard
+ * input reads end of file. The file is removed on close.
  */
-final class LoggedWorld implements AutoCloseable {
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class LoggedWorld implements AutoCloseable {
+
+    /** How the world is started: at once ({@link ProcessWorld#start}), or dying with a disk's power ({@link SimulatedDisk#start}). */
+    public interface Starter {
+        ProcessWorld start(ProcessBuilder builder) throws IOException;
+    }
 
     private final ProcessWorld world;
     private final Path log;
@@ -25,25 +30,11 @@ final class LoggedWorld implements AutoCloseable {
         this.log = log;
     }
 
-    /** Starts {@code argv} in a world that dies with {@code disk}'s power. */
-    static LoggedWorld onDisk(SimulatedDisk disk, List<String> argv) throws IOException {
-        return start(argv, disk::start);
-    }
-
-    /** Starts {@code argv} in a world of its own. */
-    static LoggedWorld start(List<String> argv) throws IOException {
-        return start(argv, ProcessWorld::start);
-    }
-
-    private interface Starter {
-        ProcessWorld start(ProcessBuilder builder) throws IOException;
-    }
-
-    private static LoggedWorld start(List<String> argv, Starter starter) throws IOException {
-        Path log = Files.createTempFile("flushcheck-powercut-", ".log");
+    /** Starts {@code argv} through {@code starter}, its output to a fresh temporary file. */
+    public static LoggedWorld start(List<String> argv, Starter starter) throws IOException {
+        Path log = Files.createTempFile("flushcheck-world-", ".log");
         try {
             ProcessWorld w = starter.start(new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile()));
-            // Standard input reads end of file, as it did for a command under a shell of its own.
             w.process().getOutputStream().close();
             return new LoggedWorld(w, log);
         } catch (IOException | RuntimeException e) {
@@ -52,23 +43,28 @@ final class LoggedWorld implements AutoCloseable {
         }
     }
 
+    /** The world. */
+    public ProcessWorld world() {
+        return world;
+    }
+
     /** Waits for the world to end; true when it ended within {@code seconds}, every process of it reaped. */
-    boolean waitFor(double seconds) throws InterruptedException {
+    public boolean waitFor(double seconds) throws InterruptedException {
         return world.waitFor((long) (seconds * 1000), TimeUnit.MILLISECONDS);
     }
 
-    /** The command's exit code, 128 + the signal when a signal ended it. */
-    int exitCode() {
+    /** The program's exit code, 128 + the signal when a signal ended it. */
+    public int exitCode() {
         return world.process().exitValue();
     }
 
     /** Ends the world: every process of it killed and reaped. */
-    void kill() {
+    public void kill() {
         world.kill();
     }
 
-    /** The last {@code lines} non-empty lines of the command's output, joined with " | ". */
-    String tail(int lines) {
+    /** The last {@code lines} non-empty lines of the program's output, joined with " | ". */
+    public String tail(int lines) {
         try {
             List<String> all = new ArrayList<>();
             for (String l : new String(Files.readAllBytes(log), StandardCharsets.UTF_8).split("\n")) {
@@ -82,6 +78,7 @@ final class LoggedWorld implements AutoCloseable {
         }
     }
 
+    /** Ends the world and removes the output's file. */
     @Override
     public void close() {
         world.kill();
