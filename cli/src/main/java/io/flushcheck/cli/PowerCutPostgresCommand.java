@@ -83,6 +83,10 @@ final class PowerCutPostgresCommand implements Job {
         if (settings.isEmpty()) {
             settings.addAll(PostgresPowerCutMatrix.DEFAULT_ROWS);
         }
+        if (!PostgresInstallation.driverAvailable()) {
+            throw new UsageException("powercut postgres: the JDBC driver " + PostgresInstallation.DRIVER_CLASS
+                    + " is not on the class path: add org.postgresql:postgresql");
+        }
         String missing = Machine.missingForDisks("ext4");
         if (missing != null) {
             err.println("flushcheck powercut postgres: simulated disks need " + missing + " here");

@@ -80,11 +80,12 @@ class SqliteCommandTests {
 
     /** A class path with flushcheck's own classes (cli, core, sqlite, guests, vm) and picocli, without sqlite-jdbc. */
     @Test
-    void withoutTheDriverTheCommandSaysWhatToAdd() throws Exception {
+    void withoutTheDriversTheCommandsSayWhatToAdd() throws Exception {
         // Where each was loaded from: target/classes or a module's jar, whichever this run uses.
         List<URL> path = new ArrayList<>();
         for (Class<?> c : List.of(Main.class, io.flushcheck.report.Escape.class, SqliteDriver.class,
-                io.flushcheck.guest.GuestComparison.class, io.flushcheck.vm.VmProbe.class, picocli.CommandLine.class)) {
+                io.flushcheck.guest.GuestComparison.class, io.flushcheck.vm.VmProbe.class,
+                io.flushcheck.postgres.PostgresPowerCutMatrix.class, picocli.CommandLine.class)) {
             path.add(c.getProtectionDomain().getCodeSource().getLocation());
         }
         try (URLClassLoader loader = new URLClassLoader(path.toArray(new URL[0]), ClassLoader.getPlatformClassLoader())) {
@@ -98,6 +99,15 @@ class SqliteCommandTests {
                     + " path: add org.xerial:sqlite-jdbc (see flushcheck --help)\n");
             Class<?> durability = loader.loadClass("io.flushcheck.sqlite.SqliteDriver");
             assertThat(durability.getMethod("available").invoke(null)).isEqualTo(false);
+
+            // Nor PostgreSQL's: powercut postgres says what to add before it needs a disk or a server.
+            ByteArrayOutputStream pgErr = new ByteArrayOutputStream();
+            Object pgExit = main.getMethod("run", List.class, PrintStream.class, PrintStream.class)
+                    .invoke(null, List.of("powercut", "postgres"), new PrintStream(new ByteArrayOutputStream()),
+                            new PrintStream(pgErr, true));
+            assertThat(pgExit).as("%s", pgErr).isEqualTo(2);
+            assertThat(pgErr.toString()).isEqualTo("flushcheck: powercut postgres: the JDBC driver org.postgresql.Driver is"
+                    + " not on the class path: add org.postgresql:postgresql (see flushcheck --help)\n");
         }
     }
 }

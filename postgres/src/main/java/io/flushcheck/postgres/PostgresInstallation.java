@@ -64,6 +64,19 @@ public final class PostgresInstallation {
                 + "); install one (Debian: apt-get install postgresql) or name its bin directory");
     }
 
+    /** The JDBC driver's class, which the client needs: {@code org.postgresql:postgresql}. */
+    public static final String DRIVER_CLASS = "org.postgresql.Driver";
+
+    /** Whether the PostgreSQL JDBC driver is on the class path. */
+    public static boolean driverAvailable() {
+        try {
+            Class.forName(DRIVER_CLASS, false, PostgresInstallation.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
     /** The server's bin directory. */
     public Path bin() {
         return bin;
