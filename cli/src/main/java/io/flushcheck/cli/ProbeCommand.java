@@ -145,6 +145,7 @@ final class ProbeCommand implements Job {
                 int mount = paths.size() > 1 ? mountId(p) : -1;
                 CheckResult probed = probedMounts.get(mount);
                 CheckResult r;
+                String measuredFor = probed == null ? null : probed.path();
                 if (probed != null) {
                     if (!quiet) {
                         status.say("flushcheck: " + Escape.of(p.toString()) + " is on the mount of " + Escape.of(probed.path())
@@ -168,7 +169,7 @@ final class ProbeCommand implements Job {
                     }
                 }
                 if (!json) {
-                    out.print(TextReport.of(r, histogram));
+                    out.print(TextReport.of(r, histogram, measuredFor));
                     if (etcd) {
                         out.println(EtcdPreset.line(r));
                     }

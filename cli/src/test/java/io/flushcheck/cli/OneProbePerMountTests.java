@@ -28,4 +28,18 @@ class OneProbePerMountTests {
         assertThat(MiniJson.object(results.get(1)).get("costs")).as("the same measurement")
                 .isEqualTo(MiniJson.object(results.get(0)).get("costs"));
     }
+
+    @Test
+    void theSecondDirectorysReportPointsAtTheFirstsCostsInsteadOfPrintingThemAgain() throws IOException {
+        Path a = Files.createDirectories(Path.of("target", "one-probe-per-mount", "text-a").toAbsolutePath());
+        Path b = Files.createDirectories(Path.of("target", "one-probe-per-mount", "text-b").toAbsolutePath());
+        InProcess.Run r = InProcess.run("--quiet", "--modes", "overwrite-fdatasync,append-fsync", "--rounds", "40",
+                a.toString(), b.toString());
+        assertThat(r.exit()).as("%s", r).isZero();
+        String second = r.out().substring(r.out().indexOf("== " + b));
+        assertThat(r.out().indexOf("== " + b)).as(r.out()).isPositive();
+        assertThat(r.out().lines().filter(l -> l.startsWith("overwrite-fdatasync: 40 rounds"))).as(r.out()).hasSize(1);
+        assertThat(second).contains("verdict: ").contains("costs: those of " + a + " above (the same mount, one probe)")
+                .doesNotContain("overwrite-fdatasync: 40 rounds");
+    }
 }

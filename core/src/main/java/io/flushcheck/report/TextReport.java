@@ -20,6 +20,15 @@ public final class TextReport {
     }
 
     public static String of(CheckResult r, boolean histograms) {
+        return of(r, histograms, null);
+    }
+
+    /**
+     * As {@link #of(CheckResult, boolean)}; where {@code measuredFor} names the path whose probe {@code r}
+     * was judged with (another directory on the same mount, reported above it), one line points there
+     * instead of printing the same costs again.
+     */
+    public static String of(CheckResult r, boolean histograms, String measuredFor) {
         StringBuilder sb = new StringBuilder();
         // Paths and messages are data: escaped (Escape), so that a name holding a newline or an escape
         // sequence cannot forge a line of the report or drive the terminal.
@@ -51,6 +60,10 @@ public final class TextReport {
         sb.append("verdict: ").append(r.verdict()).append(" (").append(r.elapsedMillis()).append(" ms)\n");
         for (Finding finding : r.judgement().findings()) {
             sb.append("  - ").append(finding.code()).append(": ").append(Escape.of(finding.message())).append('\n');
+        }
+        if (measuredFor != null && !r.costs().isEmpty()) {
+            sb.append("costs: those of ").append(Escape.of(measuredFor)).append(" above (the same mount, one probe)\n");
+            return sb.toString();
         }
         for (SyncCost c : r.costs()) {
             appendCost(sb, c, histograms);
