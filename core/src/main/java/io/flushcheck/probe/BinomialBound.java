@@ -47,4 +47,36 @@ final class BinomialBound {
         }
         return Math.min(1, sum);
     }
+
+    /** P(X ≥ k) for X ~ Binomial(n, p), summed from k up so that a tiny tail keeps its digits. */
+    static double tail(int k, int n, double p) {
+        if (k <= 0) {
+            return 1;
+        }
+        if (k > n || p <= 0) {
+            return 0;
+        }
+        if (p >= 1) {
+            return 1;
+        }
+        double logP = Math.log(p);
+        double logQ = Math.log1p(-p);
+        double logChoose = logChoose(n, k);
+        double sum = 0;
+        for (int j = k; j <= n; j++) {
+            if (j > k) {
+                logChoose += Math.log(n - j + 1) - Math.log(j);
+            }
+            sum += Math.exp(logChoose + j * logP + (n - j) * logQ);
+        }
+        return Math.min(1, sum);
+    }
+
+    private static double logChoose(int n, int k) {
+        double s = 0;
+        for (int j = 1; j <= k; j++) {
+            s += Math.log(n - k + j) - Math.log(j);
+        }
+        return s;
+    }
 }

@@ -73,17 +73,22 @@ public final class FlushBrackets implements AutoCloseable {
         return true;
     }
 
-    /** True when a flush got all the way down between the two readings: at every level, the bottom's disks together. */
-    boolean met(long[] before, long[] after) {
+    /**
+     * How many flushes got all the way down between the two readings: the fewest any level above the
+     * bottom completed, and no more than the bottom's disks completed together.
+     */
+    int flushesDown(long[] before, long[] after) {
         long bottom = 0;
+        long down = Long.MAX_VALUE;
         for (int i = 0; i < before.length; i++) {
+            long d = after[i] - before[i];
             if (terminal[i]) {
-                bottom += after[i] - before[i];
-            } else if (after[i] <= before[i]) {
-                return false;
+                bottom += d;
+            } else {
+                down = Math.min(down, d);
             }
         }
-        return bottom > 0;
+        return (int) Math.max(0, Math.min(Math.min(down, bottom), Integer.MAX_VALUE));
     }
 
     private long flushes(FileChannel ch) {
@@ -140,21 +145,84 @@ public final class FlushBrackets implements AutoCloseable {
     }
 
     /**
-     * What the brackets of one mode showed: of its syncs, how many met a flush at the bottom; of the
-     * idle brackets of the same lengths taken between its stretches, how many did.
+     * What the brackets of one mode showed: of its syncs, how many met at least k flushes that got all
+     * the way down (every level, the bottom's disks together), for k from 1 to {@link #DEPTH}; of the idle
+     * brackets of the same lengths taken between its stretches, how many did.
+     *
+     * <p>More flushes tell where one cannot. Where other work keeps a flush in flight nearly all the
+     * time, almost every bracket as long as a sync meets one. But a sync that waits for a flush of its own
+     * most often waits for the one in flight to end first and then for its own (a journal commit on a disk
+     * without FUA takes two: one before its record, one after), so it meets more of them than an idle
+     * bracket of the same length does, which only sees other work's pass by.
+     *
+     * @param syncsMeeting    element k-1: the syncs that met at least k flushes
+     * @param controlsMeeting element k-1: the idle brackets that met at least k flushes
      */
     @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-    public record Tally(int syncs, int syncsMetFlush, int controls, int controlsMetFlush) {
+    public record Tally(int syncs, List<Integer> syncsMeeting, int controls, List<Integer> controlsMeeting) {
+
+        /** How many flushes a bracket is counted up to. */
+        public static final int DEPTH = 4;
+
+        public Tally {
+            syncsMeeting = List.copyOf(syncsMeeting);
+            controlsMeeting = List.copyOf(controlsMeeting);
+            if (syncsMeeting.size() != DEPTH || controlsMeeting.size() != DEPTH) {
+                throw new IllegalArgumentException("need " + DEPTH + " counts each, not " + syncsMeeting + " and "
+                        + controlsMeeting);
+            }
+        }
+
+        /**
+         * A tally from arrays of at most {@link #DEPTH} counts (element k-1: brackets that met at least k
+         * flushes); counts left out are 0.
+         */
+        public static Tally of(int syncs, int[] syncsMeeting, int controls, int[] controlsMeeting) {
+            return new Tally(syncs, padded(syncsMeeting), controls, padded(controlsMeeting));
+        }
+
+        private static List<Integer> padded(int[] counts) {
+            if (counts.length > DEPTH) {
+                throw new IllegalArgumentException("at most " + DEPTH + " counts, not " + counts.length);
+            }
+            Integer[] out = new Integer[DEPTH];
+            for (int k = 0; k < DEPTH; k++) {
+                out[k] = k < counts.length ? counts[k] : 0;
+            }
+            return List.of(out);
+        }
+
+        /** Adds one bracket that met {@code flushes} flushes to {@code meeting} (element k-1: at least k). */
+        static void count(int flushes, int[] meeting) {
+            for (int k = 0; k < Math.min(flushes, meeting.length); k++) {
+                meeting[k]++;
+            }
+        }
 
         /** Both tallies together. */
         public Tally plus(Tally other) {
-            return new Tally(syncs + other.syncs, syncsMetFlush + other.syncsMetFlush, controls + other.controls,
-                    controlsMetFlush + other.controlsMetFlush);
+            int[] s = new int[DEPTH];
+            int[] c = new int[DEPTH];
+            for (int k = 0; k < DEPTH; k++) {
+                s[k] = syncsMeeting.get(k) + other.syncsMeeting.get(k);
+                c[k] = controlsMeeting.get(k) + other.controlsMeeting.get(k);
+            }
+            return of(syncs + other.syncs, s, controls + other.controls, c);
         }
 
-        /** Syncs that returned with no flush completed at some disk at the bottom while they ran. */
+        /** Syncs that met at least one flush. */
+        public int syncsMetFlush() {
+            return syncsMeeting.get(0);
+        }
+
+        /** Idle brackets that met at least one flush. */
+        public int controlsMetFlush() {
+            return controlsMeeting.get(0);
+        }
+
+        /** Syncs that returned with no flush got all the way down while they ran. */
         public int syncsWithoutFlush() {
-            return syncs - syncsMetFlush;
+            return syncs - syncsMetFlush();
         }
 
         /**
@@ -162,13 +230,7 @@ public final class FlushBrackets implements AutoCloseable {
          * flush (a one-sided Clopper-Pearson bound from the controls; 1 without controls).
          */
         public double chanceUpperBound() {
-            if (controls == 0) {
-                return 1;
-            }
-            if (controlsMetFlush >= controls) {
-                return 1;
-            }
-            return BinomialBound.upper(controlsMetFlush, controls, 0.001);
+            return upperBound(controlsMetFlush(), controls);
         }
 
         /**
@@ -177,6 +239,47 @@ public final class FlushBrackets implements AutoCloseable {
          */
         public double chanceAllMet() {
             return Math.pow(chanceUpperBound(), syncs);
+        }
+
+        /**
+         * How likely syncs that reach no disk would have met at least {@code k} flushes at least as often
+         * as these did: the binomial tail at the idle brackets' bounded chance of k, that chance first
+         * raised by {@code bias} of itself (other work need not run the same while the syncs do).
+         */
+        public double chanceMeeting(int k, double bias) {
+            int met = syncsMeeting.get(k - 1);
+            if (met == 0) {
+                return 1;
+            }
+            double p = Math.min(1, upperBound(controlsMeeting.get(k - 1), controls) * (1 + bias));
+            return BinomialBound.tail(met, syncs, p);
+        }
+
+        private static double upperBound(int met, int of) {
+            return of == 0 || met >= of ? 1 : BinomialBound.upper(met, of, 0.001);
+        }
+
+        /** For example "of 320 syncs, 320, 320, 301 and 250 met at least 1, 2, 3 and 4 flushes; of 230 idle brackets, ...". */
+        @Override
+        public String toString() {
+            return "of " + syncs + " syncs, " + counts(syncsMeeting) + " met at least " + counts(depths())
+                    + " flushes; of " + controls + " idle brackets, " + counts(controlsMeeting);
+        }
+
+        private static List<Integer> depths() {
+            Integer[] k = new Integer[DEPTH];
+            for (int i = 0; i < DEPTH; i++) {
+                k[i] = i + 1;
+            }
+            return List.of(k);
+        }
+
+        private static String counts(List<Integer> c) {
+            StringBuilder b = new StringBuilder();
+            for (int k = 0; k < c.size(); k++) {
+                b.append(k == 0 ? "" : k == c.size() - 1 ? " and " : ", ").append(c.get(k));
+            }
+            return b.toString();
         }
     }
 }

@@ -20,8 +20,9 @@ import org.apiguardian.api.API;
  *                    write and sync (dsync, whose write syncs; flush-only; no-sync)
  * @param syncLatencies the sync step of each round alone (fsync, fdatasync, {@code force}: what fio
  *                    reports as the sync latency), or null where the round has no separate sync
- * @param brackets    how many syncs met a flush at the bottom of the chain while they ran, against idle
- *                    brackets of the same lengths ({@link FlushBrackets}); null where none were taken
+ * @param brackets    how many syncs met one or more flushes that got all the way down (every level, the
+ *                    bottom's disks together) while they ran, against idle brackets of the same lengths
+ *                    ({@link FlushBrackets}); null where none were taken
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record SyncCost(SyncMode mode, int blockSize, int rounds, LatencyDistribution latencies, long loopNanos, long idleNanos,

@@ -257,8 +257,8 @@ public final class SyncProbe {
      * see no flush, and as long as its stretch once one has: a busy device is sampled as long as it is
      * measured.
      *
-     * <p>Each sync is also bracketed ({@link FlushBrackets}): whether a flush completed at the bottom of the
-     * chain while it ran. The rest of each idle window is spent in idle brackets as long as the stretch's
+     * <p>Each sync is also bracketed ({@link FlushBrackets}): how many flushes got all the way down the
+     * chain (every level, the bottom's disks together) while it ran. The rest of each idle window is spent in idle brackets as long as the stretch's
      * syncs, one after another: how often other work alone meets a bracket of that length.
      */
     private SyncCost measure(SyncMode mode, ProbePlan plan, Round round, Step unsynced, ProbeListener listener) {
@@ -298,9 +298,9 @@ public final class SyncProbe {
         long[] before = brackets == null ? null : brackets.newReading();
         long[] after = brackets == null ? null : brackets.newReading();
         boolean bracketsRead = brackets != null;
-        int syncsMet = 0;
+        int[] syncsMeeting = new int[FlushBrackets.Tally.DEPTH];
         int controls = 0;
-        int controlsMet = 0;
+        int[] controlsMeeting = new int[FlushBrackets.Tally.DEPTH];
         try {
             int i = 0;
             int controlIndex = 0;
@@ -336,8 +336,8 @@ public final class SyncProbe {
                             syncBracket[i] = nanos[i];
                         }
                     }
-                    if (brackets != null && brackets.met(before, after)) {
-                        syncsMet++;
+                    if (brackets != null) {
+                        FlushBrackets.Tally.count(brackets.flushesDown(before, after), syncsMeeting);
                     }
                     if (perRound) {
                         long[] d = counters.terminalDelta(b, counters.read());
@@ -376,9 +376,7 @@ public final class SyncProbe {
                             }
                             bracketsRead &= brackets.read(after);
                             controls++;
-                            if (brackets.met(before, after)) {
-                                controlsMet++;
-                            }
+                            FlushBrackets.Tally.count(brackets.flushesDown(before, after), controlsMeeting);
                         }
                     }
                     for (long left = want - (System.nanoTime() - idleStart); left > 0;
@@ -412,7 +410,7 @@ public final class SyncProbe {
         LatencyDistribution writes = split ? LatencyDistribution.ofNanos(writeNanos) : null;
         LatencyDistribution syncs = split ? LatencyDistribution.ofNanos(syncNanos) : null;
         FlushBrackets.Tally tally = brackets != null && bracketsRead && idleWindows
-                ? new FlushBrackets.Tally(rounds, syncsMet, controls, controlsMet) : null;
+                ? FlushBrackets.Tally.of(rounds, syncsMeeting, controls, controlsMeeting) : null;
         return new SyncCost(mode, plan.blockSize(), rounds, h, loopNanos, idleNanos, devices, slowest, median, writes, syncs,
                 tally);
     }

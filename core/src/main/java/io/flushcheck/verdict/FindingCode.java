@@ -15,7 +15,7 @@ public enum FindingCode {
     BARRIERS_OFF(Verdict.NO_REAL_FLUSH),
     FLUSHES_MISSING(Verdict.NO_REAL_FLUSH),
     /**
-     * Syncs returned with no flush completed at a disk at the bottom of the chain while they ran: a sync that waits
+     * Syncs returned with no flush completed at every level of the chain while they ran: a sync that waits
      * for a cache flush always sees one complete, so these did not reach the disk.
      */
     SYNCS_WITHOUT_FLUSH(Verdict.NO_REAL_FLUSH),

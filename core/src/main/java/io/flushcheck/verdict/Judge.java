@@ -262,12 +262,8 @@ public final class Judge {
                 out.add(syncsWithoutFlush(c, brackets, where, bracketsDecideMissing));
             }
             if (bracketed > 0) {
-                bracketEvidence.put("brackets." + c.mode().id(), String.format(Locale.ROOT,
-                        "%d of %d syncs met a flush, %d of %d idle brackets", brackets.syncsMetFlush(), brackets.syncs(),
-                        brackets.controlsMetFlush(), brackets.controls()));
-                reached.add(String.format(Locale.ROOT, "%s: every one of %d syncs saw a flush complete at every level while it ran,"
-                                + " against %d of %d idle brackets of the same lengths", c.mode().id(), brackets.syncs(),
-                        brackets.controlsMetFlush(), brackets.controls()));
+                bracketEvidence.put("brackets." + c.mode().id(), brackets.toString());
+                reached.add(bracketsShown(c.mode().id(), brackets));
                 if (c.backgroundFlushes() > 0 || moreThanSyncsCause(c)) {
                     out.add(otherWork(c, where, flushes, caused, Math.round(c.backgroundFlushes()), true));
                 }
@@ -377,8 +373,9 @@ public final class Judge {
     }
 
     /**
-     * What the brackets say of a mode: 1 when every sync met a flush and other work alone would have met
-     * all of them with a chance under {@link #BRACKET_CHANCE}; -1 when enough syncs met none; 0 otherwise.
+     * What the brackets say of a mode: 1 when every sync met a flush and other work alone would have
+     * given them that many flushes with a chance under {@link #BRACKET_CHANCE} ({@link #decidingDepth});
+     * -1 when enough syncs met none; 0 otherwise.
      */
     static int bracketDecision(FlushBrackets.Tally b) {
         if (b == null) {
@@ -386,9 +383,46 @@ public final class Judge {
         }
         int misses = b.syncsWithoutFlush();
         if (misses == 0) {
-            return b.chanceAllMet() < BRACKET_CHANCE ? 1 : 0;
+            return decidingDepth(b) > 0 ? 1 : 0;
         }
         return misses >= MIN_MISSES && misses >= MISSES_SHARE * b.syncs() ? -1 : 0;
+    }
+
+    /**
+     * The number of flushes k for which the syncs' brackets show their own flushes: every sync met one,
+     * and idle brackets would have met k as often as the syncs did with a chance under
+     * {@link #BRACKET_CHANCE} shared by the {@link FlushBrackets.Tally#DEPTH} tests; 0 when none does.
+     * For one flush, the chance that every sync met one by chance; for more, the binomial tail at the
+     * idle brackets' chance raised by {@link #OTHER_WORK_BIAS}, since they sample other work while the
+     * probe does not sync, and it does not run the same while it does.
+     */
+    static int decidingDepth(FlushBrackets.Tally b) {
+        if (b == null || b.syncsWithoutFlush() > 0) {
+            return 0;
+        }
+        double each = BRACKET_CHANCE / FlushBrackets.Tally.DEPTH;
+        if (b.chanceAllMet() < each) {
+            return 1;
+        }
+        for (int k = 2; k <= FlushBrackets.Tally.DEPTH; k++) {
+            if (b.chanceMeeting(k, OTHER_WORK_BIAS) < each) {
+                return k;
+            }
+        }
+        return 0;
+    }
+
+    private static String bracketsShown(String mode, FlushBrackets.Tally b) {
+        int k = decidingDepth(b);
+        String every = String.format(Locale.ROOT, "%s: every one of %d syncs saw a flush complete at every level while it"
+                + " ran", mode, b.syncs());
+        if (k == 1) {
+            return every + String.format(Locale.ROOT, ", against %d of %d idle brackets of the same lengths",
+                    b.controlsMetFlush(), b.controls());
+        }
+        return every + String.format(Locale.ROOT, " and %d saw %d or more, against %d and %d of %d idle brackets of the"
+                        + " same lengths", b.syncsMeeting().get(k - 1), k, b.controlsMetFlush(), b.controlsMeeting().get(k - 1),
+                b.controls());
     }
 
     /**
