@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
@@ -26,6 +27,7 @@ import org.junit.platform.testkit.engine.Event;
  * A directory whose name holds a newline, an ESC and a tab: every human-readable output shows the name
  * escaped (one line, no terminal control), the JSON keeps it exact.
  */
+@Tag("junit-api") // runs on JUnit 6 too: see RerunOnJunit6Tests
 class EscapedNamesTests {
 
     /** Real control characters in a real directory name. */

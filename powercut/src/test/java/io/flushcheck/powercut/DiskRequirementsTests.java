@@ -7,6 +7,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 import io.flushcheck.testing.Requirements;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineTestKit;
@@ -14,6 +15,7 @@ import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.Events;
 
 /** What a disk needs, said before anything is made: a size its mkfs accepts, and the mkfs itself. */
+@Tag("junit-api") // runs on JUnit 6 too: see RerunOnJunit6Tests
 class DiskRequirementsTests {
 
     private static Events run(Class<?> fixture) {

@@ -26,6 +26,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.reporting.ReportEntry;
@@ -34,6 +35,7 @@ import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.Events;
 
 /** @RepeatedPowerCut as a user's test meets it: run through the test kit, on real mounts. */
+@Tag("junit-api") // runs on JUnit 6 too: see RerunOnJunit6Tests
 class RepeatedPowerCutTests {
 
     private static final int RECORDS = 6;

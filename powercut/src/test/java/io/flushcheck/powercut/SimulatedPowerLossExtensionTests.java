@@ -15,11 +15,13 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
 /** @SimulatedPowerLoss as a user's test meets it: run through the test kit, on real mounts. */
+@Tag("junit-api") // runs on JUnit 6 too: see RerunOnJunit6Tests
 class SimulatedPowerLossExtensionTests {
 
     @BeforeEach

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * intact. The record is one 4 KiB block of the filesystem, written with O_DIRECT so that it reaches the
  * drive's cache unflushed.
  */
+@Tag("junit-api") // runs on JUnit 6 too: see RerunOnJunit6Tests
 @ResourceLock(SimulatedPowerLoss.LOCK)
 class TornWriteTests {
 

@@ -11,6 +11,7 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.me
 import io.flushcheck.sqlite.MeasureSqliteCommits;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
@@ -22,6 +23,7 @@ import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
 /** {@code @MeasureSqliteCommits} through the Jupiter engine, on static nested fixtures. */
+@Tag("junit-api") // runs on JUnit 6 too: see RerunOnJunit6Tests
 class MeasureSqliteCommitsExtensionTests {
 
     static Events run(Class<?> fixture) {

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,6 +34,7 @@ import org.junit.platform.testkit.engine.Events;
  * The sample suite on the host and in the bookworm guest on overlay, bind mount, volume and tmpfs, through
  * the {@code @TestFactory} API: the in-guest verdicts must be REAL_FLUSH except on tmpfs.
  */
+@Tag("junit-api") // runs on JUnit 6 too: see RerunOnJunit6Tests
 class GuestSuiteTests {
 
     /** Runs in every environment: what a user's durability test looks like. */

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,6 +38,7 @@ import org.junit.platform.testkit.engine.Events;
  * disk drops its flushes ({@code cache=unsafe}) fails the class's durability test with the host's figures, the
  * guest whose flushes reach the host ({@code cache=none}) passes it.
  */
+@Tag("junit-api") // runs on JUnit 6 too: see RerunOnJunit6Tests
 class VmGuestSuiteTests {
 
     /** What a user's durability test looks like; it runs in every place. */
