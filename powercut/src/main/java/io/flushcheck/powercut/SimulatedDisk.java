@@ -47,6 +47,7 @@ public final class SimulatedDisk implements AutoCloseable {
     private static final long RELEASE_WAIT_NANOS = 2_000_000_000L;
 
     private final Path work;
+    private final DiskModel model;
     private final String fsType;
     private final boolean directIo;
     private final int atomicWriteBytes;
@@ -63,8 +64,9 @@ public final class SimulatedDisk implements AutoCloseable {
     private long armedAt = -1;
     private long armedSeed;
 
-    private SimulatedDisk(Path work, String fsType, boolean directIo, int atomicWriteBytes, Process server) {
+    private SimulatedDisk(Path work, DiskModel model, String fsType, boolean directIo, int atomicWriteBytes, Process server) {
         this.work = work;
+        this.model = model;
         this.fsType = fsType;
         this.directIo = directIo;
         this.atomicWriteBytes = atomicWriteBytes;
@@ -125,6 +127,51 @@ public final class SimulatedDisk implements AutoCloseable {
         }
     }
 
+    /**
+     * Makes a drive of the file-level model under {@code work} (created; removed on close): a tree of files
+     * in memory, served over FUSE by a server of flushcheck's own and mounted at {@link #path()}, where a
+     * file's data becomes durable when the file is synced and a name when its directory is, as POSIX
+     * promises and no more ({@link DiskModel#FILE}). Needs no root: where the process is not root,
+     * {@code fusermount3} (or fuse 2's {@code fusermount}) mounts it. {@link #cutPower()} writes what
+     * survived into a plain directory.
+     */
+    public static SimulatedDisk createFiles(Path work) throws IOException {
+        for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
+            System.err.println("flushcheck powercut: " + cleaned);
+        }
+        Files.createDirectories(work);
+        Leftovers.claim(work);
+        Path fs = Files.createDirectories(work.resolve("fs"));
+        Process server = new ProcessBuilder(serverCommand("--files", fs.toString()))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.FILE, "files", false, 1, server);
+        try {
+            disk.undo.push(disk::stopServer);
+            String ready = disk.reply();
+            if (!"ready".equals(ready)) {
+                throw new IOException("the file model's server did not start: " + ready);
+            }
+            disk.path = fs;
+            return disk;
+        } catch (IOException | RuntimeException e) {
+            disk.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The drive's server, a JVM of its own: it lives for one test, so C1 compiles its request loop at once
+     * (C2 would come too late to pay), and one GC thread leaves the cores to the workload. About 1.4x the
+     * commits per second.
+     */
+    private static List<String> serverCommand(String... args) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"), DiskServerMain.class.getName()));
+        command.addAll(List.of(args));
+        return command;
+    }
+
     /** A loop device of this disk that another program detached or reused while the disk was being made. */
     private static final class LostLoopDevice extends IOException {
         private static final long serialVersionUID = 1L;
@@ -142,14 +189,9 @@ public final class SimulatedDisk implements AutoCloseable {
         Files.createDirectories(work);
         Leftovers.claim(work);
         Path fuse = Files.createDirectories(work.resolve("drive"));
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        // The server lives for one test: C1 compiles its request loop at once (C2 would come too late to
-        // pay), and one GC thread leaves the cores to the workload. About 1.4x the commits per second.
-        Process server = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path"),
-                DiskServerMain.class.getName(), fuse.toString(), String.valueOf(sizeBytes), String.valueOf(atomicWriteBytes))
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        SimulatedDisk disk = new SimulatedDisk(work, fsType, directIo, atomicWriteBytes, server);
+        Process server = new ProcessBuilder(serverCommand(fuse.toString(), String.valueOf(sizeBytes),
+                String.valueOf(atomicWriteBytes))).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.BLOCK, fsType, directIo, atomicWriteBytes, server);
         try {
             disk.start(fuse, mkfsOptions);
             return disk;
@@ -307,7 +349,12 @@ public final class SimulatedDisk implements AutoCloseable {
         return atomicWriteBytes;
     }
 
-    /** The filesystem on the drive. */
+    /** The model this disk simulates: {@link DiskModel#BLOCK} or {@link DiskModel#FILE}. */
+    public DiskModel model() {
+        return model;
+    }
+
+    /** The filesystem on the drive; {@code files} for the file model. */
     public String fsType() {
         return fsType;
     }
@@ -501,6 +548,9 @@ public final class SimulatedDisk implements AutoCloseable {
             cuts.add(new PowerCut(cutSeed, at, (kept + discarded) * atomicWriteBytes, kept * atomicWriteBytes, armed));
             // The drive killed them as it froze; nothing of them may hold the mount or answer for a PID now.
             endWorlds();
+            if (model == DiskModel.FILE) {
+                return survivingTree();
+            }
             // The drive is frozen: unmounting may still write, and the drive discards it.
             Commands.run("umount", "--lazy", path.toString());
             detach(loop, work.resolve("drive").resolve(FuseDiskServer.FILE));
@@ -525,6 +575,22 @@ public final class SimulatedDisk implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The file model's survivor: the tree written out into a plain directory, the mount gone. */
+    private Path survivingTree() throws IOException {
+        String r = ask("unmount");
+        if (!r.equals("unmounted")) {
+            throw new IOException("the file model's server did not unmount " + path + ": " + r);
+        }
+        Files.deleteIfExists(path);
+        Path survivor = Files.createDirectories(work.resolve("survivor-" + survivors.size()));
+        String saved = ask("save " + survivor);
+        if (!saved.equals("saved")) {
+            throw new IOException("cannot write the surviving tree: " + saved);
+        }
+        survivors.add(survivor);
+        return survivor;
     }
 
     private String[] stats() {
@@ -560,7 +626,9 @@ public final class SimulatedDisk implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        Commands.attempt(List.of("umount", "--lazy", work.resolve("drive").toString()));
+        if (model == DiskModel.BLOCK) {
+            Commands.attempt(List.of("umount", "--lazy", work.resolve("drive").toString()));
+        }
     }
 
     private void endWorlds() {

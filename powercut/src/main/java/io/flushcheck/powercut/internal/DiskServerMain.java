@@ -10,7 +10,9 @@ import org.apiguardian.api.API;
 /**
  * The simulated drive's server, in a process of its own: a server thread blocked on /dev/fuse inside a
  * dying JVM can hang every mount above it, while a separate process that dies is seen by the kernel,
- * which ends the connection. Usage: {@code DiskServerMain MOUNTPOINT SIZE_BYTES [ATOMIC_BYTES]}; it prints
+ * which ends the connection. Usage: {@code DiskServerMain MOUNTPOINT SIZE_BYTES [ATOMIC_BYTES]} for the
+ * block model (a drive's sectors), {@code DiskServerMain --files MOUNTPOINT} for the file model (a tree of
+ * files, the mount itself; {@code save DIR} writes the survivor's tree into DIR); it prints
  * {@code ready} once mounted, then answers one command a line on stdin:
  * {@code stats} ({@code flushes N unflushed BYTES}), {@code cut FLUSHED|SUBSET SEED}
  * ({@code cut kept K discarded D}, in atomic units), {@code arm K [PGID]} (cut when the K-th flush completes, and then
@@ -31,13 +33,24 @@ public final class DiskServerMain {
 
     public static void main(String[] args) throws Exception {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        SectorStore store = new SectorStore(Long.parseLong(args[1]),
-                args.length > 2 ? Integer.parseInt(args[2]) : SectorStore.SECTOR);
+        boolean files = args[0].equals("--files");
+        Path mountPoint = Path.of(args[files ? 1 : 0]);
         Worlds worlds = new Worlds();
-        store.whenFrozen(worlds::powerGone);
-        FuseDiskServer server;
+        PowerLossModel model;
+        FuseServer server;
         try {
-            server = FuseDiskServer.mount(store, Path.of(args[0]));
+            if (files) {
+                FileTree tree = new FileTree(Libc.C.geteuid(), Libc.C.getegid());
+                model = tree;
+                model.whenFrozen(worlds::powerGone);
+                server = FuseTreeServer.mount(tree, mountPoint);
+            } else {
+                SectorStore store = new SectorStore(Long.parseLong(args[1]),
+                        args.length > 2 ? Integer.parseInt(args[2]) : SectorStore.SECTOR);
+                model = store;
+                model.whenFrozen(worlds::powerGone);
+                server = FuseDiskServer.mount(store, mountPoint);
+            }
         } catch (Exception e) {
             out.println("error " + e.getMessage());
             System.exit(1);
@@ -58,30 +71,34 @@ public final class DiskServerMain {
             String[] w = line.trim().split(" ");
             try {
                 switch (w[0]) {
-                    case "stats" -> out.println("flushes " + store.flushes() + " unflushed " + store.unflushedBytes());
+                    case "stats" -> out.println("flushes " + model.flushes() + " unflushed " + model.unflushedBytes());
                     case "cut" -> {
-                        long[] r = store.cut(SectorStore.CutMode.valueOf(w[1]), w.length > 2 ? Long.parseLong(w[2]) : 0);
-                        out.println("cut kept " + r[0] + " discarded " + r[1] + " at " + store.flushes()
-                                + (store.armedCutHappened() ? " armed" : " now"));
+                        long[] r = model.cut(PowerLossModel.CutMode.valueOf(w[1]), w.length > 2 ? Long.parseLong(w[2]) : 0);
+                        out.println("cut kept " + r[0] + " discarded " + r[1] + " at " + model.flushes()
+                                + (model.armedCutHappened() ? " armed" : " now"));
                     }
                     case "arm" -> {
                         if (w.length > 2) {
                             int group = Integer.parseInt(w[2]);
-                            store.cutAtFlush(Long.parseLong(w[1]), () -> Libc.C.kill(-group, Libc.SIGKILL));
+                            model.cutAtFlush(Long.parseLong(w[1]), () -> Libc.C.kill(-group, Libc.SIGKILL));
                         } else {
-                            store.cutAtFlush(Long.parseLong(w[1]));
+                            model.cutAtFlush(Long.parseLong(w[1]), null);
                         }
                         out.println("armed");
                     }
                     case "save" -> {
-                        store.save(Path.of(line.trim().substring("save ".length())));
+                        model.save(Path.of(line.trim().substring("save ".length())));
                         out.println("saved");
                     }
                     case "world" -> out.println(worlds.add(Integer.parseInt(w[1])) ? "world" : "world killed");
-                    case "powered" -> out.println("powered " + !store.frozen());
+                    case "powered" -> out.println("powered " + !model.frozen());
                     case "arm-during" -> {
-                        store.cutDuringFlush(Long.parseLong(w[1]), Long.parseLong(w[2]));
+                        model.cutDuringFlush(Long.parseLong(w[1]), Long.parseLong(w[2]));
                         out.println("armed");
+                    }
+                    case "unmount" -> {
+                        server.unmount();
+                        out.println("unmounted");
                     }
                     case "quit" -> {
                         server.unmount();
@@ -96,8 +113,10 @@ public final class DiskServerMain {
         }
         // The parent is gone without a quit (killed): undo what it made on this drive while the drive
         // still answers, or its filesystem and loop devices would outlive both of us.
-        System.err.println("flushcheck disk server: its JVM is gone; cleaning up: "
-                + Leftovers.undo(Path.of(args[0]).getParent()));
+        if (!files) {
+            System.err.println("flushcheck disk server: its JVM is gone; cleaning up: "
+                    + Leftovers.undo(mountPoint.getParent()));
+        }
         server.unmount();
     }
 }

@@ -1,12 +1,7 @@
 package io.flushcheck.powercut.internal;
 
-import com.sun.jna.Memory;
-import com.sun.jna.Native;
-import com.sun.jna.Pointer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.apiguardian.api.API;
 
@@ -18,131 +13,85 @@ import org.apiguardian.api.API;
  * and the kernel would report every later fsync as done.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
-public final class FuseDiskServer {
+public final class FuseDiskServer implements FuseServer {
 
     public static final String FILE = "disk.img";
 
     private static final long ROOT = 1;
     private static final long DISK = 2;
-    private static final int MAX_WRITE = 128 * 1024;
-    private static final int BUFFER = MAX_WRITE + 64 * 1024;
-    private static final int IN_HEADER = 40;
-    private static final int OUT_HEADER = 16;
-    private static final int ENOENT = 2;
-    private static final int EINTR = 4;
-    private static final int EIO = 5;
-    private static final int EAGAIN = 11;
-    private static final int ENODEV = 19;
-    private static final int ENOSYS = 38;
+    private static final int BIG_WRITES = 1 << 5;
+    private static final int MAX_PAGES = 1 << 22;
 
     private final SectorStore store;
-    private final Path mountPoint;
-    private final int fd;
-    private final Memory in = new Memory(BUFFER);
-    private final Memory out = new Memory(BUFFER);
-    // One view of each buffer for the server's life: a view made per request is a JNI call and an object.
-    private final ByteBuffer req = in.getByteBuffer(0, BUFFER).order(ByteOrder.nativeOrder());
-    private final ByteBuffer rep = out.getByteBuffer(0, BUFFER).order(ByteOrder.nativeOrder());
-    private final long inAddress = Pointer.nativeValue(in);
-    private final long outAddress = Pointer.nativeValue(out);
+    private final FuseMount mount;
+    private final FuseChannel channel;
     private final long started = System.currentTimeMillis() / 1000;
 
-    private FuseDiskServer(SectorStore store, Path mountPoint, int fd) {
+    private FuseDiskServer(SectorStore store, FuseMount mount) {
         this.store = store;
-        this.mountPoint = mountPoint;
-        this.fd = fd;
+        this.mount = mount;
+        this.channel = new FuseChannel(mount.fd());
     }
 
     /** Opens /dev/fuse and mounts the filesystem on {@code mountPoint} (root only); {@link #serve()} answers it. */
     public static FuseDiskServer mount(SectorStore store, Path mountPoint) throws IOException {
-        int fd = Libc.C.open("/dev/fuse", Libc.O_RDWR | Libc.O_CLOEXEC);
-        if (fd < 0) {
-            throw new IOException("cannot open /dev/fuse: errno " + Libc.errno());
+        if (!FuseMount.root()) {
+            throw new IOException("the simulated drive's loop device needs root");
         }
-        String options = "fd=" + fd + ",rootmode=40000,user_id=0,group_id=0,allow_other";
-        if (Libc.C.mount("flushcheck-disk", mountPoint.toString(), "fuse.flushcheck-disk",
-                Libc.MS_NOSUID | Libc.MS_NODEV, options) != 0) {
-            int errno = Libc.errno();
-            Libc.C.close(fd);
-            throw new IOException("cannot mount FUSE on " + mountPoint + ": errno " + errno);
-        }
-        return new FuseDiskServer(store, mountPoint, fd);
+        return new FuseDiskServer(store, FuseMount.mount(mountPoint, "flushcheck-disk"));
     }
 
     /** Answers requests until the filesystem is unmounted (or DESTROY). */
+    @Override
     public void serve() throws IOException {
-        while (true) {
-            long n = DeviceCalls.read(fd, inAddress, BUFFER);
-            if (n < 0) {
-                int errno = Native.getLastError();
-                if (errno == EINTR || errno == EAGAIN || errno == ENOENT) {
-                    continue; // an interrupted request, or none: read again
-                }
-                if (errno == ENODEV) {
-                    return; // unmounted
-                }
-                throw new IOException("reading /dev/fuse: errno " + errno);
-            }
-            if (n < IN_HEADER) {
-                continue;
-            }
-            req.limit((int) n).position(IN_HEADER);
-            int opcode = req.getInt(4);
-            long unique = req.getLong(8);
-            long node = req.getLong(16);
-            if (!answer(opcode, unique, node)) {
-                return;
-            }
-        }
+        channel.serve(this::answer);
     }
 
-    /** Unmounts (lazily, so open files do not keep it) and closes the device. */
+    /** Unmounts (lazily, so open files do not keep it). */
+    @Override
     public void unmount() {
-        Libc.C.umount2(mountPoint.toString(), Libc.MNT_DETACH);
+        mount.unmount();
     }
 
     public void closeDevice() {
-        Libc.C.close(fd);
+        mount.closeDevice();
     }
 
-    private boolean answer(int opcode, long unique, long node) throws IOException {
-        rep.clear().position(OUT_HEADER);
+    private int answer(int opcode, long node, ByteBuffer req, ByteBuffer rep) {
+        int at = FuseChannel.IN_HEADER;
         switch (opcode) {
-            case 26 -> init(); // INIT
+            case 26 -> FuseChannel.init(req, rep, BIG_WRITES | MAX_PAGES); // INIT
             case 1 -> { // LOOKUP
-                String name = cString(req);
+                String name = FuseChannel.cString(req);
                 if (node != ROOT || !name.equals(FILE)) {
-                    reply(unique, -ENOENT, 0);
-                    return true;
+                    return -FuseChannel.ENOENT;
                 }
                 rep.putLong(DISK).putLong(0).putLong(3600).putLong(3600).putInt(0).putInt(0);
-                attr(DISK);
+                attr(rep, DISK);
             }
             case 3, 4 -> { // GETATTR, SETATTR (the size and mode are fixed: a drive does not change size)
                 if (node != ROOT && node != DISK) {
-                    reply(unique, -ENOENT, 0);
-                    return true;
+                    return -FuseChannel.ENOENT;
                 }
                 rep.putLong(3600).putInt(0).putInt(0);
-                attr(node);
+                attr(rep, node);
             }
             case 14, 27 -> rep.putLong(0).putInt(0).putInt(0); // OPEN, OPENDIR
             case 15 -> { // READ
-                long offset = req.getLong(IN_HEADER + 8);
-                int size = req.getInt(IN_HEADER + 16);
+                long offset = req.getLong(at + 8);
+                int size = req.getInt(at + 16);
                 int len = (int) Math.max(0, Math.min(size, store.size() - offset));
-                store.read(offset, rep.limit(OUT_HEADER + len));
+                store.read(offset, rep.limit(FuseChannel.OUT_HEADER + len));
             }
             case 16 -> { // WRITE: fuse_write_in is 40 bytes, the data follows
-                long offset = req.getLong(IN_HEADER + 8);
-                int size = req.getInt(IN_HEADER + 16);
-                store.write(offset, req.limit(IN_HEADER + 40 + size).position(IN_HEADER + 40));
+                long offset = req.getLong(at + 8);
+                int size = req.getInt(at + 16);
+                store.write(offset, req.limit(at + 40 + size).position(at + 40));
                 rep.putInt(size).putInt(0);
             }
             case 20 -> { // FSYNC: the drive's cache flush
                 if (!store.flush()) {
-                    reply(unique, -EIO, 0);
-                    return true;
+                    return -FuseChannel.EIO;
                 }
             }
             case 17 -> { // STATFS
@@ -156,63 +105,24 @@ public final class FuseDiskServer {
             case 28 -> { } // READDIR: disk.img is found by name; an empty listing is enough
             case 18, 25, 29, 30, 34 -> { } // RELEASE, FLUSH (close), RELEASEDIR, FSYNCDIR, ACCESS
             case 2, 42, 36 -> { // FORGET, BATCH_FORGET, INTERRUPT: no reply
-                return true;
+                return FuseChannel.NO_REPLY;
             }
             case 38 -> { // DESTROY
-                reply(unique, 0, 0);
-                return false;
+                return FuseChannel.STOP;
             }
             default -> {
-                reply(unique, -ENOSYS, 0);
-                return true;
+                return -FuseChannel.ENOSYS;
             }
         }
-        reply(unique, 0, rep.position() - OUT_HEADER);
-        return true;
+        return FuseChannel.REPLY;
     }
 
-    private void init() {
-        int minor = req.getInt(IN_HEADER + 4);
-        int readahead = req.getInt(IN_HEADER + 8);
-        int offered = req.getInt(IN_HEADER + 12);
-        int bigWrites = 1 << 5;
-        int maxPages = 1 << 22;
-        rep.putInt(7).putInt(Math.min(minor, 38)).putInt(readahead).putInt(offered & (bigWrites | maxPages))
-                .putShort((short) 16).putShort((short) 12).putInt(MAX_WRITE).putInt(1)
-                .putShort((short) (MAX_WRITE / 4096)).putShort((short) 0).putInt(0);
-        for (int i = 0; i < 7; i++) {
-            rep.putInt(0);
-        }
-    }
-
-    private void attr(long node) {
+    private void attr(ByteBuffer rep, long node) {
         boolean root = node == ROOT;
         long size = root ? 0 : store.size();
         rep.putLong(node).putLong(size).putLong((size + 511) / 512)
                 .putLong(started).putLong(started).putLong(started).putInt(0).putInt(0).putInt(0)
                 .putInt(root ? 040755 : 0100600).putInt(root ? 2 : 1).putInt(0).putInt(0).putInt(0)
                 .putInt(SectorStore.SECTOR).putInt(0);
-    }
-
-    private void reply(long unique, int error, int payload) throws IOException {
-        int len = OUT_HEADER + (error == 0 ? payload : 0);
-        rep.putInt(0, len).putInt(4, error).putLong(8, unique);
-        if (DeviceCalls.write(fd, outAddress, len) < 0) {
-            int errno = Native.getLastError();
-            if (errno != ENOENT) { // the request was interrupted meanwhile: nothing to answer
-                throw new IOException("writing /dev/fuse: errno " + errno);
-            }
-        }
-    }
-
-    private static String cString(ByteBuffer req) {
-        int start = req.position();
-        int end = start;
-        while (end < req.limit() && req.get(end) != 0) {
-            end++;
-        }
-        byte[] b = new byte[end - start];
-        req.get(start, b);
-        return new String(b, StandardCharsets.UTF_8);
     }
 }

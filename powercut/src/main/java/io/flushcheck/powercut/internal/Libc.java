@@ -2,6 +2,7 @@ package io.flushcheck.powercut.internal;
 
 import com.sun.jna.Library;
 import com.sun.jna.Native;
+import com.sun.jna.Pointer;
 
 /**
  * The few C library calls a FUSE server needs besides reading and writing /dev/fuse, which {@link DeviceCalls}
@@ -37,7 +38,22 @@ interface Libc extends Library {
     int syscall(long number, int pid, int flags);
 
     /** {@code pidfd_send_signal(2)}, with no siginfo. */
-    int syscall(long number, int pidfd, int sig, com.sun.jna.Pointer info, int flags);
+    int syscall(long number, int pidfd, int sig, Pointer info, int flags);
+
+    int geteuid();
+
+    int getegid();
+
+    int socketpair(int domain, int type, int protocol, int[] fds);
+
+    int fcntl(int fd, int cmd, int arg);
+
+    /** {@code posix_spawn(3)}: returns 0 or an errno; the child inherits every descriptor without FD_CLOEXEC. */
+    int posix_spawn(int[] pid, String path, Pointer fileActions, Pointer attributes, String[] argv, String[] envp);
+
+    long recvmsg(int socket, Pointer msg, int flags);
+
+    int waitpid(int pid, int[] status, int options);
 
     static int errno() {
         return Native.getLastError();

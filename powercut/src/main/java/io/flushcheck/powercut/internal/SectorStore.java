@@ -22,20 +22,12 @@ import org.apiguardian.api.API;
  * discards writes. Sectors never written read as zeros and take no memory.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
-public final class SectorStore {
+public final class SectorStore implements PowerLossModel {
 
     /** The unit a drive persists whole: a write of one sector is never torn in this model. */
     public static final int SECTOR = 4096;
 
     private static final byte[] ZEROS = new byte[SECTOR];
-
-    /** What a power cut keeps of the cache. */
-    public enum CutMode {
-        /** Nothing of it: the image as of the last completed flush. */
-        FLUSHED,
-        /** A seeded random subset of the sectors written since the last flush. */
-        SUBSET
-    }
 
     private final long size;
     private final int atomicUnit;
@@ -181,6 +173,7 @@ public final class SectorStore {
      * Runs {@code action} at the moment the power goes, however it goes (a cut, or an armed flush), before
      * a flush that the cut interrupts returns.
      */
+    @Override
     public synchronized void whenFrozen(Runnable action) {
         onFreeze = action;
     }
@@ -197,6 +190,7 @@ public final class SectorStore {
      * As {@link #cutAtFlush(long)}, and runs {@code atCut} at the moment of the cut, before the flush that
      * triggers it returns.
      */
+    @Override
     public synchronized void cutAtFlush(long k, Runnable atCut) {
         if (frozen) {
             throw new IllegalStateException("the power is already cut");
@@ -215,6 +209,7 @@ public final class SectorStore {
      * since drawn from {@code seed} (the drive was writing its cache out when the power went), and that
      * flush fails.
      */
+    @Override
     public synchronized void cutDuringFlush(long k, long seed) {
         if (frozen) {
             throw new IllegalStateException("the power is already cut");
@@ -228,6 +223,7 @@ public final class SectorStore {
     }
 
     /** True when the power went at an armed flush ({@link #cutAtFlush}, {@link #cutDuringFlush}). */
+    @Override
     public synchronized boolean armedCutHappened() {
         return frozen && (duringCut != null || cutAtFlush > 0 && flushes == cutAtFlush);
     }
@@ -238,15 +234,18 @@ public final class SectorStore {
     }
 
     /** Flushes completed so far. */
+    @Override
     public synchronized long flushes() {
         return flushes;
     }
 
     /** Bytes written since the last flush: what a cut now could lose. */
+    @Override
     public synchronized long unflushedBytes() {
         return (long) cache.size() * SECTOR;
     }
 
+    @Override
     public synchronized boolean frozen() {
         return frozen;
     }
@@ -258,6 +257,7 @@ public final class SectorStore {
      *
      * @return {kept, discarded} atomic units of the cache
      */
+    @Override
     public synchronized long[] cut(CutMode mode, long seed) {
         if (duringCut != null) {
             return duringCut.clone(); // cut already, as the armed flush arrived
@@ -310,6 +310,7 @@ public final class SectorStore {
     }
 
     /** Writes the surviving image to {@code file}, sparse: sectors never written are holes. */
+    @Override
     public synchronized void save(Path file) throws IOException {
         try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
             out.setLength(0);

@@ -32,14 +32,14 @@ class SectorStoreTests {
         assertThat(s.unflushedBytes()).isEqualTo(4096);
         assertThat(read(s, 4096, 100)).isEqualTo(filled(100, 2));
 
-        assertThat(s.cut(SectorStore.CutMode.FLUSHED, 0)).containsExactly(0, 1);
+        assertThat(s.cut(PowerLossModel.CutMode.FLUSHED, 0)).containsExactly(0, 1);
         assertThat(read(s, 0, 4096)).isEqualTo(filled(4096, 1));
         assertThat(read(s, 4096, 100)).isEqualTo(filled(100, 0));
         s.write(0, filled(4096, 9), 4096);
         s.flush();
         assertThat(read(s, 0, 4096)).as("writes after the cut are discarded").isEqualTo(filled(4096, 1));
         assertThat(s.flushes()).isEqualTo(1);
-        assertThatThrownBy(() -> s.cut(SectorStore.CutMode.FLUSHED, 0)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> s.cut(PowerLossModel.CutMode.FLUSHED, 0)).isInstanceOf(IllegalStateException.class);
     }
 
     @Test
@@ -64,7 +64,7 @@ class SectorStoreTests {
             for (int i = 0; i < 200; i++) {
                 s.write(i * 4096L, filled(4096, 7), 4096);
             }
-            long[] r = s.cut(SectorStore.CutMode.SUBSET, 42);
+            long[] r = s.cut(PowerLossModel.CutMode.SUBSET, 42);
             assertThat(r[0] + r[1]).isEqualTo(200);
             assertThat(r[0]).isBetween(50L, 150L);
             if (first == null) {
@@ -81,7 +81,7 @@ class SectorStoreTests {
         s.write(8192, filled(4096, 5), 4096);
         s.flush();
         s.write(0, filled(4096, 6), 4096);
-        s.cut(SectorStore.CutMode.FLUSHED, 0);
+        s.cut(PowerLossModel.CutMode.FLUSHED, 0);
         Path image = dir.resolve("survivor.img");
         s.save(image);
         byte[] all = Files.readAllBytes(image);
@@ -99,10 +99,10 @@ class SectorStoreTests {
         assertThat(armed.armedCutHappened()).isTrue();
         armed.write(4096, filled(4096, 2), 4096);
         assertThat(armed.flush()).as("a flush after the power went").isFalse();
-        assertThat(armed.cut(SectorStore.CutMode.FLUSHED, 0)).containsExactly(0, 0);
+        assertThat(armed.cut(PowerLossModel.CutMode.FLUSHED, 0)).containsExactly(0, 0);
 
         SectorStore asked = new SectorStore(16 * 4096);
-        asked.cut(SectorStore.CutMode.FLUSHED, 0);
+        asked.cut(PowerLossModel.CutMode.FLUSHED, 0);
         assertThat(asked.armedCutHappened()).isFalse();
         assertThat(asked.flush()).as("closing and unmounting after the test's own cut").isTrue();
     }
@@ -121,7 +121,7 @@ class SectorStoreTests {
             assertThat(s.flush()).as("the flush the power went during").isFalse();
             assertThat(s.flushes()).isEqualTo(1);
             assertThat(read(s, 0, 4096)).isEqualTo(filled(4096, 1));
-            long[] r = s.cut(SectorStore.CutMode.FLUSHED, 0);
+            long[] r = s.cut(PowerLossModel.CutMode.FLUSHED, 0);
             assertThat(r[0] + r[1]).isEqualTo(200);
             assertThat(r[0]).isBetween(50L, 150L);
             if (first == null) {

@@ -1,0 +1,701 @@
+package io.flushcheck.powercut.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apiguardian.api.API;
+
+/**
+ * A directory tree in memory with the durability POSIX promises and no more, as the file-level model of
+ * a power cut: a file's data and size become durable when the file is synced ({@code fsync},
+ * {@code fdatasync}, a write through {@code O_SYNC} or {@code O_DSYNC}); a name (create, link, unlink,
+ * rename, mkdir, rmdir) becomes durable when its directory is synced. A cut keeps what is durable
+ * ({@link CutMode#FLUSHED}), or that and, drawn from a seed ({@link CutMode#SUBSET}), each write made
+ * since its file's last sync on its own (writeback goes page by page, in no order) and a prefix of each
+ * directory's changes since its last sync (a filesystem commits its names in order). Every sync counts
+ * as a flush: {@link #flushes()} are the durability points a workload reached.
+ *
+ * <p>Real filesystems give more: ext4 commits a rename over an existing file together with the file's
+ * data, and its journal makes a new file's name durable with the file's own fsync. This model does not,
+ * so it shows what a program gets on every POSIX filesystem, the way a filesystem that does the least
+ * would treat it.
+ */
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class FileTree implements PowerLossModel {
+
+    /** The root directory's node. */
+    public static final long ROOT = 1;
+
+    /** A change to a file not yet synced: bytes written at an offset, or a new size. */
+    private record FileChange(long offset, byte[] bytes, long newSize) {
+        static FileChange write(long offset, byte[] bytes) {
+            return new FileChange(offset, bytes, -1);
+        }
+
+        static FileChange truncate(long size) {
+            return new FileChange(0, null, size);
+        }
+
+        void applyTo(Bytes b) {
+            if (bytes == null) {
+                b.truncate(newSize);
+            } else {
+                b.write(offset, ByteBuffer.wrap(bytes));
+            }
+        }
+    }
+
+    /** A change to a directory not yet synced: a name set to a node, or removed (node 0). */
+    private record NameChange(String name, long node) {
+        void applyTo(TreeMap<String, Long> entries) {
+            if (node == 0) {
+                entries.remove(name);
+            } else {
+                entries.put(name, node);
+            }
+        }
+    }
+
+    /** A file or directory: what the kernel sees now, what is durable, and the changes between. */
+    public static final class Node {
+        final long id;
+        final boolean dir;
+        int mode;
+        int durableMode;
+        int uid;
+        int gid;
+        int links;
+        long mtime;
+        long ctime;
+        final Bytes data;
+        final Bytes durableData;
+        final List<FileChange> fileChanges;
+        final TreeMap<String, Long> entries;
+        final TreeMap<String, Long> durableEntries;
+        final List<NameChange> nameChanges;
+        long parent;
+
+        Node(long id, boolean dir, int mode, int uid, int gid, long now) {
+            this.id = id;
+            this.dir = dir;
+            this.mode = mode;
+            this.durableMode = mode;
+            this.uid = uid;
+            this.gid = gid;
+            this.mtime = now;
+            this.ctime = now;
+            this.data = dir ? null : new Bytes();
+            this.durableData = dir ? null : new Bytes();
+            this.fileChanges = dir ? null : new ArrayList<>();
+            this.entries = dir ? new TreeMap<>() : null;
+            this.durableEntries = dir ? new TreeMap<>() : null;
+            this.nameChanges = dir ? new ArrayList<>() : null;
+        }
+
+        public long id() {
+            return id;
+        }
+
+        public boolean dir() {
+            return dir;
+        }
+
+        /** The type and permission bits, as {@code st_mode}. */
+        public int mode() {
+            return (dir ? 040000 : 0100000) | (mode & 07777);
+        }
+
+        public int uid() {
+            return uid;
+        }
+
+        public int gid() {
+            return gid;
+        }
+
+        /** Hard links to a file; 2 plus subdirectories for a directory. */
+        public int links() {
+            return links;
+        }
+
+        public long size() {
+            return dir ? 0 : data.size();
+        }
+
+        public long mtime() {
+            return mtime;
+        }
+
+        public long ctime() {
+            return ctime;
+        }
+    }
+
+    /** An error a filesystem call returns, as its errno. */
+    public static final class Errno extends Exception {
+        private static final long serialVersionUID = 1L;
+        public static final int ENOENT = 2;
+        public static final int EIO = 5;
+        public static final int EEXIST = 17;
+        public static final int ENOTDIR = 20;
+        public static final int EISDIR = 21;
+        public static final int EINVAL = 22;
+        public static final int ENOTEMPTY = 39;
+
+        private final int errno;
+
+        Errno(int errno) {
+            super("errno " + errno, null, false, false);
+            this.errno = errno;
+        }
+
+        public int errno() {
+            return errno;
+        }
+    }
+
+    private final Map<Long, Node> nodes = new HashMap<>();
+    private long nextId = ROOT;
+    private long flushes;
+    private boolean frozen;
+    private long cutAtFlush = -1;
+    private Runnable atCut;
+    private Runnable onFreeze = () -> { };
+    private long cutDuringFlush = -1;
+    private long duringSeed;
+    private Survivor duringCut;
+
+    /** An empty tree whose root belongs to {@code uid}/{@code gid}, with mode 0755; the root is durable. */
+    public FileTree(int uid, int gid) {
+        Node root = newNode(true, 0755, uid, gid);
+        root.links = 2;
+    }
+
+    private Node newNode(boolean dir, int mode, int uid, int gid) {
+        Node n = new Node(nextId++, dir, mode & 07777, uid, gid, System.currentTimeMillis() / 1000);
+        nodes.put(n.id, n);
+        return n;
+    }
+
+    /** The node {@code id}; ENOENT when there is none. */
+    public synchronized Node node(long id) throws Errno {
+        Node n = nodes.get(id);
+        if (n == null) {
+            throw new Errno(Errno.ENOENT);
+        }
+        return n;
+    }
+
+    private Node dir(long id) throws Errno {
+        Node d = node(id);
+        if (!d.dir) {
+            throw new Errno(Errno.ENOTDIR);
+        }
+        return d;
+    }
+
+    /** The node {@code name} names in directory {@code parent}. */
+    public synchronized Node lookup(long parent, String name) throws Errno {
+        Node d = dir(parent);
+        if (name.equals(".")) {
+            return d;
+        }
+        if (name.equals("..")) {
+            return node(d.id == ROOT ? ROOT : d.parent);
+        }
+        Long id = d.entries.get(name);
+        if (id == null) {
+            throw new Errno(Errno.ENOENT);
+        }
+        return node(id);
+    }
+
+    /** The names in directory {@code id}, sorted, with their nodes. */
+    public synchronized List<Map.Entry<String, Node>> list(long id) throws Errno {
+        Node d = dir(id);
+        List<Map.Entry<String, Node>> out = new ArrayList<>();
+        for (Map.Entry<String, Long> e : d.entries.entrySet()) {
+            out.add(Map.entry(e.getKey(), nodes.get(e.getValue())));
+        }
+        return out;
+    }
+
+    /** Creates a file or directory {@code name} in {@code parent}: EEXIST when the name is taken. */
+    public synchronized Node create(long parent, String name, boolean dir, int mode, int uid, int gid) throws Errno {
+        Node d = writableDir(parent);
+        checkName(name);
+        if (d.entries.containsKey(name)) {
+            throw new Errno(Errno.EEXIST);
+        }
+        Node n = newNode(dir, mode, uid, gid);
+        n.parent = d.id;
+        n.links = dir ? 2 : 1;
+        if (dir) {
+            d.links++;
+        }
+        setName(d, name, n.id);
+        return n;
+    }
+
+    /** A new name {@code name} in {@code parent} for the file {@code id}. */
+    public synchronized Node link(long id, long parent, String name) throws Errno {
+        Node n = node(id);
+        if (n.dir) {
+            throw new Errno(1); // EPERM: no hard links to directories
+        }
+        Node d = writableDir(parent);
+        checkName(name);
+        if (d.entries.containsKey(name)) {
+            throw new Errno(Errno.EEXIST);
+        }
+        n.links++;
+        n.ctime = now();
+        setName(d, name, n.id);
+        return n;
+    }
+
+    /** Removes the name {@code name} from {@code parent}: a file's ({@code dir} false) or an empty directory's. */
+    public synchronized void remove(long parent, String name, boolean dir) throws Errno {
+        Node d = writableDir(parent);
+        Long id = d.entries.get(name);
+        if (id == null) {
+            throw new Errno(Errno.ENOENT);
+        }
+        Node n = nodes.get(id);
+        if (dir && !n.dir) {
+            throw new Errno(Errno.ENOTDIR);
+        }
+        if (!dir && n.dir) {
+            throw new Errno(Errno.EISDIR);
+        }
+        if (dir && !n.entries.isEmpty()) {
+            throw new Errno(Errno.ENOTEMPTY);
+        }
+        n.links -= dir ? 2 : 1;
+        if (dir) {
+            d.links--;
+        }
+        n.ctime = now();
+        setName(d, name, 0);
+    }
+
+    /**
+     * Renames {@code name} in {@code parent} to {@code newName} in {@code newParent}, replacing a file there,
+     * or an empty directory; with {@code noReplace}, EEXIST when the new name is taken.
+     */
+    public synchronized void rename(long parent, String name, long newParent, String newName, boolean noReplace)
+            throws Errno {
+        Node from = writableDir(parent);
+        Node to = writableDir(newParent);
+        checkName(newName);
+        Long id = from.entries.get(name);
+        if (id == null) {
+            throw new Errno(Errno.ENOENT);
+        }
+        Node n = nodes.get(id);
+        Long old = to.entries.get(newName);
+        if (old != null && old.equals(id)) {
+            return;
+        }
+        if (old != null) {
+            if (noReplace) {
+                throw new Errno(Errno.EEXIST);
+            }
+            Node replaced = nodes.get(old);
+            if (replaced.dir != n.dir) {
+                throw new Errno(replaced.dir ? Errno.EISDIR : Errno.ENOTDIR);
+            }
+            if (replaced.dir && !replaced.entries.isEmpty()) {
+                throw new Errno(Errno.ENOTEMPTY);
+            }
+            replaced.links -= replaced.dir ? 2 : 1;
+            if (replaced.dir) {
+                to.links--;
+            }
+        }
+        if (n.dir) {
+            for (long up = to.id; up != ROOT; up = nodes.get(up).parent) {
+                if (up == n.id) {
+                    throw new Errno(Errno.EINVAL); // into itself
+                }
+            }
+            from.links--;
+            to.links++;
+            n.parent = to.id;
+        }
+        setName(from, name, 0);
+        setName(to, newName, n.id);
+        n.ctime = now();
+    }
+
+    private void setName(Node d, String name, long id) {
+        NameChange c = new NameChange(name, id);
+        c.applyTo(d.entries);
+        d.nameChanges.add(c);
+        d.mtime = now();
+        d.ctime = d.mtime;
+    }
+
+    private Node writableDir(long id) throws Errno {
+        Node d = dir(id);
+        if (frozen) {
+            throw new Errno(Errno.EIO);
+        }
+        return d;
+    }
+
+    private static void checkName(String name) throws Errno {
+        if (name.isEmpty() || name.equals(".") || name.equals("..") || name.indexOf('/') >= 0) {
+            throw new Errno(Errno.EINVAL);
+        }
+    }
+
+    /** Writes the bytes remaining in {@code data} at {@code offset} of file {@code id}, consuming them. */
+    public synchronized void write(long id, long offset, ByteBuffer data) throws Errno {
+        Node n = file(id);
+        if (frozen) {
+            throw new Errno(Errno.EIO);
+        }
+        byte[] copy = new byte[data.remaining()];
+        data.get(copy);
+        FileChange c = FileChange.write(offset, copy);
+        c.applyTo(n.data);
+        n.fileChanges.add(c);
+        n.mtime = now();
+    }
+
+    /** Reads file {@code id} at {@code offset} into the space remaining in {@code out}; returns the bytes read. */
+    public synchronized int read(long id, long offset, ByteBuffer out) throws Errno {
+        return file(id).data.read(offset, out);
+    }
+
+    /** Sets a file's size, cutting it or extending it with zeros. */
+    public synchronized void truncate(long id, long size) throws Errno {
+        Node n = file(id);
+        if (frozen) {
+            throw new Errno(Errno.EIO);
+        }
+        FileChange c = FileChange.truncate(size);
+        c.applyTo(n.data);
+        n.fileChanges.add(c);
+        n.mtime = now();
+    }
+
+    /** Sets the permission bits, owner or times that {@code chmod}, {@code chown} and {@code utimes} change. */
+    public synchronized void setAttributes(long id, Integer mode, Integer uid, Integer gid, Long mtime) throws Errno {
+        Node n = node(id);
+        if (mode != null) {
+            n.mode = mode & 07777;
+        }
+        if (uid != null) {
+            n.uid = uid;
+        }
+        if (gid != null) {
+            n.gid = gid;
+        }
+        if (mtime != null) {
+            n.mtime = mtime;
+        }
+        n.ctime = now();
+    }
+
+    private Node file(long id) throws Errno {
+        Node n = node(id);
+        if (n.dir) {
+            throw new Errno(Errno.EISDIR);
+        }
+        return n;
+    }
+
+    /**
+     * A sync of node {@code id}: a file's data, size and mode, or a directory's names, become durable.
+     *
+     * @return false when the power went at this sync (an armed cut during it): it must fail
+     */
+    public synchronized boolean sync(long id) throws Errno {
+        Node n = node(id);
+        if (frozen) {
+            return !armedCutHappened();
+        }
+        if (flushes + 1 == cutDuringFlush) {
+            duringCut = freeze(CutMode.SUBSET, duringSeed);
+            return false;
+        }
+        if (n.dir) {
+            for (NameChange c : n.nameChanges) {
+                c.applyTo(n.durableEntries);
+            }
+            n.nameChanges.clear();
+        } else {
+            for (FileChange c : n.fileChanges) {
+                c.applyTo(n.durableData);
+            }
+            n.fileChanges.clear();
+        }
+        n.durableMode = n.mode;
+        flushes++;
+        if (flushes == cutAtFlush) {
+            frozen = true;
+            if (atCut != null) {
+                atCut.run();
+            }
+            onFreeze.run();
+        }
+        return true;
+    }
+
+    /** Runs {@code action} the moment the power goes, however it goes, before a sync the cut interrupts returns. */
+    @Override
+    public synchronized void whenFrozen(Runnable action) {
+        onFreeze = action;
+    }
+
+    /**
+     * Cuts the power the moment the {@code k}-th sync completes (counted from the start), running
+     * {@code atCut} (may be null) before that sync returns.
+     */
+    @Override
+    public synchronized void cutAtFlush(long k, Runnable atCut) {
+        armCheck(k);
+        cutAtFlush = k;
+        this.atCut = atCut;
+        cutDuringFlush = -1;
+    }
+
+    /**
+     * Cuts the power the moment the {@code k}-th sync arrives, keeping a subset of what is not durable drawn
+     * from {@code seed}; that sync fails.
+     */
+    @Override
+    public synchronized void cutDuringFlush(long k, long seed) {
+        armCheck(k);
+        cutDuringFlush = k;
+        duringSeed = seed;
+        cutAtFlush = -1;
+    }
+
+    private void armCheck(long k) {
+        if (frozen) {
+            throw new IllegalStateException("the power is already cut");
+        }
+        if (k <= flushes) {
+            throw new IllegalArgumentException("flush " + k + " has already happened (" + flushes + " so far)");
+        }
+    }
+
+    /** True when the power went at an armed sync. */
+    @Override
+    public synchronized boolean armedCutHappened() {
+        return frozen && (duringCut != null || cutAtFlush > 0 && flushes == cutAtFlush);
+    }
+
+    /** Syncs completed so far. */
+    @Override
+    public synchronized long flushes() {
+        return flushes;
+    }
+
+    @Override
+    public synchronized boolean frozen() {
+        return frozen;
+    }
+
+    /** Bytes written to files since their last sync: what a cut now could lose. */
+    @Override
+    public synchronized long unflushedBytes() {
+        long sum = 0;
+        for (Node n : nodes.values()) {
+            if (!n.dir) {
+                for (FileChange c : n.fileChanges) {
+                    sum += c.bytes == null ? 0 : c.bytes.length;
+                }
+            }
+        }
+        return sum;
+    }
+
+    /** What a cut kept: the tree to write out, and the bytes of file writes it kept and lost. */
+    private record Survivor(Map<Long, TreeMap<String, Long>> entries, Map<Long, Bytes> data, long kept, long discarded) {
+    }
+
+    /**
+     * Cuts the power: from now on every change fails with EIO. Returns {kept, discarded}: the bytes written
+     * since their file's last sync that the cut kept and lost.
+     */
+    @Override
+    public synchronized long[] cut(CutMode mode, long seed) {
+        if (duringCut == null && !(frozen && cutAtFlush > 0 && flushes == cutAtFlush)) {
+            if (frozen) {
+                throw new IllegalStateException("the power is already cut");
+            }
+            duringCut = freeze(mode, seed);
+        } else if (duringCut == null) {
+            duringCut = survivor(CutMode.FLUSHED, 0);
+        }
+        return new long[] {duringCut.kept, duringCut.discarded};
+    }
+
+    private Survivor freeze(CutMode mode, long seed) {
+        frozen = true;
+        onFreeze.run();
+        return survivor(mode, seed);
+    }
+
+    private Survivor survivor(CutMode mode, long seed) {
+        Random random = new Random(seed);
+        Map<Long, TreeMap<String, Long>> entries = new HashMap<>();
+        Map<Long, Bytes> data = new HashMap<>();
+        long kept = 0;
+        long discarded = 0;
+        // In node order, so that a seed draws the same subset for the same workload.
+        for (long id = ROOT; id < nextId; id++) {
+            Node n = nodes.get(id);
+            if (n == null) {
+                continue;
+            }
+            if (n.dir) {
+                TreeMap<String, Long> e = new TreeMap<>(n.durableEntries);
+                int prefix = mode == CutMode.SUBSET && !n.nameChanges.isEmpty() ? random.nextInt(n.nameChanges.size() + 1) : 0;
+                for (int i = 0; i < prefix; i++) {
+                    n.nameChanges.get(i).applyTo(e);
+                }
+                entries.put(id, e);
+            } else {
+                Bytes b = n.durableData.copy();
+                for (FileChange c : n.fileChanges) {
+                    long bytes = c.bytes == null ? 0 : c.bytes.length;
+                    if (mode == CutMode.SUBSET && random.nextBoolean()) {
+                        c.applyTo(b);
+                        kept += bytes;
+                    } else {
+                        discarded += bytes;
+                    }
+                }
+                data.put(id, b);
+            }
+        }
+        return new Survivor(entries, data, kept, discarded);
+    }
+
+    /**
+     * Writes what survived the cut into the empty directory {@code to}: the durable tree from the root, each
+     * file with the permission bits of its last sync. A file with two surviving names gets two hard links;
+     * a directory that survived under two names (renamed, both parents synced, neither since) appears under
+     * the first.
+     */
+    @Override
+    public synchronized void save(Path to) throws IOException {
+        if (duringCut == null) {
+            throw new IllegalStateException("the power is on: nothing has survived anything yet");
+        }
+        Map<Long, Path> written = new HashMap<>();
+        written.put(ROOT, to);
+        writeDir(ROOT, to, written);
+    }
+
+    private void writeDir(long id, Path dir, Map<Long, Path> written) throws IOException {
+        for (Map.Entry<String, Long> e : duringCut.entries.get(id).entrySet()) {
+            Node n = nodes.get(e.getValue());
+            Path p = dir.resolve(e.getKey());
+            Path earlier = written.get(n.id);
+            if (n.dir) {
+                if (earlier != null) {
+                    continue;
+                }
+                Files.createDirectory(p);
+                written.put(n.id, p);
+                writeDir(n.id, p, written);
+            } else if (earlier != null) {
+                Files.createLink(p, earlier);
+            } else {
+                Files.write(p, duringCut.data.get(n.id).toArray());
+                written.put(n.id, p);
+            }
+            Files.setPosixFilePermissions(p, permissions(n.durableMode));
+        }
+    }
+
+    private static Set<PosixFilePermission> permissions(int mode) {
+        Set<PosixFilePermission> out = EnumSet.noneOf(PosixFilePermission.class);
+        PosixFilePermission[] bits = PosixFilePermission.values(); // OWNER_READ .. OTHERS_EXECUTE, high bit first
+        for (int i = 0; i < 9; i++) {
+            if ((mode & (1 << (8 - i))) != 0) {
+                out.add(bits[i]);
+            }
+        }
+        return out;
+    }
+
+    private static long now() {
+        return System.currentTimeMillis() / 1000;
+    }
+
+    /** A file's bytes, in one array that grows as they do. */
+    static final class Bytes {
+        private byte[] b = new byte[0];
+        private long size;
+
+        long size() {
+            return size;
+        }
+
+        void write(long offset, ByteBuffer src) {
+            int n = src.remaining();
+            long end = offset + n;
+            if (end > Integer.MAX_VALUE - 8) {
+                throw new IllegalArgumentException("a file in the model holds at most 2 GiB");
+            }
+            grow(end);
+            src.get(b, (int) offset, n);
+            size = Math.max(size, end);
+        }
+
+        void truncate(long newSize) {
+            if (newSize > Integer.MAX_VALUE - 8) {
+                throw new IllegalArgumentException("a file in the model holds at most 2 GiB");
+            }
+            if (newSize < size) {
+                java.util.Arrays.fill(b, (int) newSize, (int) size, (byte) 0);
+            } else {
+                grow(newSize);
+            }
+            size = newSize;
+        }
+
+        int read(long offset, ByteBuffer out) {
+            if (offset >= size) {
+                return 0;
+            }
+            int n = (int) Math.min(out.remaining(), size - offset);
+            out.put(b, (int) offset, n);
+            return n;
+        }
+
+        Bytes copy() {
+            Bytes c = new Bytes();
+            c.b = java.util.Arrays.copyOf(b, (int) size);
+            c.size = size;
+            return c;
+        }
+
+        byte[] toArray() {
+            return java.util.Arrays.copyOf(b, (int) size);
+        }
+
+        private void grow(long end) {
+            if (end > b.length) {
+                b = java.util.Arrays.copyOf(b, (int) Math.max(end, Math.min(Integer.MAX_VALUE - 8, b.length * 2L)));
+            }
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package io.flushcheck.powercut.internal;
+
+import java.io.IOException;
+
+/** A FUSE filesystem of flushcheck's own, mounted: it answers the kernel until unmounted. */
+interface FuseServer {
+
+    /** Answers requests until the filesystem is unmounted (or DESTROY). */
+    void serve() throws IOException;
+
+    /** Unmounts, lazily (open files do not keep it). */
+    void unmount();
+}

@@ -1,0 +1,53 @@
+package io.flushcheck.powercut.internal;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.apiguardian.api.API;
+
+/**
+ * What a simulated power cut acts on: a drive's sectors under a kernel filesystem ({@link SectorStore}, the
+ * block model) or a tree of files served over FUSE ({@link FileTree}, the file model). Either counts its
+ * flushes (the drive's cache flushes; the files' and directories' syncs), holds what is not yet durable,
+ * and at a cut keeps what is, and in {@link CutMode#SUBSET} a seeded part of the rest.
+ */
+@API(status = API.Status.INTERNAL, since = "0.1")
+public interface PowerLossModel {
+
+    /** What a power cut keeps of what is not durable. */
+    enum CutMode {
+        /** Nothing of it: what the last flushes made durable. */
+        FLUSHED,
+        /** A seeded random subset of it. */
+        SUBSET
+    }
+
+    /** Flushes completed so far. */
+    long flushes();
+
+    /** Bytes written and not yet durable: what a cut now could lose. */
+    long unflushedBytes();
+
+    /** True once the power is gone. */
+    boolean frozen();
+
+    /** True when the power went at an armed flush ({@link #cutAtFlush}, {@link #cutDuringFlush}). */
+    boolean armedCutHappened();
+
+    /**
+     * Cuts the power, keeping what is durable and in {@code SUBSET} mode a part of the rest drawn from
+     * {@code seed}; returns {kept, discarded}, in the model's units. After an armed cut, says what it kept.
+     */
+    long[] cut(CutMode mode, long seed);
+
+    /** Cuts the power the moment the {@code k}-th flush completes, running {@code atCut} (or nothing) first. */
+    void cutAtFlush(long k, Runnable atCut);
+
+    /** Cuts the power as the {@code k}-th flush arrives, keeping a subset drawn from {@code seed}; that flush fails. */
+    void cutDuringFlush(long k, long seed);
+
+    /** Runs {@code action} the moment the power goes, however it goes. */
+    void whenFrozen(Runnable action);
+
+    /** Writes what survived the cut to {@code to}: the drive's image file, or the tree into an empty directory. */
+    void save(Path to) throws IOException;
+}
