@@ -1,0 +1,184 @@
+package io.flushcheck.powercut.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The file model's rules, called directly: what each kind of sync makes durable, and what cuts keep. */
+class FileTreeTests {
+
+    private static final long ROOT = FileTree.ROOT;
+
+    @TempDir
+    Path tmp;
+
+    private static ByteBuffer bytes(String s) {
+        return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private Path survivor(FileTree t, PowerLossModel.CutMode mode, long seed) throws IOException {
+        t.cut(mode, seed);
+        Path to = Files.createDirectories(tmp.resolve("survivor-" + mode + "-" + seed));
+        t.save(to);
+        return to;
+    }
+
+    @Test
+    void dataIsDurableAtTheFilesSyncAndItsNameAtTheDirectorys() throws Exception {
+        FileTree t = new FileTree(0, 0);
+        long a = t.create(ROOT, "a", false, 0644, 0, 0).id();
+        t.write(a, 0, bytes("one"));
+        t.sync(a);
+        t.sync(ROOT);
+        t.write(a, 3, bytes(" two"));
+        long b = t.create(ROOT, "b", false, 0600, 0, 0).id();
+        t.write(b, 0, bytes("synced data, unsynced name"));
+        t.sync(b);
+        assertThat(t.flushes()).isEqualTo(3);
+        assertThat(t.unflushedBytes()).isEqualTo(4);
+        Path s = survivor(t, PowerLossModel.CutMode.FLUSHED, 0);
+        assertThat(Files.readString(s.resolve("a"))).isEqualTo("one");
+        assertThat(s.resolve("b")).doesNotExist();
+        assertThat(Files.getPosixFilePermissions(s.resolve("a"))).hasSize(4); // rw-r--r--
+    }
+
+    @Test
+    void aNameSyncedBeforeItsFileWasSurvivesEmpty() throws Exception {
+        FileTree t = new FileTree(0, 0);
+        long a = t.create(ROOT, "a", false, 0644, 0, 0).id();
+        t.sync(ROOT);
+        t.write(a, 0, bytes("never synced"));
+        Path s = survivor(t, PowerLossModel.CutMode.FLUSHED, 0);
+        assertThat(Files.size(s.resolve("a"))).isZero();
+    }
+
+    @Test
+    void aTruncateIsDurableAtTheFilesSync() throws Exception {
+        FileTree t = new FileTree(0, 0);
+        long a = t.create(ROOT, "a", false, 0644, 0, 0).id();
+        t.write(a, 0, bytes("0123456789"));
+        t.sync(a);
+        t.sync(ROOT);
+        t.truncate(a, 4);
+        assertThat(t.node(a).size()).isEqualTo(4);
+        t.sync(a);
+        assertThat(Files.readString(survivor(t, PowerLossModel.CutMode.FLUSHED, 0).resolve("a"))).isEqualTo("0123");
+    }
+
+    @Test
+    void aRenameBetweenDirectoriesIsDurableOnlyWhereTheirSyncsMadeIt() throws Exception {
+        FileTree t = new FileTree(0, 0);
+        long d1 = t.create(ROOT, "d1", true, 0755, 0, 0).id();
+        long d2 = t.create(ROOT, "d2", true, 0755, 0, 0).id();
+        long f = t.create(d1, "f", false, 0644, 0, 0).id();
+        t.write(f, 0, bytes("data"));
+        t.sync(f);
+        t.sync(d1);
+        t.sync(d2);
+        t.sync(ROOT);
+        t.rename(d1, "f", d2, "g", false);
+        t.sync(d2); // the new name, but not the old name's removal
+        Path s = survivor(t, PowerLossModel.CutMode.FLUSHED, 0);
+        assertThat(Files.readString(s.resolve("d1/f"))).isEqualTo("data");
+        assertThat(Files.readString(s.resolve("d2/g"))).isEqualTo("data");
+        assertThat(Files.isSameFile(s.resolve("d1/f"), s.resolve("d2/g"))).as("one file, two names").isTrue();
+    }
+
+    @Test
+    void theCallsFailAsAFilesystemsDo() throws Exception {
+        FileTree t = new FileTree(0, 0);
+        long d = t.create(ROOT, "d", true, 0755, 0, 0).id();
+        t.create(d, "x", false, 0644, 0, 0);
+        assertThat(errno(() -> t.create(ROOT, "d", false, 0644, 0, 0))).isEqualTo(FileTree.Errno.EEXIST);
+        assertThat(errno(() -> t.remove(ROOT, "d", true))).isEqualTo(FileTree.Errno.ENOTEMPTY);
+        assertThat(errno(() -> t.remove(ROOT, "d", false))).isEqualTo(FileTree.Errno.EISDIR);
+        assertThat(errno(() -> t.lookup(ROOT, "nothing"))).isEqualTo(FileTree.Errno.ENOENT);
+        assertThat(errno(() -> t.rename(ROOT, "d", d, "inside", false))).isEqualTo(FileTree.Errno.EINVAL);
+        t.create(ROOT, "y", false, 0644, 0, 0);
+        assertThat(errno(() -> t.rename(d, "x", ROOT, "y", true))).isEqualTo(FileTree.Errno.EEXIST);
+        t.rename(d, "x", ROOT, "y", false);
+        assertThat(t.list(ROOT)).extracting(e -> e.getKey()).containsExactly("d", "y");
+    }
+
+    private interface Call {
+        void run() throws FileTree.Errno;
+    }
+
+    private static int errno(Call c) {
+        try {
+            c.run();
+            return 0;
+        } catch (FileTree.Errno e) {
+            return e.errno();
+        }
+    }
+
+    @Test
+    void aSubsetCutKeepsEachUnsyncedWriteOnItsOwnTheSameWayForTheSameSeed() throws Exception {
+        Set<String> seen = new HashSet<>();
+        for (long seed = 0; seed < 16; seed++) {
+            String first = subsetOnce(seed, "a" + seed);
+            assertThat(subsetOnce(seed, "b" + seed)).as("seed %d again", seed).isEqualTo(first);
+            seen.add(first);
+        }
+        assertThat(seen).as("writes kept and lost in different combinations").hasSizeGreaterThan(2)
+                .allMatch(s -> s.startsWith("base"));
+    }
+
+    private String subsetOnce(long seed, String name) throws Exception {
+        FileTree t = new FileTree(0, 0);
+        long a = t.create(ROOT, "a", false, 0644, 0, 0).id();
+        t.write(a, 0, bytes("base"));
+        t.sync(a);
+        t.sync(ROOT);
+        t.write(a, 4, bytes("-1"));
+        t.write(a, 6, bytes("-2"));
+        t.write(a, 8, bytes("-3"));
+        t.cut(PowerLossModel.CutMode.SUBSET, seed);
+        Path to = Files.createDirectories(tmp.resolve(name));
+        t.save(to);
+        return Files.readString(to.resolve("a")).replace('\0', '.');
+    }
+
+    @Test
+    void anArmedCutFreezesTheTreeAtItsSyncAndFailsEverySyncAfter() throws Exception {
+        FileTree t = new FileTree(0, 0);
+        boolean[] ran = {false};
+        t.cutAtFlush(2, () -> ran[0] = true);
+        long a = t.create(ROOT, "a", false, 0644, 0, 0).id();
+        t.write(a, 0, bytes("kept"));
+        assertThat(t.sync(a)).isTrue();
+        assertThat(t.sync(ROOT)).isTrue();
+        assertThat(ran[0]).isTrue();
+        assertThat(t.frozen()).isTrue();
+        assertThatThrownBy(() -> t.write(a, 4, bytes("lost"))).isInstanceOf(FileTree.Errno.class);
+        assertThat(t.sync(a)).as("a sync after the power went").isFalse();
+        assertThat(t.armedCutHappened()).isTrue();
+        assertThat(Files.readString(survivor(t, PowerLossModel.CutMode.FLUSHED, 0).resolve("a"))).isEqualTo("kept");
+    }
+
+    @Test
+    void aCutDuringASyncFailsItAndKeepsWhatTheSyncsBeforeMadeDurable() throws Exception {
+        FileTree t = new FileTree(0, 0);
+        t.cutDuringFlush(2, 3);
+        long a = t.create(ROOT, "a", false, 0644, 0, 0).id();
+        assertThat(t.sync(ROOT)).isTrue();
+        t.write(a, 0, bytes("x"));
+        assertThat(t.sync(a)).as("the sync the power cut").isFalse();
+        assertThat(t.flushes()).isEqualTo(1);
+        long[] r = t.cut(PowerLossModel.CutMode.FLUSHED, 0);
+        assertThat(r[0] + r[1]).as("the one unsynced byte, kept or lost").isEqualTo(1);
+        Path to = Files.createDirectories(tmp.resolve("during"));
+        t.save(to);
+        assertThat(to.resolve("a")).exists();
+    }
+}
