@@ -33,10 +33,63 @@ final class Disks {
     }
 
     /**
-     * A fresh disk as {@code config} says. Without root, {@code /dev/fuse}, the filesystem's mkfs or a free
-     * loop device the test is skipped with the reason, or fails where {@code CI=true}.
+     * A fresh disk as {@code config} says, the model it simulates published as the report entry
+     * {@code flushcheck.powercut.model} (with why, where AUTO chose). Without what the model needs (the block
+     * model: root, {@code /dev/fuse}, the filesystem's mkfs, a free loop device; the file model:
+     * {@code /dev/fuse}, and fusermount where not root) the test is skipped with the reason, or fails where
+     * {@code CI=true}.
      */
-    static SimulatedDisk create(SimulatedPowerLoss config, String annotation) {
+    static SimulatedDisk create(SimulatedPowerLoss config, String annotation, ExtensionContext context) {
+        DiskModel model = config.model();
+        String why = "";
+        if (model == DiskModel.AUTO) {
+            String missing = !isRoot() ? "not root" : !Files.exists(Path.of("/dev/fuse")) ? "no /dev/fuse" : null;
+            model = missing == null ? DiskModel.BLOCK : DiskModel.FILE;
+            why = missing == null ? " (AUTO: root)" : " (AUTO: " + missing + ", which the block model needs)";
+        }
+        SimulatedDisk disk;
+        if (model == DiskModel.FILE) {
+            disk = createFiles(annotation);
+        } else {
+            try {
+                disk = createBlock(config, annotation);
+            } catch (TestAbortedException | ExtensionConfigurationException e) {
+                if (config.model() != DiskModel.AUTO || !e.getMessage().contains("a free loop device")) {
+                    throw e;
+                }
+                disk = createFiles(annotation);
+                why = " (AUTO: no free loop device, which the block model needs)";
+            }
+        }
+        context.publishReportEntry("flushcheck.powercut.model", disk.model() + why + ": " + describe(disk));
+        return disk;
+    }
+
+    /** The disk in a few words, for the report entry and a progress line. */
+    static String describe(SimulatedDisk disk) {
+        return disk.model() == DiskModel.FILE
+                ? "files over FUSE, durable at their fsync and names at their directory's"
+                : disk.fsType() + " on a simulated drive with a volatile write cache";
+    }
+
+    private static Path workDir() {
+        // Not under /dev/shm: a program the test starts on the disk (SimulatedDisk.start) has a /dev/shm of its own.
+        Path base = Path.of(System.getProperty("java.io.tmpdir"));
+        return base.resolve("flushcheck-powercut-" + ProcessHandle.current().pid() + "-" + DISKS.incrementAndGet());
+    }
+
+    private static SimulatedDisk createFiles(String annotation) {
+        require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse (the FUSE kernel module)", annotation);
+        require(isRoot() || SimulatedDisk.fusermount() != null,
+                "fusermount3 or fusermount to mount FUSE without root (apt-get install fuse3)", annotation);
+        try {
+            return SimulatedDisk.createFiles(workDir());
+        } catch (IOException e) {
+            throw new ExtensionConfigurationException("cannot make a simulated disk of the file model: " + e.getMessage(), e);
+        }
+    }
+
+    private static SimulatedDisk createBlock(SimulatedPowerLoss config, String annotation) {
         long size = config.sizeMiB() == 0 ? SimulatedDisk.defaultSizeBytes(config.fs()) : (long) config.sizeMiB() << 20;
         if (size < SimulatedDisk.minimumSizeBytes(config.fs())) {
             throw new ExtensionConfigurationException("@SimulatedPowerLoss(fs = \"" + config.fs() + "\", sizeMiB = "
@@ -52,9 +105,7 @@ final class Disks {
         String mkfs = Filesystems.tool(config.fs());
         require(Filesystems.find(mkfs) != null, mkfs + " (apt-get install " + Filesystems.debianPackage(config.fs()) + ")",
                 annotation);
-        // Not under /dev/shm: a program the test starts on the disk (SimulatedDisk.start) has a /dev/shm of its own.
-        Path base = Path.of(System.getProperty("java.io.tmpdir"));
-        Path work = base.resolve("flushcheck-powercut-" + ProcessHandle.current().pid() + "-" + DISKS.incrementAndGet());
+        Path work = workDir();
         try {
             return SimulatedDisk.create(work, size, config.fs(), List.of(config.mkfsOptions()), config.directIo(),
                     config.atomicWriteBytes());

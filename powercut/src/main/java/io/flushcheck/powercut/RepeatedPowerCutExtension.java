@@ -190,7 +190,7 @@ public final class RepeatedPowerCutExtension implements TestTemplateInvocationCo
         @Override
         public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
             return context.getStore(NS).getOrComputeIfAbsent("disk",
-                    k -> Disks.create(Disks.config(context), "@RepeatedPowerCut"), SimulatedDisk.class);
+                    k -> Disks.create(Disks.config(context), "@RepeatedPowerCut", context), SimulatedDisk.class);
         }
 
         @Override

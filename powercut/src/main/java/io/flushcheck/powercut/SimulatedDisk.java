@@ -4,6 +4,7 @@ import io.flushcheck.powercut.internal.Commands;
 import io.flushcheck.powercut.internal.DiskServerMain;
 import io.flushcheck.powercut.internal.Filesystems;
 import io.flushcheck.powercut.internal.FuseDiskServer;
+import io.flushcheck.powercut.internal.FuseMount;
 import io.flushcheck.powercut.internal.Leftovers;
 import io.flushcheck.powercut.internal.LoopPool;
 import io.flushcheck.powercut.internal.SectorStore;
@@ -35,7 +36,13 @@ import org.apiguardian.api.API;
  * surviving image is mounted at a new path (the filesystem replays its journal or log there) for the test
  * to inspect.
  *
- * <p>Needs root, {@code /dev/fuse}, a free loop device ({@link NoFreeLoopDeviceException} otherwise), and
+ * <p>That is the block model ({@link DiskModel#BLOCK}, {@link #create}). The file model
+ * ({@link DiskModel#FILE}, {@link #createFiles}) serves a tree of files over FUSE instead, with the
+ * durability POSIX promises: a file's data is durable at its fsync, a name at its directory's fsync; a cut
+ * writes what survived into a plain directory. It needs no root. Every method below works on both; a
+ * flush of the file model is a sync of a file or a directory.
+ *
+ * <p>The block model needs root, {@code /dev/fuse}, a free loop device ({@link NoFreeLoopDeviceException} otherwise), and
  * the filesystem's mkfs. What it models is a
  * drive's volatile cache under a real kernel filesystem: not firmware bugs; torn writes within a 4 KiB
  * sector only on a drive made to write a smaller unit atomically.
@@ -157,6 +164,11 @@ public final class SimulatedDisk implements AutoCloseable {
             disk.close();
             throw e;
         }
+    }
+
+    /** fusermount3 or fuse 2's fusermount, which mounts the file model without root; null when neither is installed. */
+    public static String fusermount() {
+        return FuseMount.fusermount();
     }
 
     /**
@@ -344,7 +356,10 @@ public final class SimulatedDisk implements AutoCloseable {
         return SectorStore.validAtomicUnit(bytes);
     }
 
-    /** The bytes the drive writes atomically: 4096, or 512 to 2048 where a cut may tear a sector. */
+    /**
+     * The bytes the drive writes atomically: 4096, or 512 to 2048 where a cut may tear a sector; 1 for the
+     * file model, where a cut keeps or loses each write whole.
+     */
     public int atomicWriteBytes() {
         return atomicWriteBytes;
     }

@@ -11,12 +11,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
- * Gives each test a fresh {@link SimulatedDisk} parameter: a real filesystem on a drive whose power the
- * test cuts. Each cut is published as a report entry, and a failing test's message names the cuts it
- * made and the call that repeats each. Needs root, {@code /dev/fuse} and a free loop device: without
- * them the test is skipped with the reason, or fails where {@code CI=true}. Tests using it run one at a
- * time (resource lock {@value #LOCK}). Usable on a class, a method, or another annotation. It also
- * configures the disks of a {@link RepeatedPowerCut} test in its scope.
+ * Gives each test a fresh {@link SimulatedDisk} parameter: a disk whose power the test cuts. Each cut is
+ * published as a report entry, and a failing test's message names the cuts it made and the call that
+ * repeats each. Which {@link #model()} it simulates is published too ({@code flushcheck.powercut.model}):
+ * the block model (a real filesystem on a simulated drive; root, {@code /dev/fuse} and a free loop
+ * device) where it can run, the file model (a tree of files over FUSE, mounted by {@code fusermount3};
+ * no root) elsewhere. Without what the model needs, the test is skipped with the reason, or fails where
+ * {@code CI=true}. Tests using it run one at a time (resource lock {@value #LOCK}). Usable on a class, a
+ * method, or another annotation. It also configures the disks of a {@link RepeatedPowerCut} test in its
+ * scope.
  */
 @Target({ElementType.TYPE, ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
@@ -29,6 +32,16 @@ public @interface SimulatedPowerLoss {
 
     /** The resource lock every simulated disk holds: loop devices and mounts are few. */
     String LOCK = "io.flushcheck.powercut";
+
+    /**
+     * What the disk simulates: {@link DiskModel#BLOCK} (the filesystem below, its journal included, on a
+     * drive with a volatile cache; needs root), {@link DiskModel#FILE} (files whose data is durable at their
+     * fsync and names at their directory's, as POSIX promises; needs no root), or {@link DiskModel#AUTO}
+     * (the default): the block model where the test can have one, the file model elsewhere. {@link #fs()},
+     * {@link #sizeMiB()}, {@link #mkfsOptions()}, {@link #directIo()} and {@link #atomicWriteBytes()} are the
+     * block model's.
+     */
+    DiskModel model() default DiskModel.AUTO;
 
     /**
      * The filesystem made on the drive: {@code ext4}, {@code xfs} or {@code btrfs}. Without its mkfs

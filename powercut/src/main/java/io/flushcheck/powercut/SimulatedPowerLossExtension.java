@@ -24,7 +24,7 @@ public final class SimulatedPowerLossExtension implements ParameterResolver, Aft
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        return context.getStore(NS).getOrComputeIfAbsent("disk", k -> Disks.create(Disks.config(context), "@SimulatedPowerLoss"),
+        return context.getStore(NS).getOrComputeIfAbsent("disk", k -> Disks.create(Disks.config(context), "@SimulatedPowerLoss", context),
                 SimulatedDisk.class);
     }
 

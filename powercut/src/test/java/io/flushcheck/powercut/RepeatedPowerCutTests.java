@@ -118,6 +118,16 @@ class RepeatedPowerCutTests {
     }
 
     @Test
+    void theFileModelSweepsTheSameWorkloadsAndCatchesTheSameStore() {
+        Fixtures.Honest.SURVIVED.clear();
+        run(Fixtures.HonestOnFiles.class, Map.of()).assertStatistics(s -> s.started(9).succeeded(9));
+        assertThat(new HashSet<>(Fixtures.Honest.SURVIVED)).as("different cuts kept different records").hasSizeGreaterThan(2);
+        Events broken = run(Fixtures.AcknowledgesBeforeSyncOnFiles.class, Map.of());
+        assertThat(broken.failed().count()).as("invocations that caught it").isPositive();
+        assertThat(message(broken.failed().list().get(0))).contains("acknowledged records");
+    }
+
+    @Test
     void theFailingMessageNamesThePointThatRepeatsExactlyThatInvocation() {
         Events sweep = run(Fixtures.AcknowledgesBeforeSync.class, Map.of());
         Event failed = sweep.failed().list().get(0);
@@ -216,6 +226,14 @@ class RepeatedPowerCutTests {
                 int acknowledged = appendRecords(disk.path().resolve("log"), true);
                 survivingRecords(disk.cutPower(), acknowledged);
             }
+        }
+
+        @SimulatedPowerLoss(model = DiskModel.FILE)
+        static class HonestOnFiles extends Honest {
+        }
+
+        @SimulatedPowerLoss(model = DiskModel.FILE)
+        static class AcknowledgesBeforeSyncOnFiles extends AcknowledgesBeforeSync {
         }
 
         static class Composed {

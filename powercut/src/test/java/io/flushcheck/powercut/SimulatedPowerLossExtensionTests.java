@@ -61,6 +61,25 @@ class SimulatedPowerLossExtensionTests {
         assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain("flushcheck-powercut-" + ProcessHandle.current().pid() + "-");
     }
 
+    private static List<Map<String, String>> entries(Events events) {
+        return events.reportingEntryPublished().stream()
+                .map(e -> e.getPayload(org.junit.platform.engine.reporting.ReportEntry.class).orElseThrow().getKeyValuePairs())
+                .toList();
+    }
+
+    @Test
+    void theFileModelRunsTheSameTestsAndTheReportSaysWhichModelRan() throws IOException {
+        Events files = run(Fixtures.DurableOnFiles.class);
+        files.assertStatistics(s -> s.succeeded(2).failed(0));
+        assertThat(entries(files)).anySatisfy(e -> assertThat(e.get("flushcheck.powercut.model"))
+                .isEqualTo("FILE: files over FUSE, durable at their fsync and names at their directory's"));
+        assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain("flushcheck-powercut-" + ProcessHandle.current().pid() + "-");
+        Requirements.requireRoot();
+        Events auto = run(Fixtures.Durable.class);
+        assertThat(entries(auto)).anySatisfy(e -> assertThat(e.get("flushcheck.powercut.model"))
+                .isEqualTo("BLOCK (AUTO: root): ext4 on a simulated drive with a volatile write cache"));
+    }
+
     @Test
     void aFailingTestNamesItsCutsAndTheCallThatRepeatsThem() throws IOException {
         Events events = run(Fixtures.Broken.class);
@@ -110,6 +129,10 @@ class SimulatedPowerLossExtensionTests {
                     assertThat(s).isEmpty();
                 }
             }
+        }
+
+        @SimulatedPowerLoss(model = DiskModel.FILE)
+        static class DurableOnFiles extends Durable {
         }
 
         @SimulatedPowerLoss(sizeMiB = 32)

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apiguardian.api.API;
 
 /**
  * A FUSE filesystem's mount, made the way the process may: as root by {@code mount(2)} on a
@@ -16,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * Unix socket named in {@code _FUSE_COMMFD} (SCM_RIGHTS), as libfuse does. With {@code auto_unmount},
  * fusermount keeps watching that socket and unmounts when this process dies, however it dies.
  */
-final class FuseMount {
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class FuseMount {
 
     private static final int AF_UNIX = 1;
     private static final int SOCK_STREAM = 1;
@@ -53,7 +55,7 @@ final class FuseMount {
     }
 
     /** fusermount3 or fusermount on the PATH (or in /bin, /usr/bin), or null. */
-    static String fusermount() {
+    public static String fusermount() {
         List<Path> dirs = new ArrayList<>();
         for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
             if (!d.isEmpty()) {
