@@ -1,5 +1,6 @@
 package io.flushcheck.cli;
 
+import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.sqlite.MatrixOptions;
 import picocli.CommandLine.ITypeConverter;
@@ -120,6 +121,19 @@ final class Converters {
             } catch (NumberFormatException e) {
                 throw new TypeConversionException("--seed takes a whole number, not '" + value + "'");
             }
+        }
+    }
+
+    /** {@code powercut --model}: auto, block or file, in any case. */
+    static final class Model implements ITypeConverter<DiskModel> {
+        @Override
+        public DiskModel convert(String value) {
+            for (DiskModel m : DiskModel.values()) {
+                if (m.name().equalsIgnoreCase(value.trim())) {
+                    return m;
+                }
+            }
+            throw new TypeConversionException("--model takes auto, block or file, not '" + value + "'");
         }
     }
 

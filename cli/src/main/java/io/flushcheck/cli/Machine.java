@@ -1,5 +1,7 @@
 package io.flushcheck.cli;
 
+import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.SimulatedDisk;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,6 +14,32 @@ final class Machine {
     }
 
     /** What simulated disks with filesystem {@code fs} lack here, as a phrase, or null when nothing. */
+    /**
+     * What this machine lacks to make disks of {@code model} (resolved: BLOCK or FILE) with {@code fs}, or null:
+     * the file model needs {@code /dev/fuse}, and fusermount where not root.
+     */
+    static String missingForDisks(DiskModel model, String fs) {
+        if (model != DiskModel.FILE) {
+            return missingForDisks(fs);
+        }
+        if (!new File("/dev/fuse").exists()) {
+            return "/dev/fuse (modprobe fuse)";
+        }
+        if (!isRoot() && SimulatedDisk.fusermount() == null) {
+            return "fusermount3 or fusermount to mount FUSE without root (apt-get install fuse3)";
+        }
+        return null;
+    }
+
+    /** The first progress line of the power-cut commands: which model runs, and why where auto chose it. */
+    static String modelLine(DiskModel asked, String fs) {
+        String why = asked == DiskModel.AUTO
+                ? " (auto: " + DiskModel.autoReason() + ")" : "";
+        return asked.resolved() == DiskModel.FILE
+                ? "the file model" + why + ": files over FUSE, durable at their fsync and names at their directory's"
+                : "the block model" + why + ": " + fs + " on a simulated drive with a volatile write cache";
+    }
+
     static String missingForDisks(String fs) {
         if (!isRoot()) {
             return "root (to attach loop devices and mount)";

@@ -1,5 +1,7 @@
 package io.flushcheck.cli;
 
+import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.SimulatedDisk;
 import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
 import java.io.IOException;
@@ -10,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import io.flushcheck.powercut.SimulatedDisk;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,8 +49,14 @@ import picocli.CommandLine.Spec;
             "failing cut prints the line that repeats it alone: --cuts 1 --after-flushes K --seed ITS_SEED.",
             "",
             "What it simulates is a drive's volatile cache under a real kernel filesystem: not firmware bugs,",
-            "and no torn writes within a 4 KiB sector. Needs root, /dev/fuse, a free loop device, mkfs.FS",
-            "and util-linux's setsid, setpriv and unshare.",
+            "and no torn writes within a 4 KiB sector unless --atomic-write-bytes says so. Needs root, /dev/fuse,",
+            "a free loop device, mkfs.FS and util-linux's setsid, setpriv and unshare.",
+            "",
+            "--model file simulates files instead, with no root: a tree of files served over FUSE (mounted by",
+            "fusermount3), where a file's data is durable at its fsync or fdatasync and a name at its",
+            "directory's fsync, as POSIX promises and no more; a flush is one such sync, and a cut keeps each",
+            "write since a file's last sync on its own, by the seed. --model auto (the default) takes the block",
+            "model where it can run and the file model elsewhere; the first line on stderr says which.",
             "",
             "With --json: {\"cuts\":[{\"cut\",\"seed\",\"afterFlushes\",\"cutAt\",\"flushes\",\"discardedBytes\",",
             "\"keptBytes\",\"verifyExit\",\"passed\",...}], \"passed\", \"failed\", ...}; \"powerOnChecked\" is",
@@ -70,6 +77,12 @@ final class PowerCutCommand implements Job {
 
     @Mixin
     OutputOptions output = new OutputOptions();
+
+    @Option(names = "--model", paramLabel = "MODEL", converter = Converters.Model.class,
+            description = "what the disk simulates: block (a filesystem on a drive with a volatile cache; root), file"
+                    + " (files durable at their fsync, names at their directory's; no root), or auto (default): block"
+                    + " where it can run, file elsewhere")
+    DiskModel model = DiskModel.AUTO;
 
     @Option(names = "--fs", paramLabel = "FS", description = "the filesystem: ext4 (default), or one whose mkfs.FS is installed")
     String fs = "ext4";
@@ -118,7 +131,8 @@ final class PowerCutCommand implements Job {
     @Override
     public int run(PrintStream out, PrintStream err) throws UsageException {
         checkUsage();
-        String missing = Machine.missingForDisks(fs);
+        DiskModel resolved = model.resolved();
+        String missing = Machine.missingForDisks(resolved, fs);
         for (String tool : List.of("setsid", "setpriv", "unshare")) {
             if (missing == null && Machine.which(tool) == null) {
                 missing = "the " + tool + " command (util-linux)";
@@ -131,8 +145,12 @@ final class PowerCutCommand implements Job {
         long first = seed != null ? seed : new SecureRandom().nextInt() & Integer.MAX_VALUE;
         int n = cuts == null ? DEFAULT_CUTS : cuts;
         boolean quiet = output.quiet;
-        ProgramCuts runner = new ProgramCuts(Machine.workDir(), (sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib) * (1L << 20),
-                fs, atomicBytes(), command, verify, timeout == null ? 120 : timeout);
+        if (!quiet) {
+            err.println("flushcheck powercut: " + Machine.modelLine(model, fs));
+        }
+        ProgramCuts runner = new ProgramCuts(Machine.workDir(), resolved,
+                (sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib) * (1L << 20), fs, atomicBytes(), command, verify,
+                timeout == null ? 120 : timeout);
         List<CutOutcome> outcomes = new ArrayList<>();
         Long dryFlushes = null;
         try {
@@ -190,6 +208,15 @@ final class PowerCutCommand implements Job {
             }
         }
         return ExitCodes.OK;
+    }
+
+    /** What the cuts ran on, for the table's first line: {@code ext4 (256 MiB)} or {@code the file model}. */
+    private String disks() {
+        if (model.resolved() == DiskModel.FILE) {
+            return "the file model";
+        }
+        return String.format(Locale.ROOT, "%s (%d MiB%s)", fs, sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib,
+                atomicBytes() == 4096 ? "" : ", " + atomicBytes() + "-byte atomic writes");
     }
 
     private void checkUsage() throws UsageException {
@@ -250,6 +277,10 @@ final class PowerCutCommand implements Job {
     /** The command line that repeats one cut alone. */
     String repeatLine(CutOutcome o) {
         List<String> line = new ArrayList<>(List.of("flushcheck", "powercut"));
+        if (model != DiskModel.AUTO || model.resolved() == DiskModel.FILE) {
+            // What ran, even where auto chose it: auto may choose otherwise where the line is run again.
+            line.addAll(List.of("--model", model.resolved().name().toLowerCase(Locale.ROOT)));
+        }
         if (!fs.equals("ext4")) {
             line.addAll(List.of("--fs", fs));
         }
@@ -274,9 +305,7 @@ final class PowerCutCommand implements Job {
 
     private String table(List<CutOutcome> outcomes, long first, Long dryFlushes) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%d cuts on %s (%d MiB%s), seed %d, %s%n", outcomes.size(), fs,
-                sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib,
-                atomicBytes() == 4096 ? "" : ", " + atomicBytes() + "-byte atomic writes", first, dryFlushes == null
+        sb.append(String.format(Locale.ROOT, "%d cuts on %s, seed %d, %s%n", outcomes.size(), disks(), first, dryFlushes == null
                         ? "after the command's flush " + afterFlushes
                         : "at random among the command's flushes 1 to " + (dryFlushes + 1) + " (" + (dryFlushes + 1)
                         + ": its exit)" + (noPowerOnCheck ? "; VERIFY was not run with the power on (--no-power-on-check)" : "")));
@@ -319,7 +348,8 @@ final class PowerCutCommand implements Job {
             list.add(new Cut(o.number(), o.seed(), o.afterFlushes(), o.cutAt(), o.commandExit(), o.flushes(),
                     o.discardedBytes(), o.keptBytes(), o.verifyExit(), o.passed(), o.verifyTail(), o.failure(), repeat));
         }
-        return new Document(command, verify, fs, sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib, atomicBytes(), first,
+        return new Document(command, verify, model.resolved().name().toLowerCase(Locale.ROOT), fs,
+                sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib, atomicBytes(), first,
                 dryFlushes == null ? "after-flushes" : "at-random", dryFlushes, dryFlushes == null ? null : !noPowerOnCheck,
                 list, outcomes.size() - failed, failed);
     }
@@ -330,11 +360,13 @@ final class PowerCutCommand implements Job {
     /**
      * {@code flushcheck powercut --json}.
      *
+     * @param model              what the disks simulated: {@code block} or {@code file} (what auto chose)
      * @param flushesWithPowerOn the flushes of the run with the power on; null when the cuts came after a given flush
      * @param powerOnChecked     whether VERIFY ran (and passed) after the run with the power on; left out when
      *                           there was no such run
      */
-    public record Document(List<String> command, String verify, String fs, int sizeMiB, int atomicWriteBytes, long seed,
+    public record Document(List<String> command, String verify, String model, String fs, int sizeMiB, int atomicWriteBytes,
+                           long seed,
                            String mode,
                            Long flushesWithPowerOn, @Json.LeftOutWhenNull Boolean powerOnChecked, List<Cut> cuts,
                            int passed, int failed) {

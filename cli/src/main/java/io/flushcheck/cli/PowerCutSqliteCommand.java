@@ -1,5 +1,6 @@
 package io.flushcheck.cli;
 
+import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
 import io.flushcheck.report.html.HtmlReport;
@@ -57,6 +58,12 @@ final class PowerCutSqliteCommand implements Job {
             description = "cuts per journal mode and synchronous level (default " + DEFAULT_CUTS + ")")
     Integer cuts;
 
+    @Option(names = "--model", paramLabel = "MODEL", converter = Converters.Model.class,
+            description = "what the disks simulate: block (ext4 on a drive with a volatile cache; root), file (files"
+                    + " durable at their fsync, names at their directory's; no root), or auto (default): block where it"
+                    + " can run, file elsewhere")
+    DiskModel model = DiskModel.AUTO;
+
     @Option(names = "--seed", paramLabel = "S", converter = Converters.Seed.class,
             description = "the seed every cut's commits and surviving sectors derive from (default " + DEFAULT_SEED + ")")
     Long seed;
@@ -64,10 +71,14 @@ final class PowerCutSqliteCommand implements Job {
     @Override
     public int run(PrintStream out, PrintStream err) throws UsageException {
         html.check();
-        String missing = Machine.missingForDisks("ext4");
+        DiskModel resolved = model.resolved();
+        String missing = Machine.missingForDisks(resolved, "ext4");
         if (missing != null) {
             err.println("flushcheck powercut sqlite: simulated disks need " + missing + " here");
             return ExitCodes.INTERNAL;
+        }
+        if (!output.quiet) {
+            err.println("flushcheck powercut sqlite: " + Machine.modelLine(model, "ext4"));
         }
         if (!SqliteDriver.available()) {
             throw new UsageException("powercut sqlite: the JDBC driver org.sqlite.JDBC is not on the class path: add org.xerial:sqlite-jdbc");
@@ -76,7 +87,7 @@ final class PowerCutSqliteCommand implements Job {
         long s = seed == null ? DEFAULT_SEED : seed;
         List<PowerCutMatrix.Row> rows;
         try {
-            rows = PowerCutMatrix.run(Machine.workDir(), MODES, LEVELS, n, s, new Progress(err, output.quiet, n));
+            rows = PowerCutMatrix.run(Machine.workDir(), resolved, MODES, LEVELS, n, s, new Progress(err, output.quiet, n));
         } catch (IOException | SQLException | RuntimeException e) {
             err.println("flushcheck powercut sqlite: " + Escape.of(e.getMessage()));
             return ExitCodes.INTERNAL;

@@ -1,5 +1,6 @@
 package io.flushcheck.cli;
 
+import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.LoggedWorld;
 import io.flushcheck.powercut.PowerCut;
 import io.flushcheck.powercut.ProcessWorld;
@@ -23,6 +24,7 @@ final class ProgramCuts {
     private static final int TAIL_LINES = 3;
 
     private final Path work;
+    private final DiskModel model;
     private final long sizeBytes;
     private final String fs;
     private final int atomicWriteBytes;
@@ -30,9 +32,10 @@ final class ProgramCuts {
     private final String verify;
     private final double timeoutSeconds;
 
-    ProgramCuts(Path work, long sizeBytes, String fs, int atomicWriteBytes, List<String> command, String verify,
-                double timeoutSeconds) {
+    ProgramCuts(Path work, DiskModel model, long sizeBytes, String fs, int atomicWriteBytes, List<String> command,
+                String verify, double timeoutSeconds) {
         this.work = work;
+        this.model = model;
         this.sizeBytes = sizeBytes;
         this.fs = fs;
         this.atomicWriteBytes = atomicWriteBytes;
@@ -56,7 +59,7 @@ final class ProgramCuts {
      */
     DryRun dryRun(boolean check) throws IOException, InterruptedException {
         long t0 = System.nanoTime();
-        try (SimulatedDisk disk = SimulatedDisk.create(work, sizeBytes, fs, List.of(), false, atomicWriteBytes)) {
+        try (SimulatedDisk disk = SimulatedDisk.create(model, work, sizeBytes, fs, atomicWriteBytes)) {
             long start = disk.flushes();
             try (LoggedWorld p = LoggedWorld.start(substitute(command, disk.path()), disk::start)) {
                 if (!p.waitFor(timeoutSeconds)) {
@@ -77,7 +80,7 @@ final class ProgramCuts {
      * way every process the command started is dead and reaped before the verify runs.
      */
     CutOutcome cut(int number, long seed, long afterFlushes) throws IOException, InterruptedException {
-        try (SimulatedDisk disk = SimulatedDisk.create(work, sizeBytes, fs, List.of(), false, atomicWriteBytes)) {
+        try (SimulatedDisk disk = SimulatedDisk.create(model, work, sizeBytes, fs, atomicWriteBytes)) {
             long start = arm(disk, afterFlushes);
             try (LoggedWorld p = LoggedWorld.start(substitute(command, disk.path()), disk::start)) {
                 boolean ended = p.waitFor(timeoutSeconds);

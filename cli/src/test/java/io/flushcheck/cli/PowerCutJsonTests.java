@@ -2,6 +2,7 @@ package io.flushcheck.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.report.Json;
 import io.flushcheck.sqlite.JournalMode;
 import io.flushcheck.sqlite.PowerCutMatrix;
@@ -21,6 +22,7 @@ class PowerCutJsonTests {
         PowerCutCommand c = new PowerCutCommand();
         c.verify = "test -s {dir}/log";
         c.command = List.of("sh", "-c", "sync");
+        c.model = DiskModel.BLOCK;
         CutOutcome passed = new CutOutcome(1, 7, 3, "flush", null, "tail", 3, 4096, 0, 0, "ok", null);
         CutOutcome failed = new CutOutcome(2, 8, 9, "exit", 1, "", 5, 0, 8192, null, "", "the survivor would not mount");
         assertThat(Json.write(c.json(List.of(passed, failed), 7, 12L))).isEqualTo("""
@@ -31,6 +33,7 @@ class PowerCutJsonTests {
                     "sync"
                   ],
                   "verify": "test -s {dir}/log",
+                  "model": "block",
                   "fs": "ext4",
                   "sizeMiB": 256,
                   "atomicWriteBytes": 4096,
@@ -66,7 +69,7 @@ class PowerCutJsonTests {
                       "passed": false,
                       "verifyOutput": "",
                       "failure": "the survivor would not mount",
-                      "repeat": "flushcheck powercut --cuts 1 --after-flushes 9 --seed 8 --verify 'test -s {dir}/log' -- sh -c sync"
+                      "repeat": "flushcheck powercut --model block --cuts 1 --after-flushes 9 --seed 8 --verify 'test -s {dir}/log' -- sh -c sync"
                     }
                   ],
                   "passed": 1,

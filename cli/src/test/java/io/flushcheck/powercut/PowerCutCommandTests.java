@@ -4,10 +4,12 @@ import static io.flushcheck.cli.InProcess.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flushcheck.cli.InProcess.Run;
+import io.flushcheck.testing.ChildJvm;
 import io.flushcheck.testing.MarkedProgram;
 import io.flushcheck.testing.MiniJson;
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
+import io.flushcheck.testing.Unprivileged;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -107,6 +109,43 @@ class PowerCutCommandTests {
                 .containsPattern("   1 +5 exit +\\d+ +\\d+ +\\d+  failed \\(exit 1\\): acknowledged value 4, found [3a-z ]+\n")
                 .contains("cut 1 again: flushcheck powercut --cuts 1 --after-flushes 1000 --seed 5 --verify ");
         assertNothingLeft();
+    }
+
+    @Test
+    void theFileModelPassesTheHonestStoreCatchesTheOneWithoutTheDirectorysSyncAndSaysWhichModelRan() {
+        Run honest = run(line("honest", "--model", "file", "--json", "--cuts", "4", "--seed", "11").toArray(new String[0]));
+        assertThat(honest.exit()).as(honest.err()).isEqualTo(0);
+        assertThat(json(honest).get("model")).isEqualTo("file");
+        assertThat(honest.err()).startsWith("flushcheck powercut: the file model: files over FUSE, durable at their"
+                + " fsync and names at their directory's\n");
+        Run r = run(line("nodirsync", "--model", "file", "--cuts", "2", "--after-flushes", "1000", "--seed", "5")
+                .toArray(new String[0]));
+        assertThat(r.exit()).as(r.err()).isEqualTo(VERIFY_FAILED);
+        assertThat(r.out()).startsWith("2 cuts on the file model, seed 5, ")
+                .contains("0 of 2 cuts passed the verify, 2 failed")
+                .contains("cut 1 again: flushcheck powercut --model file --cuts 1 --after-flushes 1000 --seed 5 --verify ");
+        assertNothingLeft();
+    }
+
+    @Test
+    void withoutRootTheCommandTakesTheFileModelAndCatchesTheSameStore() throws IOException {
+        Path scratch = Files.createDirectories(tmp.resolve("unprivileged"));
+        Path dir = Unprivileged.writableDir(scratch);
+        Path storeHere = Files.copy(store, dir.resolve("store.py"));
+        Path checkHere = Files.copy(check, dir.resolve("check.py"));
+        Path acksHere = dir.resolve("acks");
+        List<String> args = List.of("powercut", "--cuts", "2", "--after-flushes", "1000", "--seed", "5", "--verify",
+                PYTHON + " " + checkHere + " {dir} " + acksHere, "--", PYTHON, storeHere.toString(), "{dir}",
+                acksHere.toString(), "nodirsync", String.valueOf(VALUES));
+        ChildJvm.Result r = ChildJvm.run(Unprivileged.command(scratch, "io.flushcheck.cli.Main", args), 300);
+        assertThat(r.exit()).as("%s", r).isEqualTo(VERIFY_FAILED);
+        if (Requirements.isRoot()) {
+            assertThat(r.stderr()).as("%s", r).startsWith("flushcheck powercut: the file model (auto: not root, which the"
+                    + " block model needs): ");
+        }
+        assertThat(r.stdout()).as("%s", r).contains("0 of 2 cuts passed the verify")
+                .contains("cut 1 again: flushcheck powercut --model file --cuts 1 ");
+        assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain(scratch.toString());
     }
 
     @Test

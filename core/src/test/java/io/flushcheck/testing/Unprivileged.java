@@ -52,11 +52,18 @@ public final class Unprivileged {
         return cmd;
     }
 
-    /** A directory the unprivileged child may make things in: {@code scratch/tmp}. */
+    /**
+     * A directory the unprivileged child may make things in: {@code scratch/tmp}; the directories above it
+     * under {@code java.io.tmpdir} (a JUnit temporary directory is private) are made traversable.
+     */
     public static Path writableDir(Path scratch) throws IOException {
         Path tmp = Files.createDirectories(scratch.resolve("tmp"));
         if (Requirements.isRoot()) {
             Shell.run("chown", UID + ":" + UID, tmp.toString());
+            Path top = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
+            for (Path p = scratch.toAbsolutePath(); p != null && p.startsWith(top) && !p.equals(top); p = p.getParent()) {
+                Shell.run("chmod", "a+x", p.toString());
+            }
         }
         return tmp;
     }

@@ -1,5 +1,8 @@
 package io.flushcheck.powercut;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.apiguardian.api.API;
 
 /** What a simulated disk models, and so what it needs to run. */
@@ -20,5 +23,32 @@ public enum DiskModel {
      * durable at its fsync or fdatasync, a name at its directory's fsync. Stricter than ext4, which makes
      * some names durable on its own. Needs no root: {@code fusermount3} mounts it.
      */
-    FILE
+    FILE;
+
+    /** The model a disk made now in this process simulates: AUTO's choice here, or this model itself. */
+    public DiskModel resolved() {
+        return this != AUTO ? this : blockModelMissing() == null ? BLOCK : FILE;
+    }
+
+    /** Why AUTO chooses as it does here: {@code root}, or what the block model misses ({@code not root}). */
+    public static String autoReason() {
+        String missing = blockModelMissing();
+        return missing == null ? "root" : missing + ", which the block model needs";
+    }
+
+    /** What this process lacks to run the block model ({@code not root}, {@code no /dev/fuse}), or null. */
+    static String blockModelMissing() {
+        if (!root()) {
+            return "not root";
+        }
+        return Files.exists(Path.of("/dev/fuse")) ? null : "no /dev/fuse";
+    }
+
+    private static boolean root() {
+        try {
+            return "0".equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid").toString());
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return false;
+        }
+    }
 }

@@ -40,13 +40,8 @@ final class Disks {
      * {@code CI=true}.
      */
     static SimulatedDisk create(SimulatedPowerLoss config, String annotation, ExtensionContext context) {
-        DiskModel model = config.model();
-        String why = "";
-        if (model == DiskModel.AUTO) {
-            String missing = !isRoot() ? "not root" : !Files.exists(Path.of("/dev/fuse")) ? "no /dev/fuse" : null;
-            model = missing == null ? DiskModel.BLOCK : DiskModel.FILE;
-            why = missing == null ? " (AUTO: root)" : " (AUTO: " + missing + ", which the block model needs)";
-        }
+        DiskModel model = config.model().resolved();
+        String why = config.model() == DiskModel.AUTO ? " (AUTO: " + DiskModel.autoReason() + ")" : "";
         SimulatedDisk disk;
         if (model == DiskModel.FILE) {
             disk = createFiles(annotation);

@@ -166,6 +166,18 @@ public final class SimulatedDisk implements AutoCloseable {
         }
     }
 
+    /**
+     * A disk of {@code model} under {@code work}: the file model ({@link #createFiles}), or the block model
+     * with a fresh {@code fsType} of {@code sizeBytes} on a drive that writes {@code atomicWriteBytes}
+     * atomically ({@link #create(Path, long, String, List, boolean, int)}); AUTO chooses as
+     * {@link DiskModel#resolved()} says.
+     */
+    public static SimulatedDisk create(DiskModel model, Path work, long sizeBytes, String fsType, int atomicWriteBytes)
+            throws IOException {
+        return model.resolved() == DiskModel.FILE ? createFiles(work)
+                : create(work, sizeBytes, fsType, List.of(), false, atomicWriteBytes);
+    }
+
     /** fusermount3 or fuse 2's fusermount, which mounts the file model without root; null when neither is installed. */
     public static String fusermount() {
         return FuseMount.fusermount();

@@ -1,5 +1,6 @@
 package io.flushcheck.sqlite;
 
+import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.SimulatedDisk;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -56,11 +57,20 @@ public final class PowerCutMatrix {
     }
 
     /**
-     * Runs every journal mode × synchronous cell {@code cuts} times, the disks under {@code work}. The
-     * seed of each cut derives from {@code seed}, so a run repeats exactly.
+     * Runs every journal mode × synchronous cell {@code cuts} times, on ext4 on simulated drives (the block
+     * model) under {@code work}. The seed of each cut derives from {@code seed}, so a run repeats exactly.
      */
     public static List<Row> run(Path work, List<JournalMode> journalModes, List<Synchronous> levels, int cuts,
                                 long seed, Listener listener) throws IOException, SQLException {
+        return run(work, DiskModel.BLOCK, journalModes, levels, cuts, seed, listener);
+    }
+
+    /**
+     * As {@link #run(Path, List, List, int, long, Listener)}, on disks of {@code model}: the file model keeps
+     * what SQLite's own syncs of files and directories made durable, and no more.
+     */
+    public static List<Row> run(Path work, DiskModel model, List<JournalMode> journalModes, List<Synchronous> levels,
+                                int cuts, long seed, Listener listener) throws IOException, SQLException {
         if (cuts < 1) {
             throw new IllegalArgumentException("cuts must be at least 1, not " + cuts);
         }
@@ -75,7 +85,7 @@ public final class PowerCutMatrix {
                 int corrupt = 0;
                 for (int i = 0; i < cuts; i++) {
                     long cutSeed = seeds.nextLong();
-                    long[] r = once(work, mode, level, cutSeed);
+                    long[] r = once(work, model, mode, level, cutSeed);
                     long missing = r[0] - r[1];
                     acknowledged += r[0];
                     lost += missing;
@@ -91,10 +101,11 @@ public final class PowerCutMatrix {
     }
 
     /** {acknowledged, survived, intact (1 or 0)} after one cut. */
-    private static long[] once(Path work, JournalMode mode, Synchronous level, long seed) throws IOException, SQLException {
+    private static long[] once(Path work, DiskModel model, JournalMode mode, Synchronous level, long seed)
+            throws IOException, SQLException {
         Random random = new Random(seed);
         int commits = MIN_COMMITS + random.nextInt(MAX_COMMITS - MIN_COMMITS + 1);
-        try (SimulatedDisk disk = SimulatedDisk.create(work, DISK_BYTES, "ext4", List.of())) {
+        try (SimulatedDisk disk = SimulatedDisk.create(model, work, DISK_BYTES, "ext4", 4096)) {
             Path db = disk.path().resolve("matrix.db");
             long acknowledged = 0;
             Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);

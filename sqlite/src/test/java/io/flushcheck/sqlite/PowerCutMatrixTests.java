@@ -2,6 +2,7 @@ package io.flushcheck.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.SimulatedPowerLoss;
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
@@ -21,8 +22,18 @@ class PowerCutMatrixTests {
     void fullAndExtraLoseNothingNormalLosesCommitsAndNoCutCorrupts() throws Exception {
         Mounts.requireMountTools();
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        assertTheDocumentedShape(DiskModel.BLOCK);
+    }
+
+    @Test
+    void theFileModelShowsTheSameShapeFromSqlitesOwnSyncs() throws Exception {
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        assertTheDocumentedShape(DiskModel.FILE);
+    }
+
+    private static void assertTheDocumentedShape(DiskModel model) throws Exception {
         Path work = Path.of("/dev/shm", "flushcheck-powercut-matrix-" + ProcessHandle.current().pid());
-        List<PowerCutMatrix.Row> rows = PowerCutMatrix.run(work, List.of(JournalMode.DELETE, JournalMode.WAL),
+        List<PowerCutMatrix.Row> rows = PowerCutMatrix.run(work, model, List.of(JournalMode.DELETE, JournalMode.WAL),
                 List.of(Synchronous.NORMAL, Synchronous.FULL, Synchronous.EXTRA), CUTS, 2026, (m, s, i, n, seed, a, v, ok) -> { });
         System.out.print(PowerCutMatrix.table(rows));
         assertThat(rows).hasSize(6).allSatisfy(r -> {

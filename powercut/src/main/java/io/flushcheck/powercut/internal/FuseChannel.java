@@ -34,6 +34,7 @@ final class FuseChannel {
     static final int EAGAIN = 11;
     static final int ENODEV = 19;
     static final int ENOSYS = 38;
+    static final int ECONNABORTED = 103;
 
     /** The answer to one request. */
     interface Handler {
@@ -70,8 +71,8 @@ final class FuseChannel {
                 if (errno == EINTR || errno == EAGAIN || errno == ENOENT) {
                     continue; // an interrupted request, or none: read again
                 }
-                if (errno == ENODEV) {
-                    return; // unmounted
+                if (errno == ENODEV || errno == ECONNABORTED) {
+                    return; // unmounted, or the connection ended with its last mount
                 }
                 throw new IOException("reading /dev/fuse: errno " + errno);
             }
