@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -30,9 +31,20 @@ public final class Journal implements Closeable {
         this.size = size;
     }
 
-    /** Opens (or creates) a journal file, cutting off a torn tail. */
+    /**
+     * Opens (or creates) a journal file, cutting off a torn tail. A journal it creates has its name made
+     * durable before it returns: POSIX makes a new name durable only when its directory is synced (ext4
+     * also does it with the file's own fsync, but not every filesystem does).
+     */
     public static Journal open(Path file) throws IOException {
+        boolean created = !Files.exists(file);
         FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        if (created) {
+            Path dir = file.toAbsolutePath().getParent();
+            try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+                d.force(true);
+            }
+        }
         long valid = scan(ch, null);
         if (valid < ch.size()) {
             ch.truncate(valid);
