@@ -1,3 +1,4 @@
+import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.SimulatedDisk;
 import io.flushcheck.sqlite.JournalMode;
 import io.flushcheck.sqlite.PowerCutMatrix;
@@ -16,12 +17,14 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The power-cut figures, printed (run by powercut-bench.sh): the cost of a cut-and-verify cycle beyond
- * its workload, the time of a sweep of cuts per SQLite journal mode x synchronous cell, and the WAL+FULL
+ * its workload on each model, the time of a sweep of cuts per SQLite journal mode x synchronous cell, and the WAL+FULL
  * commit rate on the simulated disk against a directory on a real disk, alternated in one run.
  */
 public final class PowerCutBench {
@@ -44,45 +47,67 @@ public final class PowerCutBench {
         }
     }
 
-    /** Disk made (mkfs, mount), a synced file written (the workload, not counted), cut, survivor read, all undone. */
+    /**
+     * Disk made, a synced file written (the workload, not counted), cut, survivor read, all undone: on the
+     * block model (mkfs, mount) and on the file model, alternated cycle by cycle so that both see the same load.
+     */
     private static void cycles(Path work, int n) throws IOException {
-        List<Double> create = new ArrayList<>();
-        List<Double> cut = new ArrayList<>();
-        List<Double> close = new ArrayList<>();
-        List<Double> total = new ArrayList<>();
+        Map<DiskModel, List<double[]>> times = new EnumMap<>(DiskModel.class);
+        times.put(DiskModel.BLOCK, new ArrayList<>());
+        times.put(DiskModel.FILE, new ArrayList<>());
         for (int i = 0; i < n; i++) {
-            long t0 = System.nanoTime();
-            SimulatedDisk disk = SimulatedDisk.create(work, 32L << 20, "ext4", List.of());
-            long t1;
-            long t2;
-            long t3;
-            long t4;
-            try {
-                t1 = System.nanoTime();
-                try (FileChannel ch = FileChannel.open(disk.path().resolve("data"), StandardOpenOption.CREATE,
-                        StandardOpenOption.WRITE)) {
-                    ch.write(ByteBuffer.wrap("kept".getBytes(StandardCharsets.UTF_8)));
-                    ch.force(true);
-                }
-                t2 = System.nanoTime();
-                Path survivor = disk.cutPower();
-                if (!Files.readString(survivor.resolve("data")).equals("kept")) {
-                    throw new IllegalStateException("the synced file did not survive");
-                }
-                t3 = System.nanoTime();
-            } finally {
-                disk.close();
+            List<DiskModel> order = i % 2 == 0 ? List.of(DiskModel.BLOCK, DiskModel.FILE) : List.of(DiskModel.FILE, DiskModel.BLOCK);
+            for (DiskModel model : order) {
+                double[] t = cycle(work, model);
+                times.get(model).add(t);
+                System.err.printf(Locale.ROOT, "bench: cycle %d/%d, %s model: %.3f s%n", i + 1, n, model, t[3]);
             }
-            t4 = System.nanoTime();
-            create.add((t1 - t0) / 1e9);
-            cut.add((t3 - t2) / 1e9);
-            close.add((t4 - t3) / 1e9);
-            total.add((t1 - t0 + t4 - t2) / 1e9);
-            System.err.printf(Locale.ROOT, "bench: cycle %d/%d: %.3f s%n", i + 1, n, total.get(i));
         }
-        System.out.printf(Locale.ROOT, "cut-and-verify cycle beyond the workload, median of %d (32 MiB ext4): %.3f s"
-                        + " (make disk %.3f s, cut and mount survivor %.3f s, undo %.3f s); target < 0.5 s%n",
-                n, median(total), median(create), median(cut), median(close));
+        for (DiskModel model : List.of(DiskModel.BLOCK, DiskModel.FILE)) {
+            List<double[]> t = times.get(model);
+            System.out.printf(Locale.ROOT, "cut-and-verify cycle beyond the workload, %s model, median of %d%s: %.3f s"
+                            + " (make disk %.3f s, cut and %s survivor %.3f s, undo %.3f s)%n", model, n,
+                    model == DiskModel.BLOCK ? " (32 MiB ext4)" : "", median(t, 3), median(t, 0),
+                    model == DiskModel.BLOCK ? "mount" : "write out", median(t, 1), median(t, 2));
+        }
+    }
+
+    /** {make, cut and survivor, undo, all but the workload} of one cycle, in seconds. */
+    private static double[] cycle(Path work, DiskModel model) throws IOException {
+        long t0 = System.nanoTime();
+        SimulatedDisk disk = SimulatedDisk.create(model, work, 32L << 20, "ext4", 4096);
+        long t1;
+        long t2;
+        long t3;
+        try {
+            t1 = System.nanoTime();
+            try (FileChannel ch = FileChannel.open(disk.path().resolve("data"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE)) {
+                ch.write(ByteBuffer.wrap("kept".getBytes(StandardCharsets.UTF_8)));
+                ch.force(true);
+            }
+            try (FileChannel dir = FileChannel.open(disk.path(), StandardOpenOption.READ)) {
+                dir.force(true);
+            }
+            t2 = System.nanoTime();
+            Path survivor = disk.cutPower();
+            if (!Files.readString(survivor.resolve("data")).equals("kept")) {
+                throw new IllegalStateException("the synced file did not survive on the " + model + " model");
+            }
+            t3 = System.nanoTime();
+        } finally {
+            disk.close();
+        }
+        long t4 = System.nanoTime();
+        return new double[] {(t1 - t0) / 1e9, (t3 - t2) / 1e9, (t4 - t3) / 1e9, (t1 - t0 + t4 - t2) / 1e9};
+    }
+
+    private static double median(List<double[]> rows, int column) {
+        List<Double> v = new ArrayList<>();
+        for (double[] r : rows) {
+            v.add(r[column]);
+        }
+        return median(v);
     }
 
     /** PowerCutMatrix per cell, {@code cuts} cuts each, timed. */

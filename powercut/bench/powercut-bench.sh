@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The power-cut figures, printed, not asserted: the median cost of a cut-and-verify cycle beyond its
-# workload (make a 32 MiB ext4 on the simulated drive, cut, mount and read the survivor, undo it all;
-# target < 0.5 s), the time of a sweep of N cuts per SQLite journal mode x synchronous cell (target:
+# workload, on the block model (make a 32 MiB ext4 on the simulated drive, cut, mount and read the
+# survivor, undo it all) and on the file model (serve an empty tree, cut, write out and read the
+# survivor, undo), alternated cycle by cycle, the time of a sweep of N cuts per SQLite journal mode x synchronous cell (target:
 # all six cells of 20 cuts < 2 min), and the WAL+FULL one-row commit rate on the simulated disk against
 # a directory on a real disk, alternated round by round in one run (target: simulated >= real).
 #

@@ -2,6 +2,7 @@ package io.flushcheck.powercut;
 
 import io.flushcheck.powercut.internal.Commands;
 import io.flushcheck.powercut.internal.DiskServerMain;
+import io.flushcheck.powercut.internal.DriveControl;
 import io.flushcheck.powercut.internal.Filesystems;
 import io.flushcheck.powercut.internal.FuseDiskServer;
 import io.flushcheck.powercut.internal.FuseMount;
@@ -58,7 +59,10 @@ public final class SimulatedDisk implements AutoCloseable {
     private final String fsType;
     private final boolean directIo;
     private final int atomicWriteBytes;
+    /** The block model's drive: a process of its own, whose death the kernel sees (null for the file model). */
     private final Process server;
+    /** The file model's server: a thread of this JVM, its mount watched by fusermount (null for the block model). */
+    private final DriveControl local;
     private final BufferedReader replies;
     private final PrintStream commands;
     private final Deque<Runnable> undo = new ArrayDeque<>();
@@ -71,15 +75,17 @@ public final class SimulatedDisk implements AutoCloseable {
     private long armedAt = -1;
     private long armedSeed;
 
-    private SimulatedDisk(Path work, DiskModel model, String fsType, boolean directIo, int atomicWriteBytes, Process server) {
+    private SimulatedDisk(Path work, DiskModel model, String fsType, boolean directIo, int atomicWriteBytes, Process server,
+                          DriveControl local) {
         this.work = work;
         this.model = model;
         this.fsType = fsType;
         this.directIo = directIo;
         this.atomicWriteBytes = atomicWriteBytes;
         this.server = server;
-        this.replies = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-        this.commands = new PrintStream(server.getOutputStream(), true, StandardCharsets.UTF_8);
+        this.local = local;
+        this.replies = server == null ? null : new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+        this.commands = server == null ? null : new PrintStream(server.getOutputStream(), true, StandardCharsets.UTF_8);
     }
 
     /**
@@ -149,21 +155,21 @@ public final class SimulatedDisk implements AutoCloseable {
         Files.createDirectories(work);
         Leftovers.claim(work);
         Path fs = Files.createDirectories(work.resolve("fs"));
-        Process server = new ProcessBuilder(serverCommand("--files", fs.toString()))
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.FILE, "files", false, 1, server);
+        // Served here, not in a process of its own: no filesystem or loop device sits on this mount for a
+        // stuck server to hang, and fusermount's auto_unmount removes it however this JVM ends (where
+        // fusermount is missing and the JVM root, the next disk's sweep does, from this record).
+        Leftovers.record(work, "mount", fs.toString());
+        DriveControl control;
         try {
-            disk.undo.push(disk::stopServer);
-            String ready = disk.reply();
-            if (!"ready".equals(ready)) {
-                throw new IOException("the file model's server did not start: " + ready);
-            }
-            disk.path = fs;
-            return disk;
+            control = DriveControl.files(fs);
         } catch (IOException | RuntimeException e) {
-            disk.close();
+            Leftovers.undo(work);
             throw e;
         }
+        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.FILE, "files", false, 1, null, control);
+        disk.undo.push(disk::stopServer);
+        disk.path = fs;
+        return disk;
     }
 
     /**
@@ -215,7 +221,7 @@ public final class SimulatedDisk implements AutoCloseable {
         Path fuse = Files.createDirectories(work.resolve("drive"));
         Process server = new ProcessBuilder(serverCommand(fuse.toString(), String.valueOf(sizeBytes),
                 String.valueOf(atomicWriteBytes))).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.BLOCK, fsType, directIo, atomicWriteBytes, server);
+        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.BLOCK, fsType, directIo, atomicWriteBytes, server, null);
         try {
             disk.start(fuse, mkfsOptions);
             return disk;
@@ -406,9 +412,9 @@ public final class SimulatedDisk implements AutoCloseable {
         }
     }
 
-    /** The PID of the drive's server process. */
+    /** The PID of the drive's server process: this JVM's for the file model, which serves it in a thread. */
     long serverPid() {
-        return server.pid();
+        return server == null ? ProcessHandle.current().pid() : server.pid();
     }
 
     /** The mounted filesystem. After a cut it is gone (the directory too), and writing there fails. */
@@ -629,6 +635,9 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     private synchronized String ask(String command) throws IOException {
+        if (local != null) {
+            return local.answer(command);
+        }
         commands.println(command);
         return reply();
     }
@@ -642,6 +651,10 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     private void stopServer() {
+        if (local != null) {
+            local.answer("quit");
+            return;
+        }
         if (server.isAlive()) {
             commands.println("quit");
             commands.close();

@@ -8,8 +8,8 @@ import java.util.List;
 /**
  * The write-then-rename store on the file model, as a program of its own, for a run as another user:
  * prints the user it ran as, the mounts it saw, and what survived the cut.
- * Usage: {@code FileModelWorkload WORK [hold]}; with {@code hold}, it prints the mount and the server's PID
- * ({@code holding PATH PID}) and waits to be killed.
+ * Usage: {@code FileModelWorkload WORK [hold]}; with {@code hold}, it prints the mount ({@code holding PATH})
+ * and waits to be killed.
  */
 public final class FileModelWorkload {
 
@@ -26,7 +26,7 @@ public final class FileModelWorkload {
             System.out.println("mounted " + mounts.stream().anyMatch(l -> l.contains(" " + dir + " ")
                     && l.contains("fuse.flushcheck-files")));
             if (args.length > 1 && args[1].equals("hold")) {
-                System.out.println("holding " + dir + " " + disk.serverPid());
+                System.out.println("holding " + dir);
                 Thread.sleep(Long.MAX_VALUE);
             }
             Files.writeString(dir.resolve("store"), "old");

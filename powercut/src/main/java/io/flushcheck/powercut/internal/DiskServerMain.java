@@ -35,80 +35,22 @@ public final class DiskServerMain {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         boolean files = args[0].equals("--files");
         Path mountPoint = Path.of(args[files ? 1 : 0]);
-        Worlds worlds = new Worlds();
-        PowerLossModel model;
-        FuseServer server;
+        DriveControl control;
         try {
-            if (files) {
-                FileTree tree = new FileTree(Libc.C.geteuid(), Libc.C.getegid());
-                model = tree;
-                model.whenFrozen(worlds::powerGone);
-                server = FuseTreeServer.mount(tree, mountPoint);
-            } else {
-                SectorStore store = new SectorStore(Long.parseLong(args[1]),
-                        args.length > 2 ? Integer.parseInt(args[2]) : SectorStore.SECTOR);
-                model = store;
-                model.whenFrozen(worlds::powerGone);
-                server = FuseDiskServer.mount(store, mountPoint);
-            }
+            control = files ? DriveControl.files(mountPoint) : DriveControl.drive(mountPoint, Long.parseLong(args[1]),
+                    args.length > 2 ? Integer.parseInt(args[2]) : SectorStore.SECTOR);
         } catch (Exception e) {
             out.println("error " + e.getMessage());
             System.exit(1);
             return;
         }
-        Thread serving = new Thread(() -> {
-            try {
-                server.serve();
-            } catch (Exception e) {
-                System.err.println("flushcheck disk server: " + e.getMessage());
-            }
-        }, "fuse-disk");
-        serving.setDaemon(true);
-        serving.start();
         out.println("ready");
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line = in.readLine(); line != null; line = in.readLine()) {
-            String[] w = line.trim().split(" ");
-            try {
-                switch (w[0]) {
-                    case "stats" -> out.println("flushes " + model.flushes() + " unflushed " + model.unflushedBytes());
-                    case "cut" -> {
-                        long[] r = model.cut(PowerLossModel.CutMode.valueOf(w[1]), w.length > 2 ? Long.parseLong(w[2]) : 0);
-                        out.println("cut kept " + r[0] + " discarded " + r[1] + " at " + model.flushes()
-                                + (model.armedCutHappened() ? " armed" : " now"));
-                    }
-                    case "arm" -> {
-                        if (w.length > 2) {
-                            int group = Integer.parseInt(w[2]);
-                            model.cutAtFlush(Long.parseLong(w[1]), () -> Libc.C.kill(-group, Libc.SIGKILL));
-                        } else {
-                            model.cutAtFlush(Long.parseLong(w[1]), null);
-                        }
-                        out.println("armed");
-                    }
-                    case "save" -> {
-                        model.save(Path.of(line.trim().substring("save ".length())));
-                        out.println("saved");
-                    }
-                    case "world" -> out.println(worlds.add(Integer.parseInt(w[1])) ? "world" : "world killed");
-                    case "powered" -> out.println("powered " + !model.frozen());
-                    case "arm-during" -> {
-                        model.cutDuringFlush(Long.parseLong(w[1]), Long.parseLong(w[2]));
-                        out.println("armed");
-                    }
-                    case "unmount" -> {
-                        server.unmount();
-                        out.println("unmounted");
-                    }
-                    case "quit" -> {
-                        server.unmount();
-                        out.println("bye");
-                        return;
-                    }
-                    default -> out.println("error unknown command " + w[0]);
-                }
-            } catch (Exception e) {
-                out.println("error " + e);
+            String reply = control.answer(line);
+            out.println(reply);
+            if (reply.equals("bye")) {
+                return;
             }
         }
         // The parent is gone without a quit (killed): undo what it made on this drive while the drive
@@ -117,6 +59,6 @@ public final class DiskServerMain {
             System.err.println("flushcheck disk server: its JVM is gone; cleaning up: "
                     + Leftovers.undo(mountPoint.getParent()));
         }
-        server.unmount();
+        control.unmount();
     }
 }

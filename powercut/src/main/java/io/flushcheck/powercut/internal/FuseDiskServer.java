@@ -53,7 +53,8 @@ public final class FuseDiskServer implements FuseServer {
         mount.unmount();
     }
 
-    public void closeDevice() {
+    @Override
+    public void close() {
         mount.closeDevice();
     }
 

@@ -31,12 +31,16 @@ public final class FuseMount {
     private final int fd;
     private final String fusermount;
     private final int commFd;
+    private final int watcher;
+    private boolean unmounted;
+    private boolean closed;
 
-    private FuseMount(Path mountPoint, int fd, String fusermount, int commFd) {
+    private FuseMount(Path mountPoint, int fd, String fusermount, int commFd, int watcher) {
         this.mountPoint = mountPoint;
         this.fd = fd;
         this.fusermount = fusermount;
         this.commFd = commFd;
+        this.watcher = watcher;
     }
 
     /** The {@code /dev/fuse} descriptor the filesystem is served on. */
@@ -84,6 +88,15 @@ public final class FuseMount {
         return root() ? mountAsRoot(mountPoint, subtype) : mountByFusermount(mountPoint, subtype);
     }
 
+    /**
+     * As {@link #mount(Path, String)}, but through fusermount wherever it is installed, root or not, for a
+     * server inside a process that may be killed: fusermount's {@code auto_unmount} then removes the mount
+     * however the process ends. As root without fusermount, {@code mount(2)}.
+     */
+    static FuseMount mountWatched(Path mountPoint, String subtype) throws IOException {
+        return fusermount() == null && root() ? mountAsRoot(mountPoint, subtype) : mountByFusermount(mountPoint, subtype);
+    }
+
     private static FuseMount mountAsRoot(Path mountPoint, String subtype) throws IOException {
         int fd = Libc.C.open("/dev/fuse", Libc.O_RDWR | Libc.O_CLOEXEC);
         if (fd < 0) {
@@ -96,7 +109,7 @@ public final class FuseMount {
             Libc.C.close(fd);
             throw new IOException("cannot mount FUSE on " + mountPoint + ": errno " + errno);
         }
-        return new FuseMount(mountPoint, fd, null, -1);
+        return new FuseMount(mountPoint, fd, null, -1, -1);
     }
 
     private static FuseMount mountByFusermount(Path mountPoint, String subtype) throws IOException {
@@ -111,8 +124,9 @@ public final class FuseMount {
         }
         // Ours must not reach fusermount: its watcher would then never see this process end.
         Libc.C.fcntl(pair[1], F_SETFD, FD_CLOEXEC);
-        String[] argv = {fusermount, "-o", "fsname=flushcheck,subtype=" + subtype + ",auto_unmount", "--",
-                mountPoint.toString()};
+        // As root, programs of other users (a server run as its own user) may use it too.
+        String[] argv = {fusermount, "-o", "fsname=flushcheck,subtype=" + subtype + ",auto_unmount"
+                + (root() ? ",allow_other" : ""), "--", mountPoint.toString()};
         List<String> env = new ArrayList<>();
         for (Map.Entry<String, String> e : System.getenv().entrySet()) {
             if (!e.getKey().startsWith("_FUSE_")) {
@@ -134,10 +148,10 @@ public final class FuseMount {
             throw new IOException(fusermount + " did not mount " + mountPoint + " (exit status " + status
                     + "; its message is above)");
         }
-        // With auto_unmount, fusermount stays to watch the socket and exits after the unmount; nothing here
-        // waits for it (libfuse does not either): it is reaped when this process, the server, ends.
+        // With auto_unmount, fusermount stays to watch the socket: it unmounts when the socket closes, and
+        // is reaped then (unmount).
         Libc.C.fcntl(fd, F_SETFD, FD_CLOEXEC);
-        return new FuseMount(mountPoint, fd, fusermount, pair[1]);
+        return new FuseMount(mountPoint, fd, fusermount, pair[1], pid[0]);
     }
 
     /** The descriptor sent over {@code socket} with SCM_RIGHTS, or -1 when none came. */
@@ -179,28 +193,65 @@ public final class FuseMount {
     }
 
     /**
-     * Unmounts, lazily (open files do not keep it), and closes the descriptor. Through fusermount, when
-     * this process is not root; there closing the watched socket would unmount too, but only once
-     * fusermount's watcher notices.
+     * Unmounts, lazily (open files do not keep it). Where fusermount mounted, closing the socket it
+     * watches makes it unmount and exit, and it is reaped here: before the mount point's directory goes
+     * (fusermount unmounts from the directory above it), and before another disk is made (or this
+     * process would collect a zombie per disk). Should it not end within {@link #WATCHER_MILLIS},
+     * {@code fusermount -u -z} unmounts instead.
      */
-    void unmount() {
+    synchronized void unmount() {
+        if (unmounted) {
+            return; // once: a descriptor closed twice may close another's that took its number
+        }
+        unmounted = true;
         if (fusermount == null) {
             Libc.C.umount2(mountPoint.toString(), Libc.MNT_DETACH);
-        } else {
-            try {
-                Process p = new ProcessBuilder(fusermount, "-u", "-z", "-q", "--", mountPoint.toString())
-                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-                p.waitFor(10, TimeUnit.SECONDS);
-            } catch (IOException e) {
-                // the watcher unmounts once the socket closes below
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            Libc.C.close(commFd);
+            return;
+        }
+        Libc.C.close(commFd);
+        if (reaped(watcher, WATCHER_MILLIS)) {
+            return;
+        }
+        try {
+            Process p = new ProcessBuilder(fusermount, "-u", "-z", "-q", "--", mountPoint.toString())
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            p.waitFor(10, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            // the watcher unmounts when it wakes
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
-    void closeDevice() {
-        Libc.C.close(fd);
+    private static final long WATCHER_MILLIS = 5000;
+    private static final int WNOHANG = 1;
+
+    /** True once {@code pid} (a child) has ended and been reaped, within {@code millis}. */
+    private static boolean reaped(int pid, long millis) {
+        int[] status = new int[1];
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        while (true) {
+            int r = Libc.C.waitpid(pid, status, WNOHANG);
+            if (r == pid || r < 0 && Libc.errno() != FuseChannel.EINTR) {
+                return true; // ended (or not our child any more: nothing to wait for)
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+    }
+
+    /** Closes the {@code /dev/fuse} descriptor, once, after serving ended. */
+    synchronized void closeDevice() {
+        if (!closed) {
+            closed = true;
+            Libc.C.close(fd);
+        }
     }
 }

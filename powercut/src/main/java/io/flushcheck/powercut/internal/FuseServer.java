@@ -10,4 +10,7 @@ interface FuseServer {
 
     /** Unmounts, lazily (open files do not keep it). */
     void unmount();
+
+    /** Closes the connection's descriptor, once serving has ended. */
+    void close();
 }

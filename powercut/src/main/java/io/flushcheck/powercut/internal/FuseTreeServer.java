@@ -44,9 +44,12 @@ public final class FuseTreeServer implements FuseServer {
         this.channel = new FuseChannel(mount.fd());
     }
 
-    /** Mounts {@code tree} on {@code mountPoint} (root or not); {@link #serve()} answers it. */
+    /**
+     * Mounts {@code tree} on {@code mountPoint} (root or not), through fusermount where it is installed, so
+     * that the mount goes with the process serving it however it ends; {@link #serve()} answers it.
+     */
     public static FuseTreeServer mount(FileTree tree, Path mountPoint) throws IOException {
-        return new FuseTreeServer(tree, FuseMount.mount(mountPoint, "flushcheck-files"));
+        return new FuseTreeServer(tree, FuseMount.mountWatched(mountPoint, "flushcheck-files"));
     }
 
     /** True when fusermount made the mount, for a process that is not root. */
@@ -64,6 +67,11 @@ public final class FuseTreeServer implements FuseServer {
     @Override
     public void unmount() {
         mount.unmount();
+    }
+
+    @Override
+    public void close() {
+        mount.closeDevice();
     }
 
     private int answer(int opcode, long node, ByteBuffer req, ByteBuffer rep) {

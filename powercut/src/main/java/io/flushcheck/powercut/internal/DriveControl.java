@@ -1,0 +1,116 @@
+package io.flushcheck.powercut.internal;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.apiguardian.api.API;
+
+/**
+ * A mounted model and the commands that drive it, one line each, answered with one line (the protocol
+ * {@link DiskServerMain} speaks on its pipes, and an in-process file model answers directly):
+ * {@code stats}, {@code cut MODE SEED}, {@code arm K [PGID]}, {@code arm-during K SEED}, {@code save PATH},
+ * {@code world PID}, {@code powered}, {@code unmount}, {@code quit}.
+ */
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class DriveControl {
+
+    private final PowerLossModel model;
+    private final FuseServer server;
+    private final Worlds worlds;
+    private final Thread serving;
+
+    private DriveControl(PowerLossModel model, FuseServer server, Worlds worlds) {
+        this.model = model;
+        this.server = server;
+        this.worlds = worlds;
+        this.serving = new Thread(() -> {
+            try {
+                server.serve();
+            } catch (Exception e) {
+                System.err.println("flushcheck disk server: " + e.getMessage());
+            } finally {
+                server.close();
+            }
+        }, "flushcheck-fuse");
+        serving.setDaemon(true);
+    }
+
+    /** The file model on {@code mountPoint}, served by a thread of this process. */
+    public static DriveControl files(Path mountPoint) throws IOException {
+        Worlds worlds = new Worlds();
+        FileTree tree = new FileTree(Libc.C.geteuid(), Libc.C.getegid());
+        tree.whenFrozen(worlds::powerGone);
+        return start(tree, FuseTreeServer.mount(tree, mountPoint), worlds);
+    }
+
+    /** The block model's drive of {@code size} bytes writing {@code atomicUnit} bytes atomically, on {@code mountPoint}. */
+    static DriveControl drive(Path mountPoint, long size, int atomicUnit) throws IOException {
+        Worlds worlds = new Worlds();
+        SectorStore store = new SectorStore(size, atomicUnit);
+        store.whenFrozen(worlds::powerGone);
+        return start(store, FuseDiskServer.mount(store, mountPoint), worlds);
+    }
+
+    private static DriveControl start(PowerLossModel model, FuseServer server, Worlds worlds) {
+        DriveControl c = new DriveControl(model, server, worlds);
+        c.serving.start();
+        return c;
+    }
+
+    /** The answer to one command line; {@code bye} after {@code quit}. */
+    public synchronized String answer(String line) {
+        String[] w = line.trim().split(" ");
+        try {
+            switch (w[0]) {
+                case "stats" -> {
+                    return "flushes " + model.flushes() + " unflushed " + model.unflushedBytes();
+                }
+                case "cut" -> {
+                    long[] r = model.cut(PowerLossModel.CutMode.valueOf(w[1]), w.length > 2 ? Long.parseLong(w[2]) : 0);
+                    return "cut kept " + r[0] + " discarded " + r[1] + " at " + model.flushes()
+                            + (model.armedCutHappened() ? " armed" : " now");
+                }
+                case "arm" -> {
+                    if (w.length > 2) {
+                        int group = Integer.parseInt(w[2]);
+                        model.cutAtFlush(Long.parseLong(w[1]), () -> Libc.C.kill(-group, Libc.SIGKILL));
+                    } else {
+                        model.cutAtFlush(Long.parseLong(w[1]), null);
+                    }
+                    return "armed";
+                }
+                case "arm-during" -> {
+                    model.cutDuringFlush(Long.parseLong(w[1]), Long.parseLong(w[2]));
+                    return "armed";
+                }
+                case "save" -> {
+                    model.save(Path.of(line.trim().substring("save ".length())));
+                    return "saved";
+                }
+                case "world" -> {
+                    return worlds.add(Integer.parseInt(w[1])) ? "world" : "world killed";
+                }
+                case "powered" -> {
+                    return "powered " + !model.frozen();
+                }
+                case "unmount" -> {
+                    server.unmount();
+                    return "unmounted";
+                }
+                case "quit" -> {
+                    server.unmount();
+                    return "bye";
+                }
+                default -> {
+                    return "error unknown command " + w[0];
+                }
+            }
+        } catch (Exception e) {
+            return "error " + e;
+        }
+    }
+
+    /** Unmounts, as {@code quit} does, for a parent that is gone without one. */
+    void unmount() {
+        server.unmount();
+    }
+}
