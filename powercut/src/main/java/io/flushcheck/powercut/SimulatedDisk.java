@@ -2,7 +2,6 @@ package io.flushcheck.powercut;
 
 import io.flushcheck.powercut.internal.Commands;
 import io.flushcheck.powercut.internal.DiskServerMain;
-import io.flushcheck.powercut.internal.DriveControl;
 import io.flushcheck.powercut.internal.Filesystems;
 import io.flushcheck.powercut.internal.FuseDiskServer;
 import io.flushcheck.powercut.internal.FuseMount;
@@ -59,10 +58,8 @@ public final class SimulatedDisk implements AutoCloseable {
     private final String fsType;
     private final boolean directIo;
     private final int atomicWriteBytes;
-    /** The block model's drive: a process of its own, whose death the kernel sees (null for the file model). */
+    /** The drive's server: a process of its own, whose death the kernel sees. */
     private final Process server;
-    /** The file model's server: a thread of this JVM, its mount watched by fusermount (null for the block model). */
-    private final DriveControl local;
     private final BufferedReader replies;
     private final PrintStream commands;
     private final Deque<Runnable> undo = new ArrayDeque<>();
@@ -75,17 +72,15 @@ public final class SimulatedDisk implements AutoCloseable {
     private long armedAt = -1;
     private long armedSeed;
 
-    private SimulatedDisk(Path work, DiskModel model, String fsType, boolean directIo, int atomicWriteBytes, Process server,
-                          DriveControl local) {
+    private SimulatedDisk(Path work, DiskModel model, String fsType, boolean directIo, int atomicWriteBytes, Process server) {
         this.work = work;
         this.model = model;
         this.fsType = fsType;
         this.directIo = directIo;
         this.atomicWriteBytes = atomicWriteBytes;
         this.server = server;
-        this.local = local;
-        this.replies = server == null ? null : new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-        this.commands = server == null ? null : new PrintStream(server.getOutputStream(), true, StandardCharsets.UTF_8);
+        this.replies = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+        this.commands = new PrintStream(server.getOutputStream(), true, StandardCharsets.UTF_8);
     }
 
     /**
@@ -142,11 +137,12 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /**
      * Makes a drive of the file-level model under {@code work} (created; removed on close): a tree of files
-     * in memory, served over FUSE by a server of flushcheck's own and mounted at {@link #path()}, where a
-     * file's data becomes durable when the file is synced and a name when its directory is, as POSIX
-     * promises and no more ({@link DiskModel#FILE}). Needs no root: where the process is not root,
-     * {@code fusermount3} (or fuse 2's {@code fusermount}) mounts it. {@link #cutPower()} writes what
-     * survived into a plain directory.
+     * in memory, served over FUSE by a process of flushcheck's own and mounted at {@link #path()}, where a file's
+     * data becomes durable when the file is synced and a name when its directory is, as POSIX promises and
+     * no more ({@link DiskModel#FILE}). Needs no root: {@code fusermount3} (or fuse 2's {@code fusermount})
+     * mounts it wherever it is installed, and its {@code auto_unmount} removes the mount however the
+     * server ends; as root without it, {@code mount(2)} does. {@link #cutPower()} writes what survived into a
+     * plain directory.
      */
     public static SimulatedDisk createFiles(Path work) throws IOException {
         for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
@@ -155,19 +151,23 @@ public final class SimulatedDisk implements AutoCloseable {
         Files.createDirectories(work);
         Leftovers.claim(work);
         Path fs = Files.createDirectories(work.resolve("fs"));
-        // Served here, not in a process of its own: no filesystem or loop device sits on this mount for a
-        // stuck server to hang, and fusermount's auto_unmount removes it however this JVM ends (where
-        // fusermount is missing and the JVM root, the next disk's sweep does, from this record).
-        Leftovers.record(work, "mount", fs.toString());
-        DriveControl control;
+        // Served by a process of its own, never by this JVM: a program here that maps a file of the mount
+        // (SQLite maps its WAL index) faults with this process's memory map locked, and a server thread
+        // here that then needs that lock (to grow its heap, start a thread) waits on the fault it must
+        // answer. fusermount's auto_unmount removes the mount however the server ends.
+        Process server = new ProcessBuilder(serverCommand("--files", fs.toString()))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.FILE, "files", false, 1, server);
         try {
-            control = DriveControl.files(fs);
+            disk.undo.push(disk::stopServer);
+            String ready = disk.reply();
+            if (!"ready".equals(ready)) {
+                throw new IOException("the file model's server did not start: " + ready);
+            }
         } catch (IOException | RuntimeException e) {
-            Leftovers.undo(work);
+            disk.close();
             throw e;
         }
-        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.FILE, "files", false, 1, null, control);
-        disk.undo.push(disk::stopServer);
         disk.path = fs;
         return disk;
     }
@@ -190,7 +190,7 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     /**
-     * The drive's server, a JVM of its own: it lives for one test, so C1 compiles its request loop at once
+     * The block model's drive server, a JVM of its own: it lives for one test, so C1 compiles its request loop at once
      * (C2 would come too late to pay), and one GC thread leaves the cores to the workload. About 1.4x the
      * commits per second.
      */
@@ -221,7 +221,7 @@ public final class SimulatedDisk implements AutoCloseable {
         Path fuse = Files.createDirectories(work.resolve("drive"));
         Process server = new ProcessBuilder(serverCommand(fuse.toString(), String.valueOf(sizeBytes),
                 String.valueOf(atomicWriteBytes))).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.BLOCK, fsType, directIo, atomicWriteBytes, server, null);
+        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.BLOCK, fsType, directIo, atomicWriteBytes, server);
         try {
             disk.start(fuse, mkfsOptions);
             return disk;
@@ -412,9 +412,9 @@ public final class SimulatedDisk implements AutoCloseable {
         }
     }
 
-    /** The PID of the drive's server process: this JVM's for the file model, which serves it in a thread. */
+    /** The PID of the drive's server process. */
     long serverPid() {
-        return server == null ? ProcessHandle.current().pid() : server.pid();
+        return server.pid();
     }
 
     /** The mounted filesystem. After a cut it is gone (the directory too), and writing there fails. */
@@ -425,6 +425,34 @@ public final class SimulatedDisk implements AutoCloseable {
     /** Flushes the drive has completed so far. */
     public long flushes() {
         return Long.parseLong(stats()[1]);
+    }
+
+    /**
+     * Makes the drive fail flushes with an I/O error while the power stays on: once {@code k} flushes
+     * have completed (counted from the disk's creation; {@link #flushes()} says how many have), the next
+     * flush fails, and with {@code persistent} every flush after it; without, the one after the failure
+     * works again. A failed flush makes nothing durable. On the block model the filesystem above meets the
+     * error as it would from a disk (ext4 returns EIO from the sync that waited for it, and aborts its
+     * journal when a commit's flush fails); on the file model the sync that is the flush returns EIO.
+     * {@link #cutPower()} afterwards shows what survived.
+     */
+    public void failFlushesAfter(long k, boolean persistent) {
+        if (k < 0) {
+            throw new IllegalArgumentException("flushes are counted from 0, not " + k);
+        }
+        try {
+            String r = ask("fail-flush " + k + (persistent ? " persistent" : " once"));
+            if (!r.equals("failing")) {
+                throw new IllegalStateException("the simulated drive did not arm the failure: " + r);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Flushes the drive has failed so far ({@link #failFlushesAfter}). */
+    public long failedFlushes() {
+        return Long.parseLong(stats()[5]);
     }
 
     /** Bytes written since the last flush: what a cut now would discard. */
@@ -635,9 +663,6 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     private synchronized String ask(String command) throws IOException {
-        if (local != null) {
-            return local.answer(command);
-        }
         commands.println(command);
         return reply();
     }
@@ -651,10 +676,6 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     private void stopServer() {
-        if (local != null) {
-            local.answer("quit");
-            return;
-        }
         if (server.isAlive()) {
             commands.println("quit");
             commands.close();

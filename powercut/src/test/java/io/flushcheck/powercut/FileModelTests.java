@@ -93,6 +93,26 @@ class FileModelTests {
         }
     }
 
+    /** SQLite maps its WAL index: a shared mapping of a file on the model, written and forced, is durable. */
+    @Test
+    void aMappedFileWrittenAndForcedIsDurable() throws IOException {
+        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("disk"))) {
+            Path f = disk.path().resolve("mapped");
+            try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE)) {
+                ch.truncate(0);
+                ch.write(ByteBuffer.allocate(8192), 0);
+                ch.force(true);
+                java.nio.MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0, 8192);
+                m.put(4096, "mapped".getBytes(StandardCharsets.UTF_8));
+                m.force();
+            }
+            syncDir(disk.path());
+            byte[] survived = Files.readAllBytes(disk.cutPower().resolve("mapped"));
+            assertThat(new String(survived, 4096, 6, StandardCharsets.UTF_8)).isEqualTo("mapped");
+        }
+    }
+
     @Test
     void afterTheCutTheMountIsGoneAndWritesThereFail() throws IOException {
         try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("disk"))) {

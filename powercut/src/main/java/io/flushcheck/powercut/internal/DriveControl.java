@@ -7,8 +7,9 @@ import org.apiguardian.api.API;
 /**
  * A mounted model and the commands that drive it, one line each, answered with one line (the protocol
  * {@link DiskServerMain} speaks on its pipes, and an in-process file model answers directly):
- * {@code stats}, {@code cut MODE SEED}, {@code arm K [PGID]}, {@code arm-during K SEED}, {@code save PATH},
- * {@code world PID}, {@code powered}, {@code unmount}, {@code quit}.
+ * {@code stats}, {@code cut MODE SEED}, {@code arm K [PGID]}, {@code arm-during K SEED},
+ * {@code fail-flush K once|persistent}, {@code save PATH}, {@code world PID}, {@code powered}, {@code unmount},
+ * {@code quit}.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class DriveControl {
@@ -34,8 +35,8 @@ public final class DriveControl {
         serving.setDaemon(true);
     }
 
-    /** The file model on {@code mountPoint}, served by a thread of this process. */
-    public static DriveControl files(Path mountPoint) throws IOException {
+    /** The file model on {@code mountPoint}, served by a thread of this process (a server of its own: never the workload's). */
+    static DriveControl files(Path mountPoint) throws IOException {
         Worlds worlds = new Worlds();
         FileTree tree = new FileTree(Libc.C.geteuid(), Libc.C.getegid());
         tree.whenFrozen(worlds::powerGone);
@@ -62,7 +63,12 @@ public final class DriveControl {
         try {
             switch (w[0]) {
                 case "stats" -> {
-                    return "flushes " + model.flushes() + " unflushed " + model.unflushedBytes();
+                    return "flushes " + model.flushes() + " unflushed " + model.unflushedBytes() + " failed "
+                            + model.failedFlushes();
+                }
+                case "fail-flush" -> {
+                    model.failFlushesAfter(Long.parseLong(w[1]), w.length > 2 && w[2].equals("persistent"));
+                    return "failing";
                 }
                 case "cut" -> {
                     long[] r = model.cut(PowerLossModel.CutMode.valueOf(w[1]), w.length > 2 ? Long.parseLong(w[2]) : 0);

@@ -12,10 +12,11 @@ import org.apiguardian.api.API;
 
 /**
  * A FUSE filesystem's mount, made the way the process may: as root by {@code mount(2)} on a
- * {@code /dev/fuse} descriptor of its own; otherwise by the setuid {@code fusermount3} (or fuse 2's
- * {@code fusermount}), which opens {@code /dev/fuse}, mounts it, and passes the descriptor back over a
- * Unix socket named in {@code _FUSE_COMMFD} (SCM_RIGHTS), as libfuse does. With {@code auto_unmount},
- * fusermount keeps watching that socket and unmounts when this process dies, however it dies.
+ * {@code /dev/fuse} descriptor of its own; otherwise, or for a server that may die with its process
+ * ({@link #mountWatched}), by the setuid {@code fusermount3} (or fuse 2's {@code fusermount}), which opens
+ * {@code /dev/fuse}, mounts it, and passes the descriptor back over a Unix socket named in
+ * {@code _FUSE_COMMFD} (SCM_RIGHTS), as libfuse does. With {@code auto_unmount}, fusermount keeps watching
+ * that socket and unmounts when this process dies, however it dies.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class FuseMount {
@@ -46,11 +47,6 @@ public final class FuseMount {
     /** The {@code /dev/fuse} descriptor the filesystem is served on. */
     int fd() {
         return fd;
-    }
-
-    /** True when fusermount made the mount (no root), false for {@code mount(2)}. */
-    boolean unprivileged() {
-        return fusermount != null;
     }
 
     /** Whether this process may mount by {@code mount(2)}: it is root. */

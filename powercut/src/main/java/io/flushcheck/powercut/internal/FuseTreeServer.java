@@ -12,10 +12,10 @@ import org.apiguardian.api.API;
  * A FUSE filesystem that serves a {@link FileTree}, so that programs write to the file-level model through
  * the kernel's own calls: every write reaches the tree as it is made (no writeback cache: FUSE's default),
  * an fsync or fdatasync of a file (an {@code O_SYNC} write is followed by one) reaches it as FSYNC, of a
- * directory as FSYNCDIR. Mounted without root through fusermount ({@link FuseMount}). Symbolic links,
- * extended attributes, device nodes and {@code fallocate} are not supported (ENOSYS; the calls fail with
- * it or with EOPNOTSUPP); POSIX locks are the kernel's own, local to this machine, as on any local
- * filesystem.
+ * directory as FSYNCDIR. Mounted through fusermount where it is installed, root or not
+ * ({@link FuseMount}). Symbolic links, extended attributes, device nodes and {@code fallocate} are not
+ * supported (ENOSYS; the calls fail with it or with EOPNOTSUPP); POSIX locks are the kernel's own, local
+ * to this machine, as on any local filesystem.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class FuseTreeServer implements FuseServer {
@@ -52,11 +52,6 @@ public final class FuseTreeServer implements FuseServer {
         return new FuseTreeServer(tree, FuseMount.mountWatched(mountPoint, "flushcheck-files"));
     }
 
-    /** True when fusermount made the mount, for a process that is not root. */
-    public boolean unprivileged() {
-        return mount.unprivileged();
-    }
-
     /** Answers requests until the filesystem is unmounted (or DESTROY). */
     @Override
     public void serve() throws IOException {
@@ -79,8 +74,16 @@ public final class FuseTreeServer implements FuseServer {
             return handle(opcode, node, req, rep);
         } catch (FileTree.Errno e) {
             return -e.errno();
+        } catch (IllegalArgumentException e) {
+            return -EFBIG; // a file past what the model holds in memory
+        } catch (RuntimeException e) {
+            // Answered, whatever it was: a request left unanswered would hang its caller and the mount.
+            System.err.println("flushcheck file model: request " + opcode + " on node " + node + ": " + e);
+            return -FuseChannel.EIO;
         }
     }
+
+    private static final int EFBIG = 27;
 
     private int handle(int opcode, long node, ByteBuffer req, ByteBuffer rep) throws FileTree.Errno {
         switch (opcode) {

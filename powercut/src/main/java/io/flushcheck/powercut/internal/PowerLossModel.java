@@ -45,6 +45,16 @@ public interface PowerLossModel {
     /** Cuts the power as the {@code k}-th flush arrives, keeping a subset drawn from {@code seed}; that flush fails. */
     void cutDuringFlush(long k, long seed);
 
+    /**
+     * Fails flushes with the power on: once {@code k} flushes have completed, the next one fails (the
+     * program's sync gets EIO, and nothing becomes durable by it), and with {@code persistent} every one
+     * after it too; without, the flush after the failed one works again.
+     */
+    void failFlushesAfter(long k, boolean persistent);
+
+    /** Flushes failed so far by {@link #failFlushesAfter}. */
+    long failedFlushes();
+
     /** Runs {@code action} the moment the power goes, however it goes. */
     void whenFrozen(Runnable action);
 

@@ -42,6 +42,9 @@ public final class SectorStore implements PowerLossModel {
     private long duringSeed;
     private long[] duringCut;
     private long discardedAfterCut;
+    private long failAfter = -1;
+    private boolean failPersistent;
+    private long failedFlushes;
 
     public SectorStore(long size) {
         this(size, SECTOR);
@@ -149,6 +152,9 @@ public final class SectorStore implements PowerLossModel {
         if (frozen) {
             return !armedCutHappened();
         }
+        if (failing()) {
+            return false;
+        }
         if (flushes + 1 == cutDuringFlush) {
             duringCut = freeze(CutMode.SUBSET, duringSeed);
             return false;
@@ -173,6 +179,32 @@ public final class SectorStore implements PowerLossModel {
      * Runs {@code action} at the moment the power goes, however it goes (a cut, or an armed flush), before
      * a flush that the cut interrupts returns.
      */
+    @Override
+    public synchronized void failFlushesAfter(long k, boolean persistent) {
+        if (k < 0) {
+            throw new IllegalArgumentException("flushes are counted from 0, not " + k);
+        }
+        failAfter = k;
+        failPersistent = persistent;
+    }
+
+    @Override
+    public synchronized long failedFlushes() {
+        return failedFlushes;
+    }
+
+    /** Whether the flush arriving now fails by {@link #failFlushesAfter}; counts it when it does. */
+    private boolean failing() {
+        if (failAfter < 0 || flushes < failAfter) {
+            return false;
+        }
+        failedFlushes++;
+        if (!failPersistent) {
+            failAfter = -1;
+        }
+        return true;
+    }
+
     @Override
     public synchronized void whenFrozen(Runnable action) {
         onFreeze = action;
