@@ -2,6 +2,7 @@ package io.flushcheck.powercut;
 
 import io.flushcheck.powercut.internal.Commands;
 import io.flushcheck.powercut.internal.DiskServerMain;
+import io.flushcheck.powercut.internal.FileModelHost;
 import io.flushcheck.powercut.internal.Filesystems;
 import io.flushcheck.powercut.internal.FuseDiskServer;
 import io.flushcheck.powercut.internal.FuseMount;
@@ -24,6 +25,7 @@ import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.apiguardian.api.API;
 
 /**
@@ -58,8 +60,11 @@ public final class SimulatedDisk implements AutoCloseable {
     private final String fsType;
     private final boolean directIo;
     private final int atomicWriteBytes;
-    /** The drive's server: a process of its own, whose death the kernel sees. */
+    /** The block model's drive server: a process of its own, whose death the kernel sees (null for the file model). */
     private final Process server;
+    /** The file model's commands, answered by this JVM's {@link FileModelHost} (null for the block model). */
+    private final Function<String, String> hosted;
+    private final long hostPid;
     private final BufferedReader replies;
     private final PrintStream commands;
     private final Deque<Runnable> undo = new ArrayDeque<>();
@@ -72,15 +77,18 @@ public final class SimulatedDisk implements AutoCloseable {
     private long armedAt = -1;
     private long armedSeed;
 
-    private SimulatedDisk(Path work, DiskModel model, String fsType, boolean directIo, int atomicWriteBytes, Process server) {
+    private SimulatedDisk(Path work, DiskModel model, String fsType, boolean directIo, int atomicWriteBytes, Process server,
+                          Function<String, String> hosted, long hostPid) {
         this.work = work;
         this.model = model;
         this.fsType = fsType;
         this.directIo = directIo;
         this.atomicWriteBytes = atomicWriteBytes;
         this.server = server;
-        this.replies = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-        this.commands = new PrintStream(server.getOutputStream(), true, StandardCharsets.UTF_8);
+        this.hosted = hosted;
+        this.hostPid = hostPid;
+        this.replies = server == null ? null : new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+        this.commands = server == null ? null : new PrintStream(server.getOutputStream(), true, StandardCharsets.UTF_8);
     }
 
     /**
@@ -137,7 +145,8 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /**
      * Makes a drive of the file-level model under {@code work} (created; removed on close): a tree of files
-     * in memory, served over FUSE by a process of flushcheck's own and mounted at {@link #path()}, where a file's
+     * in memory, served over FUSE by a process of flushcheck's own (one for all of this JVM's file-model
+     * disks) and mounted at {@link #path()}, where a file's
      * data becomes durable when the file is synced and a name when its directory is, as POSIX promises and
      * no more ({@link DiskModel#FILE}). Needs no root: {@code fusermount3} (or fuse 2's {@code fusermount})
      * mounts it wherever it is installed, and its {@code auto_unmount} removes the mount however the
@@ -151,23 +160,21 @@ public final class SimulatedDisk implements AutoCloseable {
         Files.createDirectories(work);
         Leftovers.claim(work);
         Path fs = Files.createDirectories(work.resolve("fs"));
-        // Served by a process of its own, never by this JVM: a program here that maps a file of the mount
-        // (SQLite maps its WAL index) faults with this process's memory map locked, and a server thread
-        // here that then needs that lock (to grow its heap, start a thread) waits on the fault it must
+        // Served by a process of this JVM's file-model disks (FileModelHost), never by this JVM: a program
+        // here that maps a file of the mount (SQLite maps its WAL index) faults with this process's memory
+        // map locked, and a server thread here that then needed that lock would wait on the fault it must
         // answer. fusermount's auto_unmount removes the mount however the server ends.
-        Process server = new ProcessBuilder(serverCommand("--files", fs.toString()))
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.FILE, "files", false, 1, server);
+        Function<String, String> commands;
+        FileModelHost host;
         try {
-            disk.undo.push(disk::stopServer);
-            String ready = disk.reply();
-            if (!"ready".equals(ready)) {
-                throw new IOException("the file model's server did not start: " + ready);
-            }
+            host = FileModelHost.shared(serverCommand("--files-host"));
+            commands = host.mount(fs);
         } catch (IOException | RuntimeException e) {
-            disk.close();
+            Leftovers.undo(work);
             throw e;
         }
+        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.FILE, "files", false, 1, null, commands, host.pid());
+        disk.undo.push(disk::stopServer);
         disk.path = fs;
         return disk;
     }
@@ -221,7 +228,7 @@ public final class SimulatedDisk implements AutoCloseable {
         Path fuse = Files.createDirectories(work.resolve("drive"));
         Process server = new ProcessBuilder(serverCommand(fuse.toString(), String.valueOf(sizeBytes),
                 String.valueOf(atomicWriteBytes))).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.BLOCK, fsType, directIo, atomicWriteBytes, server);
+        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.BLOCK, fsType, directIo, atomicWriteBytes, server, null, 0);
         try {
             disk.start(fuse, mkfsOptions);
             return disk;
@@ -412,9 +419,9 @@ public final class SimulatedDisk implements AutoCloseable {
         }
     }
 
-    /** The PID of the drive's server process. */
+    /** The PID of the drive's server process (for the file model, the one its disks share). */
     long serverPid() {
-        return server.pid();
+        return server == null ? hostPid : server.pid();
     }
 
     /** The mounted filesystem. After a cut it is gone (the directory too), and writing there fails. */
@@ -663,6 +670,9 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     private synchronized String ask(String command) throws IOException {
+        if (hosted != null) {
+            return hosted.apply(command);
+        }
         commands.println(command);
         return reply();
     }
@@ -676,6 +686,10 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     private void stopServer() {
+        if (hosted != null) {
+            hosted.apply("quit");
+            return;
+        }
         if (server.isAlive()) {
             commands.println("quit");
             commands.close();

@@ -5,6 +5,8 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import org.apiguardian.api.API;
 
 /**
@@ -24,6 +26,11 @@ import org.apiguardian.api.API;
  * armed cut had already happened, {@code at FLUSHES now} otherwise.
  * And {@code world PID}: the process world whose first process is PID dies at the cut, however the power
  * goes ({@code world}; {@code world killed} when the power is gone already and it was killed at once).
+ *
+ * <p>{@code DiskServerMain --files-host} serves many file-model disks, one JVM's, in one process: it prints
+ * {@code ready}, then takes {@code new ID MOUNTPOINT} ({@code ready}: a fresh tree mounted there) and
+ * {@code ID COMMAND} (the command above, for disk ID; after {@code ID quit} the id is gone). End of input
+ * unmounts every disk.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class DiskServerMain {
@@ -33,6 +40,10 @@ public final class DiskServerMain {
 
     public static void main(String[] args) throws Exception {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        if (args[0].equals("--files-host")) {
+            host(out);
+            return;
+        }
         boolean files = args[0].equals("--files");
         Path mountPoint = Path.of(args[files ? 1 : 0]);
         DriveControl control;
@@ -60,5 +71,37 @@ public final class DiskServerMain {
                     + Leftovers.undo(mountPoint.getParent()));
         }
         control.unmount();
+    }
+
+    private static void host(PrintStream out) throws Exception {
+        Map<String, DriveControl> disks = new HashMap<>();
+        out.println("ready");
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            String[] w = line.trim().split(" ", 3);
+            if (w[0].equals("new") && w.length == 3) {
+                try {
+                    disks.put(w[1], DriveControl.files(Path.of(w[2])));
+                    out.println("ready");
+                } catch (Exception e) {
+                    out.println("error " + e.getMessage());
+                }
+                continue;
+            }
+            DriveControl disk = disks.get(w[0]);
+            if (disk == null || w.length < 2) {
+                out.println("error no disk " + w[0]);
+                continue;
+            }
+            String reply = disk.answer(line.trim().substring(w[0].length() + 1));
+            if (reply.equals("bye")) {
+                disks.remove(w[0]);
+            }
+            out.println(reply);
+        }
+        // The JVM is gone: nothing of its disks may stay mounted.
+        for (DriveControl disk : disks.values()) {
+            disk.unmount();
+        }
     }
 }
