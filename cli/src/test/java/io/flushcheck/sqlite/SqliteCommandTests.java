@@ -78,16 +78,21 @@ class SqliteCommandTests {
         assertThat(run("sqlite", "--help").out()).startsWith("usage: flushcheck sqlite [options] [PATH]");
     }
 
-    /** A class path with flushcheck's own classes (cli, core, sqlite, guests, vm) and picocli, without sqlite-jdbc. */
+    /**
+     * This run's class path without the two JDBC drivers (sqlite-jdbc, PostgreSQL's): every module of
+     * flushcheck's own stays, whichever the command comes to need.
+     */
     @Test
     void withoutTheDriversTheCommandsSayWhatToAdd() throws Exception {
-        // Where each was loaded from: target/classes or a module's jar, whichever this run uses.
+        List<Path> drivers = List.of(location(org.sqlite.JDBC.class), location(org.postgresql.Driver.class));
         List<URL> path = new ArrayList<>();
-        for (Class<?> c : List.of(Main.class, io.flushcheck.report.Escape.class, SqliteDriver.class,
-                io.flushcheck.guest.GuestComparison.class, io.flushcheck.vm.VmProbe.class,
-                io.flushcheck.postgres.PostgresPowerCutMatrix.class, picocli.CommandLine.class)) {
-            path.add(c.getProtectionDomain().getCodeSource().getLocation());
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            Path p = Path.of(entry).toAbsolutePath();
+            if (!drivers.contains(p)) {
+                path.add(p.toUri().toURL());
+            }
         }
+        assertThat(path).as("the class path, less the drivers").hasSizeGreaterThan(drivers.size());
         try (URLClassLoader loader = new URLClassLoader(path.toArray(new URL[0]), ClassLoader.getPlatformClassLoader())) {
             Class<?> main = loader.loadClass("io.flushcheck.cli.Main");
             ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -109,5 +114,9 @@ class SqliteCommandTests {
             assertThat(pgErr.toString()).isEqualTo("flushcheck: powercut postgres: the JDBC driver org.postgresql.Driver is"
                     + " not on the class path: add org.postgresql:postgresql (see flushcheck --help)\n");
         }
+    }
+
+    private static Path location(Class<?> c) throws Exception {
+        return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toAbsolutePath();
     }
 }
