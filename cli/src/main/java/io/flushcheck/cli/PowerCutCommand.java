@@ -52,6 +52,10 @@ import picocli.CommandLine.Spec;
             "and no torn writes within a 4 KiB sector unless --atomic-write-bytes says so. Needs root, /dev/fuse,",
             "a free loop device, mkfs.FS and util-linux's setsid, setpriv and unshare.",
             "",
+            "--fail-flush K makes the command's K-th flush fail with EIO (and every one after it, or only it",
+            "with --fail-once), with the power on, and cuts the power at the command's exit: VERIFY then",
+            "shows whether the program acknowledged anything after the failed sync that did not survive.",
+            "",
             "--model file simulates files instead, with no root: a tree of files served over FUSE (mounted by",
             "fusermount3), where a file's data is durable at its fsync or fdatasync and a name at its",
             "directory's fsync, as POSIX promises and no more; a flush is one such sync, and a cut keeps each",
@@ -108,6 +112,14 @@ final class PowerCutCommand implements Job {
             description = "cut at a flush drawn from each cut's seed among those a run with the power on makes (default)")
     boolean atRandom;
 
+    @Option(names = "--fail-flush", paramLabel = "K", converter = Converters.AfterFlushes.class,
+            description = "the command's K-th flush fails with EIO, and every one after it (or only it, with --fail-once);"
+                    + " the power is cut at the command's exit")
+    Long failFlush;
+
+    @Option(names = "--fail-once", arity = "0", description = "with --fail-flush: only the K-th flush fails")
+    boolean failOnce;
+
     @Option(names = "--seed", paramLabel = "S", converter = Converters.Seed.class,
             description = "the first cut's seed (default: a random one, printed)")
     Long seed;
@@ -154,7 +166,7 @@ final class PowerCutCommand implements Job {
         List<CutOutcome> outcomes = new ArrayList<>();
         Long dryFlushes = null;
         try {
-            if (afterFlushes == null) {
+            if (afterFlushes == null && failFlush == null) {
                 if (!quiet) {
                     err.println("flushcheck powercut: a run with the power on, to count the command's flushes"
                             + (noPowerOnCheck ? " (VERIFY not run there: --no-power-on-check)" : ""));
@@ -178,8 +190,8 @@ final class PowerCutCommand implements Job {
             }
             long[] seeds = seeds(first, n);
             for (int i = 0; i < n; i++) {
-                long k = afterFlushes != null ? afterFlushes : drawFlush(seeds[i], dryFlushes);
-                CutOutcome o = runner.cut(i + 1, seeds[i], k);
+                long k = failFlush != null ? 0 : afterFlushes != null ? afterFlushes : drawFlush(seeds[i], dryFlushes);
+                CutOutcome o = runner.cut(i + 1, seeds[i], k, failFlush, failOnce);
                 outcomes.add(o);
                 if (!quiet) {
                     err.printf(Locale.ROOT, "flushcheck powercut: [%d/%d] seed %d: cut at %s, verify %s%n", i + 1, n,
@@ -192,7 +204,8 @@ final class PowerCutCommand implements Job {
                 out.print(output.json ? Json.write(json(outcomes, first, dryFlushes)) : table(outcomes, first, dryFlushes));
                 out.flush();
             }
-            err.println("flushcheck powercut: " + (dryFlushes == null && afterFlushes == null ? "the run with the power on: "
+            err.println("flushcheck powercut: " + (dryFlushes == null && afterFlushes == null && failFlush == null
+                    ? "the run with the power on: "
                     : "cut " + (outcomes.size() + 1) + ": ") + Escape.of(e.getMessage()));
             return ExitCodes.INTERNAL;
         } catch (InterruptedException e) {
@@ -239,6 +252,13 @@ final class PowerCutCommand implements Job {
         }
         if (!verify.contains(ProgramCuts.DIR)) {
             throw new UsageException("powercut: --verify must name the survivor's directory as {dir}: " + verify);
+        }
+        if (failFlush != null && (afterFlushes != null || atRandom)) {
+            throw new UsageException("powercut: --fail-flush cuts the power at the command's exit, after the failed flush;"
+                    + " it takes no --after-flushes or --at-random");
+        }
+        if (failOnce && failFlush == null) {
+            throw new UsageException("powercut: --fail-once says how --fail-flush K fails; give --fail-flush K too");
         }
         if (afterFlushes != null && atRandom) {
             throw new UsageException("powercut: --after-flushes and --at-random are two ways to choose the cut; give one");
@@ -293,8 +313,16 @@ final class PowerCutCommand implements Job {
         if (timeout != null) {
             line.addAll(List.of("--timeout", String.valueOf(timeout)));
         }
-        line.addAll(List.of("--cuts", "1", "--after-flushes", String.valueOf(o.afterFlushes()), "--seed",
-                String.valueOf(o.seed()), "--verify", verify, "--"));
+        line.addAll(List.of("--cuts", "1"));
+        if (failFlush != null) {
+            line.addAll(List.of("--fail-flush", String.valueOf(failFlush)));
+            if (failOnce) {
+                line.add("--fail-once");
+            }
+        } else {
+            line.addAll(List.of("--after-flushes", String.valueOf(o.afterFlushes())));
+        }
+        line.addAll(List.of("--seed", String.valueOf(o.seed()), "--verify", verify, "--"));
         line.addAll(command);
         StringBuilder sb = new StringBuilder();
         for (String a : line) {
@@ -305,8 +333,10 @@ final class PowerCutCommand implements Job {
 
     private String table(List<CutOutcome> outcomes, long first, Long dryFlushes) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%d cuts on %s, seed %d, %s%n", outcomes.size(), disks(), first, dryFlushes == null
-                        ? "after the command's flush " + afterFlushes
+        sb.append(String.format(Locale.ROOT, "%d cuts on %s, seed %d, %s%n", outcomes.size(), disks(), first,
+                failFlush != null ? "the command's flush " + failFlush + " failing" + (failOnce ? " once" : ", and every one after it")
+                        + ", the power cut at its exit"
+                : dryFlushes == null ? "after the command's flush " + afterFlushes
                         : "at random among the command's flushes 1 to " + (dryFlushes + 1) + " (" + (dryFlushes + 1)
                         + ": its exit)" + (noPowerOnCheck ? "; VERIFY was not run with the power on (--no-power-on-check)" : "")));
         sb.append(String.format(Locale.ROOT, "%4s %20s %-10s %8s %10s %10s  %s%n", "cut", "seed", "cut at", "flushes",
@@ -350,7 +380,8 @@ final class PowerCutCommand implements Job {
         }
         return new Document(command, verify, model.resolved().name().toLowerCase(Locale.ROOT), fs,
                 sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib, atomicBytes(), first,
-                dryFlushes == null ? "after-flushes" : "at-random", dryFlushes, dryFlushes == null ? null : !noPowerOnCheck,
+                failFlush != null ? "fail-flush" : dryFlushes == null ? "after-flushes" : "at-random", failFlush,
+                failFlush == null ? null : failOnce, dryFlushes, dryFlushes == null ? null : !noPowerOnCheck,
                 list, outcomes.size() - failed, failed);
     }
 
@@ -361,13 +392,17 @@ final class PowerCutCommand implements Job {
      * {@code flushcheck powercut --json}.
      *
      * @param model              what the disks simulated: {@code block} or {@code file} (what auto chose)
+     * @param mode               {@code at-random}, {@code after-flushes} or {@code fail-flush}
+     * @param failFlush          the command's flush that failed (and every one after it, unless {@code failOnce});
+     *                           left out without {@code --fail-flush}, and so is {@code failOnce}; each cut's
+     *                           {@code afterFlushes} is then 0: it waited for the command's exit
      * @param flushesWithPowerOn the flushes of the run with the power on; null when the cuts came after a given flush
      * @param powerOnChecked     whether VERIFY ran (and passed) after the run with the power on; left out when
      *                           there was no such run
      */
     public record Document(List<String> command, String verify, String model, String fs, int sizeMiB, int atomicWriteBytes,
                            long seed,
-                           String mode,
+                           String mode, @Json.LeftOutWhenNull Long failFlush, @Json.LeftOutWhenNull Boolean failOnce,
                            Long flushesWithPowerOn, @Json.LeftOutWhenNull Boolean powerOnChecked, List<Cut> cuts,
                            int passed, int failed) {
 

@@ -21,6 +21,8 @@ import java.util.List;
 final class ProgramCuts {
 
     static final String DIR = "{dir}";
+    /** A flush no command reaches: the cut that waits for the command's exit. */
+    private static final long NEVER = Integer.MAX_VALUE;
     private static final int TAIL_LINES = 3;
 
     private final Path work;
@@ -80,8 +82,22 @@ final class ProgramCuts {
      * way every process the command started is dead and reaped before the verify runs.
      */
     CutOutcome cut(int number, long seed, long afterFlushes) throws IOException, InterruptedException {
+        return cut(number, seed, afterFlushes, null, false);
+    }
+
+    /**
+     * As {@link #cut(int, long, long)}; with {@code failFlush}, the command's {@code failFlush}-th flush fails
+     * with EIO (and every one after it, unless {@code failOnce}), and the power is cut at the command's exit
+     * ({@code afterFlushes} 0 in the outcome).
+     */
+    CutOutcome cut(int number, long seed, long afterFlushes, Long failFlush, boolean failOnce)
+            throws IOException, InterruptedException {
         try (SimulatedDisk disk = SimulatedDisk.create(model, work, sizeBytes, fs, atomicWriteBytes)) {
-            long start = arm(disk, afterFlushes);
+            long start = arm(disk, failFlush != null ? NEVER : afterFlushes);
+            if (failFlush != null) {
+                disk.failFlushesAfter(start + failFlush - 1, !failOnce);
+                afterFlushes = 0;
+            }
             try (LoggedWorld p = LoggedWorld.start(substitute(command, disk.path()), disk::start)) {
                 boolean ended = p.waitFor(timeoutSeconds);
                 Path survivor;
@@ -94,7 +110,7 @@ final class ProgramCuts {
                     failure = "what survived could not be mounted: " + e.getCause().getMessage();
                 }
                 PowerCut cut = disk.cuts().get(0);
-                boolean atFlush = cut.flushes() >= start + afterFlushes;
+                boolean atFlush = afterFlushes > 0 && cut.flushes() >= start + afterFlushes;
                 String cutAt = atFlush ? "flush" : ended ? "exit" : "timeout";
                 Integer commandExit = ended && !atFlush ? p.exitCode() : null;
                 if (cutAt.equals("timeout") && failure == null) {

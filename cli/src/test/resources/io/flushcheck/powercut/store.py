@@ -4,6 +4,7 @@
 #   honest     fsync the file, rename, fsync the directory, acknowledge
 #   nodirsync  fsync the file, rename, acknowledge (the rename may not be durable)
 #   nosync     write, rename, acknowledge (nothing is durable)
+#   carryon    as honest, but an fsync that fails is logged and the store carries on and acknowledges
 import os
 import sys
 
@@ -14,11 +15,22 @@ for i in range(1, values + 1):
         f.write("value %d\n" % i)
         f.flush()
         if mode != "nosync":
-            os.fsync(f.fileno())
+            try:
+                os.fsync(f.fileno())
+            except OSError as e:
+                if mode != "carryon":
+                    raise
+                print("value %d: fsync failed (%s), carrying on" % (i, e), file=sys.stderr)
     os.rename(tmp, os.path.join(directory, "value"))
-    if mode == "honest":
+    if mode in ("honest", "carryon"):
         fd = os.open(directory, os.O_RDONLY)
-        os.fsync(fd)
-        os.close(fd)
+        try:
+            os.fsync(fd)
+        except OSError as e:
+            if mode != "carryon":
+                raise
+            print("value %d: directory fsync failed (%s), carrying on" % (i, e), file=sys.stderr)
+        finally:
+            os.close(fd)
     with open(acks, "a") as a:
         a.write("%d\n" % i)
