@@ -63,8 +63,8 @@ import picocli.CommandLine.Spec;
             "model where it can run and the file model elsewhere; the first line on stderr says which.",
             "",
             "With --json: {\"cuts\":[{\"cut\",\"seed\",\"afterFlushes\",\"cutAt\",\"flushes\",\"discardedBytes\",",
-            "\"keptBytes\",\"verifyExit\",\"passed\",...}], \"passed\", \"failed\", ...}; \"powerOnChecked\" is",
-            "false after --no-power-on-check."},
+            "\"keptBytes\",\"verifyExit\",\"passed\",...}], \"passed\", \"failed\", \"model\", ...}; \"powerOnChecked\"",
+            "is false after --no-power-on-check; with --fail-flush, \"mode\" is \"fail-flush\" with \"failFlush\"."},
         descriptionHeading = "%n", optionListHeading = "%noptions:%n", commandListHeading = "%ncommands:%n",
         footer = {"%nexit codes: 0 every verify passed, 1 some verify failed, 2 bad usage, 3 this machine cannot"
             + " run simulated disks (not root, no /dev/fuse, no free loop device) or a disk failed, 4 the output"

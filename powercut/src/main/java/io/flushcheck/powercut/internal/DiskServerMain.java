@@ -13,8 +13,7 @@ import org.apiguardian.api.API;
  * The simulated drive's server, in a process of its own: a server thread blocked on /dev/fuse inside a
  * dying JVM can hang every mount above it, while a separate process that dies is seen by the kernel,
  * which ends the connection. Usage: {@code DiskServerMain MOUNTPOINT SIZE_BYTES [ATOMIC_BYTES]} for the
- * block model (a drive's sectors), {@code DiskServerMain --files MOUNTPOINT} for the file model (a tree of
- * files, the mount itself; {@code save DIR} writes the survivor's tree into DIR); it prints
+ * block model (a drive's sectors); it prints
  * {@code ready} once mounted, then answers one command a line on stdin:
  * {@code stats} ({@code flushes N unflushed BYTES}), {@code cut FLUSHED|SUBSET SEED}
  * ({@code cut kept K discarded D}, in atomic units), {@code arm K [PGID]} (cut when the K-th flush completes, and then
@@ -27,7 +26,8 @@ import org.apiguardian.api.API;
  * And {@code world PID}: the process world whose first process is PID dies at the cut, however the power
  * goes ({@code world}; {@code world killed} when the power is gone already and it was killed at once).
  *
- * <p>{@code DiskServerMain --files-host} serves many file-model disks, one JVM's, in one process: it prints
+ * <p>{@code DiskServerMain --files-host} serves the file model (a tree of files, the mount itself; {@code save
+ * DIR} writes the survivor's tree into DIR) for many disks, one JVM's, in one process: it prints
  * {@code ready}, then takes {@code new ID MOUNTPOINT} ({@code ready}: a fresh tree mounted there) and
  * {@code ID COMMAND} (the command above, for disk ID; after {@code ID quit} the id is gone). End of input
  * unmounts every disk.
@@ -44,11 +44,10 @@ public final class DiskServerMain {
             host(out);
             return;
         }
-        boolean files = args[0].equals("--files");
-        Path mountPoint = Path.of(args[files ? 1 : 0]);
+        Path mountPoint = Path.of(args[0]);
         DriveControl control;
         try {
-            control = files ? DriveControl.files(mountPoint) : DriveControl.drive(mountPoint, Long.parseLong(args[1]),
+            control = DriveControl.drive(mountPoint, Long.parseLong(args[1]),
                     args.length > 2 ? Integer.parseInt(args[2]) : SectorStore.SECTOR);
         } catch (Exception e) {
             out.println("error " + e.getMessage());
@@ -66,10 +65,8 @@ public final class DiskServerMain {
         }
         // The parent is gone without a quit (killed): undo what it made on this drive while the drive
         // still answers, or its filesystem and loop devices would outlive both of us.
-        if (!files) {
-            System.err.println("flushcheck disk server: its JVM is gone; cleaning up: "
-                    + Leftovers.undo(mountPoint.getParent()));
-        }
+        System.err.println("flushcheck disk server: its JVM is gone; cleaning up: "
+                + Leftovers.undo(mountPoint.getParent()));
         control.unmount();
     }
 
