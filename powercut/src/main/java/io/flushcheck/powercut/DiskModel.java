@@ -44,7 +44,8 @@ public enum DiskModel {
         return Files.exists(Path.of("/dev/fuse")) ? null : "no /dev/fuse";
     }
 
-    private static boolean root() {
+    /** Whether this process is root (the owner of /proc/self is uid 0). */
+    static boolean root() {
         try {
             return "0".equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid").toString());
         } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {

@@ -75,7 +75,7 @@ final class Disks {
 
     private static SimulatedDisk createFiles(String annotation) {
         require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse (the FUSE kernel module)", annotation);
-        require(isRoot() || SimulatedDisk.fusermount() != null,
+        require(DiskModel.root() || SimulatedDisk.fusermount() != null,
                 "fusermount3 or fusermount to mount FUSE without root (apt-get install fuse3)", annotation);
         try {
             return SimulatedDisk.createFiles(workDir());
@@ -95,7 +95,7 @@ final class Disks {
             throw new ExtensionConfigurationException("@SimulatedPowerLoss(atomicWriteBytes = " + config.atomicWriteBytes()
                     + "): a drive writes 512, 1024, 2048 or 4096 bytes atomically");
         }
-        require(isRoot(), "root (to mount a filesystem)", annotation);
+        require(DiskModel.root(), "root (to mount a filesystem)", annotation);
         require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse (the FUSE kernel module)", annotation);
         String mkfs = Filesystems.tool(config.fs());
         require(Filesystems.find(mkfs) != null, mkfs + " (apt-get install " + Filesystems.debianPackage(config.fs()) + ")",
@@ -158,13 +158,5 @@ final class Disks {
             throw new ExtensionConfigurationException(message + ", and CI=true does not skip");
         }
         throw new TestAbortedException(message);
-    }
-
-    private static boolean isRoot() {
-        try {
-            return "0".equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid").toString());
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-            return false;
-        }
     }
 }

@@ -174,9 +174,7 @@ public final class FileTree implements PowerLossModel {
     private long cutDuringFlush = -1;
     private long duringSeed;
     private Survivor duringCut;
-    private long failAfter = -1;
-    private boolean failPersistent;
-    private long failedFlushes;
+    private final FlushFaults faults = new FlushFaults();
 
     /** An empty tree whose root belongs to {@code uid}/{@code gid}, with mode 0755; the root is durable. */
     public FileTree(int uid, int gid) {
@@ -430,7 +428,7 @@ public final class FileTree implements PowerLossModel {
         if (frozen) {
             return !armedCutHappened();
         }
-        if (failing()) {
+        if (faults.failsNow(flushes)) {
             return false;
         }
         if (flushes + 1 == cutDuringFlush) {
@@ -463,28 +461,12 @@ public final class FileTree implements PowerLossModel {
     /** Runs {@code action} the moment the power goes, however it goes, before a sync the cut interrupts returns. */
     @Override
     public synchronized void failFlushesAfter(long k, boolean persistent) {
-        if (k < 0) {
-            throw new IllegalArgumentException("flushes are counted from 0, not " + k);
-        }
-        failAfter = k;
-        failPersistent = persistent;
+        faults.failAfter(k, persistent);
     }
 
     @Override
     public synchronized long failedFlushes() {
-        return failedFlushes;
-    }
-
-    /** Whether the flush arriving now fails by {@link #failFlushesAfter}; counts it when it does. */
-    private boolean failing() {
-        if (failAfter < 0 || flushes < failAfter) {
-            return false;
-        }
-        failedFlushes++;
-        if (!failPersistent) {
-            failAfter = -1;
-        }
-        return true;
+        return faults.failed();
     }
 
     @Override

@@ -42,9 +42,7 @@ public final class SectorStore implements PowerLossModel {
     private long duringSeed;
     private long[] duringCut;
     private long discardedAfterCut;
-    private long failAfter = -1;
-    private boolean failPersistent;
-    private long failedFlushes;
+    private final FlushFaults faults = new FlushFaults();
 
     public SectorStore(long size) {
         this(size, SECTOR);
@@ -152,7 +150,7 @@ public final class SectorStore implements PowerLossModel {
         if (frozen) {
             return !armedCutHappened();
         }
-        if (failing()) {
+        if (faults.failsNow(flushes)) {
             return false;
         }
         if (flushes + 1 == cutDuringFlush) {
@@ -181,28 +179,12 @@ public final class SectorStore implements PowerLossModel {
      */
     @Override
     public synchronized void failFlushesAfter(long k, boolean persistent) {
-        if (k < 0) {
-            throw new IllegalArgumentException("flushes are counted from 0, not " + k);
-        }
-        failAfter = k;
-        failPersistent = persistent;
+        faults.failAfter(k, persistent);
     }
 
     @Override
     public synchronized long failedFlushes() {
-        return failedFlushes;
-    }
-
-    /** Whether the flush arriving now fails by {@link #failFlushesAfter}; counts it when it does. */
-    private boolean failing() {
-        if (failAfter < 0 || flushes < failAfter) {
-            return false;
-        }
-        failedFlushes++;
-        if (!failPersistent) {
-            failAfter = -1;
-        }
-        return true;
+        return faults.failed();
     }
 
     @Override
