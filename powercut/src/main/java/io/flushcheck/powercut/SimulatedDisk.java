@@ -2,20 +2,19 @@ package io.flushcheck.powercut;
 
 import io.flushcheck.powercut.internal.Commands;
 import io.flushcheck.powercut.internal.DiskServerMain;
-import io.flushcheck.powercut.internal.FileModelHost;
+import io.flushcheck.powercut.internal.DriveHost;
 import io.flushcheck.powercut.internal.Filesystems;
 import io.flushcheck.powercut.internal.FuseDiskServer;
 import io.flushcheck.powercut.internal.FuseMount;
 import io.flushcheck.powercut.internal.Leftovers;
+import io.flushcheck.powercut.internal.LoopDevices;
 import io.flushcheck.powercut.internal.LoopPool;
+import io.flushcheck.powercut.internal.Mounts;
 import io.flushcheck.powercut.internal.SectorStore;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -24,8 +23,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import org.apiguardian.api.API;
 
 /**
@@ -52,7 +49,6 @@ import org.apiguardian.api.API;
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class SimulatedDisk implements AutoCloseable {
 
-    private static final long SERVER_TIMEOUT_SECONDS = 30;
     private static final long RELEASE_WAIT_NANOS = 2_000_000_000L;
 
     private final Path work;
@@ -60,13 +56,9 @@ public final class SimulatedDisk implements AutoCloseable {
     private final String fsType;
     private final boolean directIo;
     private final int atomicWriteBytes;
-    /** The block model's drive server: a process of its own, whose death the kernel sees (null for the file model). */
-    private final Process server;
-    /** The file model's commands, answered by this JVM's {@link FileModelHost} (null for the block model). */
-    private final Function<String, String> hosted;
+    /** The drive's commands, answered by this JVM's {@link DriveHost}, a process of its own whose death the kernel sees. */
+    private final DriveHost.Disk drive;
     private final long hostPid;
-    private final BufferedReader replies;
-    private final PrintStream commands;
     private final Deque<Runnable> undo = new ArrayDeque<>();
     private final List<Path> survivors = new ArrayList<>();
     private final List<PowerCut> cuts = new ArrayList<>();
@@ -77,18 +69,15 @@ public final class SimulatedDisk implements AutoCloseable {
     private long armedAt = -1;
     private long armedSeed;
 
-    private SimulatedDisk(Path work, DiskModel model, String fsType, boolean directIo, int atomicWriteBytes, Process server,
-                          Function<String, String> hosted, long hostPid) {
+    private SimulatedDisk(Path work, DiskModel model, String fsType, boolean directIo, int atomicWriteBytes,
+                          DriveHost.Disk drive, long hostPid) {
         this.work = work;
         this.model = model;
         this.fsType = fsType;
         this.directIo = directIo;
         this.atomicWriteBytes = atomicWriteBytes;
-        this.server = server;
-        this.hosted = hosted;
+        this.drive = drive;
         this.hostPid = hostPid;
-        this.replies = server == null ? null : new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-        this.commands = server == null ? null : new PrintStream(server.getOutputStream(), true, StandardCharsets.UTF_8);
     }
 
     /**
@@ -160,20 +149,20 @@ public final class SimulatedDisk implements AutoCloseable {
         Files.createDirectories(work);
         Leftovers.claim(work);
         Path fs = Files.createDirectories(work.resolve("fs"));
-        // Served by a process of this JVM's file-model disks (FileModelHost), never by this JVM: a program
-        // here that maps a file of the mount (SQLite maps its WAL index) faults with this process's memory
-        // map locked, and a server thread here that then needed that lock would wait on the fault it must
-        // answer. fusermount's auto_unmount removes the mount however the server ends.
-        Function<String, String> commands;
-        FileModelHost host;
+        // Served by this JVM's drive host, never by this JVM: a program here that maps a file of the mount
+        // (SQLite maps its WAL index) faults with this process's memory map locked, and a server thread here
+        // that then needed that lock would wait on the fault it must answer. fusermount's auto_unmount
+        // removes the mount however the server ends.
+        DriveHost.Disk files;
+        DriveHost host;
         try {
-            host = FileModelHost.shared(serverCommand("--files-host"));
-            commands = host.mount(fs);
+            host = DriveHost.shared(SERVER_COMMAND);
+            files = host.mountFiles(fs);
         } catch (IOException | RuntimeException e) {
             Leftovers.undo(work);
             throw e;
         }
-        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.FILE, "files", false, 1, null, commands, host.pid());
+        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.FILE, "files", false, 1, files, host.pid());
         disk.undo.push(disk::stopServer);
         disk.path = fs;
         return disk;
@@ -197,17 +186,13 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     /**
-     * The block model's drive server, a JVM of its own: it lives for one test, so C1 compiles its request loop at once
-     * (C2 would come too late to pay), and one GC thread leaves the cores to the workload. About 1.4x the
-     * commits per second.
+     * The drives' server, a JVM of its own (one for all of this JVM's disks): C1 compiles its request loop
+     * at once (C2 would come too late to pay in a short run), and one GC thread leaves the cores to the
+     * workload. About 1.4x the commits per second.
      */
-    private static List<String> serverCommand(String... args) {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path"), DiskServerMain.class.getName()));
-        command.addAll(List.of(args));
-        return command;
-    }
+    private static final List<String> SERVER_COMMAND = List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), DiskServerMain.class.getName(), "--host");
 
     /** A loop device of this disk that another program detached or reused while the disk was being made. */
     private static final class LostLoopDevice extends IOException {
@@ -226,11 +211,20 @@ public final class SimulatedDisk implements AutoCloseable {
         Files.createDirectories(work);
         Leftovers.claim(work);
         Path fuse = Files.createDirectories(work.resolve("drive"));
-        Process server = new ProcessBuilder(serverCommand(fuse.toString(), String.valueOf(sizeBytes),
-                String.valueOf(atomicWriteBytes))).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.BLOCK, fsType, directIo, atomicWriteBytes, server, null, 0);
+        // What makes a filesystem: drives made alike start from the first one's image instead of running mkfs.
+        String template = fsType + " " + sizeBytes + " " + String.join(" ", mkfsOptions);
+        DriveHost host;
+        DriveHost.Disk drive;
         try {
-            disk.start(fuse, mkfsOptions);
+            host = DriveHost.shared(SERVER_COMMAND);
+            drive = host.mountDrive(fuse, sizeBytes, atomicWriteBytes, template);
+        } catch (IOException | RuntimeException e) {
+            Leftovers.undo(work);
+            throw e;
+        }
+        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.BLOCK, fsType, directIo, atomicWriteBytes, drive, host.pid());
+        try {
+            disk.start(fuse, mkfsOptions, template);
             return disk;
         } catch (IOException | RuntimeException e) {
             disk.close();
@@ -238,12 +232,8 @@ public final class SimulatedDisk implements AutoCloseable {
         }
     }
 
-    private void start(Path fuse, List<String> mkfsOptions) throws IOException {
+    private void start(Path fuse, List<String> mkfsOptions, String template) throws IOException {
         undo.push(this::stopServer);
-        String ready = reply();
-        if (!"ready".equals(ready)) {
-            throw new IOException("the simulated drive's server did not start: " + ready);
-        }
         Path image = fuse.resolve(FuseDiskServer.FILE);
         selfTest(image);
         loop = attach(image, directIo);
@@ -254,11 +244,11 @@ public final class SimulatedDisk implements AutoCloseable {
         path = Files.createDirectories(work.resolve("fs"));
         Leftovers.record(work, "mount", path.toString());
         try {
-            Commands.run(Filesystems.mkfs(fsType, mkfsOptions, loop).toArray(new String[0]));
-            List<String> mount = new ArrayList<>(List.of("mount", "-t", fsType));
-            mount.addAll(Filesystems.mountOptions(fsType));
-            mount.addAll(List.of(loop, path.toString()));
-            Commands.run(mount.toArray(new String[0]));
+            if (!drive.templated()) {
+                Commands.run(Filesystems.mkfs(fsType, mkfsOptions, loop).toArray(new String[0]));
+                drive.keepAsTemplate(template);
+            }
+            Mounts.mount(loop, path, fsType, Filesystems.mountOptions(fsType));
         } catch (IOException e) {
             String now = backingFile(loop);
             if (!image.toString().equals(now)) {
@@ -268,22 +258,24 @@ public final class SimulatedDisk implements AutoCloseable {
             throw e;
         }
         Path mounted = path;
-        undo.push(() -> Commands.attempt(List.of("umount", "--lazy", mounted.toString())));
+        undo.push(() -> unmountQuietly(mounted));
         Path lostFound = path.resolve("lost+found");
         if (Files.isDirectory(lostFound)) {
             Files.delete(lostFound);
         }
-        Commands.run("sync", "-f", path.toString());
+        Mounts.syncFilesystem(path);
     }
 
     /**
-     * A drive whose fsync the kernel has switched off reports every fsync as done: write, fsync, and see
-     * the server count the flush before trusting it.
+     * A drive whose fsync the kernel has switched off reports every fsync as done: write (the first
+     * sector, again, as it is), fsync, and see the server count the flush before trusting it.
      */
     private void selfTest(Path image) throws IOException {
         long before = flushes();
-        try (FileChannel ch = FileChannel.open(image, StandardOpenOption.WRITE)) {
-            ch.write(java.nio.ByteBuffer.allocate(4096), 0);
+        try (FileChannel ch = FileChannel.open(image, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer first = ByteBuffer.allocate(SectorStore.SECTOR);
+            ch.read(first, 0);
+            ch.write(first.flip(), 0);
             ch.force(true);
         }
         if (flushes() <= before) {
@@ -298,14 +290,9 @@ public final class SimulatedDisk implements AutoCloseable {
      * detached while its filesystem is busy is freed later, and by then may carry someone else's file.
      */
     private String attach(Path image, boolean dio) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of("losetup", "--find", "--show"));
-        if (dio) {
-            cmd.add("--direct-io=on");
-        }
-        cmd.add(image.toString());
         String device;
         try {
-            device = Commands.run(cmd.toArray(new String[0]));
+            device = LoopDevices.attach(image, dio);
         } catch (IOException e) {
             LoopPool pool = LoopPool.current();
             if (pool.exhausted()) {
@@ -329,7 +316,19 @@ public final class SimulatedDisk implements AutoCloseable {
     /** Detaches {@code device} if it still maps {@code image}. */
     private static void detach(String device, Path image) {
         if (image.toString().equals(backingFile(device))) {
-            Commands.attempt(List.of("losetup", "--detach", device));
+            try {
+                LoopDevices.detach(device);
+            } catch (IOException e) {
+                // teardown goes on; Leftovers names the device if it stays attached
+            }
+        }
+    }
+
+    private static void unmountQuietly(Path mountPoint) {
+        try {
+            Mounts.unmountLazy(mountPoint);
+        } catch (IOException e) {
+            // teardown goes on; Leftovers names the mount if it stays
         }
     }
 
@@ -421,7 +420,7 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /** The PID of the drive's server process (for the file model, the one its disks share). */
     long serverPid() {
-        return server == null ? hostPid : server.pid();
+        return hostPid;
     }
 
     /** The mounted filesystem. After a cut it is gone (the directory too), and writing there fails. */
@@ -619,8 +618,9 @@ public final class SimulatedDisk implements AutoCloseable {
             if (model == DiskModel.FILE) {
                 return survivingTree();
             }
-            // The drive is frozen: unmounting may still write, and the drive discards it.
-            Commands.run("umount", "--lazy", path.toString());
+            // The drive is frozen: unmounting may still write, and the drive discards it. What the filesystem
+            // does to end runs beside the survivor's making; the loop device waits for it (autoclear).
+            Mounts.unmountInBackground(path);
             detach(loop, work.resolve("drive").resolve(FuseDiskServer.FILE));
             // Without its mount the path would be a directory of the build: writes there must fail, not land.
             Files.deleteIfExists(path);
@@ -633,11 +633,8 @@ public final class SimulatedDisk implements AutoCloseable {
             String survivorLoop = attach(image, false);
             Path survivor = Files.createDirectories(work.resolve("survivor-" + survivors.size()));
             Leftovers.record(work, "mount", survivor.toString());
-            List<String> mount = new ArrayList<>(List.of("mount", "-t", fsType));
-            mount.addAll(Filesystems.survivorMountOptions(fsType));
-            mount.addAll(List.of(survivorLoop, survivor.toString()));
-            Commands.run(mount.toArray(new String[0]));
-            undo.push(() -> Commands.attempt(List.of("umount", "--lazy", survivor.toString())));
+            Mounts.mount(survivorLoop, survivor, fsType, Filesystems.survivorMountOptions(fsType));
+            undo.push(() -> unmountQuietly(survivor));
             survivors.add(survivor);
             return survivor;
         } catch (IOException e) {
@@ -670,39 +667,18 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     private synchronized String ask(String command) throws IOException {
-        if (hosted != null) {
-            return hosted.apply(command);
-        }
-        commands.println(command);
-        return reply();
-    }
-
-    private String reply() throws IOException {
-        String line = replies.readLine();
-        if (line == null) {
-            throw new IOException("the simulated drive's server exited");
-        }
-        return line;
+        return drive.ask(command);
     }
 
     private void stopServer() {
-        if (hosted != null) {
-            hosted.apply("quit");
-            return;
-        }
-        if (server.isAlive()) {
-            commands.println("quit");
-            commands.close();
-            try {
-                if (!server.waitFor(SERVER_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                    server.destroyForcibly().waitFor(SERVER_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        try {
+            drive.ask("quit");
+        } catch (IOException e) {
+            // the server is gone, and its mounts with it
         }
         if (model == DiskModel.BLOCK) {
-            Commands.attempt(List.of("umount", "--lazy", work.resolve("drive").toString()));
+            // The server unmounts it too; should the server be gone, this leaves no drive mounted.
+            unmountQuietly(work.resolve("drive"));
         }
     }
 

@@ -10,95 +10,100 @@ import java.util.Map;
 import org.apiguardian.api.API;
 
 /**
- * The simulated drive's server, in a process of its own: a server thread blocked on /dev/fuse inside a
- * dying JVM can hang every mount above it, while a separate process that dies is seen by the kernel,
- * which ends the connection. Usage: {@code DiskServerMain MOUNTPOINT SIZE_BYTES [ATOMIC_BYTES]} for the
- * block model (a drive's sectors); it prints
- * {@code ready} once mounted, then answers one command a line on stdin:
- * {@code stats} ({@code flushes N unflushed BYTES}), {@code cut FLUSHED|SUBSET SEED}
- * ({@code cut kept K discarded D}, in atomic units), {@code arm K [PGID]} (cut when the K-th flush completes, and then
- * SIGKILL process group PGID before the flush is answered; {@code armed}),
- * {@code save FILE} ({@code saved}) and {@code quit}. End of input
- * (its parent gone) unmounts and exits, like {@code quit}.
- * Also {@code arm-during K SEED}: cut as the K-th flush arrives, keeping a seeded subset of the cache,
- * and fail that flush ({@code armed}). The reply to {@code cut} ends {@code at FLUSHES armed} when an
- * armed cut had already happened, {@code at FLUSHES now} otherwise.
- * And {@code world PID}: the process world whose first process is PID dies at the cut, however the power
- * goes ({@code world}; {@code world killed} when the power is gone already and it was killed at once).
- *
- * <p>{@code DiskServerMain --files-host} serves the file model (a tree of files, the mount itself; {@code save
- * DIR} writes the survivor's tree into DIR) for many disks, one JVM's, in one process: it prints
- * {@code ready}, then takes {@code new ID MOUNTPOINT} ({@code ready}: a fresh tree mounted there) and
- * {@code ID COMMAND} (the command above, for disk ID; after {@code ID quit} the id is gone). End of input
- * unmounts every disk.
+ * The process that serves the simulated drives of one JVM ({@link DriveHost}), both models, never that
+ * JVM itself: a server thread blocked on /dev/fuse inside a dying JVM can hang every mount above it,
+ * while a separate process that dies is seen by the kernel, which ends the connection. Usage:
+ * {@code DiskServerMain --host}. It prints {@code ready}, then answers one command a line on stdin:
+ * <ul>
+ *   <li>{@code new ID files MOUNTPOINT}: a fresh tree of the file model mounted there ({@code ready});
+ *   <li>{@code new ID drive MOUNTPOINT SIZE ATOMIC [TEMPLATE]}: a block model's drive of SIZE bytes
+ *       writing ATOMIC bytes atomically, serving one file, {@link FuseDiskServer#FILE}, there; empty, or
+ *       holding what TEMPLATE holds ({@code ready});
+ *   <li>{@code template NAME ID}: what drive ID reads now becomes template NAME ({@code template});
+ *   <li>{@code ID COMMAND}: one of {@link DriveControl}'s commands for disk ID; after {@code ID quit} the
+ *       id is gone.
+ * </ul>
+ * End of input (its JVM gone) undoes what that JVM made on each drive while the drive still answers (its
+ * filesystems and loop devices, which would outlive both otherwise), then unmounts every disk.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class DiskServerMain {
+
+    /** A disk served here: its commands, its drive's store (null for the file model), its work directory. */
+    private record Served(DriveControl control, SectorStore store, Path work) {
+    }
+
+    private final Map<String, Served> disks = new HashMap<>();
+    private final Map<String, Map<Long, byte[]>> templates = new HashMap<>();
 
     private DiskServerMain() {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length != 1 || !args[0].equals("--host")) {
+            System.err.println("usage: DiskServerMain --host");
+            System.exit(2);
+        }
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        if (args[0].equals("--files-host")) {
-            host(out);
-            return;
-        }
-        Path mountPoint = Path.of(args[0]);
-        DriveControl control;
-        try {
-            control = DriveControl.drive(mountPoint, Long.parseLong(args[1]),
-                    args.length > 2 ? Integer.parseInt(args[2]) : SectorStore.SECTOR);
-        } catch (Exception e) {
-            out.println("error " + e.getMessage());
-            System.exit(1);
-            return;
-        }
-        out.println("ready");
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        for (String line = in.readLine(); line != null; line = in.readLine()) {
-            String reply = control.answer(line);
-            out.println(reply);
-            if (reply.equals("bye")) {
-                return;
-            }
-        }
-        // The parent is gone without a quit (killed): undo what it made on this drive while the drive
-        // still answers, or its filesystem and loop devices would outlive both of us.
-        System.err.println("flushcheck disk server: its JVM is gone; cleaning up: "
-                + Leftovers.undo(mountPoint.getParent()));
-        control.unmount();
+        new DiskServerMain().serve(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)), out);
     }
 
-    private static void host(PrintStream out) throws Exception {
-        Map<String, DriveControl> disks = new HashMap<>();
+    private void serve(BufferedReader in, PrintStream out) throws Exception {
         out.println("ready");
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line = in.readLine(); line != null; line = in.readLine()) {
-            String[] w = line.trim().split(" ", 3);
-            if (w[0].equals("new") && w.length == 3) {
-                try {
-                    disks.put(w[1], DriveControl.files(Path.of(w[2])));
-                    out.println("ready");
-                } catch (Exception e) {
-                    out.println("error " + e.getMessage());
+            out.println(answer(line.trim()));
+        }
+        for (Served disk : disks.values()) {
+            if (disk.store() != null) {
+                System.err.println("flushcheck disk server: its JVM is gone; cleaning up: " + Leftovers.undo(disk.work()));
+            }
+            disk.control().unmount();
+        }
+    }
+
+    private String answer(String line) {
+        String[] w = line.split(" ");
+        try {
+            if (w[0].equals("new") && w.length >= 4) {
+                return add(w);
+            }
+            if (w[0].equals("template") && w.length == 3) {
+                Served disk = disks.get(w[2]);
+                if (disk == null || disk.store() == null) {
+                    return "error no drive " + w[2];
                 }
-                continue;
+                templates.put(w[1], disk.store().image());
+                return "template";
             }
-            DriveControl disk = disks.get(w[0]);
-            if (disk == null || w.length < 2) {
-                out.println("error no disk " + w[0]);
-                continue;
-            }
-            String reply = disk.answer(line.trim().substring(w[0].length() + 1));
-            if (reply.equals("bye")) {
-                disks.remove(w[0]);
-            }
-            out.println(reply);
+        } catch (Exception e) {
+            return "error " + e.getMessage();
         }
-        // The JVM is gone: nothing of its disks may stay mounted.
-        for (DriveControl disk : disks.values()) {
-            disk.unmount();
+        Served disk = disks.get(w[0]);
+        if (disk == null || w.length < 2) {
+            return "error no disk " + w[0];
         }
+        String reply = disk.control().answer(line.substring(w[0].length() + 1));
+        if (reply.equals("bye")) {
+            disks.remove(w[0]);
+        }
+        return reply;
+    }
+
+    private String add(String[] w) throws Exception {
+        Path mountPoint = Path.of(w[3]);
+        if (w[2].equals("files") && w.length == 4) {
+            disks.put(w[1], new Served(DriveControl.files(mountPoint), null, null));
+            return "ready";
+        }
+        if (w[2].equals("drive") && (w.length == 6 || w.length == 7)) {
+            Map<Long, byte[]> image = w.length == 7 ? templates.get(w[6]) : Map.of();
+            if (image == null) {
+                return "error no template " + w[6];
+            }
+            SectorStore store = new SectorStore(Long.parseLong(w[4]), Integer.parseInt(w[5]), image);
+            disks.put(w[1], new Served(DriveControl.drive(mountPoint, store), store, mountPoint.getParent()));
+            return "ready";
+        }
+        return "error cannot read: new " + String.join(" ", w);
     }
 }

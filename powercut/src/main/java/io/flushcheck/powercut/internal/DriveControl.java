@@ -6,7 +6,7 @@ import org.apiguardian.api.API;
 
 /**
  * A mounted model and the commands that drive it, one line each, answered with one line (the protocol
- * {@link DiskServerMain} speaks on its pipes, and an in-process file model answers directly):
+ * {@link DiskServerMain} speaks on its pipes for each disk it serves):
  * {@code stats}, {@code cut MODE SEED}, {@code arm K [PGID]}, {@code arm-during K SEED},
  * {@code fail-flush K once|persistent}, {@code save PATH}, {@code world PID}, {@code powered}, {@code unmount},
  * {@code quit}.
@@ -43,10 +43,9 @@ public final class DriveControl {
         return start(tree, FuseTreeServer.mount(tree, mountPoint), worlds);
     }
 
-    /** The block model's drive of {@code size} bytes writing {@code atomicUnit} bytes atomically, on {@code mountPoint}. */
-    static DriveControl drive(Path mountPoint, long size, int atomicUnit) throws IOException {
+    /** The block model's drive {@code store}, its file served on {@code mountPoint}. */
+    static DriveControl drive(Path mountPoint, SectorStore store) throws IOException {
         Worlds worlds = new Worlds();
-        SectorStore store = new SectorStore(size, atomicUnit);
         store.whenFrozen(worlds::powerGone);
         return start(store, FuseDiskServer.mount(store, mountPoint), worlds);
     }

@@ -65,21 +65,28 @@ public final class Filesystems {
     }
 
     /**
-     * Mount options for the filesystem a test gets. ext4 is told {@code noinit_itable}: mkfs leaves its
-     * inode tables unwritten, and the kernel zeroes them in the background some seconds after the mount
-     * (32 MiB and a flush on a 256 MiB drive), in the middle of the test, with writes and a flush the test
-     * never made. The drive reads sectors never written as zeros, so those tables are zero already.
+     * Mount options (mount's {@code -o}) for the filesystem a test gets. ext4 is told {@code noinit_itable}:
+     * mkfs leaves its inode tables unwritten, and the kernel zeroes them in the background some seconds
+     * after the mount (32 MiB and a flush on a 256 MiB drive), in the middle of the test, with writes and a
+     * flush the test never made. The drive reads sectors never written as zeros, so those tables are zero
+     * already. xfs is told {@code nouuid}: drives made alike start from one image, so every disk of one size
+     * and options has the same UUID, and xfs refuses a second mount of a UUID without it.
      */
     public static List<String> mountOptions(String fs) {
-        return fs.equals("ext4") ? List.of("-o", "noinit_itable") : List.of();
+        return switch (fs) {
+            case "ext4" -> List.of("noinit_itable");
+            case "xfs" -> List.of("nouuid");
+            default -> List.of();
+        };
     }
 
     /**
-     * Mount options for a survivor, whose original may still be mounted (lazily) with the same UUID; ext4's
-     * as for the original (its image is sparse: what was never written reads as zeros there too).
+     * Mount options for a survivor, whose original may still be mounted (lazily) with the same UUID: as for
+     * the original (xfs's {@code nouuid} allows it; ext4's image is sparse: what was never written reads as
+     * zeros there too).
      */
     public static List<String> survivorMountOptions(String fs) {
-        return fs.equals("xfs") ? List.of("-o", "nouuid") : mountOptions(fs);
+        return mountOptions(fs);
     }
 
     /** The tool's path, on PATH or in the sbin directories a non-login root shell may lack; null if absent. */

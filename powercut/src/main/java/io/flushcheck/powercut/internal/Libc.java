@@ -12,6 +12,7 @@ interface Libc extends Library {
 
     Libc C = Native.load("c", Libc.class);
 
+    int O_RDONLY = 0;
     int O_RDWR = 2;
     int O_CLOEXEC = 02000000;
     long MS_NOSUID = 2;
@@ -25,6 +26,16 @@ interface Libc extends Library {
     int mount(String source, String target, String fsType, long flags, String data);
 
     int umount2(String target, int flags);
+
+    /** {@code ioctl(2)} with a pointer argument. */
+    int ioctl(int fd, long request, Pointer arg);
+
+    /** {@code ioctl(2)} with an integer argument. */
+    int ioctl(int fd, long request, long arg);
+
+    int syncfs(int fd);
+
+    String strerror(int errno);
 
     int SIGKILL = 9;
 

@@ -5,6 +5,7 @@ import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,6 +54,15 @@ public final class SectorStore implements PowerLossModel {
      * sector is never torn), or 512, 1024, 2048 (a cut may keep part of a sector).
      */
     public SectorStore(long size, int atomicUnit) {
+        this(size, atomicUnit, Map.of());
+    }
+
+    /**
+     * As {@link #SectorStore(long, int)}, with {@code image} ({@link #image()} of another drive of the
+     * same size) durable from the start: a filesystem made once serves every drive made from it, the
+     * sectors shared until one is written.
+     */
+    public SectorStore(long size, int atomicUnit, Map<Long, byte[]> image) {
         if (size <= 0 || size % SECTOR != 0) {
             throw new IllegalArgumentException("a disk is a positive whole number of 4 KiB sectors, not " + size + " bytes");
         }
@@ -61,6 +71,33 @@ public final class SectorStore implements PowerLossModel {
         }
         this.size = size;
         this.atomicUnit = atomicUnit;
+        for (Long sector : image.keySet()) {
+            check(sector * SECTOR, SECTOR);
+        }
+        durable.putAll(image);
+    }
+
+    /**
+     * What the drive reads now, cache included, as sectors (zeros left out: they read as zeros anyway),
+     * for {@link #SectorStore(long, int, Map)}. The arrays are shared, not copied: a durable sector's
+     * array is never written again (a write to its sector copies it into the cache first), and the
+     * cache's are copied here because they are written in place.
+     */
+    public synchronized Map<Long, byte[]> image() {
+        Map<Long, byte[]> image = new HashMap<>();
+        durable.forEach((sector, bytes) -> {
+            if (!Arrays.equals(bytes, ZEROS)) {
+                image.put(sector, bytes);
+            }
+        });
+        cache.forEach((sector, bytes) -> {
+            if (Arrays.equals(bytes, ZEROS)) {
+                image.remove(sector);
+            } else {
+                image.put(sector, bytes.clone());
+            }
+        });
+        return Map.copyOf(image);
     }
 
     /** 512, 1024, 2048 or 4096: the units a drive may write atomically, in this model. */

@@ -43,6 +43,35 @@ class SectorStoreTests {
     }
 
     @Test
+    void anImageHoldsWhatTheDriveReadsWithoutZerosAndADriveMadeFromItIsACopyOnWrite() {
+        SectorStore first = new SectorStore(8 * 4096);
+        first.write(0, filled(4096, 1), 4096);
+        first.write(4096, filled(4096, 0), 4096);
+        first.flush();
+        first.write(2 * 4096, filled(4096, 2), 4096);
+        var image = first.image();
+        assertThat(image).as("durable and cached sectors, zeros left out").containsOnlyKeys(0L, 2L);
+
+        SectorStore second = new SectorStore(8 * 4096, 4096, image);
+        assertThat(read(second, 0, 4096)).isEqualTo(filled(4096, 1));
+        assertThat(read(second, 2 * 4096, 4096)).isEqualTo(filled(4096, 2));
+        assertThat(second.flushes()).isZero();
+        assertThat(second.unflushedBytes()).as("what it starts from is durable").isZero();
+
+        first.write(2 * 4096, filled(10, 7), 10);
+        second.write(100, filled(10, 9), 10);
+        second.flush();
+        assertThat(read(second, 2 * 4096, 10)).as("the cache the image was taken from is written on").isEqualTo(filled(10, 2));
+        assertThat(read(first, 100, 10)).as("a write to the copy").isEqualTo(filled(10, 1));
+        assertThat(second.cut(PowerLossModel.CutMode.FLUSHED, 0)).containsExactly(0, 0);
+        assertThat(read(second, 100, 10)).isEqualTo(filled(10, 9));
+        assertThat(read(new SectorStore(8 * 4096, 4096, image), 100, 10)).as("the image itself").isEqualTo(filled(10, 1));
+
+        assertThatThrownBy(() -> new SectorStore(4096, 4096, image)).as("an image of a larger drive")
+                .isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
+    @Test
     void aPartialWriteKeepsTheRestOfItsSectorAndAWriteAcrossSectorsSplits() {
         SectorStore s = new SectorStore(4 * 4096);
         s.write(0, filled(8192, 1), 8192);
