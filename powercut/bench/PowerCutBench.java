@@ -1,8 +1,5 @@
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.SimulatedDisk;
-import io.flushcheck.sqlite.JournalMode;
-import io.flushcheck.sqlite.PowerCutMatrix;
-import io.flushcheck.sqlite.Synchronous;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -24,26 +21,26 @@ import java.util.Map;
 
 /**
  * The power-cut figures, printed (run by powercut-bench.sh): the cost of a cut-and-verify cycle beyond
- * its workload on each model, the time of a sweep of cuts per SQLite journal mode x synchronous cell, and the WAL+FULL
- * commit rate on the simulated disk against a directory on a real disk, alternated in one run.
+ * its workload on each model, a sweep of every flush of a 100-flush workload on the block model, and the
+ * WAL+FULL commit rate on the simulated disk against the same filesystem made the same way on a plain
+ * loop device over a file, alternated in one run.
  */
 public final class PowerCutBench {
 
     public static void main(String[] args) throws Exception {
         int cycles = Integer.parseInt(args[0]);
-        int cuts = Integer.parseInt(args[1]);
+        int sweepFlushes = Integer.parseInt(args[1]);
         int commits = Integer.parseInt(args[2]);
         int rounds = Integer.parseInt(args[3]);
-        Path realDir = Path.of(args[4]);
         Path work = Path.of("/dev/shm", "flushcheck-bench-" + ProcessHandle.current().pid());
         if (cycles > 0) {
             cycles(work, cycles);
         }
-        if (cuts > 0) {
-            sweeps(work, cuts);
+        if (sweepFlushes > 0) {
+            sweep(work, sweepFlushes);
         }
         if (rounds > 0) {
-            commitRates(work, realDir, commits, rounds);
+            commitRates(work, commits, rounds);
         }
     }
 
@@ -110,53 +107,114 @@ public final class PowerCutBench {
         return median(v);
     }
 
-    /** PowerCutMatrix per cell, {@code cuts} cuts each, timed. */
-    private static void sweeps(Path work, int cuts) throws Exception {
-        List<PowerCutMatrix.Row> rows = new ArrayList<>();
-        List<String> lines = new ArrayList<>();
-        long all = System.nanoTime();
-        for (JournalMode mode : List.of(JournalMode.DELETE, JournalMode.WAL)) {
-            for (Synchronous level : List.of(Synchronous.NORMAL, Synchronous.FULL, Synchronous.EXTRA)) {
-                long t0 = System.nanoTime();
-                rows.addAll(PowerCutMatrix.run(work, List.of(mode), List.of(level), cuts, 2026,
-                        (m, s, i, n, seed, a, v, ok) -> System.err.printf(Locale.ROOT, "bench: %s+%s cut %d/%d%n", m, s, i, n)));
-                lines.add(String.format(Locale.ROOT, "%d-cut sweep %s+%s: %.1f s", cuts, mode, level, (System.nanoTime() - t0) / 1e9));
+    /**
+     * A workload of {@code n} records, each written over its own 4 KiB slot of a preallocated file and made
+     * durable by fdatasync (one flush each), cut at every one of its flushes in turn on a fresh 32 MiB ext4:
+     * after each cut, every record whose fdatasync returned must be in the survivor.
+     */
+    private static void sweep(Path work, int n) throws IOException {
+        long t0 = System.nanoTime();
+        for (int k = 1; k <= n; k++) {
+            try (SimulatedDisk disk = SimulatedDisk.create(DiskModel.BLOCK, work, 32L << 20, "ext4", 4096)) {
+                Path file = disk.path().resolve("records");
+                try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                    ch.write(ByteBuffer.allocate(n * 4096), 0);
+                    ch.force(true);
+                }
+                try (FileChannel dir = FileChannel.open(disk.path(), StandardOpenOption.READ)) {
+                    dir.force(true);
+                }
+                disk.cutAfterFlushes(disk.flushes() + k);
+                int acknowledged = 0;
+                try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                    for (int i = 0; i < n; i++) {
+                        ch.write(ByteBuffer.wrap(("record " + i).getBytes(StandardCharsets.UTF_8)), i * 4096L);
+                        ch.force(false);
+                        acknowledged++;
+                    }
+                } catch (IOException e) {
+                    // the power went: every later sync fails
+                }
+                byte[] survived = Files.readAllBytes(disk.cutPower().resolve("records"));
+                for (int i = 0; i < acknowledged; i++) {
+                    String expected = "record " + i;
+                    if (!new String(survived, i * 4096, expected.length(), StandardCharsets.UTF_8).equals(expected)) {
+                        throw new IllegalStateException("cut at flush " + k + ": acknowledged record " + i + " is lost");
+                    }
+                }
+                if (acknowledged != k) {
+                    throw new IllegalStateException("cut at flush " + k + ": " + acknowledged + " records acknowledged:"
+                            + " the workload does not make one flush a record");
+                }
+            }
+            if (k % 10 == 0) {
+                System.err.printf(Locale.ROOT, "bench: sweep, cut %d/%d%n", k, n);
             }
         }
-        double seconds = (System.nanoTime() - all) / 1e9;
-        lines.forEach(System.out::println);
-        System.out.printf(Locale.ROOT, "all 6 cells, %d cuts: %.1f s (%.3f s a cut, workload included); target < 120 s%n",
-                6 * cuts, seconds, seconds / (6 * cuts));
-        System.out.print(PowerCutMatrix.table(rows));
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        System.out.printf(Locale.ROOT, "sweep of every flush of a %d-flush workload (block model, 32 MiB ext4, a fresh"
+                + " disk a cut): %.1f s, %.3f s a cut, workload included; target < 15 s%n", n, seconds, seconds / n);
     }
 
-    /** WAL+FULL one-row commits, simulated disk and real directory alternated, {@code rounds} each. */
-    private static void commitRates(Path work, Path realDir, int commits, int rounds) throws Exception {
+    /**
+     * WAL+FULL one-row commits on the simulated disk (256 MiB ext4) and on the same filesystem made the same
+     * way (mkfs.ext4 with its defaults, journal included, mounted with the same options) on a plain loop
+     * device over a file in /dev/shm, where nothing is simulated; alternated, {@code rounds} each.
+     */
+    private static void commitRates(Path work, int commits, int rounds) throws Exception {
         List<Double> simulated = new ArrayList<>();
-        List<Double> real = new ArrayList<>();
-        Path realWork = Files.createDirectories(realDir.resolve("flushcheck-bench-" + ProcessHandle.current().pid()));
+        List<Double> plain = new ArrayList<>();
+        for (int r = 0; r < rounds; r++) {
+            try (SimulatedDisk disk = SimulatedDisk.create(work, 256L << 20, "ext4", List.of())) {
+                simulated.add(commitsPerSecond(disk.path().resolve("bench.db"), commits));
+                disk.cutPower();
+            }
+            plain.add(onPlainLoop(work, commits));
+            System.err.printf(Locale.ROOT, "bench: round %d/%d: simulated %.0f, plain loop %.0f commits/s%n", r + 1, rounds,
+                    simulated.get(r), plain.get(r));
+        }
+        double sim = median(simulated);
+        double loop = median(plain);
+        System.out.printf(Locale.ROOT, "WAL+FULL one-row commits, median of %d rounds of %d, alternated: simulated disk"
+                        + " %.0f/s, plain loop device over a file in /dev/shm %.0f/s (256 MiB ext4 on both),"
+                        + " simulated/plain %.2f; target >= 0.5%n", rounds, commits, sim, loop, sim / loop);
+    }
+
+    /** The commit rate on a fresh ext4 on a plain loop device over a file in /dev/shm, all undone after. */
+    private static double onPlainLoop(Path work, int commits) throws Exception {
+        Path dir = Files.createDirectories(work.resolveSibling(work.getFileName() + "-plain"));
+        Path image = dir.resolve("disk.img");
+        Path mount = Files.createDirectories(dir.resolve("fs"));
+        try (FileChannel ch = FileChannel.open(image, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            ch.truncate(0);
+            ch.write(ByteBuffer.allocate(1), (256L << 20) - 1);
+        }
+        String loop = run("losetup", "--find", "--show", image.toString());
         try {
-            for (int r = 0; r < rounds; r++) {
-                try (SimulatedDisk disk = SimulatedDisk.create(work, 256L << 20, "ext4", List.of())) {
-                    simulated.add(commitsPerSecond(disk.path().resolve("bench.db"), commits));
-                    disk.cutPower();
-                }
-                real.add(commitsPerSecond(realWork.resolve("bench-" + r + ".db"), commits));
-                System.err.printf(Locale.ROOT, "bench: round %d/%d: simulated %.0f, real %.0f commits/s%n", r + 1, rounds,
-                        simulated.get(r), real.get(r));
+            run("mkfs.ext4", "-q", "-F", loop);
+            run("mount", "-t", "ext4", "-o", "noinit_itable", loop, mount.toString());
+            try {
+                return commitsPerSecond(mount.resolve("bench.db"), commits);
+            } finally {
+                run("umount", mount.toString());
             }
         } finally {
-            try (var s = Files.walk(realWork)) {
+            run("losetup", "--detach", loop);
+            try (var s = Files.walk(dir)) {
                 for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
                     Files.deleteIfExists(p);
                 }
             }
         }
-        double sim = median(simulated);
-        double disk = median(real);
-        System.out.printf(Locale.ROOT, "WAL+FULL one-row commits, median of %d rounds of %d, alternated: simulated disk"
-                        + " %.0f/s, real disk (%s) %.0f/s, simulated/real %.2f; target >= 1%n",
-                rounds, commits, sim, realDir, disk, sim / disk);
+    }
+
+    private static String run(String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (p.waitFor() != 0) {
+            throw new IOException(String.join(" ", command) + " failed: " + out);
+        }
+        return out;
     }
 
     private static double commitsPerSecond(Path db, int commits) throws Exception {
