@@ -8,7 +8,7 @@ import org.apiguardian.api.API;
  * A mounted model and the commands that drive it, one line each, answered with one line (the protocol
  * {@link DiskServerMain} speaks on its pipes, and an in-process file model answers directly):
  * {@code stats}, {@code cut MODE SEED}, {@code arm K [PGID]}, {@code arm-during K SEED},
- * {@code fail-flush K once|persistent}, {@code save PATH}, {@code world PID}, {@code powered}, {@code unmount},
+ * {@code fail-flush K once|persistent [ERRNO]}, {@code save PATH}, {@code world PID}, {@code powered}, {@code unmount},
  * {@code quit}.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
@@ -67,7 +67,8 @@ public final class DriveControl {
                             + model.failedFlushes();
                 }
                 case "fail-flush" -> {
-                    model.failFlushesAfter(Long.parseLong(w[1]), w.length > 2 && w[2].equals("persistent"));
+                    model.failFlushesAfter(Long.parseLong(w[1]), w.length > 2 && w[2].equals("persistent"),
+                            w.length > 3 ? Integer.parseInt(w[3]) : FileTree.Errno.EIO);
                     return "failing";
                 }
                 case "cut" -> {

@@ -423,17 +423,26 @@ public final class FileTree implements PowerLossModel {
      *
      * @return false when the power went at this sync (an armed cut during it): it must fail
      */
-    public synchronized boolean sync(long id) throws Errno {
+    public boolean sync(long id) throws Errno {
+        return syncResult(id) == 0;
+    }
+
+    /**
+     * As {@link #sync(long)}: 0 when the sync completed, else the errno it fails with (EIO when the power
+     * went at it, the planned one for a failing sync, {@link #failFlushesAfter}).
+     */
+    public synchronized int syncResult(long id) throws Errno {
         Node n = node(id);
         if (frozen) {
-            return !armedCutHappened();
+            return armedCutHappened() ? Errno.EIO : 0;
         }
-        if (faults.failsNow(flushes)) {
-            return false;
+        int failure = faults.failsNow(flushes);
+        if (failure != 0) {
+            return failure;
         }
         if (flushes + 1 == cutDuringFlush) {
             duringCut = freeze(CutMode.SUBSET, duringSeed);
-            return false;
+            return Errno.EIO;
         }
         if (n.dir) {
             for (NameChange c : n.nameChanges) {
@@ -455,13 +464,13 @@ public final class FileTree implements PowerLossModel {
             }
             onFreeze.run();
         }
-        return true;
+        return 0;
     }
 
     /** Runs {@code action} the moment the power goes, however it goes, before a sync the cut interrupts returns. */
     @Override
-    public synchronized void failFlushesAfter(long k, boolean persistent) {
-        faults.failAfter(k, persistent);
+    public synchronized void failFlushesAfter(long k, boolean persistent, int errno) {
+        faults.failAfter(k, persistent, errno);
     }
 
     @Override

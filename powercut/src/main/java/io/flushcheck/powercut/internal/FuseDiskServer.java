@@ -90,9 +90,10 @@ public final class FuseDiskServer implements FuseServer {
                 store.write(offset, req.limit(at + 40 + size).position(at + 40));
                 rep.putInt(size).putInt(0);
             }
-            case 20 -> { // FSYNC: the drive's cache flush
-                if (!store.flush()) {
-                    return -FuseChannel.EIO;
+            case 20 -> { // FSYNC: the drive's cache flush (the loop driver reports any error of it as EIO)
+                int failure = store.flushResult();
+                if (failure != 0) {
+                    return -failure;
                 }
             }
             case 17 -> { // STATFS

@@ -46,11 +46,11 @@ public interface PowerLossModel {
     void cutDuringFlush(long k, long seed);
 
     /**
-     * Fails flushes with the power on: once {@code k} flushes have completed, the next one fails (the
-     * program's sync gets EIO, and nothing becomes durable by it), and with {@code persistent} every one
-     * after it too; without, the flush after the failed one works again.
+     * Fails flushes with the power on: once {@code k} flushes have completed, the next one fails with
+     * {@code errno} (nothing becomes durable by it; what the program's sync gets is the kernel's business),
+     * and with {@code persistent} every one after it too; without, the flush after the failed one works again.
      */
-    void failFlushesAfter(long k, boolean persistent);
+    void failFlushesAfter(long k, boolean persistent, int errno);
 
     /** Flushes failed so far by {@link #failFlushesAfter}. */
     long failedFlushes();

@@ -146,16 +146,25 @@ public final class SectorStore implements PowerLossModel {
      *     cut): its sync must fail, or the program would acknowledge what no longer reaches the drive. After
      *     a cut made by {@link #cut}, the workload is over and its last flushes (closing, unmounting) pass.
      */
-    public synchronized boolean flush() {
+    public boolean flush() {
+        return flushResult() == 0;
+    }
+
+    /**
+     * As {@link #flush()}: 0 when the flush completed, else the errno the drive fails it with (EIO when the
+     * power went at it, the planned one for a failing flush, {@link #failFlushesAfter}).
+     */
+    public synchronized int flushResult() {
         if (frozen) {
-            return !armedCutHappened();
+            return armedCutHappened() ? FileTree.Errno.EIO : 0;
         }
-        if (faults.failsNow(flushes)) {
-            return false;
+        int failure = faults.failsNow(flushes);
+        if (failure != 0) {
+            return failure;
         }
         if (flushes + 1 == cutDuringFlush) {
             duringCut = freeze(CutMode.SUBSET, duringSeed);
-            return false;
+            return FileTree.Errno.EIO;
         }
         durable.putAll(cache);
         // A new map, not clear(): clear() fills the whole table, which keeps the size of the largest cache
@@ -170,7 +179,7 @@ public final class SectorStore implements PowerLossModel {
             }
             onFreeze.run();
         }
-        return true;
+        return 0;
     }
 
     /**
@@ -178,8 +187,8 @@ public final class SectorStore implements PowerLossModel {
      * a flush that the cut interrupts returns.
      */
     @Override
-    public synchronized void failFlushesAfter(long k, boolean persistent) {
-        faults.failAfter(k, persistent);
+    public synchronized void failFlushesAfter(long k, boolean persistent, int errno) {
+        faults.failAfter(k, persistent, errno);
     }
 
     @Override
