@@ -472,6 +472,32 @@ public final class SimulatedDisk implements AutoCloseable {
         return Long.parseLong(stats()[5]);
     }
 
+    /**
+     * Makes writes fail with the power on, as {@code fault} says ({@link WriteFault}): on the block model the
+     * drive fails the loop device's writes to the file's bytes (or its own), and the kernel's writeback meets
+     * the error; on the file model the write to the file fails. A failed write changes nothing on the drive.
+     *
+     * @throws IllegalArgumentException when the fault cannot be placed: a file with no bytes on the drive yet,
+     *     btrfs, or a drive range on the file model
+     */
+    public void failWrites(WriteFault fault) {
+        try {
+            for (String command : WriteFaultTargets.commands(fault, model, fsType)) {
+                String r = ask(command);
+                if (!r.equals("failing")) {
+                    throw new IllegalArgumentException("the simulated drive did not arm " + fault + ": " + r);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Writes the drive has failed so far ({@link #failWrites}). */
+    public long failedWrites() {
+        return Long.parseLong(stats()[7]);
+    }
+
     /** Bytes written since the last flush: what a cut now would discard. */
     public long unflushedBytes() {
         return Long.parseLong(stats()[3]);

@@ -175,6 +175,7 @@ public final class FileTree implements PowerLossModel {
     private long duringSeed;
     private Survivor duringCut;
     private final FlushFaults faults = new FlushFaults();
+    private final WriteFaults writeFaults = new WriteFaults();
 
     /** An empty tree whose root belongs to {@code uid}/{@code gid}, with mode 0755; the root is durable. */
     public FileTree(int uid, int gid) {
@@ -367,6 +368,10 @@ public final class FileTree implements PowerLossModel {
         if (frozen) {
             throw new Errno(Errno.EIO);
         }
+        int failure = writeFaults.failsNow(id, offset, data.remaining());
+        if (failure != 0) {
+            throw new Errno(failure);
+        }
         byte[] copy = new byte[data.remaining()];
         data.get(copy);
         FileChange c = FileChange.write(offset, copy);
@@ -476,6 +481,20 @@ public final class FileTree implements PowerLossModel {
     @Override
     public synchronized long failedFlushes() {
         return faults.failed();
+    }
+
+    /** Writes to file {@code unit} (its node id, the inode number a program stats) fail as planned. */
+    @Override
+    public synchronized void failWrites(long unit, long from, long length, boolean persistent, int errno) {
+        if (!nodes.containsKey(unit) || nodes.get(unit).dir) {
+            throw new IllegalArgumentException("no file has node " + unit);
+        }
+        writeFaults.fail(unit, from, length, persistent, errno);
+    }
+
+    @Override
+    public synchronized long failedWrites() {
+        return writeFaults.failed();
     }
 
     @Override

@@ -55,6 +55,16 @@ public interface PowerLossModel {
     /** Flushes failed so far by {@link #failFlushesAfter}. */
     long failedFlushes();
 
+    /**
+     * Fails writes with the power on: a write touching {@code length} bytes from {@code from} of {@code unit}
+     * (the block model's drive: 0; the file model: a file's node) fails with {@code errno} and changes nothing;
+     * without {@code persistent}, only the first such write does.
+     */
+    void failWrites(long unit, long from, long length, boolean persistent, int errno);
+
+    /** Writes failed so far by {@link #failWrites}. */
+    long failedWrites();
+
     /** Runs {@code action} the moment the power goes, however it goes. */
     void whenFrozen(Runnable action);
 

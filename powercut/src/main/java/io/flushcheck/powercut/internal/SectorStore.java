@@ -43,6 +43,7 @@ public final class SectorStore implements PowerLossModel {
     private long[] duringCut;
     private long discardedAfterCut;
     private final FlushFaults faults = new FlushFaults();
+    private final WriteFaults writeFaults = new WriteFaults();
 
     public SectorStore(long size) {
         this(size, SECTOR);
@@ -85,13 +86,28 @@ public final class SectorStore implements PowerLossModel {
      * Writes the bytes remaining in {@code data} at {@code offset}, consuming them; after a cut, discards
      * them. The FUSE server passes its request buffer itself, so no copy is made on the way.
      */
-    public synchronized void write(long offset, ByteBuffer data) {
+    public void write(long offset, ByteBuffer data) {
+        writeResult(offset, data);
+    }
+
+    /**
+     * As {@link #write(long, ByteBuffer)}: 0 when written, else the errno of a planned write fault
+     * ({@link #failWrites}), and nothing of it is written (the data is consumed all the same).
+     */
+    public synchronized int writeResult(long offset, ByteBuffer data) {
         int length = data.remaining();
         check(offset, length);
+        if (!frozen) {
+            int failure = writeFaults.failsNow(0, offset, length);
+            if (failure != 0) {
+                data.position(data.limit());
+                return failure;
+            }
+        }
         if (frozen) {
             discardedAfterCut += length;
             data.position(data.limit());
-            return;
+            return 0;
         }
         int done = 0;
         while (done < length) {
@@ -109,6 +125,7 @@ public final class SectorStore implements PowerLossModel {
             cache.put(sector, block);
             done += n;
         }
+        return 0;
     }
 
     /** Reads {@code length} bytes at {@code offset} into {@code out}: the cache over the durable sectors. */
@@ -194,6 +211,20 @@ public final class SectorStore implements PowerLossModel {
     @Override
     public synchronized long failedFlushes() {
         return faults.failed();
+    }
+
+    @Override
+    public synchronized void failWrites(long unit, long from, long length, boolean persistent, int errno) {
+        if (unit != 0 || from + length > size) {
+            throw new IllegalArgumentException("the drive has one unit, 0, of " + size + " bytes, not " + unit + " with "
+                    + from + "+" + length);
+        }
+        writeFaults.fail(unit, from, length, persistent, errno);
+    }
+
+    @Override
+    public synchronized long failedWrites() {
+        return writeFaults.failed();
     }
 
     @Override
