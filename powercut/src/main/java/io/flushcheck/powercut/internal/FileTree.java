@@ -176,6 +176,8 @@ public final class FileTree implements PowerLossModel {
     private Survivor duringCut;
     private final FlushFaults faults = new FlushFaults();
     private final WriteFaults writeFaults = new WriteFaults();
+    /** The power went at {@link #cut}, not at an armed sync. */
+    private boolean cutByCall;
 
     /** An empty tree whose root belongs to {@code uid}/{@code gid}, with mode 0755; the root is durable. */
     public FileTree(int uid, int gid) {
@@ -538,7 +540,7 @@ public final class FileTree implements PowerLossModel {
     /** True when the power went at an armed sync. */
     @Override
     public synchronized boolean armedCutHappened() {
-        return frozen && (duringCut != null || cutAtFlush > 0 && flushes == cutAtFlush);
+        return frozen && !cutByCall && (duringCut != null || cutAtFlush > 0 && flushes == cutAtFlush);
     }
 
     /** Syncs completed so far. */
@@ -580,6 +582,8 @@ public final class FileTree implements PowerLossModel {
             if (frozen) {
                 throw new IllegalStateException("the power is already cut");
             }
+            // Set first: the survivor stands in duringCut, and an armed cut must not be read from it.
+            cutByCall = true;
             duringCut = freeze(mode, seed);
         } else if (duringCut == null) {
             duringCut = survivor(CutMode.FLUSHED, 0);
