@@ -1,6 +1,8 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.Errno;
+import io.flushcheck.powercut.FaultPlan;
 import io.flushcheck.powercut.SimulatedDisk;
 import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
@@ -52,7 +54,7 @@ import picocli.CommandLine.Spec;
             "and no torn writes within a 4 KiB sector unless --atomic-write-bytes says so. Needs root, /dev/fuse,",
             "a free loop device, mkfs.FS and util-linux's setsid, setpriv and unshare.",
             "",
-            "--fail-flush K makes the command's K-th flush fail with EIO (and every one after it, or only it",
+            "--fail-flush K makes the command's K-th flush fail with EIO or --errno's (and every one after it, or only it",
             "with --fail-once), with the power on, and cuts the power at the command's exit: VERIFY then",
             "shows whether the program acknowledged anything after the failed sync that did not survive.",
             "",
@@ -119,6 +121,12 @@ final class PowerCutCommand implements Job {
 
     @Option(names = "--fail-once", arity = "0", description = "with --fail-flush: only the K-th flush fails")
     boolean failOnce;
+
+    @Option(names = "--errno", paramLabel = "ERRNO",
+            description = "with --fail-flush: what the drive fails the flush with, one of ${COMPLETION-CANDIDATES}"
+                    + " (default EIO); the block model's loop device reports any of them to the filesystem as EIO,"
+                    + " the file model passes it to the program's fsync")
+    Errno errno;
 
     @Option(names = "--seed", paramLabel = "S", converter = Converters.Seed.class,
             description = "the first cut's seed (default: a random one, printed)")
@@ -191,7 +199,8 @@ final class PowerCutCommand implements Job {
             long[] seeds = seeds(first, n);
             for (int i = 0; i < n; i++) {
                 long k = failFlush != null ? 0 : afterFlushes != null ? afterFlushes : drawFlush(seeds[i], dryFlushes);
-                CutOutcome o = runner.cut(i + 1, seeds[i], k, failFlush, failOnce);
+                CutOutcome o = runner.cut(i + 1, seeds[i], k, failFlush == null ? null
+                        : new FaultPlan(failFlush - 1, failErrno(), !failOnce));
                 outcomes.add(o);
                 if (!quiet) {
                     err.printf(Locale.ROOT, "flushcheck powercut: [%d/%d] seed %d: cut at %s, verify %s%n", i + 1, n,
@@ -257,6 +266,9 @@ final class PowerCutCommand implements Job {
             throw new UsageException("powercut: --fail-flush cuts the power at the command's exit, after the failed flush;"
                     + " it takes no --after-flushes or --at-random");
         }
+        if (errno != null && failFlush == null) {
+            throw new UsageException("powercut: --errno says how --fail-flush K fails; give --fail-flush K too");
+        }
         if (failOnce && failFlush == null) {
             throw new UsageException("powercut: --fail-once says how --fail-flush K fails; give --fail-flush K too");
         }
@@ -319,6 +331,9 @@ final class PowerCutCommand implements Job {
             if (failOnce) {
                 line.add("--fail-once");
             }
+            if (errno != null) {
+                line.addAll(List.of("--errno", errno.name()));
+            }
         } else {
             line.addAll(List.of("--after-flushes", String.valueOf(o.afterFlushes())));
         }
@@ -331,10 +346,16 @@ final class PowerCutCommand implements Job {
         return sb.toString();
     }
 
+    /** The errno a failing flush fails with: {@code --errno}, else EIO. */
+    private Errno failErrno() {
+        return errno == null ? Errno.EIO : errno;
+    }
+
     private String table(List<CutOutcome> outcomes, long first, Long dryFlushes) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "%d cuts on %s, seed %d, %s%n", outcomes.size(), disks(), first,
-                failFlush != null ? "the command's flush " + failFlush + " failing" + (failOnce ? " once" : ", and every one after it")
+                failFlush != null ? "the command's flush " + failFlush + " failing with " + failErrno()
+                        + (failOnce ? " once" : ", and every one after it")
                         + ", the power cut at its exit"
                 : dryFlushes == null ? "after the command's flush " + afterFlushes
                         : "at random among the command's flushes 1 to " + (dryFlushes + 1) + " (" + (dryFlushes + 1)
@@ -381,7 +402,7 @@ final class PowerCutCommand implements Job {
         return new Document(command, verify, model.resolved().name().toLowerCase(Locale.ROOT), fs,
                 sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib, atomicBytes(), first,
                 failFlush != null ? "fail-flush" : dryFlushes == null ? "after-flushes" : "at-random", failFlush,
-                failFlush == null ? null : failOnce, dryFlushes, dryFlushes == null ? null : !noPowerOnCheck,
+                failFlush == null ? null : failOnce, failFlush == null ? null : failErrno().name(), dryFlushes, dryFlushes == null ? null : !noPowerOnCheck,
                 list, outcomes.size() - failed, failed);
     }
 
@@ -396,6 +417,8 @@ final class PowerCutCommand implements Job {
      * @param failFlush          the command's flush that failed (and every one after it, unless {@code failOnce});
      *                           left out without {@code --fail-flush}, and so is {@code failOnce}; each cut's
      *                           {@code afterFlushes} is then 0: it waited for the command's exit
+     * @param errno              what the drive failed the flush with ({@code EIO} unless {@code --errno} said
+     *                           otherwise); left out without {@code --fail-flush}
      * @param flushesWithPowerOn the flushes of the run with the power on; null when the cuts came after a given flush
      * @param powerOnChecked     whether VERIFY ran (and passed) after the run with the power on; left out when
      *                           there was no such run
@@ -403,6 +426,7 @@ final class PowerCutCommand implements Job {
     public record Document(List<String> command, String verify, String model, String fs, int sizeMiB, int atomicWriteBytes,
                            long seed,
                            String mode, @Json.LeftOutWhenNull Long failFlush, @Json.LeftOutWhenNull Boolean failOnce,
+                           @Json.LeftOutWhenNull String errno,
                            Long flushesWithPowerOn, @Json.LeftOutWhenNull Boolean powerOnChecked, List<Cut> cuts,
                            int passed, int failed) {
 

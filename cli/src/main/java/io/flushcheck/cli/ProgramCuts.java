@@ -1,6 +1,7 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.FaultPlan;
 import io.flushcheck.powercut.LoggedWorld;
 import io.flushcheck.powercut.PowerCut;
 import io.flushcheck.powercut.ProcessWorld;
@@ -82,20 +83,20 @@ final class ProgramCuts {
      * way every process the command started is dead and reaped before the verify runs.
      */
     CutOutcome cut(int number, long seed, long afterFlushes) throws IOException, InterruptedException {
-        return cut(number, seed, afterFlushes, null, false);
+        return cut(number, seed, afterFlushes, null);
     }
 
     /**
-     * As {@link #cut(int, long, long)}; with {@code failFlush}, the command's {@code failFlush}-th flush fails
-     * with EIO (and every one after it, unless {@code failOnce}), and the power is cut at the command's exit
-     * ({@code afterFlushes} 0 in the outcome).
+     * As {@link #cut(int, long, long)}; with {@code failing}, once the command has completed {@code failing.after()}
+     * flushes, the next fails with its errno, and every one after it when persistent, and
+     * the power is cut at the command's exit ({@code afterFlushes} 0 in the outcome).
      */
-    CutOutcome cut(int number, long seed, long afterFlushes, Long failFlush, boolean failOnce)
+    CutOutcome cut(int number, long seed, long afterFlushes, FaultPlan failing)
             throws IOException, InterruptedException {
         try (SimulatedDisk disk = SimulatedDisk.create(model, work, sizeBytes, fs, atomicWriteBytes)) {
-            long start = arm(disk, failFlush != null ? NEVER : afterFlushes);
-            if (failFlush != null) {
-                disk.failFlushesAfter(start + failFlush - 1, !failOnce);
+            long start = arm(disk, failing != null ? NEVER : afterFlushes);
+            if (failing != null) {
+                disk.failFlushes(new FaultPlan(start + failing.after(), failing.errno(), failing.persistent()));
                 afterFlushes = 0;
             }
             try (LoggedWorld p = LoggedWorld.start(substitute(command, disk.path()), disk::start)) {

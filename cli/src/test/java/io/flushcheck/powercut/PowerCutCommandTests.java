@@ -144,7 +144,7 @@ class PowerCutCommandTests {
             Run carriesOn = run(line("carryon", "--model", model, "--fail-flush", "3", "--cuts", "2", "--seed", "9")
                     .toArray(new String[0]));
             assertThat(carriesOn.exit()).as("%s: %s", model, carriesOn.err()).isEqualTo(VERIFY_FAILED);
-            assertThat(carriesOn.out()).contains("the command's flush 3 failing, and every one after it, the power cut at its exit")
+            assertThat(carriesOn.out()).contains("the command's flush 3 failing with EIO, and every one after it, the power cut at its exit")
                     // it acknowledged a value whose sync failed (on ext4 the aborted journal then stops it at EROFS)
                     .containsPattern("failed \\(exit 1\\): acknowledged value \\d, found ")
                     // (a cut at the exit keeps a seeded part of what was never synced: some cuts may spare it)
@@ -152,6 +152,26 @@ class PowerCutCommandTests {
         }
         assertThat(run(line("honest", "--fail-once").toArray(new String[0])).err())
                 .contains("--fail-once says how --fail-flush K fails");
+        assertNothingLeft();
+    }
+
+    @Test
+    void theErrnoOfAFailedFlushIsChosenReportedAndRepeated() {
+        Run r = run(line("carryon", "--model", "file", "--json", "--fail-flush", "2", "--errno", "ENOSPC", "--cuts", "2",
+                "--seed", "4").toArray(new String[0]));
+        assertThat(r.exit()).as(r.err()).isEqualTo(VERIFY_FAILED);
+        Map<String, Object> json = json(r);
+        assertThat(json.get("errno")).isEqualTo("ENOSPC");
+        assertThat(cuts(json)).anySatisfy(c -> assertThat(String.valueOf(c.get("repeat")))
+                .contains("--cuts 1 --fail-flush 2 --errno ENOSPC --seed "));
+        // Once, on the file model: the next sync that works makes the store's changes durable, and it passes.
+        Run once = run(line("carryon", "--model", "file", "--fail-flush", "2", "--errno", "ENOSPC", "--fail-once",
+                "--cuts", "1", "--seed", "4").toArray(new String[0]));
+        assertThat(once.out()).contains("the command's flush 2 failing with ENOSPC once");
+        assertThat(run(line("honest", "--errno", "ENOSPC").toArray(new String[0])).err())
+                .contains("--errno says how --fail-flush K fails");
+        assertThat(run(line("honest", "--fail-flush", "2", "--errno", "EFOO").toArray(new String[0])).err())
+                .contains("EFOO");
         assertNothingLeft();
     }
 

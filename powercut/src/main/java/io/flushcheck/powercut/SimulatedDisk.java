@@ -440,14 +440,24 @@ public final class SimulatedDisk implements AutoCloseable {
      * works again. A failed flush makes nothing durable. On the block model the filesystem above meets the
      * error as it would from a disk (ext4 returns EIO from the sync that waited for it, and aborts its
      * journal when a commit's flush fails); on the file model the sync that is the flush returns EIO.
-     * {@link #cutPower()} afterwards shows what survived.
+     * {@link #cutPower()} afterwards shows what survived. The same as
+     * {@code failFlushes(new FaultPlan(k, Errno.EIO, persistent))}.
      */
     public void failFlushesAfter(long k, boolean persistent) {
-        if (k < 0) {
-            throw new IllegalArgumentException("flushes are counted from 0, not " + k);
-        }
+        failFlushes(new FaultPlan(k, Errno.EIO, persistent));
+    }
+
+    /**
+     * Makes the drive fail flushes as {@code plan} says, with the power on; a later plan replaces it. The
+     * drive answers a failed flush with the plan's errno; what the program's sync returns is the kernel's
+     * doing: on the block model the loop device reports every failed flush to the filesystem as EIO, so the
+     * program sees EIO (or, after ext4 aborted its journal, EROFS); on the file model FUSE passes the errno
+     * to the fsync unchanged.
+     */
+    public void failFlushes(FaultPlan plan) {
         try {
-            String r = ask("fail-flush " + k + (persistent ? " persistent" : " once"));
+            String r = ask("fail-flush " + plan.after() + (plan.persistent() ? " persistent" : " once") + " "
+                    + plan.errno().number());
             if (!r.equals("failing")) {
                 throw new IllegalStateException("the simulated drive did not arm the failure: " + r);
             }
@@ -456,9 +466,35 @@ public final class SimulatedDisk implements AutoCloseable {
         }
     }
 
-    /** Flushes the drive has failed so far ({@link #failFlushesAfter}). */
+    /** Flushes the drive has failed so far ({@link #failFlushes}, {@link #failFlushesAfter}). */
     public long failedFlushes() {
         return Long.parseLong(stats()[5]);
+    }
+
+    /**
+     * Makes writes fail with the power on, as {@code fault} says ({@link WriteFault}): on the block model the
+     * drive fails the loop device's writes to the file's bytes (or its own), and the kernel's writeback meets
+     * the error; on the file model the write to the file fails. A failed write changes nothing on the drive.
+     *
+     * @throws IllegalArgumentException when the fault cannot be placed: a file with no bytes on the drive yet,
+     *     btrfs, or a drive range on the file model
+     */
+    public void failWrites(WriteFault fault) {
+        try {
+            for (String command : WriteFaultTargets.commands(fault, model, fsType)) {
+                String r = ask(command);
+                if (!r.equals("failing")) {
+                    throw new IllegalArgumentException("the simulated drive did not arm " + fault + ": " + r);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Writes the drive has failed so far ({@link #failWrites}). */
+    public long failedWrites() {
+        return Long.parseLong(stats()[7]);
     }
 
     /** Bytes written since the last flush: what a cut now would discard. */

@@ -17,9 +17,10 @@ public final class SimulatedPowerLossExtension implements ParameterResolver, Aft
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-        // A @RepeatedPowerCut invocation brings its own disk, configured by this annotation.
+        // A @RepeatedPowerCut or @FailingSyncs invocation brings its own disk, configured by this annotation.
         return parameter.getParameter().getType() == SimulatedDisk.class
-                && context.getTestMethod().map(m -> !AnnotationSupport.isAnnotated(m, RepeatedPowerCut.class)).orElse(true);
+                && context.getTestMethod().map(m -> !AnnotationSupport.isAnnotated(m, RepeatedPowerCut.class)
+                        && !AnnotationSupport.isAnnotated(m, FailingSyncs.class)).orElse(true);
     }
 
     @Override

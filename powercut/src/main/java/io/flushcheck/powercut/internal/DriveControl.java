@@ -8,7 +8,8 @@ import org.apiguardian.api.API;
  * A mounted model and the commands that drive it, one line each, answered with one line (the protocol
  * {@link DiskServerMain} speaks on its pipes for each disk it serves):
  * {@code stats}, {@code cut MODE SEED}, {@code arm K [PGID]}, {@code arm-during K SEED},
- * {@code fail-flush K once|persistent}, {@code save PATH}, {@code world PID}, {@code powered}, {@code unmount},
+ * {@code fail-flush K once|persistent [ERRNO]},
+ * {@code fail-writes UNIT FROM LENGTH once|persistent ERRNO}, {@code save PATH}, {@code world PID}, {@code powered}, {@code unmount},
  * {@code quit}.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
@@ -63,10 +64,16 @@ public final class DriveControl {
             switch (w[0]) {
                 case "stats" -> {
                     return "flushes " + model.flushes() + " unflushed " + model.unflushedBytes() + " failed "
-                            + model.failedFlushes();
+                            + model.failedFlushes() + " failed-writes " + model.failedWrites();
                 }
                 case "fail-flush" -> {
-                    model.failFlushesAfter(Long.parseLong(w[1]), w.length > 2 && w[2].equals("persistent"));
+                    model.failFlushesAfter(Long.parseLong(w[1]), w.length > 2 && w[2].equals("persistent"),
+                            w.length > 3 ? Integer.parseInt(w[3]) : FileTree.Errno.EIO);
+                    return "failing";
+                }
+                case "fail-writes" -> { // UNIT FROM LENGTH once|persistent ERRNO
+                    model.failWrites(Long.parseLong(w[1]), Long.parseLong(w[2]), Long.parseLong(w[3]),
+                            w[4].equals("persistent"), Integer.parseInt(w[5]));
                     return "failing";
                 }
                 case "cut" -> {

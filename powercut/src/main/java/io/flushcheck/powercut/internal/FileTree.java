@@ -175,6 +175,9 @@ public final class FileTree implements PowerLossModel {
     private long duringSeed;
     private Survivor duringCut;
     private final FlushFaults faults = new FlushFaults();
+    private final WriteFaults writeFaults = new WriteFaults();
+    /** The power went at {@link #cut}, not at an armed sync. */
+    private boolean cutByCall;
 
     /** An empty tree whose root belongs to {@code uid}/{@code gid}, with mode 0755; the root is durable. */
     public FileTree(int uid, int gid) {
@@ -367,6 +370,10 @@ public final class FileTree implements PowerLossModel {
         if (frozen) {
             throw new Errno(Errno.EIO);
         }
+        int failure = writeFaults.failsNow(id, offset, data.remaining());
+        if (failure != 0) {
+            throw new Errno(failure);
+        }
         byte[] copy = new byte[data.remaining()];
         data.get(copy);
         FileChange c = FileChange.write(offset, copy);
@@ -423,17 +430,26 @@ public final class FileTree implements PowerLossModel {
      *
      * @return false when the power went at this sync (an armed cut during it): it must fail
      */
-    public synchronized boolean sync(long id) throws Errno {
+    public boolean sync(long id) throws Errno {
+        return syncResult(id) == 0;
+    }
+
+    /**
+     * As {@link #sync(long)}: 0 when the sync completed, else the errno it fails with (EIO when the power
+     * went at it, the planned one for a failing sync, {@link #failFlushesAfter}).
+     */
+    public synchronized int syncResult(long id) throws Errno {
         Node n = node(id);
         if (frozen) {
-            return !armedCutHappened();
+            return armedCutHappened() ? Errno.EIO : 0;
         }
-        if (faults.failsNow(flushes)) {
-            return false;
+        int failure = faults.failsNow(flushes);
+        if (failure != 0) {
+            return failure;
         }
         if (flushes + 1 == cutDuringFlush) {
             duringCut = freeze(CutMode.SUBSET, duringSeed);
-            return false;
+            return Errno.EIO;
         }
         if (n.dir) {
             for (NameChange c : n.nameChanges) {
@@ -455,18 +471,32 @@ public final class FileTree implements PowerLossModel {
             }
             onFreeze.run();
         }
-        return true;
+        return 0;
     }
 
     /** Runs {@code action} the moment the power goes, however it goes, before a sync the cut interrupts returns. */
     @Override
-    public synchronized void failFlushesAfter(long k, boolean persistent) {
-        faults.failAfter(k, persistent);
+    public synchronized void failFlushesAfter(long k, boolean persistent, int errno) {
+        faults.failAfter(k, persistent, errno);
     }
 
     @Override
     public synchronized long failedFlushes() {
         return faults.failed();
+    }
+
+    /** Writes to file {@code unit} (its node id, the inode number a program stats) fail as planned. */
+    @Override
+    public synchronized void failWrites(long unit, long from, long length, boolean persistent, int errno) {
+        if (!nodes.containsKey(unit) || nodes.get(unit).dir) {
+            throw new IllegalArgumentException("no file has node " + unit);
+        }
+        writeFaults.fail(unit, from, length, persistent, errno);
+    }
+
+    @Override
+    public synchronized long failedWrites() {
+        return writeFaults.failed();
     }
 
     @Override
@@ -510,7 +540,7 @@ public final class FileTree implements PowerLossModel {
     /** True when the power went at an armed sync. */
     @Override
     public synchronized boolean armedCutHappened() {
-        return frozen && (duringCut != null || cutAtFlush > 0 && flushes == cutAtFlush);
+        return frozen && !cutByCall && (duringCut != null || cutAtFlush > 0 && flushes == cutAtFlush);
     }
 
     /** Syncs completed so far. */
@@ -552,6 +582,8 @@ public final class FileTree implements PowerLossModel {
             if (frozen) {
                 throw new IllegalStateException("the power is already cut");
             }
+            // Set first: the survivor stands in duringCut, and an armed cut must not be read from it.
+            cutByCall = true;
             duringCut = freeze(mode, seed);
         } else if (duringCut == null) {
             duringCut = survivor(CutMode.FLUSHED, 0);

@@ -2,33 +2,41 @@ package io.flushcheck.powercut.internal;
 
 /**
  * Which flushes fail with the power on ({@link PowerLossModel#failFlushesAfter}), for either model: once
- * {@code k} have completed, the next fails, and every one after it when persistent. Not thread-safe: its
- * model calls it under its own lock.
+ * {@code k} have completed, the next fails with the errno given, and every one after it when persistent. Not
+ * thread-safe: its model calls it under its own lock.
  */
 final class FlushFaults {
 
     private long after = -1;
     private boolean persistent;
+    private int errno;
     private long failed;
 
-    void failAfter(long k, boolean persistent) {
+    void failAfter(long k, boolean persistent, int errno) {
         if (k < 0) {
             throw new IllegalArgumentException("flushes are counted from 0, not " + k);
         }
+        if (errno <= 0) {
+            throw new IllegalArgumentException("an errno is positive, not " + errno);
+        }
         this.after = k;
         this.persistent = persistent;
+        this.errno = errno;
     }
 
-    /** Whether the flush arriving now, {@code completed} having completed before it, fails; counts it when it does. */
-    boolean failsNow(long completed) {
+    /**
+     * The errno the flush arriving now fails with, {@code completed} having completed before it, or 0 when it
+     * does not fail; counts it when it does.
+     */
+    int failsNow(long completed) {
         if (after < 0 || completed < after) {
-            return false;
+            return 0;
         }
         failed++;
         if (!persistent) {
             after = -1;
         }
-        return true;
+        return errno;
     }
 
     long failed() {

@@ -87,12 +87,16 @@ public final class FuseDiskServer implements FuseServer {
             case 16 -> { // WRITE: fuse_write_in is 40 bytes, the data follows
                 long offset = req.getLong(at + 8);
                 int size = req.getInt(at + 16);
-                store.write(offset, req.limit(at + 40 + size).position(at + 40));
+                int failure = store.writeResult(offset, req.limit(at + 40 + size).position(at + 40));
+                if (failure != 0) {
+                    return -failure; // a planned write fault: the loop device fails the block request with it
+                }
                 rep.putInt(size).putInt(0);
             }
-            case 20 -> { // FSYNC: the drive's cache flush
-                if (!store.flush()) {
-                    return -FuseChannel.EIO;
+            case 20 -> { // FSYNC: the drive's cache flush (the loop driver reports any error of it as EIO)
+                int failure = store.flushResult();
+                if (failure != 0) {
+                    return -failure;
                 }
             }
             case 17 -> { // STATFS

@@ -144,9 +144,10 @@ public final class FuseTreeServer implements FuseServer {
                 tree.write(node, offset, req.limit(AT + 40 + size).position(AT + 40));
                 rep.putInt(size).putInt(0);
             }
-            case 20, 30 -> { // FSYNC, FSYNCDIR: a durability point
-                if (!tree.sync(node)) {
-                    return -FuseChannel.EIO;
+            case 20, 30 -> { // FSYNC, FSYNCDIR: a durability point; FUSE hands its errno to the caller as it is
+                int failure = tree.syncResult(node);
+                if (failure != 0) {
+                    return -failure;
                 }
             }
             case 28 -> readdir(node, req, rep); // READDIR

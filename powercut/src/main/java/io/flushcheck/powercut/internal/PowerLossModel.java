@@ -46,14 +46,24 @@ public interface PowerLossModel {
     void cutDuringFlush(long k, long seed);
 
     /**
-     * Fails flushes with the power on: once {@code k} flushes have completed, the next one fails (the
-     * program's sync gets EIO, and nothing becomes durable by it), and with {@code persistent} every one
-     * after it too; without, the flush after the failed one works again.
+     * Fails flushes with the power on: once {@code k} flushes have completed, the next one fails with
+     * {@code errno} (nothing becomes durable by it; what the program's sync gets is the kernel's business),
+     * and with {@code persistent} every one after it too; without, the flush after the failed one works again.
      */
-    void failFlushesAfter(long k, boolean persistent);
+    void failFlushesAfter(long k, boolean persistent, int errno);
 
     /** Flushes failed so far by {@link #failFlushesAfter}. */
     long failedFlushes();
+
+    /**
+     * Fails writes with the power on: a write touching {@code length} bytes from {@code from} of {@code unit}
+     * (the block model's drive: 0; the file model: a file's node) fails with {@code errno} and changes nothing;
+     * without {@code persistent}, only the first such write does.
+     */
+    void failWrites(long unit, long from, long length, boolean persistent, int errno);
+
+    /** Writes failed so far by {@link #failWrites}. */
+    long failedWrites();
 
     /** Runs {@code action} the moment the power goes, however it goes. */
     void whenFrozen(Runnable action);

@@ -44,6 +44,7 @@ public final class SectorStore implements PowerLossModel {
     private long[] duringCut;
     private long discardedAfterCut;
     private final FlushFaults faults = new FlushFaults();
+    private final WriteFaults writeFaults = new WriteFaults();
 
     public SectorStore(long size) {
         this(size, SECTOR);
@@ -122,13 +123,28 @@ public final class SectorStore implements PowerLossModel {
      * Writes the bytes remaining in {@code data} at {@code offset}, consuming them; after a cut, discards
      * them. The FUSE server passes its request buffer itself, so no copy is made on the way.
      */
-    public synchronized void write(long offset, ByteBuffer data) {
+    public void write(long offset, ByteBuffer data) {
+        writeResult(offset, data);
+    }
+
+    /**
+     * As {@link #write(long, ByteBuffer)}: 0 when written, else the errno of a planned write fault
+     * ({@link #failWrites}), and nothing of it is written (the data is consumed all the same).
+     */
+    public synchronized int writeResult(long offset, ByteBuffer data) {
         int length = data.remaining();
         check(offset, length);
+        if (!frozen) {
+            int failure = writeFaults.failsNow(0, offset, length);
+            if (failure != 0) {
+                data.position(data.limit());
+                return failure;
+            }
+        }
         if (frozen) {
             discardedAfterCut += length;
             data.position(data.limit());
-            return;
+            return 0;
         }
         int done = 0;
         while (done < length) {
@@ -146,6 +162,7 @@ public final class SectorStore implements PowerLossModel {
             cache.put(sector, block);
             done += n;
         }
+        return 0;
     }
 
     /** Reads {@code length} bytes at {@code offset} into {@code out}: the cache over the durable sectors. */
@@ -183,16 +200,25 @@ public final class SectorStore implements PowerLossModel {
      *     cut): its sync must fail, or the program would acknowledge what no longer reaches the drive. After
      *     a cut made by {@link #cut}, the workload is over and its last flushes (closing, unmounting) pass.
      */
-    public synchronized boolean flush() {
+    public boolean flush() {
+        return flushResult() == 0;
+    }
+
+    /**
+     * As {@link #flush()}: 0 when the flush completed, else the errno the drive fails it with (EIO when the
+     * power went at it, the planned one for a failing flush, {@link #failFlushesAfter}).
+     */
+    public synchronized int flushResult() {
         if (frozen) {
-            return !armedCutHappened();
+            return armedCutHappened() ? FileTree.Errno.EIO : 0;
         }
-        if (faults.failsNow(flushes)) {
-            return false;
+        int failure = faults.failsNow(flushes);
+        if (failure != 0) {
+            return failure;
         }
         if (flushes + 1 == cutDuringFlush) {
             duringCut = freeze(CutMode.SUBSET, duringSeed);
-            return false;
+            return FileTree.Errno.EIO;
         }
         durable.putAll(cache);
         // A new map, not clear(): clear() fills the whole table, which keeps the size of the largest cache
@@ -207,7 +233,7 @@ public final class SectorStore implements PowerLossModel {
             }
             onFreeze.run();
         }
-        return true;
+        return 0;
     }
 
     /**
@@ -215,13 +241,27 @@ public final class SectorStore implements PowerLossModel {
      * a flush that the cut interrupts returns.
      */
     @Override
-    public synchronized void failFlushesAfter(long k, boolean persistent) {
-        faults.failAfter(k, persistent);
+    public synchronized void failFlushesAfter(long k, boolean persistent, int errno) {
+        faults.failAfter(k, persistent, errno);
     }
 
     @Override
     public synchronized long failedFlushes() {
         return faults.failed();
+    }
+
+    @Override
+    public synchronized void failWrites(long unit, long from, long length, boolean persistent, int errno) {
+        if (unit != 0 || from + length > size) {
+            throw new IllegalArgumentException("the drive has one unit, 0, of " + size + " bytes, not " + unit + " with "
+                    + from + "+" + length);
+        }
+        writeFaults.fail(unit, from, length, persistent, errno);
+    }
+
+    @Override
+    public synchronized long failedWrites() {
+        return writeFaults.failed();
     }
 
     @Override

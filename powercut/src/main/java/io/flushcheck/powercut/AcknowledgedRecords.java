@@ -1,0 +1,85 @@
+package io.flushcheck.powercut;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apiguardian.api.API;
+
+/**
+ * What a program acknowledged on a {@link SimulatedDisk}, each record with the drive's failures at the time (flushes
+ * and writes failed so far): the answer to the question a failing sync asks, whether the program acknowledged anything
+ * after its storage said no, and whether what it acknowledged survived a cut.
+ *
+ * <pre>{@code
+ * AcknowledgedRecords acks = AcknowledgedRecords.on(disk);
+ * for (String r : records) {
+ *     journal.append(r);                // returns once synced, or throws
+ *     acks.add(r);
+ * }
+ * acks.assertDurable(Journal.readAll(disk.cutPower().resolve("journal")));
+ * }</pre>
+ *
+ * Not thread-safe: one program's acknowledgements, in order.
+ */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+public final class AcknowledgedRecords {
+
+    private record Ack(String record, long failuresBefore) {
+    }
+
+    private final SimulatedDisk disk;
+    private final List<Ack> acks = new ArrayList<>();
+
+    private AcknowledgedRecords(SimulatedDisk disk) {
+        this.disk = disk;
+    }
+
+    /** Records acknowledged by a program on {@code disk}, none yet. */
+    public static AcknowledgedRecords on(SimulatedDisk disk) {
+        return new AcknowledgedRecords(disk);
+    }
+
+    /** Notes that the program acknowledged {@code record} now (its sync returned); call it before the cut. */
+    public void add(String record) {
+        acks.add(new Ack(record, disk.failedFlushes() + disk.failedWrites()));
+    }
+
+    /** Every record acknowledged, in order. */
+    public List<String> all() {
+        return acks.stream().map(Ack::record).toList();
+    }
+
+    /** The records acknowledged after the drive had failed a flush or a write: a careful program has none. */
+    public List<String> afterFirstFailure() {
+        return acks.stream().filter(a -> a.failuresBefore > 0).map(Ack::record).toList();
+    }
+
+    /** The acknowledged records missing from {@code survived} (what the test read back after the cut), in order. */
+    public List<String> lost(Collection<String> survived) {
+        Set<String> kept = new HashSet<>(survived);
+        return all().stream().filter(r -> !kept.contains(r)).toList();
+    }
+
+    /**
+     * Passes when every acknowledged record is in {@code survived}; otherwise fails naming the lost ones and, of them,
+     * those acknowledged after the drive's first failure.
+     */
+    public void assertDurable(Collection<String> survived) {
+        List<String> lost = lost(survived);
+        if (lost.isEmpty()) {
+            return;
+        }
+        List<String> late = new ArrayList<>(afterFirstFailure());
+        late.retainAll(lost);
+        String message = lost.size() + " of " + acks.size() + " acknowledged records did not survive the cut: "
+                + String.join(", ", lost);
+        if (!late.isEmpty()) {
+            message += "; " + (late.size() == lost.size() ? "all" : late.size()) + " of them acknowledged after the drive"
+                    + " had failed a sync (" + String.join(", ", late) + "): the program carried on after its storage"
+                    + " reported an error";
+        }
+        throw new AssertionError(message);
+    }
+}

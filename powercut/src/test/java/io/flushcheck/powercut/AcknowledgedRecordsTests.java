@@ -1,0 +1,91 @@
+package io.flushcheck.powercut;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.flushcheck.testing.Mounts;
+import io.flushcheck.testing.Requirements;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * The assertion a failing sync needs: which acknowledged records a cut lost, and which of them the program
+ * acknowledged after the drive had said no; on ext4 (the real kernel's reaction) and on the file model.
+ */
+@ResourceLock(SimulatedPowerLoss.LOCK)
+class AcknowledgedRecordsTests {
+
+    private static final int RECORDS = 6;
+
+    @TempDir
+    Path tmp;
+
+    /** Six records on a journal whose syncs fail from record 3's on; the acknowledgements. */
+    private static AcknowledgedRecords journal(SimulatedDisk disk, boolean carriesOn) throws IOException {
+        AcknowledgedRecords acks = AcknowledgedRecords.on(disk);
+        SyncedJournal journal = SyncedJournal.create(disk.path().resolve("journal"), carriesOn);
+        try {
+            for (int i = 1; i <= RECORDS; i++) {
+                if (i == 3) {
+                    disk.failFlushes(FaultPlan.flushesAfter(disk.flushes()));
+                }
+                journal.append("record " + i);
+                acks.add("record " + i);
+            }
+        } catch (IOException stopped) {
+            // acknowledges nothing more
+        }
+        return acks;
+    }
+
+    private static List<String> survivors(SimulatedDisk disk) throws IOException {
+        return SyncedJournal.read(disk.cutPower().resolve("journal"));
+    }
+
+    private SimulatedDisk ext4() throws IOException {
+        Mounts.requireMountTools();
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        return SimulatedDisk.create(tmp.resolve("disk"), 64L << 20, "ext4", List.of());
+    }
+
+    @Test
+    void onExt4TheJournalThatCarriesOnFailsNamingTheRecordsItAcknowledgedAfterTheFailedSync() throws IOException {
+        try (SimulatedDisk disk = ext4()) {
+            AcknowledgedRecords acks = journal(disk, true);
+            assertThat(acks.afterFirstFailure()).containsExactly("record 3", "record 4", "record 5", "record 6");
+            List<String> survived = survivors(disk);
+            assertThatThrownBy(() -> acks.assertDurable(survived)).isInstanceOf(AssertionError.class)
+                    .hasMessage("4 of 6 acknowledged records did not survive the cut: record 3, record 4, record 5, record 6;"
+                            + " all of them acknowledged after the drive had failed a sync (record 3, record 4, record 5,"
+                            + " record 6): the program carried on after its storage reported an error");
+        }
+    }
+
+    @Test
+    void onExt4TheJournalThatStopsPasses() throws IOException {
+        try (SimulatedDisk disk = ext4()) {
+            AcknowledgedRecords acks = journal(disk, false);
+            assertThat(acks.all()).containsExactly("record 1", "record 2");
+            assertThat(acks.afterFirstFailure()).isEmpty();
+            acks.assertDurable(survivors(disk));
+        }
+    }
+
+    @Test
+    void aRecordLostWithoutAnyFailureIsNamedWithoutBlamingAFailedSync() throws IOException {
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("files"))) {
+            AcknowledgedRecords acks = AcknowledgedRecords.on(disk);
+            Files.writeString(disk.path().resolve("unsynced"), "x"); // acknowledged without a sync
+            acks.add("x");
+            List<String> survived = Files.exists(disk.cutPower().resolve("unsynced")) ? List.of("x") : List.of();
+            assertThatThrownBy(() -> acks.assertDurable(survived)).isInstanceOf(AssertionError.class)
+                    .hasMessage("1 of 1 acknowledged records did not survive the cut: x");
+        }
+    }
+}
