@@ -32,6 +32,7 @@ public final class PowerCutBench {
         int sweepFlushes = Integer.parseInt(args[1]);
         int commits = Integer.parseInt(args[2]);
         int rounds = Integer.parseInt(args[3]);
+        Path realDir = Path.of(args[4]);
         Path work = Path.of("/dev/shm", "flushcheck-bench-" + ProcessHandle.current().pid());
         if (cycles > 0) {
             cycles(work, cycles);
@@ -40,7 +41,7 @@ public final class PowerCutBench {
             sweep(work, sweepFlushes);
         }
         if (rounds > 0) {
-            commitRates(work, commits, rounds);
+            commitRates(work, realDir, commits, rounds);
         }
     }
 
@@ -159,30 +160,39 @@ public final class PowerCutBench {
     /**
      * WAL+FULL one-row commits on the simulated disk (256 MiB ext4) and on the same filesystem made the same
      * way (mkfs.ext4 with its defaults, journal included, mounted with the same options) on a plain loop
-     * device over a file in /dev/shm, where nothing is simulated; alternated, {@code rounds} each.
+     * device, where nothing is simulated, over a file on the real disk ({@code realDir}) and over one in
+     * /dev/shm (memory, as the simulated drive's store is, and no flush at all); alternated, {@code rounds} each.
      */
-    private static void commitRates(Path work, int commits, int rounds) throws Exception {
+    private static void commitRates(Path work, Path realDir, int commits, int rounds) throws Exception {
         List<Double> simulated = new ArrayList<>();
-        List<Double> plain = new ArrayList<>();
+        List<Double> onDisk = new ArrayList<>();
+        List<Double> inMemory = new ArrayList<>();
+        Path shm = work.resolveSibling(work.getFileName() + "-plain");
+        Path disk = realDir.resolve("flushcheck-bench-" + ProcessHandle.current().pid() + "-plain");
         for (int r = 0; r < rounds; r++) {
-            try (SimulatedDisk disk = SimulatedDisk.create(work, 256L << 20, "ext4", List.of())) {
-                simulated.add(commitsPerSecond(disk.path().resolve("bench.db"), commits));
-                disk.cutPower();
+            try (SimulatedDisk d = SimulatedDisk.create(work, 256L << 20, "ext4", List.of())) {
+                simulated.add(commitsPerSecond(d.path().resolve("bench.db"), commits));
+                d.cutPower();
             }
-            plain.add(onPlainLoop(work, commits));
-            System.err.printf(Locale.ROOT, "bench: round %d/%d: simulated %.0f, plain loop %.0f commits/s%n", r + 1, rounds,
-                    simulated.get(r), plain.get(r));
+            onDisk.add(onPlainLoop(disk, commits));
+            inMemory.add(onPlainLoop(shm, commits));
+            System.err.printf(Locale.ROOT, "bench: round %d/%d: simulated %.0f, plain loop over a file on the real disk %.0f,"
+                    + " in /dev/shm %.0f commits/s%n", r + 1, rounds, simulated.get(r), onDisk.get(r), inMemory.get(r));
         }
         double sim = median(simulated);
-        double loop = median(plain);
-        System.out.printf(Locale.ROOT, "WAL+FULL one-row commits, median of %d rounds of %d, alternated: simulated disk"
-                        + " %.0f/s, plain loop device over a file in /dev/shm %.0f/s (256 MiB ext4 on both),"
-                        + " simulated/plain %.2f; target >= 0.5%n", rounds, commits, sim, loop, sim / loop);
+        System.out.printf(Locale.ROOT, "WAL+FULL one-row commits, median of %d rounds of %d, alternated, 256 MiB ext4 on each:"
+                        + " simulated disk %.0f/s; plain loop device over a file on the real disk (%s) %.0f/s, simulated/plain"
+                        + " %.2f; over a file in /dev/shm %.0f/s, simulated/plain %.2f; target >= 0.5%n", rounds, commits, sim,
+                findmnt(realDir), median(onDisk), sim / median(onDisk), median(inMemory), sim / median(inMemory));
     }
 
-    /** The commit rate on a fresh ext4 on a plain loop device over a file in /dev/shm, all undone after. */
-    private static double onPlainLoop(Path work, int commits) throws Exception {
-        Path dir = Files.createDirectories(work.resolveSibling(work.getFileName() + "-plain"));
+    private static String findmnt(Path dir) throws Exception {
+        return run("findmnt", "-n", "-o", "SOURCE,FSTYPE", "-T", dir.toString()).replaceAll("\\s+", " ");
+    }
+
+    /** The commit rate on a fresh ext4 on a plain loop device over a file in {@code dir} (made, and removed after). */
+    private static double onPlainLoop(Path dir, int commits) throws Exception {
+        Files.createDirectories(dir);
         Path image = dir.resolve("disk.img");
         Path mount = Files.createDirectories(dir.resolve("fs"));
         try (FileChannel ch = FileChannel.open(image, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
