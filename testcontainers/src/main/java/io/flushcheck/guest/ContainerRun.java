@@ -16,13 +16,12 @@ import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.Container.ExecResult;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.utility.DockerImageName;
-import org.testcontainers.utility.MountableFile;
 
 /**
  * A guest's run: a container of the environment's {@link GuestImage} started with {@code sleep infinity}, the
  * data directory on the environment's kind of mount (overlay root, bind mount, named volume, tmpfs), this
  * JVM's class path copied in (so a remote Docker host works too, except for bind mounts, whose source is a
- * directory of this machine), then {@link GuestMain} run in it under {@code timeout(1)} and its result file
+ * directory of this machine; {@link ClasspathArchive}), then {@link GuestMain} run in it under {@code timeout(1)} and its result file
  * copied out. The container, the volume and the bind directory are removed when it ends, failed or not.
  */
 final class ContainerRun {
@@ -68,16 +67,11 @@ final class ContainerRun {
                 case TMPFS -> c.withTmpFs(Map.of(dataDir, "rw,exec,size=512m"));
                 default -> throw new IllegalStateException(mount.toString());
             }
-            List<String> cp = new ArrayList<>();
-            int i = 0;
-            for (Path p : Classpath.current()) {
-                String target = String.format("%s/%03d-%s", CP_DIR, i++, p.getFileName());
-                c.withCopyToContainer(MountableFile.forHostPath(p), target);
-                cp.add(target);
-            }
-            progress.accept(env.name() + ": starting a container of " + image + " (" + cp.size()
+            List<Path> classpath = Classpath.current();
+            progress.accept(env.name() + ": starting a container of " + image + " (" + classpath.size()
                     + " classpath entries copied in), data on " + mount.id() + " at " + dataDir);
             c.start();
+            List<String> cp = ClasspathArchive.copy(docker, c.getContainerId(), CP_DIR, classpath);
             // timeout(1): Testcontainers waits for an exec without limit, and a guest test may hang.
             List<String> cmd = new ArrayList<>(List.of("timeout", "--kill-after=10s", GuestRunner.TIMEOUT_MINUTES + "m",
                     "java", "-cp", String.join(":", cp),
