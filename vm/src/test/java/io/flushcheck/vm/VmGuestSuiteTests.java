@@ -17,7 +17,6 @@ import io.flushcheck.guest.GuestMain;
 import io.flushcheck.guest.GuestSuite;
 import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbePlan;
-import io.flushcheck.verdict.FindingCode;
 import io.flushcheck.verdict.Verdict;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -92,19 +91,5 @@ class VmGuestSuiteTests {
                         && m.contains("expected: <REAL_FLUSH> but was: <NO_REAL_FLUSH>")
                         && m.contains("the host that runs this guest measured that they do not reach its disk")))));
         tests.assertThatEvents().haveExactly(1, event(displayName("host/guest comparison"), finishedSuccessfully()));
-    }
-
-    @Test
-    void theGuestsProbeResultCarriesTheHostsFinding() {
-        VmTesting.requireVm();
-        var outcomes = GuestSuite.ofClassNames().host(false).images().withProbe(16).hostDir(Path.of("target").toAbsolutePath())
-                .also(VmGuest.of(CacheMode.UNSAFE)).run();
-        assertThat(outcomes).hasSize(1);
-        var o = outcomes.get(0);
-        assertThat(o.errors()).isEmpty();
-        assertThat(o.verdict()).as(o.log()).isEqualTo(Verdict.NO_REAL_FLUSH);
-        assertThat(o.results().get(0).environment()).isEqualTo("qemu/cache=unsafe");
-        assertThat(o.results().get(0).findings()).extracting(f -> f.code()).contains(FindingCode.HOST_FLUSHES_MISSING);
-        assertThat(o.log()).contains("the host's side of vda: NO_REAL_FLUSH");
     }
 }
