@@ -2,9 +2,10 @@
 # What @RequiresRealFlush costs a Maven build, measured with a real Surefire on a generated project that
 # uses this checkout's flushcheck-junit (built in the reactor, nothing installed):
 #   per test: 1,000 plain @Test methods against the same 1,000 annotated, one JVM each (Surefire's own
-#             suite time, so JVM start is left out);
+#             suite time, so JVM start is left out), then the same in one JVM through JUnit's launcher alone;
 #   per fork: CLASSES classes of one test each with reuseForks=false, one JVM per class, plain against
-#             annotated at class level (the whole mvn run's wall time, divided by the classes).
+#             annotated at class level, every annotated fork reading the verdict that an untimed fork
+#             shared just before (the whole mvn run's wall time, divided by the classes).
 # Plain and annotated runs alternate; every figure is the median of RUNS runs. It then runs an annotated
 # class with flushcheck.on-no-real-flush=skip and java.io.tmpdir=/dev/shm and shows what Surefire prints.
 #
@@ -58,6 +59,7 @@ cat > "$work/pom.xml" <<POM
   <build><plugins>
     <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.14.0</version></plugin>
     <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId><version>3.5.4</version></plugin>
+    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-dependency-plugin</artifactId><version>3.8.1</version></plugin>
   </plugins></build>
 </project>
 POM
@@ -135,7 +137,6 @@ suite_seconds() { # class
 }
 wall_seconds() { # test pattern
     local start end
-    rm -rf "$work/target/flushcheck"
     start=$(date +%s.%N)
     (cd "$work" && mvn -B -q -o -Dstyle.color=never surefire:test -Dtest="$1" -DreuseForks=false -DforkCount=1 >/dev/null 2>&1) || true
     end=$(date +%s.%N)
@@ -163,8 +164,11 @@ for shared in 0 300; do
 done
 
 echo "== per fork: $classes classes, one test each, reuseForks=false, $runs alternating runs (wall time of mvn)"
+echo "   (each annotated run reads the verdict an untimed fork shared just before it: no fork of it probes)"
 plain=(); annotated=()
 for ((r = 1; r <= runs; r++)); do
+    rm -rf "$work/target/flushcheck"
+    wall_seconds 'ForkAnnotated0Test' >/dev/null
     p=$(wall_seconds 'ForkPlain*Test'); a=$(wall_seconds 'ForkAnnotated*Test')
     plain+=("$p"); annotated+=("$a")
     printf '   run %d: plain %7.3f s   annotated %7.3f s\n' "$r" "$p" "$a"
