@@ -136,9 +136,10 @@ final class VerdictStore {
                 return Optional.empty();
             }
             Properties p = new Properties();
-            // Opened after the check above, so a symlink put there meanwhile would be followed: harmless, since
-            // only a file of this user whose key matches in full is used. FileInputStream, as Files.newInputStream
-            // would load the JDK's channel classes for one small read.
+            // A FileInputStream: Files.newInputStream(NOFOLLOW_LINKS) would load the JDK's channel classes into every
+            // fork for one small read. Opened by name after the check above, it would follow a symlink swapped in
+            // between; swapping one in takes write access to this user's build directory, which holds the
+            // build's own classes too.
             try (InputStream in = new FileInputStream(file.toFile())) {
                 p.load(in);
             }
