@@ -2,26 +2,32 @@
 # What @RequiresRealFlush costs a Maven build, measured with a real Surefire on a generated project that
 # uses this checkout's flushcheck-junit (built in the reactor, nothing installed):
 #   per test: 1,000 plain @Test methods against the same 1,000 annotated, one JVM each (Surefire's own
-#             suite time, so JVM start is left out);
+#             suite time, so JVM start is left out), then the same in one JVM through JUnit's launcher alone;
 #   per fork: CLASSES classes of one test each with reuseForks=false, one JVM per class, plain against
-#             annotated at class level (the whole mvn run's wall time, divided by the classes).
+#             annotated at class level, every annotated fork reading the verdict that an untimed fork
+#             shared just before: the whole mvn run's wall time and the sum of Surefire's suite times (the
+#             part of each fork that runs the class, less noisy), divided by the classes; with -b, the
+#             annotated forks of the build in BEFORE (another checkout, built there the same way) run in
+#             the same rounds, so that two builds compare side by side.
 # Plain and annotated runs alternate; every figure is the median of RUNS runs. It then runs an annotated
 # class with flushcheck.on-no-real-flush=skip and java.io.tmpdir=/dev/shm and shows what Surefire prints.
 #
-# usage: junit/bench/surefire-costs.sh [-r RUNS] [-n TESTS] [-c CLASSES] [-j JUNIT_VERSION]
+# usage: junit/bench/surefire-costs.sh [-r RUNS] [-n TESTS] [-c CLASSES] [-j JUNIT_VERSION] [-b BEFORE]
 set -euo pipefail
 
 runs=5
 tests=1000
 classes=10
 junit=5.14.1
-while getopts "r:n:c:j:h" opt; do
+before=""
+while getopts "r:n:c:j:b:h" opt; do
     case $opt in
         r) runs=$OPTARG ;;
         n) tests=$OPTARG ;;
         c) classes=$OPTARG ;;
         j) junit=$OPTARG ;;
-        *) sed -n '2,12p' "$0"; exit 2 ;;
+        b) before=$(cd "$OPTARG" && pwd) ;;
+        *) sed -n '2,15p' "$0"; exit 2 ;;
     esac
 done
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,23 +38,31 @@ echo "== building flushcheck-junit in $repo (mvn -pl junit -am package -DskipTes
 (cd "$repo" && mvn -B -q -Dstyle.color=never -pl junit -am package -DskipTests dependency:build-classpath \
     -DincludeScope=runtime -Dmdep.outputFile="$work/cp.txt" >/dev/null) \
     || { echo "bench: the build failed" >&2; exit 1; }
-jars=("$repo"/junit/target/flushcheck-junit-*[0-9T].jar)
+jar_of() { ls "$1/$2/target/flushcheck-$2-"*[0-9T].jar; } # checkout, module
+# flushcheck's own jars are properties, so that a run can swap in another build's (-b)
+deps="<dependency><groupId>bench</groupId><artifactId>flushcheck-junit</artifactId><version>1</version><scope>system</scope><systemPath>\${fc.junit}</systemPath></dependency>"
+deps+="<dependency><groupId>bench</groupId><artifactId>flushcheck-core</artifactId><version>1</version><scope>system</scope><systemPath>\${fc.core}</systemPath></dependency>"
 IFS=: read -r -a rest < "$work/cp.txt" || true
-jars+=("${rest[@]}")
-deps=""
 i=0
-for jar in "${jars[@]}"; do
-    [[ $jar == *.jar ]] || jar=$(ls "$repo"/core/target/flushcheck-core-*[0-9T].jar)
+for jar in "${rest[@]}"; do
+    [[ $jar == *.jar ]] || continue # the core module, as the reactor names it: its jar is above
     i=$((i + 1))
     deps+="<dependency><groupId>bench</groupId><artifactId>dep$i</artifactId><version>1</version><scope>system</scope><systemPath>$jar</systemPath></dependency>"
 done
+if [[ -n $before ]]; then
+    echo "== building flushcheck-junit in $before, to compare"
+    (cd "$before" && mvn -B -q -Dstyle.color=never -pl junit -am package -DskipTests >/dev/null) \
+        || { echo "bench: the build in $before failed" >&2; exit 1; }
+    before_jars=(-Dfc.junit="$(jar_of "$before" junit)" -Dfc.core="$(jar_of "$before" core)")
+fi
 
 mkdir -p "$work/src/test/java/demo" "$work/src/test/resources"
 cat > "$work/pom.xml" <<POM
 <project xmlns="http://maven.apache.org/POM/4.0.0">
   <modelVersion>4.0.0</modelVersion>
   <groupId>demo</groupId><artifactId>surefire-costs</artifactId><version>1</version>
-  <properties><maven.compiler.release>17</maven.compiler.release><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>
+  <properties><maven.compiler.release>17</maven.compiler.release><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+    <fc.junit>$(jar_of "$repo" junit)</fc.junit><fc.core>$(jar_of "$repo" core)</fc.core></properties>
   <dependencies>
     $deps
     <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>$junit</version><scope>test</scope></dependency>
@@ -58,6 +72,7 @@ cat > "$work/pom.xml" <<POM
   <build><plugins>
     <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.14.0</version></plugin>
     <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId><version>3.5.4</version></plugin>
+    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-dependency-plugin</artifactId><version>3.8.1</version></plugin>
   </plugins></build>
 </project>
 POM
@@ -133,13 +148,15 @@ suite_seconds() { # class
     grep -m1 -oE 'testsuite [^>]*time="[0-9.]+"' "$work/target/surefire-reports/TEST-demo.$1.xml" \
         | grep -oE 'time="[0-9.]+"' | tr -dc '0-9.'
 }
-wall_seconds() { # test pattern
-    local start end
-    rm -rf "$work/target/flushcheck"
+wall_seconds() { # test pattern, mvn options...: the run's wall time and the sum of its suites' times
+    local start end pattern=$1
+    shift
+    rm -f "$work"/target/surefire-reports/TEST-demo.Fork*.xml
     start=$(date +%s.%N)
-    (cd "$work" && mvn -B -q -o -Dstyle.color=never surefire:test -Dtest="$1" -DreuseForks=false -DforkCount=1 >/dev/null 2>&1) || true
+    (cd "$work" && mvn -B -q -o -Dstyle.color=never surefire:test -Dtest="$pattern" -DreuseForks=false -DforkCount=1 "$@" >/dev/null 2>&1) || true
     end=$(date +%s.%N)
-    awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", e - s }'
+    cat "$work"/target/surefire-reports/TEST-demo.Fork*.xml | grep -oE 'testsuite [^>]*time="[0-9.]+"' \
+        | grep -oE 'time="[0-9.]+"' | tr -dc '0-9.\n' | awk -v s="$start" -v e="$end" '{ t += $1 } END { printf "%.3f %.3f\n", e - s, t }'
 }
 median() { sort -g | awk '{v[NR]=$1} END {if (NR % 2) print v[(NR+1)/2]; else printf "%.3f\n", (v[NR/2]+v[NR/2+1])/2}'; }
 
@@ -162,16 +179,40 @@ for shared in 0 300; do
     (cd "$work" && java -Dflushcheck.shared-verdict-seconds=$shared -cp "target/test-classes:$(cat "$work/test-cp.txt")" demo.InJvm "$runs" "$tests" 2>/dev/null)
 done
 
-echo "== per fork: $classes classes, one test each, reuseForks=false, $runs alternating runs (wall time of mvn)"
-plain=(); annotated=()
+echo "== per fork: $classes classes, one test each, reuseForks=false, $runs alternating runs (wall time of mvn; sum of suite times)"
+echo "   (each annotated run reads the verdict an untimed fork shared just before it: no fork of it probes)"
+declare -A wall suites
+kinds=(plain annotated); [[ -n $before ]] && kinds+=(before)
+fork_run() { # kind
+    case $1 in
+        plain) wall_seconds 'ForkPlain*Test' ;;
+        annotated) wall_seconds 'ForkAnnotated*Test' ;;
+        before) wall_seconds 'ForkAnnotated*Test' "${before_jars[@]}" ;;
+    esac
+}
 for ((r = 1; r <= runs; r++)); do
-    p=$(wall_seconds 'ForkPlain*Test'); a=$(wall_seconds 'ForkAnnotated*Test')
-    plain+=("$p"); annotated+=("$a")
-    printf '   run %d: plain %7.3f s   annotated %7.3f s\n' "$r" "$p" "$a"
+    rm -rf "$work/target/flushcheck"
+    wall_seconds 'ForkAnnotated0Test' >/dev/null
+    [[ -z $before ]] || wall_seconds 'ForkAnnotated0Test' "${before_jars[@]}" >/dev/null
+    line="   run $r:"
+    order=("${kinds[@]}")
+    (( r % 2 == 0 )) && order=($(printf '%s\n' "${kinds[@]}" | tac))
+    for k in "${order[@]}"; do
+        read -r w t < <(fork_run "$k")
+        wall[$k]+="$w "; suites[$k]+="$t "
+        line+=$(printf '  %s %7.3f s (%6.3f s)' "$k" "$w" "$t")
+    done
+    echo "$line"
 done
-mp=$(printf '%s\n' "${plain[@]}" | median); ma=$(printf '%s\n' "${annotated[@]}" | median)
-awk -v p="$mp" -v a="$ma" -v n="$classes" 'BEGIN {
-    printf "   median: plain %.3f s, annotated %.3f s: +%.0f ms per fork\n", p, a, (a - p) * 1000 / n }'
+m() { printf '%s\n' $1 | median; }
+for k in "${kinds[@]}"; do
+    [[ $k == plain ]] && continue
+    label=$([[ $k == before ]] && echo "annotated, the build in $before" || echo "annotated")
+    awk -v p="$(m "${wall[plain]}")" -v a="$(m "${wall[$k]}")" -v ps="$(m "${suites[plain]}")" -v as="$(m "${suites[$k]}")" \
+        -v n="$classes" -v l="$label" 'BEGIN {
+        printf "   median, %s: wall %.3f s against plain %.3f s: +%.0f ms per fork; suites %.3f s against %.3f s: +%.0f ms per fork\n",
+               l, a, p, (a - p) * 1000 / n, as, ps, (as - ps) * 1000 / n }'
+done
 
 echo "== a skipped class as Surefire shows it (java.io.tmpdir=/dev/shm, flushcheck.on-no-real-flush=skip)"
 (cd "$work" && JAVA_TOOL_OPTIONS=-Djava.io.tmpdir=/dev/shm mvn -B -o -Dstyle.color=never surefire:test -Dtest=SkippedTest \

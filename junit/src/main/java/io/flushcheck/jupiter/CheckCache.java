@@ -43,11 +43,12 @@ final class CheckCache {
         ExtensionContext.Store root = context.getRoot().getStore(NAMESPACE);
         // Keyed by the directory as asked, so that a cached test pays for a map lookup and nothing else;
         // getOrComputeIfAbsent: JUnit 6 prefers computeIfAbsent, which the 5.14 API we compile against lacks.
-        return root.getOrComputeIfAbsent(new PathKey(dir, options), k -> {
+        PathKey asked = new PathKey(dir, options);
+        return root.getOrComputeIfAbsent(asked, k -> {
             Path real = resolve(dir, what);
             int seconds = new Settings(context).intValue(FlushcheckConfig.SHARED_VERDICT_SECONDS_KEY,
                     VerdictStore.DEFAULT_SECONDS, 0, 86_400);
-            Checked shared = root.getOrComputeIfAbsent(new StorageKey(storageKey(real), options), k2 -> {
+            Checked shared = root.getOrComputeIfAbsent(new StorageKey(storageKey(real), asked), k2 -> {
                 Checked c = run(real, options, seconds);
                 RunReport.recorded(context, c.result(), what);
                 return c;
@@ -68,7 +69,7 @@ final class CheckCache {
                 return cached;
             }
             Path real = resolve(dir, what);
-            StorageKey key = new StorageKey(storageKey(real), options);
+            StorageKey key = new StorageKey(storageKey(real), pathKey);
             Checked shared = (Checked) JVM_WIDE.get(key);
             if (shared == null) {
                 shared = run(real, options, Integer.getInteger(FlushcheckConfig.SHARED_VERDICT_SECONDS_KEY, VerdictStore.DEFAULT_SECONDS));
@@ -80,10 +81,57 @@ final class CheckCache {
         }
     }
 
-    private record PathKey(Path dir, CheckOptions options) {
+    /**
+     * A directory as asked and the options it was asked with, equal to another of the same directory and equal
+     * options. Not a record: a record's first {@code hashCode} or {@code equals} bootstraps method handles,
+     * milliseconds in a fresh fork. One annotation's tests all pass the same options object, so a cached test
+     * compares it by identity; options made per call are compared by their text, made once per key.
+     */
+    private static final class PathKey {
+        private final Path dir;
+        private final CheckOptions options;
+        private String optionsText;
+
+        PathKey(Path dir, CheckOptions options) {
+            this.dir = dir;
+            this.options = options;
+        }
+
+        String optionsText() {
+            if (optionsText == null) {
+                optionsText = RecordText.of(options);
+            }
+            return optionsText;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof PathKey k && k.dir.equals(dir) && (k.options == options || k.optionsText().equals(optionsText()));
+        }
+
+        @Override
+        public int hashCode() {
+            return dir.hashCode(); // the options' text is made only where two keys of one directory meet
+        }
     }
 
-    private record StorageKey(String storage, CheckOptions options) {
+    /** A storage and the options' value, as text (see {@link PathKey} for why not a record). */
+    private static final class StorageKey {
+        private final String text;
+
+        StorageKey(String storage, PathKey asked) {
+            this.text = storage + "\n" + asked.optionsText();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof StorageKey k && k.text.equals(text);
+        }
+
+        @Override
+        public int hashCode() {
+            return text.hashCode();
+        }
     }
 
     /** A storage's check, and whether it came from another JVM (its verdict stands without costs to recheck with). */
@@ -102,24 +150,32 @@ final class CheckCache {
     }
 
     private static Checked run(Path dir, CheckOptions options, int sharedSeconds) {
+        CHECKS_RUN.incrementAndGet();
+        // Measurements are always made here; a verification the storage facts decide costs milliseconds.
+        Optional<VerdictStore> store = options.alwaysProbe() ? Optional.empty() : VerdictStore.forBuild(sharedSeconds);
+        StorageFacts facts = store.isPresent() ? inspect(dir) : null;
+        if (facts == null || Judge.decidedWithoutProbe(Judge.staticFindings(facts))) {
+            return ProbeLock.exclusively(() -> judgedHere(probe(dir, options)));
+        }
+        // Another JVM's fresh verdict measures nothing, so it waits for no probe of this JVM.
+        Optional<VerdictStore.Shared> fresh = store.get().fresh(dir, facts, options);
+        if (fresh.isPresent()) {
+            return fromOtherJvm(fresh.get());
+        }
         return ProbeLock.exclusively(() -> {
-            CHECKS_RUN.incrementAndGet();
-            // Measurements are always made here; a verification the storage facts decide costs milliseconds.
-            Optional<VerdictStore> store = options.alwaysProbe() ? Optional.empty() : VerdictStore.forBuild(sharedSeconds);
-            StorageFacts facts = store.isPresent() ? inspect(dir) : null;
-            if (facts != null && !Judge.decidedWithoutProbe(Judge.staticFindings(facts))) {
-                VerdictStore.Shared s = store.get().getOrJudge(dir, facts, options, () -> probe(dir, options));
-                if (s.origin() != null) {
-                    System.err.println(VerdictLine.of(s.result(), s.figure(), s.origin()));
-                    return new Checked(s.result(), true);
-                }
-                print(s.result());
-                return new Checked(s.result(), false);
-            }
-            CheckResult r = probe(dir, options);
-            print(r);
-            return new Checked(r, false);
+            VerdictStore.Shared s = store.get().getOrJudge(dir, facts, options, () -> probe(dir, options));
+            return s.origin() != null ? fromOtherJvm(s) : judgedHere(s.result());
         });
+    }
+
+    private static Checked fromOtherJvm(VerdictStore.Shared s) {
+        System.err.println(VerdictLine.of(s.result(), s.figure(), s.origin()));
+        return new Checked(s.result(), true);
+    }
+
+    private static Checked judgedHere(CheckResult r) {
+        print(r);
+        return new Checked(r, false);
     }
 
     private static CheckResult probe(Path dir, CheckOptions options) {

@@ -98,7 +98,7 @@ class MeasureSyncCostExtension implements BeforeAllCallback, BeforeEachCallback,
     }
 
     private static Path[] writeReports(ExtensionContext context, Settings settings, CheckResult result) {
-        Path dir = settings.raw(FlushcheckConfig.REPORT_DIR_KEY).map(Path::of).orElseGet(MeasureSyncCostExtension::defaultReportDir);
+        Path dir = ReportDir.of(settings);
         String name = context.getRequiredTestClass().getName()
                 + context.getTestMethod().map(m -> "." + m.getName()).orElse("");
         try {
@@ -112,15 +112,6 @@ class MeasureSyncCostExtension implements BeforeAllCallback, BeforeEachCallback,
             throw new UncheckedIOException(NAME + ": cannot write reports to " + Escape.of(dir) + " (set "
                     + FlushcheckConfig.REPORT_DIR_KEY + " to a writable directory)", e);
         }
-    }
-
-    static Path defaultReportDir() {
-        for (String build : List.of("target", "build")) {
-            if (Files.isDirectory(Path.of(build))) {
-                return Path.of(build, "flushcheck").toAbsolutePath();
-            }
-        }
-        return Path.of(System.getProperty("java.io.tmpdir"), "flushcheck-reports");
     }
 
     private static Optional<SyncCostMeasurement> find(ExtensionContext context) {

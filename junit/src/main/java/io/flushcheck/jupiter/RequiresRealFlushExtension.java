@@ -101,16 +101,15 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
 
     /**
      * What an annotation asks in this run: its policies, options and configured directory. Read once per
-     * annotation and run, so that the thousandth annotated test pays for a map lookup.
+     * annotation and run, so that the thousandth annotated test pays for a map lookup. Keyed by the annotation
+     * itself, which compares by its attributes, rather than by a record holding it, whose first {@code hashCode}
+     * would bootstrap method handles in every fork.
      */
     private record Plan(FlushPolicy onNo, FlushPolicy onUnknown, CheckOptions options, JudgedDir configured) {
     }
 
-    private record PlanKey(RequiresRealFlush annotation) {
-    }
-
     private static Plan plan(ExtensionContext context, RequiresRealFlush annotation) {
-        return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(new PlanKey(annotation), k -> {
+        return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(annotation, k -> {
             Settings settings = new Settings(context);
             // Both policies first: a bad value is a configuration error wherever the test runs.
             FlushPolicy onNo = settings.policy(annotation.onNoRealFlush(), FlushcheckConfig.ON_NO_REAL_FLUSH_KEY, FlushPolicy.FAIL);

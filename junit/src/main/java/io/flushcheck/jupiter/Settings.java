@@ -25,7 +25,10 @@ final class Settings {
     }
 
     Optional<String> raw(String key) {
-        return context.getConfigurationParameter(key).map(String::trim).filter(s -> !s.isEmpty());
+        // Without lambdas: each one's first use makes a class, and every fork reads these keys.
+        Optional<String> value = context.getConfigurationParameter(key);
+        String trimmed = value.isPresent() ? value.get().trim() : "";
+        return trimmed.isEmpty() ? Optional.empty() : Optional.of(trimmed);
     }
 
     /** The directory an annotation's {@code path} names, else the target key, else java.io.tmpdir. */

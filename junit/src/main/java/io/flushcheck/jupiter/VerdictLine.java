@@ -4,8 +4,6 @@ import io.flushcheck.CheckResult;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.report.Escape;
 import io.flushcheck.verdict.Finding;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
 
@@ -24,7 +22,7 @@ final class VerdictLine {
 
     static String of(CheckResult r, String figure, String origin) {
         return "flushcheck: " + Escape.of(r.path()) + " is " + r.verdict() + ": " + figure + " (" + origin + ", "
-                + r.elapsedMillis() + " ms, " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + ")";
+                + r.elapsedMillis() + " ms, " + UtcSeconds.of(System.currentTimeMillis()) + ")";
     }
 
     /** The fewest flushes per sync of any counted syncing mode, else the first reason. */

@@ -3,10 +3,13 @@ package io.flushcheck.jupiter;
 import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
 import io.flushcheck.storage.StorageFacts;
+import io.flushcheck.storage.SysFiles;
 import io.flushcheck.verdict.Finding;
 import io.flushcheck.verdict.FindingCode;
 import io.flushcheck.verdict.Judgement;
 import io.flushcheck.verdict.Verdict;
+import java.io.File;
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -20,8 +23,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributes;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -74,12 +75,22 @@ final class VerdictStore {
     }
 
     /**
+     * A fresh verdict of another JVM for this storage, if there is one. Read without the lock: entries
+     * appear whole (written aside, then renamed), so a fork that finds one never opens a channel or creates
+     * a directory for it.
+     */
+    Optional<Shared> fresh(Path real, StorageFacts facts, CheckOptions options) {
+        String key = key(facts, options);
+        return read(dir.resolve(fileName(key) + ".properties"), key, real, facts);
+    }
+
+    /**
      * The shared verdict for this storage, else {@code judge}'s, which is then shared. Concurrent forks
      * asking for one storage take turns on a lock file, so one probes and the others read its verdict.
      */
     Shared getOrJudge(Path real, StorageFacts facts, CheckOptions options, Supplier<CheckResult> judge) {
         String key = key(facts, options);
-        String name = sha256(key);
+        String name = fileName(key);
         try {
             Files.createDirectories(dir);
             try (FileChannel lockFile = FileChannel.open(dir.resolve(name + ".lock"), StandardOpenOption.CREATE,
@@ -88,11 +99,11 @@ final class VerdictStore {
                 if (hit.isPresent()) {
                     return hit.get();
                 }
-                CheckResult fresh = judge.get();
-                if (worthSharing(fresh)) {
-                    write(name, key, fresh);
+                CheckResult judged = judge.get();
+                if (worthSharing(judged)) {
+                    write(name, key, judged);
                 }
-                return new Shared(fresh, null, null);
+                return new Shared(judged, null, null);
             }
         } catch (IOException e) {
             // A read-only or full build directory: judge here, share nothing.
@@ -109,13 +120,13 @@ final class VerdictStore {
                 "boot " + bootId(),
                 "user " + System.getProperty("user.name"),
                 "flushcheck " + build(),
-                "mount " + facts.mount(),
-                "upper " + facts.upperMount(),
-                "device " + facts.device(),
-                "flush points " + facts.flushPoints(),
-                "environment " + facts.environment(),
+                "mount " + RecordText.of(facts.mount()),
+                "upper " + RecordText.of(facts.upperMount()),
+                "device " + RecordText.of(facts.device()),
+                "flush points " + RecordText.of(facts.flushPoints()),
+                "environment " + RecordText.of(facts.environment()),
                 "LD_PRELOAD " + System.getenv().getOrDefault("LD_PRELOAD", ""),
-                "options " + options);
+                "options " + RecordText.of(options));
     }
 
     private Optional<Shared> read(Path file, String key, Path real, StorageFacts facts) {
@@ -125,7 +136,11 @@ final class VerdictStore {
                 return Optional.empty();
             }
             Properties p = new Properties();
-            try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+            // A FileInputStream: Files.newInputStream(NOFOLLOW_LINKS) would load the JDK's channel classes into every
+            // fork for one small read. Opened by name after the check above, it would follow a symlink swapped in
+            // between; swapping one in takes write access to this user's build directory, which holds the
+            // build's own classes too.
+            try (InputStream in = new FileInputStream(file.toFile())) {
                 p.load(in);
             }
             long created = Long.parseLong(p.getProperty("createdMillis"));
@@ -179,29 +194,32 @@ final class VerdictStore {
 
     private static String bootId() {
         try {
-            return Files.readString(Path.of("/proc/sys/kernel/random/boot_id"), StandardCharsets.US_ASCII).trim();
+            return SysFiles.read(Path.of("/proc/sys/kernel/random/boot_id")).trim();
         } catch (IOException | RuntimeException e) {
             return "unknown"; // not Linux: no storage facts there, so nothing is shared
-
         }
     }
 
     /** This flushcheck's build: where its classes come from and when they were made. */
     private static String build() {
         try {
-            Path code = Path.of(VerdictStore.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            return code + " " + Files.getLastModifiedTime(code).toMillis();
+            File code = new File(VerdictStore.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return code + " " + code.lastModified();
         } catch (Exception e) {
             return "unknown";
         }
     }
 
-    private static String sha256(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)))
-                    .substring(0, 32);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+    /**
+     * The entry's file name: a 64-bit FNV-1a hash of its key. Not a cryptographic digest, which would load the
+     * JDK's security providers into every fork; two keys that share a name take turns in one file, and the key
+     * inside, compared in full, tells them apart.
+     */
+    static String fileName(String key) {
+        long hash = 0xcbf29ce484222325L;
+        for (byte b : key.getBytes(StandardCharsets.UTF_8)) {
+            hash = (hash ^ (b & 0xff)) * 0x100000001b3L;
         }
+        return HexFormat.of().toHexDigits(hash);
     }
 }
