@@ -5,14 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apiguardian.api.API;
-import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.Extension;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.InvocationInterceptor;
-import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolver;
-import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
 import org.junit.jupiter.api.extension.TestTemplateInvocationContext;
 import org.junit.jupiter.api.extension.TestTemplateInvocationContextProvider;
 import org.junit.platform.commons.support.AnnotationSupport;
@@ -92,14 +87,14 @@ public final class FailingSyncsExtension implements TestTemplateInvocationContex
     }
 
     /** One invocation: its disk, its armed fault, its report entries and its message. */
-    static final class FaultInvocation implements TestTemplateInvocationContext, ParameterResolver, InvocationInterceptor,
-            AfterEachCallback {
+    static final class FaultInvocation extends DiskInvocation {
 
         private final FaultPoint point;
         private final Count count;
         private final boolean counts;
 
         FaultInvocation(FaultPoint point, Count count, boolean counts) {
+            super(NS, "@FailingSyncs", "");
             this.point = point;
             this.count = count;
             this.counts = counts;
@@ -111,38 +106,10 @@ public final class FailingSyncsExtension implements TestTemplateInvocationContex
         }
 
         @Override
-        public List<Extension> getAdditionalExtensions() {
-            return List.of(this);
-        }
-
-        @Override
-        public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-            return parameter.getParameter().getType() == SimulatedDisk.class;
-        }
-
-        @Override
-        public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-            return context.getStore(NS).getOrComputeIfAbsent("disk",
-                    k -> Disks.create(Disks.config(context), "@FailingSyncs", context), SimulatedDisk.class);
-        }
-
-        @Override
-        public void interceptTestTemplateMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> invocationContext,
-                                                ExtensionContext context) throws Throwable {
-            SimulatedDisk disk = context.getStore(NS).get("disk", SimulatedDisk.class);
-            if (disk == null) {
-                invocation.skip();
-                throw new ExtensionConfigurationException("@FailingSyncs on " + context.getRequiredTestMethod().getName()
-                        + ": the test method needs a SimulatedDisk parameter, to run its workload on");
-            }
+        void intercept(Invocation<Void> invocation, SimulatedDisk disk, ExtensionContext context) throws Throwable {
             long base = disk.flushes();
             point.arm(disk, base);
-            Throwable failure = null;
-            try {
-                invocation.proceed();
-            } catch (Throwable t) {
-                failure = t;
-            }
+            Throwable failure = proceed(invocation);
             List<PowerCut> cuts = disk.cuts();
             if (counts) {
                 // Up to the first cut: the flushes of the workload, not of unmounting after it.
@@ -157,11 +124,6 @@ public final class FailingSyncsExtension implements TestTemplateInvocationContex
                 throw Disks.withMessage(failure, where + (cuts.isEmpty() ? "" : "; then " + cuts.get(0))
                         + (point.failing() ? "\nto repeat only this invocation: " + point.repeat() : ""));
             }
-        }
-
-        @Override
-        public void afterEach(ExtensionContext context) {
-            Disks.release(context, NS);
         }
     }
 }

@@ -10,14 +10,9 @@ import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.apiguardian.api.API;
-import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.Extension;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.InvocationInterceptor;
-import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolver;
-import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
 import org.junit.jupiter.api.extension.TestTemplateInvocationContext;
 import org.junit.jupiter.api.extension.TestTemplateInvocationContextProvider;
 import org.junit.platform.commons.support.AnnotationSupport;
@@ -159,14 +154,14 @@ public final class RepeatedPowerCutExtension implements TestTemplateInvocationCo
     }
 
     /** One invocation: its disk, its armed cut, its report entries and its message. */
-    static final class CutInvocation implements TestTemplateInvocationContext, ParameterResolver, InvocationInterceptor,
-            AfterEachCallback {
+    static final class CutInvocation extends DiskInvocation {
 
         private final CrashPoint point;
         private final Plan plan;
         private final boolean counts;
 
         CutInvocation(CrashPoint point, Plan plan, boolean counts) {
+            super(NS, "@RepeatedPowerCut", " and cut");
             this.point = point;
             this.plan = plan;
             this.counts = counts;
@@ -178,38 +173,10 @@ public final class RepeatedPowerCutExtension implements TestTemplateInvocationCo
         }
 
         @Override
-        public List<Extension> getAdditionalExtensions() {
-            return List.of(this);
-        }
-
-        @Override
-        public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-            return parameter.getParameter().getType() == SimulatedDisk.class;
-        }
-
-        @Override
-        public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-            return context.getStore(NS).getOrComputeIfAbsent("disk",
-                    k -> Disks.create(Disks.config(context), "@RepeatedPowerCut", context), SimulatedDisk.class);
-        }
-
-        @Override
-        public void interceptTestTemplateMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> invocationContext,
-                                        ExtensionContext context) throws Throwable {
-            SimulatedDisk disk = context.getStore(NS).get("disk", SimulatedDisk.class);
-            if (disk == null) {
-                invocation.skip();
-                throw new ExtensionConfigurationException("@RepeatedPowerCut on " + context.getRequiredTestMethod().getName()
-                        + ": the test method needs a SimulatedDisk parameter, to run its workload on and cut");
-            }
+        void intercept(Invocation<Void> invocation, SimulatedDisk disk, ExtensionContext context) throws Throwable {
             long base = disk.flushes();
             point.arm(disk, base);
-            Throwable failure = null;
-            try {
-                invocation.proceed();
-            } catch (Throwable t) {
-                failure = t;
-            }
+            Throwable failure = proceed(invocation);
             List<PowerCut> cuts = disk.cuts();
             long n = cuts.isEmpty() ? -1 : cuts.get(0).flushes() - base;
             if (counts) {
@@ -246,7 +213,7 @@ public final class RepeatedPowerCutExtension implements TestTemplateInvocationCo
             if (counts) {
                 plan.uncounted();
             }
-            Disks.release(context, NS);
+            super.afterEach(context);
         }
     }
 }
