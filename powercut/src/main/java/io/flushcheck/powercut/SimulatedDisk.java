@@ -187,8 +187,7 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /**
      * The drives' server, a JVM of its own (one for all of this JVM's disks): C1 compiles its request loop
-     * at once (C2 would come too late to pay in a short run), and one GC thread leaves the cores to the
-     * workload. About 1.4x the commits per second.
+     * at once, and one GC thread leaves the cores to the workload.
      */
     private static final List<String> SERVER_COMMAND = List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
@@ -284,8 +283,8 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     /**
-     * Attaches a loop device to {@code image}, recorded for cleanup. When losetup fails with every loop
-     * device in use, says so with the devices and their files instead of losetup's words. The device is
+     * Attaches a loop device to {@code image}, recorded for cleanup. When attaching fails with every loop
+     * device in use, says so with the devices and their files instead of the kernel's words. The device is
      * checked to map {@code image} before it is used, and detached only while it still does: a device
      * detached while its filesystem is busy is freed later, and by then may carry someone else's file.
      */
