@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
- * {@code flushcheck powercut sqlite --cuts 20}, exactly as the README shows it. About a minute on two idle
+ * {@code flushcheck powercut sqlite --cuts 20}, exactly as the README shows it. About 16 s on two
  * cores, so it runs once per build: junit6/ leaves it out, as the figures do not depend on JUnit's version.
  */
 @ResourceLock(SimulatedPowerLoss.LOCK)
