@@ -3,8 +3,6 @@ package io.flushcheck.powercut;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.flushcheck.testing.Mounts;
-import io.flushcheck.testing.Requirements;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -46,14 +44,11 @@ class FailingSyncTests {
     }
 
     private SimulatedDisk ext4() throws IOException {
-        Mounts.requireMountTools();
-        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        return SimulatedDisk.create(tmp.resolve("disk"), 64L << 20, "ext4", List.of());
+        return TestDisks.ext4(tmp);
     }
 
     private SimulatedDisk files() throws IOException {
-        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        return SimulatedDisk.createFiles(tmp.resolve("files"));
+        return TestDisks.files(tmp);
     }
 
     @Test

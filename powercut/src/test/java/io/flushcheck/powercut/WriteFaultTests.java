@@ -3,12 +3,9 @@ package io.flushcheck.powercut;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.flushcheck.testing.Mounts;
-import io.flushcheck.testing.Requirements;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.ResourceLock;
@@ -31,14 +28,11 @@ class WriteFaultTests {
     Path tmp;
 
     private SimulatedDisk ext4() throws IOException {
-        Mounts.requireMountTools();
-        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        return SimulatedDisk.create(tmp.resolve("disk"), 64L << 20, "ext4", List.of());
+        return TestDisks.ext4(tmp);
     }
 
     private SimulatedDisk files() throws IOException {
-        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        return SimulatedDisk.createFiles(tmp.resolve("files"));
+        return TestDisks.files(tmp);
     }
 
     /** A 4 KiB file of OLD, synced with its name. */

@@ -1,0 +1,28 @@
+package io.flushcheck.powercut;
+
+import io.flushcheck.testing.Mounts;
+import io.flushcheck.testing.Requirements;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** The disks the failing-sync tests run on, each skipped (or failed with CI=true) where its model cannot run. */
+final class TestDisks {
+
+    private TestDisks() {
+    }
+
+    /** A 64 MiB ext4 on the block model, under {@code dir}. */
+    static SimulatedDisk ext4(Path dir) throws IOException {
+        Mounts.requireMountTools();
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        return SimulatedDisk.create(dir.resolve("disk"), 64L << 20, "ext4", List.of());
+    }
+
+    /** A disk of the file model, under {@code dir}. */
+    static SimulatedDisk files(Path dir) throws IOException {
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        return SimulatedDisk.createFiles(dir.resolve("files"));
+    }
+}
