@@ -668,7 +668,7 @@ public final class SimulatedDisk implements AutoCloseable {
             String survivorLoop = attach(image, false);
             Path survivor = Files.createDirectories(work.resolve("survivor-" + survivors.size()));
             Leftovers.record(work, "mount", survivor.toString());
-            Mounts.mount(survivorLoop, survivor, fsType, Filesystems.survivorMountOptions(fsType));
+            Mounts.mount(survivorLoop, survivor, fsType, Filesystems.mountOptions(fsType));
             undo.push(() -> unmountQuietly(survivor));
             survivors.add(survivor);
             return survivor;

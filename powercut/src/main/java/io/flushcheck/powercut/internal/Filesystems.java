@@ -70,7 +70,8 @@ public final class Filesystems {
      * after the mount (32 MiB and a flush on a 256 MiB drive), in the middle of the test, with writes and a
      * flush the test never made. The drive reads sectors never written as zeros, so those tables are zero
      * already. xfs is told {@code nouuid}: drives made alike start from one image, so every disk of one size
-     * and options has the same UUID, and xfs refuses a second mount of a UUID without it.
+     * and options has the same UUID, as a survivor has its original's (which may still be mounted, lazily),
+     * and xfs refuses a second mount of a UUID without it. Survivors are mounted with the same options.
      */
     public static List<String> mountOptions(String fs) {
         return switch (fs) {
@@ -78,15 +79,6 @@ public final class Filesystems {
             case "xfs" -> List.of("nouuid");
             default -> List.of();
         };
-    }
-
-    /**
-     * Mount options for a survivor, whose original may still be mounted (lazily) with the same UUID: as for
-     * the original (xfs's {@code nouuid} allows it; ext4's image is sparse: what was never written reads as
-     * zeros there too).
-     */
-    public static List<String> survivorMountOptions(String fs) {
-        return mountOptions(fs);
     }
 
     /** The tool's path, on PATH or in the sbin directories a non-login root shell may lack; null if absent. */
