@@ -6,13 +6,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apiguardian.api.API;
 
 /**
  * A program in a {@link ProcessWorld} of its own whose stdout and stderr go to a temporary file, whose
  * tail {@link #tail} reads: what a command, its verify or a server said last, for a report. Its standard
- * input reads end of file. The file is removed on close.
+ * input reads end of file. The file is removed on close, at the JVM's exit (a SIGINT or SIGTERM included)
+ * if still there, and after a SIGKILL by the next simulated disk made in the same temporary directory: its
+ * name carries this JVM's PID.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class LoggedWorld implements AutoCloseable {
@@ -32,12 +36,14 @@ public final class LoggedWorld implements AutoCloseable {
 
     /** Starts {@code argv} through {@code starter}, its output to a fresh temporary file. */
     public static LoggedWorld start(List<String> argv, Starter starter) throws IOException {
-        Path log = Files.createTempFile("flushcheck-world-", ".log");
+        Path log = Files.createTempFile("flushcheck-world-" + ProcessHandle.current().pid() + "-", ".log");
+        OPEN.add(log);
         try {
             ProcessWorld w = starter.start(new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile()));
             w.process().getOutputStream().close();
             return new LoggedWorld(w, log);
         } catch (IOException | RuntimeException e) {
+            OPEN.remove(log);
             Files.deleteIfExists(log);
             throw e;
         }
@@ -82,6 +88,18 @@ public final class LoggedWorld implements AutoCloseable {
     @Override
     public void close() {
         world.kill();
+        delete(log);
+        OPEN.remove(log);
+    }
+
+    /** The logs not closed yet, removed at the JVM's exit. */
+    private static final Set<Path> OPEN = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> OPEN.forEach(LoggedWorld::delete), "flushcheck-world-logs"));
+    }
+
+    private static void delete(Path log) {
         try {
             Files.deleteIfExists(log);
         } catch (IOException e) {

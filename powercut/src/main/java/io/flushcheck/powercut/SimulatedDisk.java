@@ -11,6 +11,7 @@ import io.flushcheck.powercut.internal.LoopDevices;
 import io.flushcheck.powercut.internal.LoopPool;
 import io.flushcheck.powercut.internal.Mounts;
 import io.flushcheck.powercut.internal.SectorStore;
+import io.flushcheck.powercut.internal.WorkDirectory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -20,7 +21,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import org.apiguardian.api.API;
@@ -146,7 +146,6 @@ public final class SimulatedDisk implements AutoCloseable {
         for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
             System.err.println("flushcheck powercut: " + cleaned);
         }
-        Files.createDirectories(work);
         Leftovers.claim(work);
         Path fs = Files.createDirectories(work.resolve("fs"));
         // Served by this JVM's drive host, never by this JVM: a program here that maps a file of the mount
@@ -207,7 +206,6 @@ public final class SimulatedDisk implements AutoCloseable {
         for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
             System.err.println("flushcheck powercut: " + cleaned);
         }
-        Files.createDirectories(work);
         Leftovers.claim(work);
         Path fuse = Files.createDirectories(work.resolve("drive"));
         // What makes a filesystem: drives made alike start from the first one's image instead of running mkfs.
@@ -707,7 +705,10 @@ public final class SimulatedDisk implements AutoCloseable {
 
     private void stopServer() {
         try {
-            drive.ask("quit");
+            String r = drive.ask("quit");
+            if (!r.equals("bye")) {
+                System.err.println("flushcheck powercut: the simulated drive of " + work + " did not stop cleanly: " + r);
+            }
         } catch (IOException e) {
             // the server is gone, and its mounts with it
         }
@@ -730,7 +731,9 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /**
      * Kills the worlds still running, then unmounts, detaches and stops everything, last made first, and
-     * removes the work directory.
+     * removes the work directory. What cannot be removed (a mount the kernel keeps) does not hide what the
+     * disk showed: it is named on stderr, and the directory keeps the markers by which the next disk made
+     * beside it removes it.
      */
     @Override
     public void close() {
@@ -738,15 +741,10 @@ public final class SimulatedDisk implements AutoCloseable {
         while (!undo.isEmpty()) {
             undo.pop().run();
         }
-        if (!Files.exists(work)) {
-            return;
-        }
-        try (var s = Files.walk(work)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot remove " + work, e);
+        String stayed = WorkDirectory.delete(work.toAbsolutePath(), Leftovers.MARKERS);
+        if (stayed != null) {
+            System.err.println("flushcheck powercut: the disk in " + work + " " + stayed
+                    + "; the next disk made in " + work.toAbsolutePath().getParent() + " removes it");
         }
     }
 

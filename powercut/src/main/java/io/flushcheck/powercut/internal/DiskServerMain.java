@@ -1,6 +1,7 @@
 package io.flushcheck.powercut.internal;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -57,7 +58,11 @@ public final class DiskServerMain {
             if (disk.store() != null) {
                 System.err.println("flushcheck disk server: its JVM is gone; cleaning up: " + Leftovers.undo(disk.work()));
             }
-            disk.control().unmount();
+            try {
+                disk.control().unmount();
+            } catch (IOException e) {
+                System.err.println("flushcheck disk server: " + e.getMessage());
+            }
         }
     }
 

@@ -122,7 +122,7 @@ public final class DriveControl {
     }
 
     /** Unmounts, as {@code quit} does, for a parent that is gone without one. */
-    void unmount() {
+    void unmount() throws IOException {
         server.unmount();
     }
 }

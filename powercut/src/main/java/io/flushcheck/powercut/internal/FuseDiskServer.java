@@ -49,7 +49,7 @@ public final class FuseDiskServer implements FuseServer {
 
     /** Unmounts (lazily, so open files do not keep it). */
     @Override
-    public void unmount() {
+    public void unmount() throws IOException {
         mount.unmount();
     }
 

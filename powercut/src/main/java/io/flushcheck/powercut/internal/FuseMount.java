@@ -33,11 +33,13 @@ public final class FuseMount {
     private final String fusermount;
     private final int commFd;
     private final int watcher;
+    private final String type;
     private boolean unmounted;
     private boolean closed;
 
-    private FuseMount(Path mountPoint, int fd, String fusermount, int commFd, int watcher) {
+    private FuseMount(Path mountPoint, String type, int fd, String fusermount, int commFd, int watcher) {
         this.mountPoint = mountPoint;
+        this.type = type;
         this.fd = fd;
         this.fusermount = fusermount;
         this.commFd = commFd;
@@ -105,7 +107,7 @@ public final class FuseMount {
             Libc.C.close(fd);
             throw new IOException("cannot mount FUSE on " + mountPoint + ": errno " + errno);
         }
-        return new FuseMount(mountPoint, fd, null, -1, -1);
+        return new FuseMount(mountPoint, "fuse." + subtype, fd, null, -1, -1);
     }
 
     private static FuseMount mountByFusermount(Path mountPoint, String subtype) throws IOException {
@@ -147,7 +149,7 @@ public final class FuseMount {
         // With auto_unmount, fusermount stays to watch the socket: it unmounts when the socket closes, and
         // is reaped then (unmount).
         Libc.C.fcntl(fd, F_SETFD, FD_CLOEXEC);
-        return new FuseMount(mountPoint, fd, fusermount, pair[1], pid[0]);
+        return new FuseMount(mountPoint, "fuse." + subtype, fd, fusermount, pair[1], pid[0]);
     }
 
     /** The descriptor sent over {@code socket} with SCM_RIGHTS, or -1 when none came. */
@@ -189,34 +191,57 @@ public final class FuseMount {
     }
 
     /**
-     * Unmounts, lazily (open files do not keep it). Where fusermount mounted, closing the socket it
-     * watches makes it unmount and exit, and it is reaped here: before the mount point's directory goes
-     * (fusermount unmounts from the directory above it), and before another disk is made (or this
-     * process would collect a zombie per disk). Should it not end within {@link #WATCHER_MILLIS},
-     * {@code fusermount -u -z} unmounts instead.
+     * Unmounts, lazily (open files do not keep it), and confirms it from the mount table. Where fusermount
+     * mounted, the socket its {@code auto_unmount} watcher watches is closed and the watcher reaped (or this
+     * process would collect a zombie per disk); then, if the mount is still there, {@code fusermount -u -z}
+     * unmounts it. The watcher's exit proves nothing: fuse3's unmounts only a mount whose server is gone,
+     * and exits without touching one still served, as this one is.
+     *
+     * @throws IOException when the mount is still in the mount table afterwards
      */
-    synchronized void unmount() {
+    synchronized void unmount() throws IOException {
         if (unmounted) {
             return; // once: a descriptor closed twice may close another's that took its number
         }
         unmounted = true;
+        String how;
         if (fusermount == null) {
-            Libc.C.umount2(mountPoint.toString(), Libc.MNT_DETACH);
-            return;
+            how = Libc.C.umount2(mountPoint.toString(), Libc.MNT_DETACH) == 0 ? "umount2"
+                    : "umount2 (" + Libc.C.strerror(Libc.errno()) + ")";
+        } else {
+            // The watcher first, while the mount is there to find: it prints "not mounted" when it is not.
+            Libc.C.close(commFd);
+            reaped(watcher, WATCHER_MILLIS);
+            how = mounted() ? unmountByFusermount() : "fusermount's auto_unmount";
         }
-        Libc.C.close(commFd);
-        if (reaped(watcher, WATCHER_MILLIS)) {
-            return;
+        if (mounted()) {
+            throw new IOException(mountPoint + " is still mounted after " + how);
         }
+    }
+
+    /** {@code fusermount -u -z -q -- MOUNTPOINT}, and what it said when it failed. */
+    private String unmountByFusermount() {
+        String line = fusermount + " -u -z";
         try {
             Process p = new ProcessBuilder(fusermount, "-u", "-z", "-q", "--", mountPoint.toString())
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            p.waitFor(10, TimeUnit.SECONDS);
+                    .redirectErrorStream(true).start();
+            String said = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return line + " (still running after 10 s)";
+            }
+            return p.exitValue() == 0 ? line : line + " (exit " + p.exitValue() + (said.isEmpty() ? "" : ": " + said) + ")";
         } catch (IOException e) {
-            // the watcher unmounts when it wakes
+            return line + " (" + e.getMessage() + ")";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return line + " (interrupted)";
         }
+    }
+
+    /** Whether this filesystem is still in this process's mount table at {@link #mountPoint}. */
+    boolean mounted() throws IOException {
+        return Mounts.mountedAt(mountPoint, type);
     }
 
     private static final long WATCHER_MILLIS = 5000;

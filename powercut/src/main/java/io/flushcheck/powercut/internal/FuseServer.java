@@ -8,8 +8,8 @@ interface FuseServer {
     /** Answers requests until the filesystem is unmounted (or DESTROY). */
     void serve() throws IOException;
 
-    /** Unmounts, lazily (open files do not keep it). */
-    void unmount();
+    /** Unmounts, lazily (open files do not keep it); throws when the mount is still there afterwards. */
+    void unmount() throws IOException;
 
     /** Closes the connection's descriptor, once serving has ended. */
     void close();

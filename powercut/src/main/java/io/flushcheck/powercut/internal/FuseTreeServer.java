@@ -58,9 +58,9 @@ public final class FuseTreeServer implements FuseServer {
         channel.serve(this::answer);
     }
 
-    /** Unmounts, lazily (open files do not keep it). */
+    /** Unmounts, lazily (open files do not keep it); throws when the mount is still there afterwards. */
     @Override
-    public void unmount() {
+    public void unmount() throws IOException {
         mount.unmount();
     }
 

@@ -1,7 +1,11 @@
 package io.flushcheck.powercut.internal;
 
 import java.io.IOException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.apiguardian.api.API;
 
@@ -63,6 +67,54 @@ public final class Mounts {
                 closer.start();
             }
         }
+    }
+
+    /**
+     * Whether a filesystem of {@code type} is mounted at {@code target} in this process's mount table. The
+     * table is compared byte for byte, as the kernel writes it (a space, tab, newline or backslash of a
+     * mount point as an octal escape), so that no name read differently can hide a mount.
+     */
+    public static boolean mountedAt(Path target, String type) throws IOException {
+        return at(target).stream().anyMatch(m -> m[0].equals(type));
+    }
+
+    /** The source (the device) of the filesystem mounted last at {@code target}, or null when none is. */
+    public static String deviceAt(Path target) throws IOException {
+        List<String[]> mounts = at(target);
+        return mounts.isEmpty() ? null : mounts.get(mounts.size() - 1)[1];
+    }
+
+    /** The type and source of each filesystem mounted at {@code target}, first mounted first. */
+    private static List<String[]> at(Path target) throws IOException {
+        String point = escaped(target.toString().getBytes(NAMES));
+        String table = new String(Files.readAllBytes(Path.of("/proc/self/mountinfo")), StandardCharsets.ISO_8859_1);
+        List<String[]> found = new ArrayList<>();
+        for (String line : table.split("\n")) {
+            String[] f = line.split(" ");
+            int dash = line.indexOf(" - ");
+            if (f.length > 4 && f[4].equals(point) && dash > 0) {
+                String[] after = line.substring(dash + 3).split(" ");
+                found.add(new String[] {after[0], after.length > 1 ? after[1] : ""});
+            }
+        }
+        return found;
+    }
+
+    /** How this JVM turns file names into bytes (the locale's: {@code sun.jnu.encoding}). */
+    private static final Charset NAMES = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
+
+    /** A name's bytes as mountinfo writes them, one char per byte. */
+    private static String escaped(byte[] name) {
+        StringBuilder sb = new StringBuilder();
+        for (byte b : name) {
+            int c = b & 0xff;
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\\') {
+                sb.append('\\').append(String.format("%03o", c));
+            } else {
+                sb.append((char) c);
+            }
+        }
+        return sb.toString();
     }
 
     /** {@code sync -f}: writes the filesystem of {@code path} out and flushes its device. */
