@@ -56,8 +56,18 @@ public final class FuseMount {
         return Libc.C.geteuid() == 0;
     }
 
-    /** fusermount3 or fusermount on the PATH (or in /bin, /usr/bin), or null. */
+    /** The environment variable that names the fusermount to use, where more than one is installed. */
+    public static final String FUSERMOUNT_VARIABLE = "FLUSHCHECK_FUSERMOUNT";
+
+    /**
+     * The fusermount {@value #FUSERMOUNT_VARIABLE} names; else fusermount3 or fusermount on the PATH (or in
+     * /bin, /usr/bin); else null.
+     */
     public static String fusermount() {
+        String chosen = System.getenv(FUSERMOUNT_VARIABLE);
+        if (chosen != null && !chosen.isEmpty()) {
+            return chosen;
+        }
         List<Path> dirs = new ArrayList<>();
         for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
             if (!d.isEmpty()) {
