@@ -10,6 +10,7 @@ import io.flushcheck.powercut.internal.Leftovers;
 import io.flushcheck.powercut.internal.LoopDevices;
 import io.flushcheck.powercut.internal.LoopPool;
 import io.flushcheck.powercut.internal.Mounts;
+import io.flushcheck.powercut.internal.PathWord;
 import io.flushcheck.powercut.internal.SectorStore;
 import io.flushcheck.powercut.internal.WorkDirectory;
 import java.io.IOException;
@@ -658,7 +659,7 @@ public final class SimulatedDisk implements AutoCloseable {
             // Without its mount the path would be a directory of the build: writes there must fail, not land.
             Files.deleteIfExists(path);
             Path image = work.resolve("survivor-" + survivors.size() + ".img");
-            String saved = ask("save " + image);
+            String saved = ask("save " + PathWord.of(image));
             if (!saved.equals("saved")) {
                 throw new IOException("cannot save the surviving image: " + saved);
             }
@@ -683,7 +684,7 @@ public final class SimulatedDisk implements AutoCloseable {
         }
         Files.deleteIfExists(path);
         Path survivor = Files.createDirectories(work.resolve("survivor-" + survivors.size()));
-        String saved = ask("save " + survivor);
+        String saved = ask("save " + PathWord.of(survivor));
         if (!saved.equals("saved")) {
             throw new IOException("cannot write the surviving tree: " + saved);
         }

@@ -14,7 +14,8 @@ import org.apiguardian.api.API;
  * The process that serves the simulated drives of one JVM ({@link DriveHost}), both models, never that
  * JVM itself: a server thread blocked on /dev/fuse inside a dying JVM can hang every mount above it,
  * while a separate process that dies is seen by the kernel, which ends the connection. Usage:
- * {@code DiskServerMain --host}. It prints {@code ready}, then answers one command a line on stdin:
+ * {@code DiskServerMain --host}. It prints {@code ready}, then answers one command a line on stdin, a path
+ * written as a {@link PathWord}:
  * <ul>
  *   <li>{@code new ID files MOUNTPOINT}: a fresh tree of the file model mounted there ({@code ready});
  *   <li>{@code new ID drive MOUNTPOINT SIZE ATOMIC [TEMPLATE]}: a block model's drive of SIZE bytes
@@ -95,7 +96,7 @@ public final class DiskServerMain {
     }
 
     private String add(String[] w) throws Exception {
-        Path mountPoint = Path.of(w[3]);
+        Path mountPoint = PathWord.path(w[3]);
         if (w[2].equals("files") && w.length == 4) {
             disks.put(w[1], new Served(DriveControl.files(mountPoint), null, null));
             return "ready";

@@ -9,7 +9,7 @@ import org.apiguardian.api.API;
  * {@link DiskServerMain} speaks on its pipes for each disk it serves):
  * {@code stats}, {@code cut MODE SEED}, {@code arm K [PGID]}, {@code arm-during K SEED},
  * {@code fail-flush K once|persistent [ERRNO]},
- * {@code fail-writes UNIT FROM LENGTH once|persistent ERRNO}, {@code save PATH}, {@code world PID}, {@code powered}, {@code unmount},
+ * {@code fail-writes UNIT FROM LENGTH once|persistent ERRNO}, {@code save PATH} (a {@link PathWord}), {@code world PID}, {@code powered}, {@code unmount},
  * {@code quit}.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
@@ -95,7 +95,7 @@ public final class DriveControl {
                     return "armed";
                 }
                 case "save" -> {
-                    model.save(Path.of(line.trim().substring("save ".length())));
+                    model.save(PathWord.path(w[1]));
                     return "saved";
                 }
                 case "world" -> {

@@ -94,7 +94,7 @@ public final class DriveHost {
 
     /** Mounts a fresh tree of the file model on {@code mountPoint}. */
     public Disk mountFiles(Path mountPoint) throws IOException {
-        return add("files " + mountPoint, mountPoint, false);
+        return add("files " + PathWord.of(mountPoint), mountPoint, false);
     }
 
     /**
@@ -107,7 +107,7 @@ public final class DriveHost {
         synchronized (this) {
             template = templates.get(key);
         }
-        return add("drive " + mountPoint + " " + size + " " + atomicUnit + (template == null ? "" : " " + template),
+        return add("drive " + PathWord.of(mountPoint) + " " + size + " " + atomicUnit + (template == null ? "" : " " + template),
                 mountPoint, template != null);
     }
 
