@@ -1,8 +1,11 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.Errno;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.sqlite.MatrixOptions;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -109,6 +112,31 @@ final class Converters {
         @Override
         public Long convert(String value) {
             return (long) convertInt("--after-flushes", value, 1, Integer.MAX_VALUE);
+        }
+    }
+
+    /** {@code powercut --fail-flush}: 1 to {@link Integer#MAX_VALUE}. */
+    static final class FailFlush implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            return (long) convertInt("--fail-flush", value, 1, Integer.MAX_VALUE);
+        }
+    }
+
+    /** {@code powercut --errno}: one of {@link Errno}'s names, in any case. */
+    static final class ErrnoName implements ITypeConverter<Errno> {
+        @Override
+        public Errno convert(String value) {
+            for (Errno e : Errno.values()) {
+                if (e.name().equalsIgnoreCase(value.trim())) {
+                    return e;
+                }
+            }
+            List<String> names = new ArrayList<>();
+            for (Errno e : Errno.values()) {
+                names.add(e.name());
+            }
+            throw new TypeConversionException("--errno takes " + String.join(", ", names) + ", not '" + value + "'");
         }
     }
 

@@ -94,7 +94,8 @@ final class PowerCutCommand implements Job {
     String fs = "ext4";
 
     @Option(names = "--size-mib", paramLabel = "N", converter = Converters.SizeMib.class,
-            description = "the disk's size in MiB (default " + DEFAULT_SIZE_MIB + "; only what is written takes memory)")
+            description = "the disk's size in MiB (default " + DEFAULT_SIZE_MIB + ", 512 for xfs; at least 300 for xfs and 109"
+                    + " for btrfs, whose mkfs refuses less)")
     Integer sizeMib;
 
     @Option(names = "--atomic-write-bytes", paramLabel = "N",
@@ -114,7 +115,7 @@ final class PowerCutCommand implements Job {
             description = "cut at a flush drawn from each cut's seed among those a run with the power on makes (default)")
     boolean atRandom;
 
-    @Option(names = "--fail-flush", paramLabel = "K", converter = Converters.AfterFlushes.class,
+    @Option(names = "--fail-flush", paramLabel = "K", converter = Converters.FailFlush.class,
             description = "the command's K-th flush fails with EIO, and every one after it (or only it, with --fail-once);"
                     + " the power is cut at the command's exit")
     Long failFlush;
@@ -122,7 +123,7 @@ final class PowerCutCommand implements Job {
     @Option(names = "--fail-once", arity = "0", description = "with --fail-flush: only the K-th flush fails")
     boolean failOnce;
 
-    @Option(names = "--errno", paramLabel = "ERRNO",
+    @Option(names = "--errno", paramLabel = "ERRNO", converter = Converters.ErrnoName.class,
             description = "with --fail-flush: what the drive fails the flush with, one of ${COMPLETION-CANDIDATES}"
                     + " (default EIO); the block model's loop device reports any of them to the filesystem as EIO,"
                     + " the file model passes it to the program's fsync")
@@ -152,6 +153,7 @@ final class PowerCutCommand implements Job {
     public int run(PrintStream out, PrintStream err) throws UsageException {
         checkUsage();
         DiskModel resolved = model.resolved();
+        checkModelOptions(resolved);
         String missing = Machine.missingForDisks(resolved, fs);
         for (String tool : List.of("setsid", "setpriv", "unshare")) {
             if (missing == null && Machine.which(tool) == null) {
@@ -168,8 +170,7 @@ final class PowerCutCommand implements Job {
         if (!quiet) {
             err.println("flushcheck powercut: " + Machine.modelLine(model, fs));
         }
-        ProgramCuts runner = new ProgramCuts(Machine.workDir(), resolved,
-                (sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib) * (1L << 20), fs, atomicBytes(), command, verify,
+        ProgramCuts runner = new ProgramCuts(Machine.workDir(), resolved, sizeBytes(), fs, atomicBytes(), command, verify,
                 timeout == null ? 120 : timeout);
         List<CutOutcome> outcomes = new ArrayList<>();
         Long dryFlushes = null;
@@ -237,9 +238,40 @@ final class PowerCutCommand implements Job {
         if (model.resolved() == DiskModel.FILE) {
             return "the file model";
         }
-        return String.format(Locale.ROOT, "%s (%d MiB%s)", fs, sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib,
+        return String.format(Locale.ROOT, "%s (%d MiB%s)", fs, sizeBytes() >> 20,
                 atomicBytes() == 4096 ? "" : ", " + atomicBytes() + "-byte atomic writes");
     }
+
+    /** The disk's size: {@code --size-mib}, else the filesystem's default (512 MiB for xfs, 256 MiB otherwise). */
+    private long sizeBytes() {
+        return sizeMib != null ? (long) sizeMib << 20 : SimulatedDisk.defaultSizeBytes(fs);
+    }
+
+    /**
+     * The options that only the block model uses are refused on the file model, which has no filesystem of
+     * a kernel's and keeps or loses each write whole; the size is refused where the filesystem's mkfs would.
+     */
+    private void checkModelOptions(DiskModel resolved) throws UsageException {
+        String chosen = model == DiskModel.AUTO ? " (--model auto chose it here: " + DiskModel.autoReason() + ")" : "";
+        if (resolved == DiskModel.FILE) {
+            List<String> given = spec.commandLine().getParseResult().matchedOptions().stream()
+                    .map(o -> o.longestName()).filter(BLOCK_ONLY::contains).toList();
+            if (!given.isEmpty()) {
+                throw new UsageException("powercut: " + String.join(" and ", given) + (given.size() == 1 ? " applies" : " apply")
+                        + " to the block model, not to the file model" + chosen + "; leave "
+                        + (given.size() == 1 ? "it" : "them") + " out, or run as root with --model block");
+            }
+            return;
+        }
+        if (sizeBytes() < SimulatedDisk.minimumSizeBytes(fs)) {
+            throw new UsageException(String.format(Locale.ROOT, "powercut --size-mib %d: %s needs a disk of at least %d MiB"
+                    + " (its mkfs refuses smaller ones)", sizeBytes() >> 20, fs,
+                    (SimulatedDisk.minimumSizeBytes(fs) + (1 << 20) - 1) >> 20));
+        }
+    }
+
+    /** What only the block model uses. */
+    private static final List<String> BLOCK_ONLY = List.of("--fs", "--size-mib", "--atomic-write-bytes");
 
     private void checkUsage() throws UsageException {
         List<String> original = spec.commandLine().getParseResult().originalArgs();
@@ -400,7 +432,7 @@ final class PowerCutCommand implements Job {
                     o.discardedBytes(), o.keptBytes(), o.verifyExit(), o.passed(), o.verifyTail(), o.failure(), repeat));
         }
         return new Document(command, verify, model.resolved().name().toLowerCase(Locale.ROOT), fs,
-                sizeMib == null ? DEFAULT_SIZE_MIB : sizeMib, atomicBytes(), first,
+                (int) (sizeBytes() >> 20), atomicBytes(), first,
                 failFlush != null ? "fail-flush" : dryFlushes == null ? "after-flushes" : "at-random", failFlush,
                 failFlush == null ? null : failOnce, failFlush == null ? null : failErrno().name(), dryFlushes, dryFlushes == null ? null : !noPowerOnCheck,
                 list, outcomes.size() - failed, failed);

@@ -99,6 +99,17 @@ final class PowerCutPostgresCommand implements Job {
             err.println("flushcheck powercut postgres: " + Escape.of(e.getMessage()));
             return ExitCodes.INTERNAL;
         }
+        List<String> unknown;
+        try {
+            unknown = pg.unknownSettings(settings);
+        } catch (IOException e) {
+            err.println("flushcheck powercut postgres: " + Escape.of(e.getMessage()));
+            return ExitCodes.INTERNAL;
+        }
+        if (!unknown.isEmpty()) {
+            throw new UsageException("powercut postgres --row: the server in " + pg.bin() + " has no setting named "
+                    + String.join(", ", unknown) + " (postgres --describe-config lists them)");
+        }
         int n = cuts == null ? DEFAULT_CUTS : cuts;
         long s = seed == null ? DEFAULT_SEED : seed;
         if (!output.quiet) {

@@ -44,11 +44,21 @@ final class Usage {
                 return prefix + name + " takes no value: '" + first + "'";
             }
             if (first.startsWith("-") && first.length() > 1) {
+                if (takesCommandAfterDashes(e.getCommandLine()) && !u.getCommandLine().getParseResult().originalArgs().contains("--")) {
+                    // flushcheck powercut --verify V sh -c '...': the command's own options met flushcheck's parser
+                    return prefix + "unknown option " + first + ": put the command after -- (flushcheck "
+                            + prefix.replace(": ", "") + " [options] -- COMMAND {dir})";
+                }
                 return prefix + "unknown option " + first;
             }
             return prefix + "unexpected argument '" + first + "'";
         }
         return prefix + e.getMessage();
+    }
+
+    /** Whether the command takes a program and its arguments after {@code --}, as {@code powercut} does. */
+    private static boolean takesCommandAfterDashes(CommandLine cl) {
+        return cl != null && cl.getCommandSpec().positionalParameters().stream().anyMatch(p -> p.paramLabel().equals("COMMAND"));
     }
 
     /** {@code sqlite: } for a subcommand's error, {@code powercut sqlite: } for a nested one's, nothing for the probe's. */

@@ -28,6 +28,11 @@ class PowerCutUsageTests {
                 "powercut: unexpected argument 'touch' before --");
         assertUsageError(run("powercut", "--verify", VERIFY, "--"),
                 "powercut: put the command after -- (flushcheck powercut --verify 'VERIFY {dir}' -- COMMAND {dir})");
+        // the command's own options meet flushcheck's parser first
+        assertUsageError(run("powercut", "--verify", VERIFY, "sh", "-c", "touch {dir}/x"),
+                "powercut: unknown option -c: put the command after -- (flushcheck powercut [options] -- COMMAND {dir})");
+        assertUsageError(run("powercut", "--bogus", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "powercut: unknown option --bogus");
     }
 
     @Test
@@ -59,6 +64,10 @@ class PowerCutUsageTests {
                 "--cuts 0 is out of range: use 1 to 100000");
         assertUsageError(run("powercut", "--after-flushes", "0", "--verify", VERIFY, "--", "touch", "{dir}/x"),
                 "--after-flushes 0 is out of range: use 1 to 2147483647");
+        assertUsageError(run("powercut", "--fail-flush", "0", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "--fail-flush 0 is out of range: use 1 to 2147483647");
+        assertUsageError(run("powercut", "--fail-flush", "1", "--errno", "EBOGUS", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "--errno takes EIO, ENOSPC, EROFS, ENODATA, ETIMEDOUT, EDQUOT, not 'EBOGUS'");
         assertUsageError(run("powercut", "--seed", "x", "--verify", VERIFY, "--", "touch", "{dir}/x"),
                 "--seed takes a whole number, not 'x'");
         assertUsageError(run("powercut", "--size-mib", "8", "--verify", VERIFY, "--", "touch", "{dir}/x"),
@@ -68,6 +77,27 @@ class PowerCutUsageTests {
         assertUsageError(run("powercut", "sqlite", "--cuts", "-1"), "--cuts -1 is out of range: use 1 to 100000");
         assertUsageError(run("powercut", "--fs", "ext4;rm", "--verify", VERIFY, "--", "touch", "{dir}/x"),
                 "powercut --fs takes a filesystem's name (ext4, xfs, btrfs), not 'ext4;rm'");
+    }
+
+    @Test
+    void optionsOnlyTheBlockModelUsesAreRefusedOnTheFileModel() {
+        assertUsageError(run("powercut", "--model", "file", "--fs", "xfs", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "powercut: --fs applies to the block model, not to the file model; leave it out, or run as root with"
+                        + " --model block");
+        assertUsageError(run("powercut", "--model", "file", "--atomic-write-bytes", "512", "--size-mib", "64",
+                        "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "powercut: --atomic-write-bytes and --size-mib apply to the block model, not to the file model; leave them"
+                        + " out, or run as root with --model block");
+    }
+
+    @Test
+    void aSizeTheFilesystemsMkfsRefusesIsRefusedBeforeAnythingRuns() {
+        assertUsageError(run("powercut", "--model", "block", "--fs", "btrfs", "--size-mib", "100", "--verify", VERIFY, "--",
+                        "touch", "{dir}/x"),
+                "powercut --size-mib 100: btrfs needs a disk of at least 109 MiB (its mkfs refuses smaller ones)");
+        assertUsageError(run("powercut", "--model", "block", "--fs", "xfs", "--size-mib", "256", "--verify", VERIFY, "--",
+                        "touch", "{dir}/x"),
+                "powercut --size-mib 256: xfs needs a disk of at least 300 MiB (its mkfs refuses smaller ones)");
     }
 
     @Test

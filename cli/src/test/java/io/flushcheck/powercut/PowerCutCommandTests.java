@@ -265,6 +265,27 @@ class PowerCutCommandTests {
         assertNothingLeft();
     }
 
+    @Test
+    void anXfsDiskIsMadeAtXfssOwnDefaultSize() {
+        Requirements.requireCommand("mkfs.xfs", "xfsprogs");
+        Run r = run("powercut", "--fs", "xfs", "--json", "--cuts", "1", "--after-flushes", "1", "--verify", "test -d {dir}",
+                "--", "sh", "-c", "echo x > \"$1\"/f && sync \"$1\"/f", "sh", "{dir}");
+        assertThat(r.exit()).as(r.err()).isEqualTo(0);
+        assertThat(json(r).get("sizeMiB")).isEqualTo(512L);
+        assertNothingLeft();
+    }
+
+    /** No world log of this JVM's left in the temporary directory: each goes when its program's run ends. */
+    @Test
+    void theProgramsLogsAreGoneAfterTheRun() throws IOException {
+        Run r = run(line("honest", "--cuts", "1", "--after-flushes", "2").toArray(new String[0]));
+        assertThat(r.exit()).as(r.err()).isEqualTo(0);
+        try (var s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            assertThat(s.map(p -> p.getFileName().toString()))
+                    .noneMatch(n -> n.startsWith("flushcheck-world-" + ProcessHandle.current().pid() + "-"));
+        }
+    }
+
     /** No disk of this JVM's left: its work directory gone, nothing of it mounted. */
     static void assertNothingLeft() {
         String work = "flushcheck-powercut-" + ProcessHandle.current().pid();

@@ -6,7 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apiguardian.api.API;
@@ -95,6 +98,27 @@ public final class PostgresInstallation {
         List<String> line = new ArrayList<>(List.of("setpriv", "--reuid=" + USER, "--regid=" + USER, "--init-groups", "--"));
         line.addAll(argv);
         return line;
+    }
+
+    /**
+     * The settings of {@code rows} this server does not know, by {@code postgres --describe-config} (which
+     * needs no cluster); a name with a dot is an extension's, which PostgreSQL accepts unseen.
+     */
+    public List<String> unknownSettings(List<List<String>> rows) throws IOException {
+        Set<String> known = new HashSet<>();
+        for (String line : run(asServerUser(List.of(program("postgres"), "--describe-config"))).split("\n")) {
+            known.add(line.split("\t", 2)[0].toLowerCase(Locale.ROOT));
+        }
+        List<String> unknown = new ArrayList<>();
+        for (List<String> row : rows) {
+            for (String setting : row) {
+                String name = setting.substring(0, setting.indexOf('=')).toLowerCase(Locale.ROOT);
+                if (!name.contains(".") && !known.contains(name) && !unknown.contains(name)) {
+                    unknown.add(name);
+                }
+            }
+        }
+        return unknown;
     }
 
     /** Makes {@code dir} the server account's own (a cluster's directory must be), recursively. */

@@ -71,7 +71,7 @@ class PlantedLeftoversTests {
     @Test
     void whatAnotherUserPlantedIsLeftAsItIs() throws Exception {
         long dead = deadPid();
-        Path others = planted("others", dead, "abc", scratch.resolve("others"), NOBODY, "rwx------");
+        Path others = planted("others", dead, "abc", scratch.resolve("others"), NOBODY, "rwx--x--x");
         Path oldFormat = Files.createDirectories(scratch.resolve("old-format"));
         Files.writeString(oldFormat.resolve("owner.pid"), String.valueOf(dead));
         Files.writeString(oldFormat.resolve("attached"), "mount " + victim + "\n");
@@ -97,14 +97,14 @@ class PlantedLeftoversTests {
     void aMarkerOfThisUsersActsOnlyInsideItsOwnDirectory() throws Exception {
         long dead = deadPid();
         // a marker copied from elsewhere: the path it names is not the directory it is in
-        Path copied = planted("copied", dead, "abc", scratch.resolve("elsewhere"), 0, "rwx------");
-        // a directory open to others: not one flushcheck made
-        Path open = planted("open", dead, "abc", scratch.resolve("open"), 0, "rwxr-xr-x");
+        Path copied = planted("copied", dead, "abc", scratch.resolve("elsewhere"), 0, "rwx--x--x");
+        // a directory others may change: not one flushcheck made
+        Path open = planted("open", dead, "abc", scratch.resolve("open"), 0, "rwxrwxrwx");
         // a marker whose token file says another token
-        Path forged = planted("forged", dead, "abc", scratch.resolve("forged"), 0, "rwx------");
+        Path forged = planted("forged", dead, "abc", scratch.resolve("forged"), 0, "rwx--x--x");
         Files.writeString(forged.resolve("token"), "def\n");
         // a true leftover of a killed run of this user's, whose attached file also names a mount outside it
-        Path killed = planted("killed", dead, "abc", scratch.resolve("killed"), 0, "rwx------");
+        Path killed = planted("killed", dead, "abc", scratch.resolve("killed"), 0, "rwx--x--x");
         Path ownLog = scratch.resolve("flushcheck-world-" + dead + "-2.log");
         Files.writeString(ownLog, "a killed run's output");
 

@@ -26,7 +26,7 @@ import org.apiguardian.api.API;
  *
  * <p>A temporary directory is shared with every user of the machine, so the sweep trusts nothing it did
  * not make: it acts only on a directory that is not a link, is owned by this process's user with mode
- * 0700, and holds a marker of that user's whose text names the directory itself and the random token the
+ * 0711 (as claimed: others may pass through to a disk, never list or change it), and holds a marker of that user's whose text names the directory itself and the random token the
  * directory's {@value #TOKEN} file repeats (so a copy or a move of a marker is not trusted either); of
  * what its {@code attached} file names, only mounts and loop devices inside the directory, a mount only
  * when it is one of flushcheck's own filesystems; and it deletes nothing below a mount that is still there.
@@ -47,7 +47,7 @@ public final class Leftovers {
     }
 
     /**
-     * Makes {@code work} this JVM's: creates it, with mode 0700, and marks it. Refuses a path that exists
+     * Makes {@code work} this JVM's: creates it, with mode 0711, and marks it. Refuses a path that exists
      * already as a link or as a directory of another user's.
      */
     public static void claim(Path work) throws IOException {
@@ -57,7 +57,8 @@ public final class Leftovers {
                     + (Files.isSymbolicLink(dir) ? "a symbolic link" : "not a directory of this user's"));
         }
         Files.createDirectories(dir);
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+        // Others may pass through to the disk (a server run as its own user must), never list or change it.
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
         if (!ours(dir)) {
             throw new IOException("cannot make a simulated disk in " + dir + ": it is not this user's after mkdir");
         }
@@ -130,12 +131,12 @@ public final class Leftovers {
         }
     }
 
-    /** A directory (not a link to one) owned by this process's user, closed to everyone else (mode 0700). */
+    /** A directory (not a link to one) owned by this process's user that only it may list or change (mode 0711). */
     private static boolean ours(Path dir) {
         try {
             return Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
                     && (int) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS) == Libc.C.geteuid()
-                    && ((int) Files.getAttribute(dir, "unix:mode", LinkOption.NOFOLLOW_LINKS) & 0777) == 0700;
+                    && ((int) Files.getAttribute(dir, "unix:mode", LinkOption.NOFOLLOW_LINKS) & 0777) == 0711;
         } catch (IOException | UnsupportedOperationException e) {
             return false;
         }
