@@ -93,6 +93,37 @@ class PlantedLeftoversTests {
         assertThat(othersLog).exists();
     }
 
+    /**
+     * A disk whose directory cannot all go (someone mounted a filesystem in it) closes without an exception
+     * that would hide what the test showed, deletes nothing of that filesystem, names it, and keeps its
+     * markers, so that the next disk beside it finds it.
+     */
+    @Test
+    void whatCannotBeRemovedIsNamedAndKeepsItsMarkers() throws Exception {
+        Path work = scratch.resolve("disk");
+        Path foreign;
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream err = System.err;
+        try (SimulatedDisk disk = SimulatedDisk.createFiles(work)) {
+            Path survivor = disk.cutPower();
+            foreign = survivor.resolve("mnt");
+            Files.createDirectories(foreign);
+            Shell.run("mount", "-t", "tmpfs", "-o", "size=1m", "planted-inside", foreign.toString());
+            Files.writeString(foreign.resolve("precious"), "kept");
+            System.setErr(new java.io.PrintStream(said, true, java.nio.charset.StandardCharsets.UTF_8));
+        } finally {
+            System.setErr(err);
+        }
+        try {
+            assertThat(foreign.resolve("precious")).hasContent("kept");
+            assertThat(work.resolve("owner.pid")).exists();
+            assertThat(said.toString(java.nio.charset.StandardCharsets.UTF_8))
+                    .contains("the disk in " + work + " left " + foreign + " (still mounted)");
+        } finally {
+            Shell.run("umount", "--lazy", foreign.toString());
+        }
+    }
+
     @Test
     void aMarkerOfThisUsersActsOnlyInsideItsOwnDirectory() throws Exception {
         long dead = deadPid();
