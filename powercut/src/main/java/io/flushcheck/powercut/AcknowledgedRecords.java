@@ -13,15 +13,21 @@ import org.apiguardian.api.API;
  * after its storage said no, and whether what it acknowledged survived a cut.
  *
  * <pre>{@code
- * AcknowledgedRecords acks = AcknowledgedRecords.on(disk);
- * for (String r : records) {
- *     journal.append(r);                // returns once synced, or throws
- *     acks.add(r);
- * }
+ * AcknowledgedRecords acks = disk.untilPowerCut(acknowledged -> {
+ *     for (String r : records) {
+ *         journal.append(r);            // returns once synced, or throws
+ *         acknowledged.add(r);
+ *     }
+ * });
  * acks.assertDurable(Journal.readAll(disk.cutPower().resolve("journal")));
  * }</pre>
  *
- * Not thread-safe: one program's acknowledgements, in order.
+ * A record noted once the power has gone (an armed cut, {@link RepeatedPowerCut}) is not counted: a real cut ends
+ * the program before it can acknowledge anything, while in a test the workload runs on, its syncs failing. Such
+ * records are kept apart ({@link #afterPowerCut()}); what a program that acknowledges after a failed sync loses is
+ * what {@link FailingSyncs} tests, with the power on.
+ *
+ * <p>Not thread-safe: one program's acknowledgements, in order.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class AcknowledgedRecords {
@@ -31,6 +37,8 @@ public final class AcknowledgedRecords {
 
     private final SimulatedDisk disk;
     private final List<Ack> acks = new ArrayList<>();
+    private final List<String> afterPowerCut = new ArrayList<>();
+    private Throwable thrownAfterPowerCut;
 
     private AcknowledgedRecords(SimulatedDisk disk) {
         this.disk = disk;
@@ -38,12 +46,39 @@ public final class AcknowledgedRecords {
 
     /** Records acknowledged by a program on {@code disk}, none yet. */
     public static AcknowledgedRecords on(SimulatedDisk disk) {
-        return new AcknowledgedRecords(disk);
+        AcknowledgedRecords records = new AcknowledgedRecords(disk);
+        disk.noteRecords(records);
+        return records;
     }
 
-    /** Notes that the program acknowledged {@code record} now (its sync returned); call it before the cut. */
+    /**
+     * Notes that the program acknowledged {@code record} now (its sync returned); call it before the cut. Once
+     * the power has gone, the record is noted apart and not counted ({@link #afterPowerCut()}).
+     */
     public void add(String record) {
-        acks.add(new Ack(record, disk.failedFlushes() + disk.failedWrites()));
+        long failures = disk.failures();
+        if (failures < 0) {
+            afterPowerCut.add(record);
+        } else {
+            acks.add(new Ack(record, failures));
+        }
+    }
+
+    /**
+     * The records the program acknowledged after the power had gone, in order, not counted: a real cut would
+     * have ended the program first.
+     */
+    public List<String> afterPowerCut() {
+        return List.copyOf(afterPowerCut);
+    }
+
+    /** What the workload threw after the power had gone ({@link SimulatedDisk#untilPowerCut}), or null. */
+    public Throwable thrownAfterPowerCut() {
+        return thrownAfterPowerCut;
+    }
+
+    void thrownAfterPowerCut(Throwable t) {
+        thrownAfterPowerCut = t;
     }
 
     /** Every record acknowledged, in order. */
@@ -75,6 +110,9 @@ public final class AcknowledgedRecords {
         late.retainAll(lost);
         String message = lost.size() + " of " + acks.size() + " acknowledged records did not survive the cut: "
                 + String.join(", ", lost);
+        if (!afterPowerCut.isEmpty()) {
+            message += " (" + afterPowerCut.size() + " more, acknowledged after the power went, were not counted)";
+        }
         if (!late.isEmpty()) {
             message += "; " + (late.size() == lost.size() ? "all" : late.size()) + " of them acknowledged after the drive"
                     + " had failed a sync (" + String.join(", ", late) + "): the program carried on after its storage"

@@ -184,8 +184,18 @@ public final class RepeatedPowerCutExtension implements TestTemplateInvocationCo
             }
             String where = where(cuts, n);
             context.publishReportEntry("flushcheck.powercut.point", where);
+            String afterCut = AfterPowerCut.describe(disk.records());
+            if (afterCut != null) {
+                context.publishReportEntry("flushcheck.powercut.afterCut", afterCut);
+            }
             if (failure instanceof TestAbortedException) {
                 throw failure;
+            }
+            if (failure != null && cuts.isEmpty() && !disk.powered()) {
+                throw Disks.withMessage(failure, "the workload threw this after the power went (" + where + "), before"
+                        + " the test cut the power and checked what survived; a real cut ends the program first: run"
+                        + " the workload in disk.untilPowerCut(acknowledged -> ...), which ends it there\nto repeat only"
+                        + " this invocation: @RepeatedPowerCut(point = \"" + point + "\")");
             }
             if (failure == null && cuts.isEmpty()) {
                 throw new AssertionError("@RepeatedPowerCut: the test made no power cut; after its workload it must call"

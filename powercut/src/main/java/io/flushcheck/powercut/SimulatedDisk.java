@@ -611,6 +611,75 @@ public final class SimulatedDisk implements AutoCloseable {
         }
     }
 
+    /** A test's workload, given the records it acknowledges ({@link #untilPowerCut}). */
+    @FunctionalInterface
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public interface Workload {
+        /** Runs the workload on {@link #path()}, noting in {@code acknowledged} what it acknowledges. */
+        void run(AcknowledgedRecords acknowledged) throws Exception;
+    }
+
+    /**
+     * Runs {@code workload} until it ends or the power goes, as a program dies with its machine: once an
+     * armed cut ({@link #cutAfterFlushes}, {@link #cutDuringFlush}, {@link RepeatedPowerCut}) has happened,
+     * nothing the workload does counts. What it acknowledges then is kept apart
+     * ({@link AcknowledgedRecords#afterPowerCut()}), and what it throws then (a library's error path after
+     * its sync failed) ends it without failing the test ({@link AcknowledgedRecords#thrownAfterPowerCut()}).
+     * What it throws with the power on is rethrown. The test then calls {@link #cutPower()} and checks what
+     * survived, as usual:
+     *
+     * <pre>{@code
+     * AcknowledgedRecords acks = disk.untilPowerCut(acknowledged -> {
+     *     try (Store store = Store.open(disk.path())) {
+     *         for (String r : records) {
+     *             store.put(r);                 // returns once synced
+     *             acknowledged.add(r);
+     *         }
+     *     }
+     * });
+     * acks.assertDurable(Store.readAll(disk.cutPower()));
+     * }</pre>
+     *
+     * @return the records the workload acknowledged, those before the power went counted
+     */
+    public AcknowledgedRecords untilPowerCut(Workload workload) throws Exception {
+        AcknowledgedRecords acknowledged = AcknowledgedRecords.on(this);
+        try {
+            workload.run(acknowledged);
+        } catch (Exception | Error e) {
+            if (powered()) {
+                throw e;
+            }
+            acknowledged.thrownAfterPowerCut(e);
+        }
+        return acknowledged;
+    }
+
+    /** The records noted on this disk ({@link AcknowledgedRecords#on}), for the report of a run. */
+    private final List<AcknowledgedRecords> records = new ArrayList<>();
+
+    void noteRecords(AcknowledgedRecords r) {
+        synchronized (records) {
+            records.add(r);
+        }
+    }
+
+    /** Every record acknowledged on this disk after the power went, not counted; and what workloads threw then. */
+    List<AcknowledgedRecords> records() {
+        synchronized (records) {
+            return List.copyOf(records);
+        }
+    }
+
+    /** Flushes and writes the drive has failed so far, in one question; -1 once the power has gone. */
+    long failures() {
+        if (cut) {
+            return -1;
+        }
+        String[] s = stats();
+        return powered() ? Long.parseLong(s[5]) + Long.parseLong(s[7]) : -1;
+    }
+
     /** True until the power is cut (by a call, or at an armed flush). */
     public boolean powered() {
         if (cut) {

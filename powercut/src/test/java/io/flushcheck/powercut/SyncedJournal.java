@@ -18,20 +18,30 @@ final class SyncedJournal {
 
     private final Path file;
     private final boolean carriesOn;
+    private final boolean asserts;
     private IOException stoppedBy;
 
-    private SyncedJournal(Path file, boolean carriesOn) {
+    private SyncedJournal(Path file, boolean carriesOn, boolean asserts) {
         this.file = file;
         this.carriesOn = carriesOn;
+        this.asserts = asserts;
     }
 
     /** A new journal at {@code file}, its name synced. */
     static SyncedJournal create(Path file, boolean carriesOn) throws IOException {
+        return create(file, carriesOn, false);
+    }
+
+    /**
+     * As {@link #create(Path, boolean)}; with {@code asserts}, a failed sync throws an {@link AssertionError} from the
+     * append, as a library's own assertion on its error path does (Lucene's {@code IOUtils.fsync} under {@code -ea}).
+     */
+    static SyncedJournal create(Path file, boolean carriesOn, boolean asserts) throws IOException {
         Files.createFile(file);
         try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
             dir.force(true);
         }
-        return new SyncedJournal(file, carriesOn);
+        return new SyncedJournal(file, carriesOn, asserts);
     }
 
     /** Appends and syncs {@code record}: on return it is acknowledged; a journal that stops throws instead. */
@@ -43,6 +53,9 @@ final class SyncedJournal {
             ch.write(ByteBuffer.wrap((record + "\n").getBytes(StandardCharsets.UTF_8)));
             ch.force(true);
         } catch (IOException e) {
+            if (asserts) {
+                throw new AssertionError("journal: the sync of " + record + " failed", e);
+            }
             if (!carriesOn) {
                 stoppedBy = e;
                 throw e;
