@@ -69,11 +69,16 @@ public final class Judge {
                     + "): the filesystem sends no cache flushes to " + facts.deviceDescription(),
                     evidence("options", String.join(",", barrierOff), "mountPoint", d.mountPoint())));
         }
-        String chainBarrierOff = facts.device() == null ? null : facts.device().barrierOffReason();
+        String chainBarrierOff = facts.chainBarrierOffReason();
         if (chainBarrierOff != null) {
             out.add(new Finding(FindingCode.BARRIERS_OFF, facts.resolved() + " is on " + facts.deviceDescription() + ", and "
                     + chainBarrierOff + ": the loop device's flushes become fsyncs there, which send no cache flush "
                     + "further down", evidence("chain", facts.deviceDescription())));
+        }
+        String uncounted = facts.uncountedReason();
+        if (uncounted != null) {
+            out.add(new Finding(FindingCode.UNCOUNTED_LEVEL, uncounted + ". Its flushes there are beyond every counter "
+                    + "here, so they cannot show that syncs are kept", evidence("chain", facts.deviceDescription())));
         }
         if (facts.networkOrShared()) {
             out.add(new Finding(FindingCode.NETWORK_FILESYSTEM, facts.resolved() + " is on " + facts.dataMount().fsType()
@@ -141,6 +146,9 @@ public final class Judge {
         Verdict verdict = Verdict.UNKNOWN;
         if (anyArgues(all, Verdict.NO_REAL_FLUSH)) {
             verdict = Verdict.NO_REAL_FLUSH;
+        } else if (anyArgues(all, Verdict.UNKNOWN)) {
+            // A level whose flushes no counter sees: nothing measured above it can make the path REAL_FLUSH.
+            verdict = Verdict.UNKNOWN;
         } else if (anyArgues(all, Verdict.REAL_FLUSH)) {
             verdict = Verdict.REAL_FLUSH;
         }
@@ -509,7 +517,7 @@ public final class Judge {
 
     private static String deviceNames(StorageFacts facts) {
         if (facts.device() != null) {
-            return facts.device().describeChain();
+            return facts.deviceDescription();
         }
         List<String> n = new ArrayList<>();
         for (BlockDevice d : facts.flushPoints()) {
