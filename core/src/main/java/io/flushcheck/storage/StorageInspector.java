@@ -32,9 +32,13 @@ public final class StorageInspector {
         if (!file.exists()) {
             throw new java.nio.file.NoSuchFileException(path.toString());
         }
-        String resolved = file.getCanonicalPath();
+        String resolved = KernelPath.resolve(file);
+        // A path into another mount namespace is served by that namespace's mounts; the devices under them,
+        // and the backing files of loop devices (which sysfs names as this process sees them), are global.
+        boolean elsewhere = KernelPath.namespacePid(resolved) > 0;
         MountTable table = MountTable.live();
-        MountInfo mount = table.mountOf(resolved);
+        MountInfo mount = elsewhere ? KernelPath.mountTable(resolved).mountOf(KernelPath.inner(resolved))
+                : table.mountOf(resolved);
         SysBlock sysBlock = new SysBlock(sys, table);
         BlockDevice device = sysBlock.chainOf(mount);
         MountInfo upper = null;
