@@ -5,12 +5,14 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * Where the kernel says which devices a filesystem uses besides the one mountinfo names. java.io only: ext4's
  * lookup is on the cold path (docs/architecture.md).
  */
-final class FilesystemDevices {
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class FilesystemDevices {
 
     private FilesystemDevices() {
     }
