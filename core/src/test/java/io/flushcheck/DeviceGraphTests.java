@@ -288,6 +288,16 @@ class DeviceGraphTests {
             assertThat(r.verdict()).as("%s", r.judgement().findings()).isEqualTo(Verdict.NO_REAL_FLUSH);
             assertThat(codes(r)).startsWith(FindingCode.RAM_FILESYSTEM);
 
+            // A symbolic link that leads there is judged as the path it leads to.
+            Path link = base.resolve("ns-link");
+            Files.deleteIfExists(link);
+            Files.createSymbolicLink(link, there);
+            try {
+                assertThat(check(link, OPTIONS).facts().fsType()).isEqualTo("tmpfs");
+            } finally {
+                Files.delete(link);
+            }
+
             // Probed anyway, the probe's files are made there, not in this namespace's directory of that name.
             CheckResult probed = check(there, ALWAYS_PROBE);
             assertThat(probed.verdict()).as("%s", probed.judgement().findings()).isEqualTo(Verdict.NO_REAL_FLUSH);
