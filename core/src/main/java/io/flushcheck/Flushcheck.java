@@ -8,6 +8,7 @@ import io.flushcheck.probe.SyncCost;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.probe.SyncProbe;
 import io.flushcheck.probe.SyncSymbols;
+import io.flushcheck.storage.KernelPath;
 import io.flushcheck.storage.StorageFacts;
 import io.flushcheck.storage.StorageInspector;
 import io.flushcheck.verdict.Finding;
@@ -166,7 +167,8 @@ public final class Flushcheck {
         }
         File real;
         try {
-            real = file.getCanonicalFile();
+            // The directory the kernel reaches, which realpath misnames behind /proc/PID/root (KernelPath).
+            real = new File(KernelPath.resolve(file));
         } catch (IOException e) {
             throw BadPathException.unreachable(dir, e);
         }

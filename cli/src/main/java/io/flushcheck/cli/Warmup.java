@@ -8,7 +8,9 @@ import io.flushcheck.report.ResultJson;
 import io.flushcheck.report.TextReport;
 import io.flushcheck.storage.BlockDevice;
 import io.flushcheck.storage.Environment;
+import io.flushcheck.storage.FilesystemDevices;
 import io.flushcheck.storage.FsTypes;
+import io.flushcheck.storage.KernelPath;
 import io.flushcheck.storage.MountInfo;
 import io.flushcheck.storage.MountTable;
 import io.flushcheck.storage.StorageFacts;
@@ -76,7 +78,7 @@ final class Warmup implements Runnable {
         // Class literals load a class without initializing it; the array is built on the warm-up
         // thread, so the main thread pays for none of them.
         return new Class<?>[] {StorageInspector.class, MountTable.class, SysFiles.class, MountTable.walkClass(),
-            MountInfo.class, SysBlock.class, BlockDevice.Kind.class, BlockDevice.class, FsTypes.class, StorageFacts.class,
+            MountInfo.class, KernelPath.class, SysBlock.class, FilesystemDevices.class, BlockDevice.Kind.class, BlockDevice.class, FsTypes.class, StorageFacts.class,
             Environment.class, Judge.class, Finding.class, Judgement.class, CheckResult.class, ResultJson.class, Json.class,
             ResultData.class, ResultData.Finding.class, ResultData.Storage.class, ResultData.CountedDevice.class,
             TextReport.class, Escape.class};

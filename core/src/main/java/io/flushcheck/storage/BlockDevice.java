@@ -17,11 +17,17 @@ import org.apiguardian.api.API;
  * @param model       vendor and model where sysfs has them, or null
  * @param backingFile for a loop device, the file it maps, else null
  * @param backingMount for a loop device, the mount holding its backing file, else null
- * @param lower       the devices this one passes its I/O (and flushes) to
+ * @param lower       the devices this one passes its I/O (and flushes) to: for a loop device, every device of
+ *                    the filesystem that holds its backing file (a multi-device btrfs has several)
+ * @param backingStore for a loop device whose backing file is on overlay, the mount of the overlay's upper
+ *                    layer, which stores the file's data; else null
+ * @param role        how the filesystem above uses this device when it is not the filesystem's own device:
+ *                    "btrfs device", "journal" (ext4's external journal), "log" or "realtime" (xfs); else null
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record BlockDevice(String name, Kind kind, String writeCache, Boolean rotational, String driver,
-                          String model, String backingFile, MountInfo backingMount, List<BlockDevice> lower) {
+                          String model, String backingFile, MountInfo backingMount, List<BlockDevice> lower,
+                          MountInfo backingStore, String role) {
 
     @API(status = API.Status.EXPERIMENTAL, since = "0.1")
     public enum Kind {
@@ -32,12 +38,57 @@ public record BlockDevice(String name, Kind kind, String writeCache, Boolean rot
         lower = List.copyOf(lower);
     }
 
+    /** A device that is its filesystem's own, with no overlay under its backing file. */
+    public BlockDevice(String name, Kind kind, String writeCache, Boolean rotational, String driver, String model,
+                       String backingFile, MountInfo backingMount, List<BlockDevice> lower) {
+        this(name, kind, writeCache, rotational, driver, model, backingFile, backingMount, lower, null, null);
+    }
+
+    /** The same device in another role ({@link #role()}). */
+    public BlockDevice withRole(String newRole) {
+        return new BlockDevice(name, kind, writeCache, rotational, driver, model, backingFile, backingMount, lower,
+                backingStore, newRole);
+    }
+
+    /** The mount that finally stores a loop device's backing file: the overlay's upper layer, else the backing mount. */
+    public MountInfo backingData() {
+        return backingStore != null ? backingStore : backingMount;
+    }
+
+    /** {@code loop3}, or {@code loop3 (journal)} for a device in a role. */
+    public String named() {
+        return role == null ? name : name + " (" + role + ")";
+    }
+
+    /** How the backing file's filesystem is named in messages: {@code tmpfs at /x}, {@code overlay at /o, upper layer on tmpfs at /u}. */
+    private String backingWhere() {
+        String where = backingMount.fsType() + " at " + backingMount.mountPoint();
+        return backingStore == null ? where
+                : where + ", whose upper layer is on " + backingStore.fsType() + " at " + backingStore.mountPoint();
+    }
+
+    /**
+     * Where a branch of this chain ends in a filesystem without a block device that is not memory (FUSE, a
+     * network filesystem, an overlay whose upper layer is not visible): what the loop device's flushes become
+     * there, no counter here shows, so the loop device's own count proves nothing. Null when there is none.
+     */
+    public String uncountedReason() {
+        for (BlockDevice d : levels()) {
+            MountInfo data = d.backingData();
+            if (d.kind == Kind.LOOP && data != null && d.lower.isEmpty() && !FsTypes.isRamFs(data.fsType())) {
+                return d.named() + " is a loop device whose backing file " + d.backingFile + " is on " + d.backingWhere()
+                        + ", a filesystem without a block device here: " + d.name + " counts every flush it receives, "
+                        + "whatever becomes of it there";
+            }
+        }
+        return null;
+    }
     /** True when this device keeps its data in memory: zram, brd, or a loop file on RAM. */
     public boolean ramBacked() {
         if (kind == Kind.ZRAM || kind == Kind.RAM_DISK) {
             return true;
         }
-        if (backingMount != null && FsTypes.isRamFs(backingMount.fsType())) {
+        if (backingData() != null && FsTypes.isRamFs(backingData().fsType())) {
             return true;
         }
         for (BlockDevice d : lower) {
@@ -51,19 +102,18 @@ public record BlockDevice(String name, Kind kind, String writeCache, Boolean rot
     /** The reason {@link #ramBacked()} is true, as a sentence fragment, or null. */
     public String ramReason() {
         if (kind == Kind.ZRAM) {
-            return name + " is a zram device (compressed RAM)";
+            return named() + " is a zram device (compressed RAM)";
         }
         if (kind == Kind.RAM_DISK) {
-            return name + " is a RAM disk (brd)";
+            return named() + " is a RAM disk (brd)";
         }
-        if (backingMount != null && FsTypes.isRamFs(backingMount.fsType())) {
-            return name + " is a loop device whose backing file " + backingFile + " is on "
-                    + backingMount.fsType() + " at " + backingMount.mountPoint();
+        if (backingData() != null && FsTypes.isRamFs(backingData().fsType())) {
+            return named() + " is a loop device whose backing file " + backingFile + " is on " + backingWhere();
         }
         for (BlockDevice d : lower) {
             String r = d.ramReason();
             if (r != null) {
-                return r;
+                return role == null ? r : r + ", and " + named() + " sits on it";
             }
         }
         return null;
@@ -86,11 +136,11 @@ public record BlockDevice(String name, Kind kind, String writeCache, Boolean rot
      */
     public List<BlockDevice> levels() {
         List<BlockDevice> out = new ArrayList<>();
-        collect(out);
+        collect(out, false);
         return out;
     }
 
-    private void collect(List<BlockDevice> out) {
+    private void collect(List<BlockDevice> out, boolean countedOnly) {
         for (BlockDevice seen : out) {
             if (seen.name.equals(name)) {
                 return;
@@ -98,8 +148,29 @@ public record BlockDevice(String name, Kind kind, String writeCache, Boolean rot
         }
         out.add(this);
         for (BlockDevice d : lower) {
-            d.collect(out);
+            if (!countedOnly || d.countsEverySync()) {
+                d.collect(out, countedOnly);
+            }
         }
+    }
+
+    /**
+     * The levels whose counters every sync must move ({@link #levels()} without the devices that are not
+     * {@link #countsEverySync()}): the flush points of a path.
+     */
+    public List<BlockDevice> countedLevels() {
+        List<BlockDevice> out = new ArrayList<>();
+        collect(out, true);
+        return out;
+    }
+
+    /**
+     * False for a journal, a log or a realtime device: a filesystem writes to them only for some syncs (an
+     * fdatasync that changes no metadata commits no journal), so their counters cannot show every sync; they
+     * are judged by what they are. A btrfs flushes every device it has at each commit.
+     */
+    public boolean countsEverySync() {
+        return role == null || role.equals("btrfs device");
     }
 
     /**
@@ -109,9 +180,14 @@ public record BlockDevice(String name, Kind kind, String writeCache, Boolean rot
      */
     public String barrierOffReason() {
         for (BlockDevice d : levels()) {
-            if (d.backingMount != null && !d.backingMount.barrierOffOptions().isEmpty()) {
-                MountInfo m = d.backingMount;
-                return d.name + " is a loop device whose backing file " + d.backingFile + " is on " + m.fsType()
+            if (d.backingMount != null && FsTypes.isOverlay(d.backingMount.fsType()) && d.backingMount.hasOption("volatile")) {
+                return d.named() + " is a loop device whose backing file " + d.backingFile + " is on overlay mounted with "
+                        + "volatile (" + d.backingMount.mountPoint() + ", mount " + d.backingMount.mountId()
+                        + "), which ignores every sync";
+            }
+            MountInfo m = d.backingData();
+            if (m != null && !m.barrierOffOptions().isEmpty()) {
+                return d.named() + " is a loop device whose backing file " + d.backingFile + " is on " + m.fsType()
                         + " mounted with " + String.join(",", m.barrierOffOptions()) + " (" + m.mountPoint()
                         + ", mount " + m.mountId() + ")";
             }
@@ -136,12 +212,12 @@ public record BlockDevice(String name, Kind kind, String writeCache, Boolean rot
     /** {@code loop0 -> vda} as messages print it. */
     public String describeChain() {
         if (lower.isEmpty()) {
-            return name;
+            return named();
         }
         List<String> parts = new ArrayList<>();
         for (BlockDevice d : lower) {
             parts.add(d.describeChain());
         }
-        return name + " -> " + (parts.size() == 1 ? parts.get(0) : "[" + String.join(", ", parts) + "]");
+        return named() + " -> " + (parts.size() == 1 ? parts.get(0) : "[" + String.join(", ", parts) + "]");
     }
 }

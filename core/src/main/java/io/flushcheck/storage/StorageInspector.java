@@ -32,26 +32,42 @@ public final class StorageInspector {
         if (!file.exists()) {
             throw new java.nio.file.NoSuchFileException(path.toString());
         }
-        String resolved = file.getCanonicalPath();
+        String resolved = KernelPath.resolve(file);
+        // A path into another mount namespace is served by that namespace's mounts; the devices under them,
+        // and the backing files of loop devices (which sysfs names as this process sees them), are global.
+        boolean elsewhere = KernelPath.namespacePid(resolved) > 0;
         MountTable table = MountTable.live();
-        MountInfo mount = table.mountOf(resolved);
+        MountInfo mount = elsewhere ? KernelPath.mountTable(resolved).mountOf(KernelPath.inner(resolved))
+                : table.mountOf(resolved);
         SysBlock sysBlock = new SysBlock(sys, table);
         BlockDevice device = sysBlock.chainOf(mount);
         MountInfo upper = null;
+        MountInfo data = mount;
         String note = null;
         if (device == null && FsTypes.isOverlay(mount.fsType())) {
             String upperDir = mount.superOption("upperdir");
             if (upperDir != null && Files.isDirectory(Path.of(upperDir))) {
                 upper = table.mountOf(Path.of(upperDir).toRealPath().toString());
+                data = upper;
                 device = sysBlock.chainOf(upper);
             } else {
                 note = upperDir == null ? "the overlay names no upper layer"
                         : "the overlay's upper layer (" + upperDir + ") is not visible here";
             }
         }
+        List<BlockDevice> others = device == null ? List.of() : sysBlock.otherDevicesOf(data);
         List<BlockDevice> points = new ArrayList<>();
         if (device != null) {
-            points.addAll(device.levels());
+            points.addAll(device.countedLevels());
+            for (BlockDevice o : others) {
+                if (o.countsEverySync()) {
+                    for (BlockDevice level : o.countedLevels()) {
+                        if (!containsName(points, level.name())) {
+                            points.add(level);
+                        }
+                    }
+                }
+            }
         } else if (!FsTypes.isRamFs(mount.fsType()) && !FsTypes.isNetworkOrShared(mount.fsType())) {
             // A container's overlay root, or a FUSE daemon's mount: the disks are still counted in
             // /sys/block, and what reaches any of them beyond its other work is evidence.
@@ -63,7 +79,16 @@ public final class StorageInspector {
                 note = (note == null ? why : note) + "; counting flushes on every disk (" + names(points) + ")";
             }
         }
-        return new StorageFacts(path.toString(), resolved, mount, device, upper, points, note, Environment.detect());
+        return new StorageFacts(path.toString(), resolved, mount, device, upper, points, note, Environment.detect(), others);
+    }
+
+    private static boolean containsName(List<BlockDevice> devices, String name) {
+        for (BlockDevice d : devices) {
+            if (d.name().equals(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private List<BlockDevice> allDisks(SysBlock sysBlock) {

@@ -4,8 +4,9 @@ import org.apiguardian.api.API;
 
 /**
  * Stable codes of findings; tools may match on them. Each says which way it pushes the verdict:
- * any {@link Verdict#NO_REAL_FLUSH} finding decides the verdict, else any {@link Verdict#REAL_FLUSH}
- * finding, else it is UNKNOWN. Findings with a null effect only inform.
+ * any {@link Verdict#NO_REAL_FLUSH} finding decides the verdict, else any {@link Verdict#UNKNOWN} finding
+ * (nothing here can show syncs kept), else any {@link Verdict#REAL_FLUSH} finding, else it is UNKNOWN.
+ * Findings with a null effect only inform.
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public enum FindingCode {
@@ -25,6 +26,12 @@ public enum FindingCode {
     WRITES_REACHED_WRITE_THROUGH(Verdict.REAL_FLUSH),
     /** Some deciding modes' syncs reached the device, others' did not show: no verdict from them. */
     FLUSHES_REACHED_IN_SOME_MODES(null),
+    /**
+     * A loop device somewhere under the path keeps its backing file on a filesystem without a block device that
+     * is not memory (FUSE, a network filesystem, an overlay whose upper layer is not visible): the loop device
+     * counts every flush it receives, whatever becomes of it there. Caps the verdict at UNKNOWN.
+     */
+    UNCOUNTED_LEVEL(Verdict.UNKNOWN),
     NETWORK_FILESYSTEM(null),
     FUSE_DAEMON(null),
     NO_LOCAL_FLUSHES(null),

@@ -69,11 +69,16 @@ public final class Judge {
                     + "): the filesystem sends no cache flushes to " + facts.deviceDescription(),
                     evidence("options", String.join(",", barrierOff), "mountPoint", d.mountPoint())));
         }
-        String chainBarrierOff = facts.device() == null ? null : facts.device().barrierOffReason();
+        String chainBarrierOff = facts.chainBarrierOffReason();
         if (chainBarrierOff != null) {
             out.add(new Finding(FindingCode.BARRIERS_OFF, facts.resolved() + " is on " + facts.deviceDescription() + ", and "
                     + chainBarrierOff + ": the loop device's flushes become fsyncs there, which send no cache flush "
                     + "further down", evidence("chain", facts.deviceDescription())));
+        }
+        String uncounted = facts.uncountedReason();
+        if (uncounted != null) {
+            out.add(new Finding(FindingCode.UNCOUNTED_LEVEL, uncounted + ". Its flushes there are beyond every counter "
+                    + "here, so they cannot show that syncs are kept", evidence("chain", facts.deviceDescription())));
         }
         if (facts.networkOrShared()) {
             out.add(new Finding(FindingCode.NETWORK_FILESYSTEM, facts.resolved() + " is on " + facts.dataMount().fsType()
@@ -141,6 +146,9 @@ public final class Judge {
         Verdict verdict = Verdict.UNKNOWN;
         if (anyArgues(all, Verdict.NO_REAL_FLUSH)) {
             verdict = Verdict.NO_REAL_FLUSH;
+        } else if (anyArgues(all, Verdict.UNKNOWN)) {
+            // A level whose flushes no counter sees: nothing measured above it can make the path REAL_FLUSH.
+            verdict = Verdict.UNKNOWN;
         } else if (anyArgues(all, Verdict.REAL_FLUSH)) {
             verdict = Verdict.REAL_FLUSH;
         }
@@ -248,6 +256,16 @@ public final class Judge {
             }
             // Only the flushes the syncs caused count: other work's, estimated in the idle windows between
             // the rounds, are taken off, and the verdict waits until the estimate's noise cannot tip it.
+            DeviceDelta starved = starvedBottom(facts, c, t);
+            if (starved != null) {
+                out.add(new Finding(FindingCode.FLUSHES_MISSING, String.format(Locale.ROOT,
+                        "%s: %d syncs, but %s, at the bottom of %s, completed %d flushes meanwhile, other work's included:"
+                                + " every device the data lands on must flush for a sync to be kept",
+                        c.mode().id(), c.rounds(), starved.device(), where, starved.delta().flushes()),
+                        evidence("mode", c.mode().id(), "syncs", String.valueOf(c.rounds()), "device", starved.device(),
+                                "flushes", String.valueOf(starved.delta().flushes()))));
+                continue;
+            }
             long flushes = c.flushesReached();
             long caused = Math.round(c.flushesCaused());
             FlushBrackets.Tally brackets = bracketsFor(facts, c);
@@ -431,6 +449,9 @@ public final class Judge {
      * A sync that met no flush keeps the counts from showing the mode's flushes as reached.
      */
     private static int decision(StorageFacts facts, SyncCost c, Thresholds t) {
+        if (starvedBottom(facts, c, t) != null) {
+            return -1;
+        }
         FlushBrackets.Tally b = bracketsFor(facts, c);
         int bracketed = bracketDecision(b);
         if (bracketed != 0) {
@@ -438,6 +459,31 @@ public final class Judge {
         }
         int counted = decision(c, t);
         return counted > 0 && b != null && b.syncsWithoutFlush() > 0 ? 0 : counted;
+    }
+
+    /**
+     * A device at the bottom of a known chain that completed fewer flushes than the syncs need, other work's
+     * included, or null. The counts and the brackets take the devices at the bottom together (a mirror's legs
+     * each flush, and other work may run on either), so a leg that took none could hide behind the others';
+     * every device the data lands on must show them. Not where flushes are counted on every disk in place of
+     * a chain: there the syncs land on one of them.
+     */
+    private static DeviceDelta starvedBottom(StorageFacts facts, SyncCost c, Thresholds t) {
+        if (facts == null || facts.device() == null || !c.hasDeviceCounters()) {
+            return null;
+        }
+        double want = t.minFlushesPerSync() * c.rounds();
+        DeviceDelta starved = null;
+        int bottoms = 0;
+        for (DeviceDelta d : c.devices()) {
+            if (d.terminal() && d.delta().countsFlushes()) {
+                bottoms++;
+                if (d.delta().flushes() < want && (starved == null || d.delta().flushes() < starved.delta().flushes())) {
+                    starved = d;
+                }
+            }
+        }
+        return bottoms > 1 ? starved : null;
     }
 
     private static Finding syncsWithoutFlush(SyncCost c, FlushBrackets.Tally b, String where, boolean decides) {
@@ -509,7 +555,7 @@ public final class Judge {
 
     private static String deviceNames(StorageFacts facts) {
         if (facts.device() != null) {
-            return facts.device().describeChain();
+            return facts.deviceDescription();
         }
         List<String> n = new ArrayList<>();
         for (BlockDevice d : facts.flushPoints()) {

@@ -57,6 +57,90 @@ public final class Mounts implements AutoCloseable {
         return loop;
     }
 
+    /**
+     * Attaches a fresh sparse file of {@code sizeMiB} at {@code image} to a free loop device; on close the
+     * device is detached and the file removed.
+     *
+     * @return the loop device, e.g. {@code /dev/loop3}
+     */
+    public String loopFile(Path image, int sizeMiB) throws IOException {
+        Files.createDirectories(image.getParent());
+        Files.deleteIfExists(image);
+        Shell.run("truncate", "-s", sizeMiB + "M", image.toString());
+        undo.push(() -> {
+            try {
+                Files.deleteIfExists(image);
+            } catch (IOException e) {
+                // best effort
+            }
+        });
+        String loop = Shell.run("losetup", "-f", "--show", image.toString()).trim();
+        undo.push(() -> Shell.exec(List.of("losetup", "-d", loop)));
+        return loop;
+    }
+
+    /** Runs {@code mkfs} (the whole command) and mounts {@code device} on {@code dir} as {@code type} with {@code options}. */
+    public Path mkfsAndMount(List<String> mkfs, String type, String device, Path dir, String options) throws IOException {
+        Shell.run(mkfs.toArray(new String[0]));
+        Files.createDirectories(dir);
+        Shell.run("mount", "-t", type, "-o", options, device, dir.toString());
+        undo.push(() -> Shell.exec(List.of("umount", dir.toString())));
+        return dir;
+    }
+
+    /** Mounts an overlay of {@code lower} and {@code upper} (with {@code work} beside it) on {@code dir}. */
+    public Path overlay(Path lower, Path upper, Path work, Path dir) throws IOException {
+        for (Path p : List.of(lower, upper, work, dir)) {
+            Files.createDirectories(p);
+        }
+        Shell.run("mount", "-t", "overlay", "-o", "lowerdir=" + lower + ",upperdir=" + upper + ",workdir=" + work,
+                "flushcheck-test", dir.toString());
+        undo.push(() -> Shell.exec(List.of("umount", "-l", dir.toString())));
+        return dir;
+    }
+
+    /**
+     * A process in a mount namespace of its own (util-linux's {@code unshare -m}, private propagation) in which a
+     * tmpfs is mounted on {@code dir}, which stays as it is in this namespace; it sleeps until close kills it.
+     *
+     * @return its PID: {@code /proc/PID/root} + {@code dir} is the tmpfs
+     */
+    public long namespaceWithTmpfs(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Process p = new ProcessBuilder("unshare", "-m", "--propagation", "private", "sh", "-c",
+                "mount -t tmpfs flushcheck-ns \"$0\" && exec sleep 3600", dir.toString())
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        undo.push(() -> {
+            p.destroyForcibly();
+            try {
+                p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Path mountinfo = Path.of("/proc", String.valueOf(p.pid()), "mountinfo");
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (true) {
+            try {
+                if (Files.readString(mountinfo).contains(" " + dir + " ") && Files.readString(mountinfo).contains("flushcheck-ns")) {
+                    return p.pid();
+                }
+            } catch (IOException e) {
+                // not there yet, or gone: the checks below say which
+            }
+            if (!p.isAlive() || System.nanoTime() > deadline) {
+                throw new IOException("unshare -m did not mount a tmpfs on " + dir
+                        + (p.isAlive() ? " within 10 s" : ": it exited with " + p.exitValue()));
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            }
+        }
+    }
+
     /** Bind-mounts {@code source} on {@code dir} (both created if needed). */
     public Path bind(Path source, Path dir) throws IOException {
         Files.createDirectories(source);

@@ -125,6 +125,17 @@ class JudgeTests {
     }
 
     @Test
+    void aDiskAtTheBottomThatFlushedNothingIsNotHiddenByTheOthers() {
+        // btrfs across sda and sdb: 200 flushes on sda for 100 syncs would pass for both disks' if summed.
+        SyncCost c = withIdle(100, 400, 400, busy("sda", true, 200, 0), busy("sdb", true, 3, 0));
+        List<Finding> f = Judge.costFindings(onVda(VDA), List.of(c), Thresholds.DEFAULT);
+        assertThat(codes(f)).containsExactly(FindingCode.FLUSHES_MISSING);
+        assertThat(f.get(0).message()).contains("sdb, at the bottom of").contains("completed 3 flushes");
+        assertThat(Judge.judge(onVda(VDA), List.of(c), Thresholds.DEFAULT, List.of()).verdict())
+                .isEqualTo(Verdict.NO_REAL_FLUSH);
+    }
+
+    @Test
     void aModeWhoseFlushesReachedDoesNotVouchForAModeThatShowedNone() {
         // A FUSE daemon may pass fsync on and swallow fdatasync: one mode's flushes say nothing of the other's.
         StorageFacts fuse = new StorageFacts("/f", "/f", MountInfo.parse("70 27 0:50 / /f rw - fuse.passthrough fuse rw"),

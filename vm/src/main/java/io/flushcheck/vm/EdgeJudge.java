@@ -97,16 +97,20 @@ final class EdgeJudge {
         return decide(findings);
     }
 
-    /** Judge's rule: NO_REAL_FLUSH if any finding argues for it, else REAL_FLUSH, else UNKNOWN; deciding findings first. */
+    /**
+     * Judge's rule: NO_REAL_FLUSH if any finding argues for it, else UNKNOWN if any caps it there, else
+     * REAL_FLUSH if any argues for that, else UNKNOWN; deciding findings first.
+     */
     static Judgement decide(List<Finding> findings) {
-        Verdict v = Verdict.UNKNOWN;
+        boolean no = false;
+        boolean capped = false;
+        boolean real = false;
         for (Finding f : findings) {
-            if (f.code().effect() == Verdict.NO_REAL_FLUSH) {
-                v = Verdict.NO_REAL_FLUSH;
-            } else if (f.code().effect() == Verdict.REAL_FLUSH && v == Verdict.UNKNOWN) {
-                v = Verdict.REAL_FLUSH;
-            }
+            no |= f.code().effect() == Verdict.NO_REAL_FLUSH;
+            capped |= f.code().effect() == Verdict.UNKNOWN;
+            real |= f.code().effect() == Verdict.REAL_FLUSH;
         }
+        Verdict v = no ? Verdict.NO_REAL_FLUSH : capped || !real ? Verdict.UNKNOWN : Verdict.REAL_FLUSH;
         List<Finding> ordered = new ArrayList<>();
         for (Finding f : findings) {
             if (f.code().effect() == v) {
