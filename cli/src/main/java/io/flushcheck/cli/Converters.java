@@ -115,6 +115,14 @@ final class Converters {
         }
     }
 
+    /** {@code powercut --during-flush}: 1 to {@link Integer#MAX_VALUE}. */
+    static final class DuringFlush implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            return (long) convertInt("--during-flush", value, 1, Integer.MAX_VALUE);
+        }
+    }
+
     /** {@code powercut --fail-flush}: 1 to {@link Integer#MAX_VALUE}. */
     static final class FailFlush implements ITypeConverter<Long> {
         @Override

@@ -6,9 +6,11 @@ package io.flushcheck.cli;
  * @param number         1 for the first cut
  * @param seed           the cut's seed: which unflushed sectors survive a cut at the command's exit and,
  *                       at random, at which flush the power goes
- * @param afterFlushes   the flush of the command's at which the power was to go
- * @param cutAt          {@code flush} (the command's {@code afterFlushes}-th flush), {@code exit} (it ended first)
- *                       or {@code timeout} (it was still running when its time was up)
+ * @param afterFlushes   the flush of the command's after or during which the power was to go (one beyond its last
+ *                       for its exit)
+ * @param cutAt          {@code flush} (as the command's {@code afterFlushes}-th flush completed), {@code during} (as it
+ *                       arrived), {@code exit} (it ended first) or {@code timeout} (it was still running when its time
+ *                       was up)
  * @param commandExit    the command's exit code when it ended before the cut, else null
  * @param commandTail    the last lines of the command's output
  * @param flushes        flushes the drive completed between the command's start and the cut
@@ -34,10 +36,21 @@ record CutOutcome(int number, long seed, long afterFlushes, String cutAt, Intege
         return verifyExit == 0 ? "passed" : "failed (exit " + verifyExit + ")";
     }
 
-    /** Where the power went, in words: {@code flush 3}, {@code exit}, {@code exit 1} (its exit code), {@code timeout}. */
+    /** Whether the power went during a flush. */
+    boolean during() {
+        return cutAt.equals("during");
+    }
+
+    /**
+     * Where the power went, in words: {@code flush 3}, {@code during 3}, {@code exit}, {@code exit 1} (its exit code),
+     * {@code timeout}.
+     */
     String where() {
         if (cutAt.equals("flush")) {
             return "flush " + afterFlushes;
+        }
+        if (cutAt.equals("during")) {
+            return "during " + afterFlushes;
         }
         if (cutAt.equals("exit")) {
             return "exit" + (commandExit != null && commandExit != 0 ? " " + commandExit : "");

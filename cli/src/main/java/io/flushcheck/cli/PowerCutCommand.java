@@ -45,10 +45,14 @@ import picocli.CommandLine.Spec;
             "is alive then, so a server's pid file names no running process, as after a real power cut.",
             "",
             "--at-random (the default) first runs COMMAND and VERIFY once with the power on, counting the",
-            "command's flushes F (VERIFY must pass there, unless --no-power-on-check); each cut then draws K",
-            "from 1 to F+1 with its seed,",
-            "F+1 being the command's exit. Cut 1's seed is --seed, the later ones derive from it. Every",
-            "failing cut prints the line that repeats it alone: --cuts 1 --after-flushes K --seed ITS_SEED.",
+            "command's flushes F (VERIFY must pass there, unless --no-power-on-check); the first cut then",
+            "falls at the command's exit, and each other, drawn with its seed, after or during one of",
+            "flushes 1 to F. During flush K, the power goes as the flush arrives: what flush K-1 made durable",
+            "survives, with a subset of the sectors written since (by the seed), and the command dies before",
+            "the flush returns. Those are the windows where a program has acknowledged something whose sync",
+            "has not come yet. --sweep cuts at every one of the 2F+1 points instead. Cut 1's seed is --seed,",
+            "the later ones derive from it. Every failing cut prints the line that repeats it alone:",
+            "--cuts 1 --after-flushes K (or --during-flush K) --seed S.",
             "",
             "What it simulates is a drive's volatile cache under a real kernel filesystem: not firmware bugs,",
             "and no torn writes within a 4 KiB sector unless --atomic-write-bytes says so. Needs root, /dev/fuse,",
@@ -111,9 +115,20 @@ final class PowerCutCommand implements Job {
             description = "cut when the command completes its K-th flush (or at its exit, if it makes fewer)")
     Long afterFlushes;
 
+    @Option(names = "--during-flush", paramLabel = "K", converter = Converters.DuringFlush.class,
+            description = "cut as the command's K-th flush arrives, keeping what flush K-1 made durable and a subset of the"
+                    + " sectors written since, drawn from the cut's seed (or at its exit, if it makes fewer)")
+    Long duringFlush;
+
     @Option(names = "--at-random", arity = "0",
-            description = "cut at a flush drawn from each cut's seed among those a run with the power on makes (default)")
+            description = "the first cut at the command's exit, each other after or during a flush drawn from its seed"
+                    + " among those a run with the power on makes (default)")
     boolean atRandom;
+
+    @Option(names = "--sweep", arity = "0",
+            description = "cut at every point a run with the power on shows: its exit, and after and during each of its"
+                    + " F flushes (2F+1 cuts, each taking about as long as that run)")
+    boolean sweep;
 
     @Option(names = "--fail-flush", paramLabel = "K", converter = Converters.FailFlush.class,
             description = "the command's K-th flush fails with EIO, and every one after it (or only it, with --fail-once);"
@@ -174,8 +189,9 @@ final class PowerCutCommand implements Job {
                 timeout == null ? 120 : timeout);
         List<CutOutcome> outcomes = new ArrayList<>();
         Long dryFlushes = null;
+        long began = System.nanoTime();
         try {
-            if (afterFlushes == null && failFlush == null) {
+            if (afterFlushes == null && duringFlush == null && failFlush == null) {
                 if (!quiet) {
                     err.println("flushcheck powercut: a run with the power on, to count the command's flushes"
                             + (noPowerOnCheck ? " (VERIFY not run there: --no-power-on-check)" : ""));
@@ -192,15 +208,26 @@ final class PowerCutCommand implements Job {
                             + " on a crash with the power on, as an asynchronous commit does, say so with --no-power-on-check)");
                 }
                 dryFlushes = dry.flushes();
+                if (sweep) {
+                    n = (int) Math.min(MAX_CUTS, 2 * dryFlushes + 1);
+                }
                 if (!quiet) {
-                    err.printf(Locale.ROOT, "flushcheck powercut: %d flushes in %.1f s; the cuts fall at flushes 1 to %d"
-                            + " (%d: the command's exit)%n", dry.flushes(), dry.seconds(), dry.flushes() + 1, dry.flushes() + 1);
+                    err.printf(Locale.ROOT, "flushcheck powercut: %d flushes in %.1f s; %s%n", dry.flushes(), dry.seconds(),
+                            sweep ? String.format(Locale.ROOT, "the sweep makes %d cuts (the exit, after and during each"
+                                    + " flush), about %.0f s at the time of that run each", n, n * dry.seconds())
+                                    : "the first cut falls at the command's exit, the others after or during flushes 1 to "
+                                    + dry.flushes());
                 }
             }
             long[] seeds = seeds(first, n);
+            List<CutPoint> points = failFlush != null ? null
+                    : afterFlushes != null ? java.util.Collections.nCopies(n, CutPoint.after(afterFlushes))
+                    : duringFlush != null ? java.util.Collections.nCopies(n, CutPoint.during(duringFlush))
+                    : sweep ? CutPoint.sweep(dryFlushes) : CutPoint.atRandom(seeds, dryFlushes);
+            began = System.nanoTime();
             for (int i = 0; i < n; i++) {
-                long k = failFlush != null ? 0 : afterFlushes != null ? afterFlushes : drawFlush(seeds[i], dryFlushes);
-                CutOutcome o = runner.cut(i + 1, seeds[i], k, failFlush == null ? null
+                CutPoint point = points == null ? CutPoint.exit(0) : points.get(i);
+                CutOutcome o = runner.cut(i + 1, seeds[i], point, failFlush == null ? null
                         : new FaultPlan(failFlush - 1, failErrno(), !failOnce));
                 outcomes.add(o);
                 if (!quiet) {
@@ -214,7 +241,7 @@ final class PowerCutCommand implements Job {
                 out.print(output.json ? Json.write(json(outcomes, first, dryFlushes)) : table(outcomes, first, dryFlushes));
                 out.flush();
             }
-            err.println("flushcheck powercut: " + (dryFlushes == null && afterFlushes == null && failFlush == null
+            err.println("flushcheck powercut: " + (dryFlushes == null && afterFlushes == null && duringFlush == null && failFlush == null
                     ? "the run with the power on: "
                     : "cut " + (outcomes.size() + 1) + ": ") + Escape.of(e.getMessage()));
             return ExitCodes.INTERNAL;
@@ -225,6 +252,10 @@ final class PowerCutCommand implements Job {
         }
         out.print(output.json ? Json.write(json(outcomes, first, dryFlushes)) : table(outcomes, first, dryFlushes));
         out.flush();
+        if (sweep && !quiet) {
+            err.printf(Locale.ROOT, "flushcheck powercut: the sweep's %d cuts took %.0f s%n", outcomes.size(),
+                    (System.nanoTime() - began) / 1e9);
+        }
         for (CutOutcome o : outcomes) {
             if (!o.passed()) {
                 return ExitCodes.VERIFY_FAILED;
@@ -294,22 +325,33 @@ final class PowerCutCommand implements Job {
         if (!verify.contains(ProgramCuts.DIR)) {
             throw new UsageException("powercut: --verify must name the survivor's directory as {dir}: " + verify);
         }
-        if (failFlush != null && (afterFlushes != null || atRandom)) {
-            throw new UsageException("powercut: --fail-flush cuts the power at the command's exit, after the failed flush;"
-                    + " it takes no --after-flushes or --at-random");
-        }
         if (errno != null && failFlush == null) {
             throw new UsageException("powercut: --errno says how --fail-flush K fails; give --fail-flush K too");
         }
         if (failOnce && failFlush == null) {
             throw new UsageException("powercut: --fail-once says how --fail-flush K fails; give --fail-flush K too");
         }
-        if (afterFlushes != null && atRandom) {
-            throw new UsageException("powercut: --after-flushes and --at-random are two ways to choose the cut; give one");
+        List<String> ways = new ArrayList<>();
+        for (String[] way : new String[][] {{"--after-flushes", String.valueOf(afterFlushes != null)},
+                {"--during-flush", String.valueOf(duringFlush != null)}, {"--at-random", String.valueOf(atRandom)},
+                {"--sweep", String.valueOf(sweep)}}) {
+            if (Boolean.parseBoolean(way[1])) {
+                ways.add(way[0]);
+            }
         }
-        if (afterFlushes != null && noPowerOnCheck) {
-            throw new UsageException("powercut: --no-power-on-check applies to the run with the power on, which"
-                    + " --after-flushes skips; give one");
+        if (ways.size() > 1) {
+            throw new UsageException("powercut: " + String.join(" and ", ways) + " are ways to choose the cut; give one");
+        }
+        if (failFlush != null && (afterFlushes != null || duringFlush != null || atRandom || sweep)) {
+            throw new UsageException("powercut: --fail-flush cuts the power at the command's exit, after the failed flush;"
+                    + " it takes no " + ways.get(0));
+        }
+        if ((afterFlushes != null || duringFlush != null) && noPowerOnCheck) {
+            throw new UsageException("powercut: --no-power-on-check applies to the run with the power on, which "
+                    + ways.get(0) + " skips; give one");
+        }
+        if (sweep && cuts != null) {
+            throw new UsageException("powercut: --sweep makes a cut at every point the command shows; it takes no --cuts");
         }
         if (atomicWriteBytes != null && !SimulatedDisk.validAtomicWriteBytes(atomicWriteBytes)) {
             throw new UsageException("powercut --atomic-write-bytes takes 512, 1024, 2048 or 4096, not " + atomicWriteBytes);
@@ -331,11 +373,6 @@ final class PowerCutCommand implements Job {
             seeds[i] = i == 0 ? first : spread.nextLong(Long.MAX_VALUE);
         }
         return seeds;
-    }
-
-    /** At random: a flush from 1 to F+1, F+1 being beyond the command's last, which cuts at its exit. */
-    static long drawFlush(long seed, long flushes) {
-        return 1 + new SplittableRandom(seed).nextLong(flushes + 1);
     }
 
     /** The command line that repeats one cut alone. */
@@ -367,7 +404,7 @@ final class PowerCutCommand implements Job {
                 line.addAll(List.of("--errno", errno.name()));
             }
         } else {
-            line.addAll(List.of("--after-flushes", String.valueOf(o.afterFlushes())));
+            line.addAll(List.of(o.during() ? "--during-flush" : "--after-flushes", String.valueOf(o.afterFlushes())));
         }
         line.addAll(List.of("--seed", String.valueOf(o.seed()), "--verify", verify, "--"));
         line.addAll(command);
@@ -389,9 +426,11 @@ final class PowerCutCommand implements Job {
                 failFlush != null ? "the command's flush " + failFlush + " failing with " + failErrno()
                         + (failOnce ? " once" : ", and every one after it")
                         + ", the power cut at its exit"
-                : dryFlushes == null ? "after the command's flush " + afterFlushes
-                        : "at random among the command's flushes 1 to " + (dryFlushes + 1) + " (" + (dryFlushes + 1)
-                        + ": its exit)" + (noPowerOnCheck ? "; VERIFY was not run with the power on (--no-power-on-check)" : "")));
+                : afterFlushes != null ? "after the command's flush " + afterFlushes
+                : duringFlush != null ? "during the command's flush " + duringFlush
+                : (sweep ? "at its exit and after and during each of the command's flushes 1 to " + dryFlushes
+                        : "the first at the command's exit, the others at random after or during its flushes 1 to "
+                        + dryFlushes) + (noPowerOnCheck ? "; VERIFY was not run with the power on (--no-power-on-check)" : "")));
         sb.append(String.format(Locale.ROOT, "%4s %20s %-10s %8s %10s %10s  %s%n", "cut", "seed", "cut at", "flushes",
                 "discarded", "kept", "verify"));
         int failed = 0;
@@ -433,7 +472,8 @@ final class PowerCutCommand implements Job {
         }
         return new Document(command, verify, model.resolved().name().toLowerCase(Locale.ROOT), fs,
                 (int) (sizeBytes() >> 20), atomicBytes(), first,
-                failFlush != null ? "fail-flush" : dryFlushes == null ? "after-flushes" : "at-random", failFlush,
+                failFlush != null ? "fail-flush" : afterFlushes != null ? "after-flushes" : duringFlush != null ? "during-flush"
+                        : sweep ? "sweep" : "at-random", failFlush,
                 failFlush == null ? null : failOnce, failFlush == null ? null : failErrno().name(), dryFlushes, dryFlushes == null ? null : !noPowerOnCheck,
                 list, outcomes.size() - failed, failed);
     }

@@ -78,23 +78,26 @@ final class ProgramCuts {
     }
 
     /**
-     * One cut: the power goes when the command completes its {@code afterFlushes}-th flush, or at its exit
-     * when it ends first (then a subset of the unflushed sectors, drawn from {@code seed}, survives). Either
-     * way every process the command started is dead and reaped before the verify runs.
+     * One cut: the power goes at {@code point} of the command (after or during its k-th flush), or at its exit
+     * when it ends first (then a subset of the unflushed sectors, drawn from {@code seed}, survives; during a
+     * flush, a subset of those written since the flush before). Either way every process the command started is
+     * dead and reaped before the verify runs.
      */
-    CutOutcome cut(int number, long seed, long afterFlushes) throws IOException, InterruptedException {
-        return cut(number, seed, afterFlushes, null);
+    CutOutcome cut(int number, long seed, CutPoint point) throws IOException, InterruptedException {
+        return cut(number, seed, point, null);
     }
 
     /**
-     * As {@link #cut(int, long, long)}; with {@code failing}, once the command has completed {@code failing.after()}
+     * As {@link #cut(int, long, CutPoint)}; with {@code failing}, once the command has completed {@code failing.after()}
      * flushes, the next fails with its errno, and every one after it when persistent, and
      * the power is cut at the command's exit ({@code afterFlushes} 0 in the outcome).
      */
-    CutOutcome cut(int number, long seed, long afterFlushes, FaultPlan failing)
+    CutOutcome cut(int number, long seed, CutPoint point, FaultPlan failing)
             throws IOException, InterruptedException {
         try (SimulatedDisk disk = SimulatedDisk.create(model, work, sizeBytes, fs, atomicWriteBytes)) {
-            long start = arm(disk, failing != null ? NEVER : afterFlushes);
+            CutPoint armed = failing != null ? CutPoint.exit(0) : point;
+            long start = arm(disk, armed, seed);
+            long afterFlushes = point.flush();
             if (failing != null) {
                 disk.failFlushes(new FaultPlan(start + failing.after(), failing.errno(), failing.persistent()));
                 afterFlushes = 0;
@@ -111,9 +114,10 @@ final class ProgramCuts {
                     failure = "what survived could not be mounted: " + e.getCause().getMessage();
                 }
                 PowerCut cut = disk.cuts().get(0);
-                boolean atFlush = afterFlushes > 0 && cut.flushes() >= start + afterFlushes;
-                String cutAt = atFlush ? "flush" : ended ? "exit" : "timeout";
-                Integer commandExit = ended && !atFlush ? p.exitCode() : null;
+                boolean atPoint = armed.kind() != CutPoint.Kind.EXIT && cut.armed();
+                String cutAt = atPoint ? (armed.kind() == CutPoint.Kind.DURING ? "during" : "flush")
+                        : ended ? "exit" : "timeout";
+                Integer commandExit = ended && !atPoint ? p.exitCode() : null;
                 if (cutAt.equals("timeout") && failure == null) {
                     failure = "the command was still running after " + seconds(timeoutSeconds);
                 }
@@ -129,16 +133,19 @@ final class ProgramCuts {
     }
 
     /**
-     * Arms the cut at the {@code afterFlushes}-th flush from now, and returns the flushes so far. The
-     * kernel flushes on its own too (the journal's commit timer): one that lands between reading the
-     * count and arming would make the armed flush one already past, so read again. The command's world,
-     * started after this, dies at the cut.
+     * Arms the cut at {@code point}, counted from now, and returns the flushes so far. The kernel flushes on its
+     * own too (the journal's commit timer): one that lands between reading the count and arming would make the
+     * armed flush one already past, so read again. The command's world, started after this, dies at the cut.
      */
-    private static long arm(SimulatedDisk disk, long afterFlushes) {
+    private static long arm(SimulatedDisk disk, CutPoint point, long seed) {
         while (true) {
             long start = disk.flushes();
             try {
-                disk.cutAfterFlushes(start + afterFlushes);
+                switch (point.kind()) {
+                    case AFTER -> disk.cutAfterFlushes(start + point.flush());
+                    case DURING -> disk.cutDuringFlush(start + point.flush(), seed);
+                    case EXIT -> disk.cutAfterFlushes(start + NEVER);
+                }
                 return start;
             } catch (IllegalArgumentException e) {
                 if (!String.valueOf(e.getMessage()).contains("has already happened")) {

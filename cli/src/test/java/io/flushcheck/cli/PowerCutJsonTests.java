@@ -82,6 +82,7 @@ class PowerCutJsonTests {
     void cutsAfterAGivenFlushHaveNoFlushesWithPowerOn() {
         PowerCutCommand c = new PowerCutCommand();
         c.sizeMib = 64;
+        c.afterFlushes = 2L;
         assertThat(Json.write(c.json(List.of(), 3, null))).contains("\"sizeMiB\": 64,", "\"verify\": null,",
                 "\"mode\": \"after-flushes\",", "\"flushesWithPowerOn\": null,", "\"cuts\": [],")
                 .as("no run with the power on, so nothing to say of its check").doesNotContain("powerOnChecked");

@@ -55,7 +55,13 @@ class PowerCutUsageTests {
     @Test
     void oneWayToChooseTheCut() {
         assertUsageError(run("powercut", "--after-flushes", "3", "--at-random", "--verify", VERIFY, "--", "touch", "{dir}/x"),
-                "powercut: --after-flushes and --at-random are two ways to choose the cut; give one");
+                "powercut: --after-flushes and --at-random are ways to choose the cut; give one");
+        assertUsageError(run("powercut", "--during-flush", "3", "--sweep", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "powercut: --during-flush and --sweep are ways to choose the cut; give one");
+        assertUsageError(run("powercut", "--sweep", "--cuts", "3", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "powercut: --sweep makes a cut at every point the command shows; it takes no --cuts");
+        assertUsageError(run("powercut", "--fail-flush", "2", "--sweep", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "powercut: --fail-flush cuts the power at the command's exit, after the failed flush; it takes no --sweep");
     }
 
     @Test
@@ -114,7 +120,8 @@ class PowerCutUsageTests {
         Run r = run("powercut", "--help");
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains("usage: flushcheck powercut [options] --verify 'VERIFY {dir}' -- COMMAND {dir}")
-                .contains("--at-random").contains("--after-flushes=K").contains("F+1 being the command's exit")
+                .contains("--at-random").contains("--after-flushes=K").contains("--sweep cuts at every one of the 2F+1 points")
+                .contains("the first cut then\nfalls at the command's exit")
                 .contains("not firmware bugs").contains("1 some verify failed").contains("sqlite");
         Run s = run("powercut", "sqlite", "--help");
         assertThat(s.out()).contains("usage: flushcheck powercut sqlite [options]").contains("\"maxLostInOneCut\"");

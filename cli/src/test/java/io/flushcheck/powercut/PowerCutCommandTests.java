@@ -95,8 +95,10 @@ class PowerCutCommandTests {
             assertThat(c.get("passed")).as("%s", c).isEqualTo(true);
             assertThat(c.get("verifyExit")).isEqualTo(0L);
         });
-        assertThat(cuts).as("cuts that fell inside the command, at one of its flushes")
-                .filteredOn(c -> c.get("cutAt").equals("flush")).hasSizeGreaterThanOrEqualTo(4);
+        assertThat(cuts.get(0).get("cutAt")).as("the first cut: at the command's exit").isEqualTo("exit");
+        assertThat(cuts).as("cuts that fell inside the command, after or during one of its flushes")
+                .filteredOn(c -> c.get("cutAt").equals("flush") || c.get("cutAt").equals("during"))
+                .hasSizeGreaterThanOrEqualTo(4);
         assertThat(r.err()).contains("flushcheck powercut: [8/8] seed ");
         assertNothingLeft();
     }
@@ -262,6 +264,43 @@ class PowerCutCommandTests {
         assertThat((String) failed.get("repeat")).contains("--atomic-write-bytes 512");
         assertThat(run("powercut", "--atomic-write-bytes", "1000", "--verify", verify, "--", "sh", "-c", command).err())
                 .contains("--atomic-write-bytes takes 512, 1024, 2048 or 4096, not 1000");
+        assertNothingLeft();
+    }
+
+    /**
+     * A store that acknowledges a value once its log is synced and only then renames it into place, unsynced:
+     * the state in which the acknowledgement is out and the next sync has not come lies between two flushes,
+     * which a cut after a flush never reaches; the cut at the exit and those during a flush do.
+     */
+    @Test
+    void aStoreThatAcknowledgesBeforeSyncingWhatGoesWithItIsCaughtAtRandomWithinEightCuts() {
+        Run r = run(line("ackfirst", "--json", "--cuts", "8", "--seed", "17").toArray(new String[0]));
+        assertThat(r.exit()).as(r.err()).isEqualTo(VERIFY_FAILED);
+        List<Map<String, Object>> failed = cuts(json(r)).stream().filter(c -> c.get("passed").equals(false)).toList();
+        assertThat(failed).as("cuts that lost the value acknowledged last").isNotEmpty()
+                .anySatisfy(c -> assertThat(c.get("cutAt")).isIn("exit", "during"))
+                .allSatisfy(c -> assertThat((String) c.get("verifyOutput")).matches("acknowledged value \\d, found .*"));
+        assertNothingLeft();
+    }
+
+    @Test
+    void aSweepCutsAtTheExitAndAfterAndDuringEveryFlushAndSaysHowLongItTook() {
+        Run r = run(line("ackfirst", "--json", "--sweep", "--seed", "17").toArray(new String[0]));
+        assertThat(r.exit()).as(r.err()).isEqualTo(VERIFY_FAILED);
+        Map<String, Object> json = json(r);
+        long f = ((Number) json.get("flushesWithPowerOn")).longValue();
+        List<Map<String, Object>> cuts = cuts(json);
+        assertThat(json.get("mode")).isEqualTo("sweep");
+        assertThat(cuts).hasSize((int) (2 * f + 1));
+        assertThat(cuts.get(0).get("cutAt")).isEqualTo("exit");
+        for (long k = 1; k <= f; k++) {
+            assertThat(cuts.get((int) (2 * k - 1))).as("cut %d", 2 * k).containsEntry("cutAt", "flush")
+                    .containsEntry("afterFlushes", k);
+            assertThat(cuts.get((int) (2 * k)).get("afterFlushes")).as("cut %d", 2 * k + 1).isEqualTo(k);
+        }
+        assertThat(cuts).filteredOn(c -> c.get("cutAt").equals("during")).isNotEmpty();
+        assertThat(r.err()).containsPattern("the sweep makes " + (2 * f + 1) + " cuts \\(the exit, after and during each"
+                + " flush\\), about \\d+ s").containsPattern("the sweep's " + (2 * f + 1) + " cuts took \\d+ s");
         assertNothingLeft();
     }
 
