@@ -1,0 +1,67 @@
+package io.flushcheck.powercut;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flushcheck.cli.Main;
+import io.flushcheck.testing.ChildJvm;
+import io.flushcheck.testing.Requirements;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code flushcheck powercut} stopped by SIGTERM or SIGINT while its command runs leaves no log of the command's
+ * output in the temporary directory, and nothing mounted there once its drives' server has seen it go.
+ */
+@ResourceLock(SimulatedPowerLoss.LOCK)
+class PowerCutSignalTests {
+
+    @TempDir
+    Path tmp;
+
+    private List<String> logs() throws IOException {
+        try (Stream<Path> s = Files.list(tmp)) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("flushcheck-world-")).toList();
+        }
+    }
+
+    @ParameterizedTest(name = "SIG{0}")
+    @ValueSource(strings = {"TERM", "INT"})
+    void aSignalWhileTheCommandRunsLeavesNoLogAndNoMount(String signal) throws Exception {
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        Requirements.require(Requirements.isRoot() || Requirements.which("fusermount3") != null
+                || Requirements.which("fusermount") != null, "fusermount3 or fusermount (apt-get install fuse3)");
+        List<String> cmd = ChildJvm.command(List.of(), List.of("-Djava.io.tmpdir=" + tmp), Main.class.getName(), List.of("powercut",
+                "--model", "file", "--cuts", "1", "--after-flushes", "1000", "--verify", "true {dir}", "--", "sh", "-c",
+                "sleep 60; : \"$1\"", "sh", "{dir}"));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (logs().isEmpty() && p.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(logs()).as("the command's log while it runs").hasSize(1);
+            assertThat(new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).start().waitFor()).isZero();
+            assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            p.destroyForcibly().waitFor();
+        }
+        assertThat(logs()).as("logs left after SIG%s", signal).isEmpty();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (mounted() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(mounted()).as("a mount under %s", tmp).isFalse();
+    }
+
+    private boolean mounted() throws IOException {
+        return Files.readString(Path.of("/proc/self/mountinfo")).contains(" " + tmp + "/");
+    }
+}
