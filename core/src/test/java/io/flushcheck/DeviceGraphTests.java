@@ -308,4 +308,25 @@ class DeviceGraphTests {
             assertThat(twin.verdict()).as("%s", twin.judgement().findings()).isEqualTo(Verdict.REAL_FLUSH);
         }
     }
+
+    @Test
+    void anAbsoluteSymlinkInAnotherNamespaceLeadsFromThisRootAsTheKernelWalksIt() throws IOException {
+        Mounts.requireMountTools();
+        Requirements.requireCommand("unshare", "util-linux");
+        try (Mounts mounts = new Mounts()) {
+            Path inner = dir("ns-links");
+            long pid = mounts.namespaceWithTmpfs(inner);
+            Path ours = mounts.tmpfs(dir("ns-link-target"), "size=16m");
+            // There, data -> ours: the kernel reads an absolute target from the walking process's root, so the
+            // path reaches our tmpfs. Here, a disk directory of the same name, which realpath would name instead.
+            Path there = Path.of("/proc/" + pid + "/root" + inner);
+            Files.createSymbolicLink(there.resolve("data"), ours);
+            Files.createDirectories(inner.resolve("data"));
+
+            assertThat(io.flushcheck.storage.KernelPath.resolve(there.resolve("data").toFile())).isEqualTo(ours.toString());
+            CheckResult r = check(there.resolve("data"), OPTIONS);
+            assertThat(r.facts().fsType()).isEqualTo("tmpfs");
+            assertThat(r.verdict()).as("%s", r.judgement().findings()).isEqualTo(Verdict.NO_REAL_FLUSH);
+        }
+    }
 }
