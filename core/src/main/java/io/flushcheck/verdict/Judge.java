@@ -77,8 +77,8 @@ public final class Judge {
         }
         String uncounted = facts.uncountedReason();
         if (uncounted != null) {
-            out.add(new Finding(FindingCode.UNCOUNTED_LEVEL, uncounted + ". Its flushes there are beyond every counter "
-                    + "here, so they cannot show that syncs are kept", evidence("chain", facts.deviceDescription())));
+            out.add(new Finding(FindingCode.UNCOUNTED_LEVEL, uncounted + ". What becomes of the flushes there is beyond "
+                    + "every counter here, so they cannot show that syncs are kept", evidence("chain", facts.deviceDescription())));
         }
         if (facts.networkOrShared()) {
             out.add(new Finding(FindingCode.NETWORK_FILESYSTEM, facts.resolved() + " is on " + facts.dataMount().fsType()
