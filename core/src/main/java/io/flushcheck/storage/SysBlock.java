@@ -241,6 +241,9 @@ public final class SysBlock {
             if (Files.isDirectory(slaves)) {
                 try (DirectoryStream<Path> ds = Files.newDirectoryStream(slaves)) {
                     for (Path s : ds) {
+                        if (kind == BlockDevice.Kind.MD_RAID && idleMember(dir, s.getFileName().toString())) {
+                            continue;
+                        }
                         BlockDevice d = fromSysDir(s.toRealPath(), depth + 1);
                         if (d != null) {
                             lower.add(d);
@@ -253,6 +256,15 @@ public final class SysBlock {
         return new BlockDevice(name, kind, read(dir.resolve("queue/write_cache")),
                 rot == null ? null : rot.equals("1"), driverOf(dir), modelOf(dir), backingFile, backingMount, lower,
                 backingStore, null, unseen);
+    }
+
+    /**
+     * An md member that receives no writes: a spare, or one marked faulty ({@code md/dev-NAME/state}). Its
+     * counters show no flushes for the array's syncs, which says nothing of them.
+     */
+    private static boolean idleMember(Path md, String member) {
+        String state = read(md.resolve("md").resolve("dev-" + member).resolve("state"));
+        return state != null && (state.contains("spare") || state.contains("faulty"));
     }
 
     private static final String TOO_DEEP = "the device graph goes deeper than " + MAX_DEPTH
