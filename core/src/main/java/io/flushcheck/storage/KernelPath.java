@@ -110,7 +110,13 @@ public final class KernelPath {
                     continue;
                 }
             }
-            Path here = Path.of(prefix(pid) + "/" + String.join("/", at));
+            Path here;
+            try {
+                here = Path.of(prefix(pid) + "/" + String.join("/", at));
+            } catch (java.nio.file.InvalidPathException e) {
+                // A name this JVM's charset cannot hold (LC_ALL=C): the walk cannot go on, so the path is not resolved.
+                throw new IOException(absolute + ": a name that cannot be walked here: " + e.getMessage(), e);
+            }
             if (Files.isSymbolicLink(here)) {
                 if (++links > MAX_LINKS) {
                     throw new IOException(absolute + ": too many levels of symbolic links");

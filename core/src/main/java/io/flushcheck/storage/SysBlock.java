@@ -279,6 +279,10 @@ public final class SysBlock {
         if (depth > MAX_DEPTH) {
             return TOO_DEEP;
         }
+        if (store.fsType().equals("zfs")) {
+            return "its backing file is on zfs at " + store.mountPoint() + " (" + store.source() + "), whose pool's disks"
+                    + " no device number of the mount names, so which disks take the loop device's flushes was not seen";
+        }
         if (store.source().startsWith("/dev/") || store.major() != 0) {
             return "its backing file is on " + store.fsType() + " at " + store.mountPoint() + ", whose device ("
                     + store.source() + ", " + store.device() + ") is not found here, so what that filesystem does with"
