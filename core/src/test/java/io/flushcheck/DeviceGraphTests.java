@@ -308,4 +308,87 @@ class DeviceGraphTests {
             assertThat(twin.verdict()).as("%s", twin.judgement().findings()).isEqualTo(Verdict.REAL_FLUSH);
         }
     }
+
+    @Test
+    void anAbsoluteSymlinkInAnotherNamespaceLeadsFromThisRootAsTheKernelWalksIt() throws IOException {
+        Mounts.requireMountTools();
+        Requirements.requireCommand("unshare", "util-linux");
+        try (Mounts mounts = new Mounts()) {
+            Path inner = dir("ns-links");
+            long pid = mounts.namespaceWithTmpfs(inner);
+            Path ours = mounts.tmpfs(dir("ns-link-target"), "size=16m");
+            // There, data -> ours: the kernel reads an absolute target from the walking process's root, so the
+            // path reaches our tmpfs. Here, a disk directory of the same name, which realpath would name instead.
+            Path there = Path.of("/proc/" + pid + "/root" + inner);
+            Files.createSymbolicLink(there.resolve("data"), ours);
+            Files.createDirectories(inner.resolve("data"));
+
+            assertThat(io.flushcheck.storage.KernelPath.resolve(there.resolve("data").toFile())).isEqualTo(ours.toString());
+            CheckResult r = check(there.resolve("data"), OPTIONS);
+            assertThat(r.facts().fsType()).isEqualTo("tmpfs");
+            assertThat(r.verdict()).as("%s", r.judgement().findings()).isEqualTo(Verdict.NO_REAL_FLUSH);
+        }
+    }
+
+    @Test
+    void anXfsLogNamedThroughASymlinkIsFollowedToItsDevice() throws IOException {
+        requireTool("mkfs.xfs", "xfsprogs");
+        try (Mounts mounts = new Mounts()) {
+            String l = mounts.loopFile(ram("log-link"), 80);
+            String d = mounts.loopFile(base.resolve("log-link-data.img"), 320);
+            // As /dev/disk/by-id or /dev/mapper name a device: a link to its node.
+            Path link = Path.of("/dev/flushcheck-test-" + ProcessHandle.current().pid() + "-log");
+            Files.deleteIfExists(link);
+            Files.createSymbolicLink(link, Path.of(l));
+            try {
+                Path fs = mounts.mkfsAndMount(List.of("mkfs.xfs", "-q", "-f", "-l", "logdev=" + link + ",size=64m", d), "xfs",
+                        d, dir("log-link"), "logdev=" + link);
+
+                CheckResult r = check(fs, OPTIONS);
+                assertThat(r.verdict()).as("%s", r.judgement().findings()).isEqualTo(Verdict.NO_REAL_FLUSH);
+                assertThat(Checks.finding(r, FindingCode.RAM_BLOCK_DEVICE).message()).contains(name(l)).contains("log");
+            } finally {
+                Files.deleteIfExists(link);
+            }
+        }
+    }
+
+    @Test
+    void aLoopFileOnALazilyUnmountedTmpfsIsNeverRealFlush() throws IOException {
+        Mounts.requireMountTools();
+        try (Mounts mounts = new Mounts()) {
+            Path tmpfs = mounts.tmpfs(dir("lazy-tmpfs"), "size=128m");
+            Path data = dir("ext4-on-lazy-tmpfs");
+            String top = ext4OnLoop(mounts, tmpfs.resolve("inner.img"), data);
+            // Detached, the tmpfs is in no mount table: the kernel names the file "/inner.img", which here is on the disk.
+            Shell.run("umount", "-l", tmpfs.toString());
+            assertThat(Shell.run("cat", "/sys/block/" + top + "/loop/backing_file").trim()).isEqualTo("/inner.img");
+
+            CheckResult r = check(data, OPTIONS);
+            assertThat(r.verdict()).as("%s", r.judgement().findings()).isNotEqualTo(Verdict.REAL_FLUSH);
+            assertThat(Checks.finding(r, FindingCode.UNCOUNTED_LEVEL).message()).contains(top).contains("/inner.img");
+        }
+    }
+
+    @Test
+    void ext4WithItsJournalNamedThroughASymlinkIsFollowed() throws IOException {
+        Mounts.requireMountTools();
+        try (Mounts mounts = new Mounts()) {
+            String j = mounts.loopFile(ram("journal-link"), 64);
+            Shell.run("mkfs.ext4", "-q", "-F", "-b", "4096", "-O", "journal_dev", j);
+            String d = mounts.loopFile(base.resolve("journal-link-data.img"), 128);
+            Path link = Path.of("/dev/flushcheck-test-" + ProcessHandle.current().pid() + "-journal");
+            Files.deleteIfExists(link);
+            Files.createSymbolicLink(link, Path.of(j));
+            try {
+                Path fs = mounts.mkfsAndMount(List.of("mkfs.ext4", "-q", "-F", "-b", "4096", "-J", "device=" + link, d),
+                        "ext4", d, dir("journal-link"), "defaults");
+                CheckResult r = check(fs, OPTIONS);
+                assertThat(r.verdict()).as("%s", r.judgement().findings()).isEqualTo(Verdict.NO_REAL_FLUSH);
+                assertThat(Checks.finding(r, FindingCode.RAM_BLOCK_DEVICE).message()).contains(name(j)).contains("journal");
+            } finally {
+                Files.deleteIfExists(link);
+            }
+        }
+    }
 }

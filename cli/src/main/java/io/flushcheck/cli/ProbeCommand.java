@@ -11,13 +11,14 @@ import io.flushcheck.report.Escape;
 import io.flushcheck.report.ResultData;
 import io.flushcheck.report.ResultJson;
 import io.flushcheck.report.TextReport;
-import io.flushcheck.storage.MountTable;
+import io.flushcheck.storage.MountIdentity;
 import io.flushcheck.report.html.Html;
 import io.flushcheck.report.html.HtmlReport;
 import io.flushcheck.verdict.Finding;
 import io.flushcheck.verdict.FindingCode;
 import io.flushcheck.verdict.Thresholds;
 import io.flushcheck.verdict.Verdict;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -136,14 +137,14 @@ final class ProbeCommand implements Job {
         CheckOptions options = new CheckOptions(plan, thresholds, alwaysProbe);
         List<CheckResult> results = new ArrayList<>();
         // One probe per mount: another directory on a probed mount is judged with that probe's costs.
-        Map<Integer, CheckResult> probedMounts = new HashMap<>();
+        Map<String, CheckResult> probedMounts = new HashMap<>();
         StatusLine status = StatusLine.on(err, quiet);
         for (Path p : paths) {
             ProbeProgress progress = quiet ? null : new ProbeProgress(status, p, plan.modes());
             ProbeListener listener = progress == null ? ProbeListener.NONE : progress;
             try {
-                int mount = paths.size() > 1 ? mountId(p) : -1;
-                CheckResult probed = probedMounts.get(mount);
+                String mount = paths.size() > 1 ? mountKey(p) : null;
+                CheckResult probed = mount == null ? null : probedMounts.get(mount);
                 CheckResult r;
                 String measuredFor = probed == null ? null : probed.path();
                 if (probed != null) {
@@ -154,7 +155,7 @@ final class ProbeCommand implements Job {
                     r = Flushcheck.recheck(p, probed, options);
                 } else {
                     r = Flushcheck.check(p, options, listener);
-                    if (mount >= 0) {
+                    if (mount != null) {
                         probedMounts.put(mount, r);
                     }
                 }
@@ -213,12 +214,15 @@ final class ProbeCommand implements Job {
         return exit;
     }
 
-    /** The id of the mount a path walk to the directory reaches, or -1 where it cannot be told (not Linux). */
-    private static int mountId(Path p) {
+    /**
+     * The mount a path walk to the directory reaches, in the namespace it leads into (MountIdentity), or null where
+     * it cannot be told (not Linux, a namespace gone).
+     */
+    private static String mountKey(Path p) {
         try {
-            return MountTable.live().mountOf(Flushcheck.validateDirectory(p).toString()).mountId();
-        } catch (RuntimeException e) {
-            return -1;
+            return MountIdentity.of(Flushcheck.validateDirectory(p).toString());
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 

@@ -176,7 +176,7 @@ public record ResultData(String path, Verdict verdict, long elapsedMillis, List<
         }
         return new Storage(f.resolved(), f.fsType(), f.mount().mountPoint(), f.mount().mountId(), f.mount().source(),
                 String.join(",", f.mount().mountOptions()), String.join(",", f.mount().superOptions()),
-                f.device() != null ? f.device().describeChain() : null, points, f.flushPointsNote(),
+                f.device() != null ? f.deviceDescription() : null, points, f.flushPointsNote(),
                 f.environment().container(), f.environment().hypervisor(), f.environment().interposers());
     }
 

@@ -39,7 +39,7 @@ public final class TextReport {
                     .append(Escape.of(f.mount().source())).append(" at ").append(Escape.of(f.mount().mountPoint()))
                     .append(" (mount ").append(f.mount().mountId()).append(")\n");
             if (f.device() != null) {
-                sb.append("   device: ").append(f.device().describeChain());
+                sb.append("   device: ").append(Escape.of(f.deviceDescription()));
                 for (BlockDevice t : f.device().terminals()) {
                     sb.append("; ").append(t.name()).append(": ")
                             .append(t.writeCache() == null ? "cache unknown" : t.writeCache())

@@ -23,15 +23,20 @@ import org.apiguardian.api.API;
  *                    layer, which stores the file's data; else null
  * @param role        how the filesystem above uses this device when it is not the filesystem's own device:
  *                    "btrfs device", "journal" (ext4's external journal), "log" or "realtime" (xfs); else null
+ * @param unseen      what below this device could not be seen, as a sentence: a device the filesystem names that is
+ *                    not found here ({@link Kind#UNSEEN}), or a loop device whose backing file's filesystem could not
+ *                    be told or followed; else null. Caps the verdict at UNKNOWN ({@link #uncountedReason()})
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record BlockDevice(String name, Kind kind, String writeCache, Boolean rotational, String driver,
                           String model, String backingFile, MountInfo backingMount, List<BlockDevice> lower,
-                          MountInfo backingStore, String role) {
+                          MountInfo backingStore, String role, String unseen) {
 
     @API(status = API.Status.EXPERIMENTAL, since = "0.1")
     public enum Kind {
-        DISK, LOOP, DEVICE_MAPPER, MD_RAID, ZRAM, RAM_DISK, UNKNOWN
+        DISK, LOOP, DEVICE_MAPPER, MD_RAID, ZRAM, RAM_DISK, UNKNOWN,
+        /** A device the filesystem names that was not found here: nothing of it can be counted or judged. */
+        UNSEEN
     }
 
     public BlockDevice {
@@ -41,13 +46,25 @@ public record BlockDevice(String name, Kind kind, String writeCache, Boolean rot
     /** A device that is its filesystem's own, with no overlay under its backing file. */
     public BlockDevice(String name, Kind kind, String writeCache, Boolean rotational, String driver, String model,
                        String backingFile, MountInfo backingMount, List<BlockDevice> lower) {
-        this(name, kind, writeCache, rotational, driver, model, backingFile, backingMount, lower, null, null);
+        this(name, kind, writeCache, rotational, driver, model, backingFile, backingMount, lower, null, null, null);
+    }
+
+    /** A device with an overlay under its backing file ({@code backingStore}) or in a role, all of it seen. */
+    public BlockDevice(String name, Kind kind, String writeCache, Boolean rotational, String driver, String model,
+                       String backingFile, MountInfo backingMount, List<BlockDevice> lower, MountInfo backingStore,
+                       String role) {
+        this(name, kind, writeCache, rotational, driver, model, backingFile, backingMount, lower, backingStore, role, null);
+    }
+
+    /** A device named {@code name} (as the filesystem gives it) in {@code role} that was not found here, and why. */
+    public static BlockDevice unseen(String name, String role, String why) {
+        return new BlockDevice(name, Kind.UNSEEN, null, null, null, null, null, null, List.of(), null, role, why);
     }
 
     /** The same device in another role ({@link #role()}). */
     public BlockDevice withRole(String newRole) {
         return new BlockDevice(name, kind, writeCache, rotational, driver, model, backingFile, backingMount, lower,
-                backingStore, newRole);
+                backingStore, newRole, unseen);
     }
 
     /** The mount that finally stores a loop device's backing file: the overlay's upper layer, else the backing mount. */
@@ -68,12 +85,16 @@ public record BlockDevice(String name, Kind kind, String writeCache, Boolean rot
     }
 
     /**
-     * Where a branch of this chain ends in a filesystem without a block device that is not memory (FUSE, a
-     * network filesystem, an overlay whose upper layer is not visible): what the loop device's flushes become
-     * there, no counter here shows, so the loop device's own count proves nothing. Null when there is none.
+     * Where a branch of this chain goes where no counter here follows it: a device that was not found or could not
+     * be told ({@link #unseen()}), or a loop device's backing file on a filesystem without a block device that is
+     * not memory (FUSE, a network filesystem, an overlay whose upper layer is not visible). What the flushes become
+     * there no counter shows, so the counts above prove nothing. Null when there is none.
      */
     public String uncountedReason() {
         for (BlockDevice d : levels()) {
+            if (d.unseen != null) {
+                return d.named() + ": " + d.unseen;
+            }
             MountInfo data = d.backingData();
             if (d.kind == Kind.LOOP && data != null && d.lower.isEmpty() && !FsTypes.isRamFs(data.fsType())) {
                 return d.named() + " is a loop device whose backing file " + d.backingFile + " is on " + d.backingWhere()
@@ -170,7 +191,8 @@ public record BlockDevice(String name, Kind kind, String writeCache, Boolean rot
      * are judged by what they are. A btrfs flushes every device it has at each commit.
      */
     public boolean countsEverySync() {
-        return role == null || role.equals("btrfs device");
+        // An unseen device has no counters to read.
+        return kind != Kind.UNSEEN && (role == null || role.equals("btrfs device"));
     }
 
     /**
@@ -197,6 +219,9 @@ public record BlockDevice(String name, Kind kind, String writeCache, Boolean rot
 
     /** Driver or model says this is a hypervisor's virtual disk (virtio, xen, vmware, hyper-v, ...). */
     public boolean virtualDisk() {
+        if (kind == Kind.UNSEEN) {
+            return false;
+        }
         String d = driver == null ? "" : driver.toLowerCase();
         String m = model == null ? "" : model.toLowerCase();
         return d.startsWith("virtio") || d.equals("vbd") || d.startsWith("xen") || d.equals("vmw_pvscsi")

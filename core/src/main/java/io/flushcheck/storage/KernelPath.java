@@ -28,8 +28,8 @@ public final class KernelPath {
     }
 
     /**
-     * The path of an existing file as the kernel resolves it: its canonical path, or where the walk passes
-     * through another process's root or working directory, {@code /proc/PID/root/INNER}. Only a path that
+     * The path of an existing file as the kernel resolves it: where the walk ends in another process's root or
+     * working directory, {@code /proc/PID/root/INNER}, else the path it ends at in this root. Only a path that
      * {@code realpath} changes is walked again here: one without symbolic links costs nothing more.
      */
     public static String resolve(File file) throws IOException {
@@ -38,8 +38,9 @@ public final class KernelPath {
         if (canonical.equals(absolute)) {
             return canonical;
         }
-        String walked = walk(absolute);
-        return namespacePid(walked) > 0 ? walked : canonical;
+        // The walk, wherever it ends: where it left another namespace through an absolute symbolic link, it is in
+        // this root again, while realpath, which read /proc/PID/root as "/", names a directory of ours by PID's path.
+        return walk(absolute);
     }
 
     /** PID where {@code path} is {@code /proc/PID/root} or below it, else -1. */
@@ -109,7 +110,13 @@ public final class KernelPath {
                     continue;
                 }
             }
-            Path here = Path.of(prefix(pid) + "/" + String.join("/", at));
+            Path here;
+            try {
+                here = Path.of(prefix(pid) + "/" + String.join("/", at));
+            } catch (java.nio.file.InvalidPathException e) {
+                // A name this JVM's charset cannot hold (LC_ALL=C): the walk cannot go on, so the path is not resolved.
+                throw new IOException(absolute + ": a name that cannot be walked here: " + e.getMessage(), e);
+            }
             if (Files.isSymbolicLink(here)) {
                 if (++links > MAX_LINKS) {
                     throw new IOException(absolute + ": too many levels of symbolic links");

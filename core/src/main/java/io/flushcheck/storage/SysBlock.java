@@ -22,10 +22,16 @@ public final class SysBlock {
     private static final int MAX_DEPTH = 8;
 
     private final Path sys;
+    private final Path proc;
     private final MountTable mounts;
 
     public SysBlock(Path sysRoot, MountTable mounts) {
+        this(sysRoot, Path.of("/proc"), mounts);
+    }
+
+    SysBlock(Path sysRoot, Path procRoot, MountTable mounts) {
         this.sys = sysRoot;
+        this.proc = procRoot;
         this.mounts = mounts;
     }
 
@@ -40,13 +46,8 @@ public final class SysBlock {
             return byNumber;
         }
         // btrfs and some others report an anonymous device number; the source still names the device.
-        if (mount.source().startsWith("/dev/")) {
-            String name = Path.of(mount.source()).getFileName().toString();
-            if (Files.isDirectory(sys.resolve("class/block").resolve(name))) {
-                return fromName(name, depth);
-            }
-        }
-        return null;
+        String name = kernelName(mount.source());
+        return name == null ? null : fromName(name, depth);
     }
 
     /**
@@ -102,46 +103,80 @@ public final class SysBlock {
     private List<BlockDevice> otherDevicesOf(MountInfo mount, int depth) {
         List<BlockDevice> out = new ArrayList<>();
         String fs = mount.fsType();
+        // A device named but not found is not dropped: it caps the verdict (BlockDevice.UNSEEN).
         if (fs.equals("btrfs")) {
-            for (String name : FilesystemDevices.btrfsOthers(sys, mountSourceName(mount))) {
-                add(out, name, "btrfs device", depth);
+            String source = kernelName(mount.source());
+            List<String> others = FilesystemDevices.btrfsOthers(sys, source);
+            if (others == null) {
+                out.add(BlockDevice.unseen(mount.source(), "btrfs device", "no list in " + sys.resolve("fs/btrfs")
+                        + "/*/devices names " + (source == null ? "this device" : source) + ", so which other devices"
+                        + " the btrfs at " + mount.mountPoint() + " writes to is not known"));
+            } else {
+                for (String name : others) {
+                    add(out, name, name, "btrfs device", depth);
+                }
             }
         } else if (fs.equals("ext4") || fs.equals("ext3")) {
-            String journal = FilesystemDevices.ext4Journal(sys, FilesystemDevices.nameOf(sys, mount.device()));
-            if (journal != null) {
-                add(out, journal, "journal", depth);
+            FilesystemDevices.Journal journal = FilesystemDevices.ext4Journal(sys, proc,
+                    FilesystemDevices.nameOf(sys, mount.device()));
+            if (journal.device() != null) {
+                add(out, journal.device(), journal.device(), "journal", depth);
+            } else if (journal.why() != null) {
+                out.add(BlockDevice.unseen("external", "journal", journal.why()));
             }
         } else if (fs.equals("xfs")) {
-            add(out, devName(mount.superOption("logdev")), "log", depth);
-            add(out, devName(mount.superOption("rtdev")), "realtime", depth);
+            addNamed(out, mount.superOption("logdev"), "log", depth);
+            addNamed(out, mount.superOption("rtdev"), "realtime", depth);
         }
         return out;
     }
 
-    private void add(List<BlockDevice> out, String name, String role, int depth) {
-        if (name == null) {
-            return;
+    /** The device an option names by path ({@code logdev=/dev/disk/by-id/x}), if the option is given. */
+    private void addNamed(List<BlockDevice> out, String devPath, String role, int depth) {
+        if (devPath != null) {
+            add(out, kernelName(devPath), devPath, role, depth);
         }
+    }
+
+    private void add(List<BlockDevice> out, String name, String as, String role, int depth) {
+        BlockDevice d = null;
         try {
-            BlockDevice d = fromSysDir(sys.resolve("class/block").resolve(name).toRealPath(), depth + 1);
-            if (d != null) {
-                out.add(d.withRole(role));
-            }
-        } catch (IOException e) {
-            // not a block device here: nothing to follow
+            d = name == null ? null : fromSysDir(sys.resolve("class/block").resolve(name).toRealPath(), depth + 1);
+        } catch (IOException | java.nio.file.InvalidPathException e) {
+            // not a block device here: told below
         }
+        out.add(d != null ? d.withRole(role) : BlockDevice.unseen(as, role, "the filesystem writes to " + as
+                + ", which is no block device found here"));
     }
 
-    private static String mountSourceName(MountInfo mount) {
-        return mount.source().startsWith("/dev/") ? devName(mount.source()) : null;
-    }
-
-    /** {@code loop3} for {@code /dev/loop3}, or null. */
-    private static String devName(String devPath) {
-        if (devPath == null || !devPath.startsWith("/dev/")) {
+    /**
+     * The kernel name ({@code dm-0}) of the block device a path names, however it is named: {@code /dev/mapper},
+     * {@code /dev/disk/by-*}, a symbolic link, or a node of another name; by the device number of the node the
+     * path leads to. Null where no block device of that number is in sysfs, or nothing is at that path here and
+     * its last name is no kernel name either.
+     */
+    String kernelName(String devPath) {
+        if (devPath == null || !devPath.startsWith("/")) {
             return null;
         }
-        return devPath.substring(devPath.lastIndexOf('/') + 1);
+        try {
+            Path p = Path.of(devPath);
+            int mode = ((Number) Files.getAttribute(p, "unix:mode")).intValue();
+            if ((mode & 0170000) == 0060000) {
+                String name = FilesystemDevices.nameOf(sys, LoopStatus.majorMinor(((Number) Files.getAttribute(p, "unix:rdev")).longValue()));
+                return name != null && Files.isDirectory(sys.resolve("class/block").resolve(name)) ? name : null;
+            }
+            return null;
+        } catch (IOException | RuntimeException e) {
+            // Not here to stat (a device path of another namespace's /dev): its last name, if the kernel's.
+            String last = devPath.substring(devPath.lastIndexOf('/') + 1);
+            try {
+                return devPath.equals("/dev/" + last) && !last.isEmpty() && !last.equals("..")
+                        && Files.isDirectory(sys.resolve("class/block").resolve(last)) ? last : null;
+            } catch (RuntimeException unnamed) {
+                return null; // a name this JVM's charset cannot hold (LC_ALL=C)
+            }
+        }
     }
 
     private BlockDevice fromDevNumber(String majorMinor, int depth) {
@@ -171,7 +206,7 @@ public final class SysBlock {
 
     private BlockDevice fromSysDir(Path dir, int depth) throws IOException {
         if (depth > MAX_DEPTH) {
-            return null;
+            return BlockDevice.unseen(dir.getFileName().toString(), null, TOO_DEEP);
         }
         if (Files.exists(dir.resolve("partition"))) {
             // Flushes are accounted on the whole disk, and the queue settings live there.
@@ -183,23 +218,32 @@ public final class SysBlock {
         String backingFile = null;
         MountInfo backingMount = null;
         MountInfo backingStore = null;
+        String unseen = null;
         if (kind == BlockDevice.Kind.LOOP) {
             backingFile = read(dir.resolve("loop/backing_file"));
             if (backingFile != null) {
-                String file = backingFile.endsWith(" (deleted)")
-                        ? backingFile.substring(0, backingFile.length() - " (deleted)".length()) : backingFile;
-                backingMount = mounts.mountOf(file);
+                LoopBacking.Found found = LoopBacking.of(dir, name, backingFile, mounts);
+                backingMount = found.mount();
+                unseen = found.unseen();
+            }
+            if (backingMount != null) {
                 MountInfo store = storeOf(backingMount);
                 backingStore = store == backingMount ? null : store;
                 // The backing file's filesystem, judged as any mount: all its devices (a btrfs's several, a
                 // journal's), or none where it has no block device, whose kind then decides.
                 lower.addAll(devicesOf(backingMount, depth + 1));
+                if (lower.isEmpty()) {
+                    unseen = whyNoDevice(store, depth + 1);
+                }
             }
         } else if (kind == BlockDevice.Kind.DEVICE_MAPPER || kind == BlockDevice.Kind.MD_RAID) {
             Path slaves = dir.resolve("slaves");
             if (Files.isDirectory(slaves)) {
                 try (DirectoryStream<Path> ds = Files.newDirectoryStream(slaves)) {
                     for (Path s : ds) {
+                        if (kind == BlockDevice.Kind.MD_RAID && idleMember(dir, s.getFileName().toString())) {
+                            continue;
+                        }
                         BlockDevice d = fromSysDir(s.toRealPath(), depth + 1);
                         if (d != null) {
                             lower.add(d);
@@ -211,7 +255,40 @@ public final class SysBlock {
         String rot = read(dir.resolve("queue/rotational"));
         return new BlockDevice(name, kind, read(dir.resolve("queue/write_cache")),
                 rot == null ? null : rot.equals("1"), driverOf(dir), modelOf(dir), backingFile, backingMount, lower,
-                backingStore, null);
+                backingStore, null, unseen);
+    }
+
+    /**
+     * An md member that receives no writes: a spare, or one marked faulty ({@code md/dev-NAME/state}). Its
+     * counters show no flushes for the array's syncs, which says nothing of them.
+     */
+    private static boolean idleMember(Path md, String member) {
+        String state = read(md.resolve("md").resolve("dev-" + member).resolve("state"));
+        return state != null && (state.contains("spare") || state.contains("faulty"));
+    }
+
+    private static final String TOO_DEEP = "the device graph goes deeper than " + MAX_DEPTH
+            + " levels here, and is not followed further";
+
+    /**
+     * Why a loop device's backing file's filesystem gave no device, where that is not its kind ({@code store}'s:
+     * memory decides, and FUSE, network and overlay filesystems have none, {@link BlockDevice#uncountedReason()}):
+     * the graph too deep, or a device the mount names but that is not found here. Null otherwise.
+     */
+    private String whyNoDevice(MountInfo store, int depth) {
+        if (depth > MAX_DEPTH) {
+            return TOO_DEEP;
+        }
+        if (store.fsType().equals("zfs")) {
+            return "its backing file is on zfs at " + store.mountPoint() + " (" + store.source() + "), whose pool's disks"
+                    + " no device number of the mount names, so which disks take the loop device's flushes was not seen";
+        }
+        if (store.source().startsWith("/dev/") || store.major() != 0) {
+            return "its backing file is on " + store.fsType() + " at " + store.mountPoint() + ", whose device ("
+                    + store.source() + ", " + store.device() + ") is not found here, so what that filesystem does with"
+                    + " the loop device's flushes was not seen";
+        }
+        return null;
     }
 
     private static BlockDevice.Kind kindOf(String name, Path dir) {

@@ -77,8 +77,8 @@ public final class Judge {
         }
         String uncounted = facts.uncountedReason();
         if (uncounted != null) {
-            out.add(new Finding(FindingCode.UNCOUNTED_LEVEL, uncounted + ". Its flushes there are beyond every counter "
-                    + "here, so they cannot show that syncs are kept", evidence("chain", facts.deviceDescription())));
+            out.add(new Finding(FindingCode.UNCOUNTED_LEVEL, uncounted + ". What becomes of the flushes there is beyond "
+                    + "every counter here, so they cannot show that syncs are kept", evidence("chain", facts.deviceDescription())));
         }
         if (facts.networkOrShared()) {
             out.add(new Finding(FindingCode.NETWORK_FILESYSTEM, facts.resolved() + " is on " + facts.dataMount().fsType()
@@ -256,7 +256,19 @@ public final class Judge {
             }
             // Only the flushes the syncs caused count: other work's, estimated in the idle windows between
             // the rounds, are taken off, and the verdict waits until the estimate's noise cannot tip it.
-            DeviceDelta starved = starvedBottom(facts, c, t);
+            DeviceDelta unsure = starvedBottom(facts, c, t, false);
+            if (unsure != null && starvedBottom(facts, c, t, true) == null) {
+                out.add(new Finding(FindingCode.UNCOUNTED_LEVEL, String.format(Locale.ROOT,
+                        "%s: %d syncs, but %s, at the bottom of %s, completed %d flushes meanwhile, and whether it has a "
+                                + "volatile write cache is not known (no queue/write_cache): a device without one receives "
+                                + "no flushes, so its count shows neither that syncs are kept nor that they are lost",
+                        c.mode().id(), c.rounds(), unsure.device(), where, unsure.delta().flushes()),
+                        evidence("mode", c.mode().id(), "device", unsure.device(),
+                                "flushes", String.valueOf(unsure.delta().flushes()))));
+                notShown.add(c.mode().id());
+                continue;
+            }
+            DeviceDelta starved = starvedBottom(facts, c, t, true);
             if (starved != null) {
                 out.add(new Finding(FindingCode.FLUSHES_MISSING, String.format(Locale.ROOT,
                         "%s: %d syncs, but %s, at the bottom of %s, completed %d flushes meanwhile, other work's included:"
@@ -449,8 +461,11 @@ public final class Judge {
      * A sync that met no flush keeps the counts from showing the mode's flushes as reached.
      */
     private static int decision(StorageFacts facts, SyncCost c, Thresholds t) {
-        if (starvedBottom(facts, c, t) != null) {
+        if (starvedBottom(facts, c, t, true) != null) {
             return -1;
+        }
+        if (starvedBottom(facts, c, t, false) != null) {
+            return 0;
         }
         FlushBrackets.Tally b = bracketsFor(facts, c);
         int bracketed = bracketDecision(b);
@@ -466,9 +481,11 @@ public final class Judge {
      * included, or null. The counts and the brackets take the devices at the bottom together (a mirror's legs
      * each flush, and other work may run on either), so a leg that took none could hide behind the others';
      * every device the data lands on must show them. Not where flushes are counted on every disk in place of
-     * a chain: there the syncs land on one of them.
+     * a chain: there the syncs land on one of them. Only a device whose write cache is volatile ("write back")
+     * receives flushes: one without ("write through") is not asked for any; one whose cache is not known is
+     * looked for with {@code writeBack} false, and shows nothing either way.
      */
-    private static DeviceDelta starvedBottom(StorageFacts facts, SyncCost c, Thresholds t) {
+    private static DeviceDelta starvedBottom(StorageFacts facts, SyncCost c, Thresholds t, boolean writeBack) {
         if (facts == null || facts.device() == null || !c.hasDeviceCounters()) {
             return null;
         }
@@ -478,12 +495,27 @@ public final class Judge {
         for (DeviceDelta d : c.devices()) {
             if (d.terminal() && d.delta().countsFlushes()) {
                 bottoms++;
-                if (d.delta().flushes() < want && (starved == null || d.delta().flushes() < starved.delta().flushes())) {
+                String cache = writeCache(facts, d.device());
+                boolean asked = writeBack ? "write back".equals(cache) : cache == null;
+                if (asked && d.delta().flushes() < want
+                        && (starved == null || d.delta().flushes() < starved.delta().flushes())) {
                     starved = d;
                 }
             }
         }
         return bottoms > 1 ? starved : null;
+    }
+
+    /** {@code queue/write_cache} of the device named so in the facts' graph, or null when not known. */
+    private static String writeCache(StorageFacts facts, String name) {
+        for (BlockDevice top : facts.devices()) {
+            for (BlockDevice d : top.levels()) {
+                if (d.name().equals(name)) {
+                    return d.writeCache() == null ? null : d.writeCache().trim();
+                }
+            }
+        }
+        return null;
     }
 
     private static Finding syncsWithoutFlush(SyncCost c, FlushBrackets.Tally b, String where, boolean decides) {

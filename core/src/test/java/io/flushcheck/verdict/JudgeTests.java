@@ -124,15 +124,43 @@ class JudgeTests {
         assertThat(codes(Judge.costFindings(onVda(VDA), List.of(c), Thresholds.DEFAULT))).startsWith(FindingCode.FLUSHES_REACHED);
     }
 
+    /** md0 mirrored on sda and sdb, whose write caches are as given (null: not known). */
+    private static StorageFacts onMirror(String sdaCache, String sdbCache) {
+        BlockDevice sda = new BlockDevice("sda", BlockDevice.Kind.DISK, sdaCache, true, "ahci", null, null, null, List.of());
+        BlockDevice sdb = new BlockDevice("sdb", BlockDevice.Kind.DISK, sdbCache, true, "ahci", null, null, null, List.of());
+        BlockDevice md0 = new BlockDevice("md0", BlockDevice.Kind.MD_RAID, null, false, null, null, null, null,
+                List.of(sda, sdb));
+        return new StorageFacts("/data", "/data", ROOT, md0, null, List.of(md0, sda, sdb), null, PLAIN);
+    }
+
     @Test
     void aDiskAtTheBottomThatFlushedNothingIsNotHiddenByTheOthers() {
         // btrfs across sda and sdb: 200 flushes on sda for 100 syncs would pass for both disks' if summed.
         SyncCost c = withIdle(100, 400, 400, busy("sda", true, 200, 0), busy("sdb", true, 3, 0));
-        List<Finding> f = Judge.costFindings(onVda(VDA), List.of(c), Thresholds.DEFAULT);
+        StorageFacts facts = onMirror("write back", "write back");
+        List<Finding> f = Judge.costFindings(facts, List.of(c), Thresholds.DEFAULT);
         assertThat(codes(f)).containsExactly(FindingCode.FLUSHES_MISSING);
         assertThat(f.get(0).message()).contains("sdb, at the bottom of").contains("completed 3 flushes");
-        assertThat(Judge.judge(onVda(VDA), List.of(c), Thresholds.DEFAULT, List.of()).verdict())
+        assertThat(Judge.judge(facts, List.of(c), Thresholds.DEFAULT, List.of()).verdict())
                 .isEqualTo(Verdict.NO_REAL_FLUSH);
+    }
+
+    @Test
+    void aMirrorLegWithoutAVolatileCacheIsNotAskedForFlushes() {
+        // The block layer sends a write-through disk no flushes: its count of none is honest.
+        SyncCost c = withIdle(100, 400, 400, busy("sda", true, 200, 0), busy("sdb", true, 0, 0));
+        StorageFacts facts = onMirror("write back", "write through");
+        assertThat(codes(Judge.costFindings(facts, List.of(c), Thresholds.DEFAULT))).doesNotContain(FindingCode.FLUSHES_MISSING);
+        assertThat(Judge.judge(facts, List.of(c), Thresholds.DEFAULT, List.of()).verdict()).isEqualTo(Verdict.REAL_FLUSH);
+    }
+
+    @Test
+    void aMirrorLegWhoseCacheIsNotKnownShowsNeitherWay() {
+        SyncCost c = withIdle(100, 400, 400, busy("sda", true, 200, 0), busy("sdb", true, 0, 0));
+        StorageFacts facts = onMirror("write back", null);
+        List<Finding> f = Judge.costFindings(facts, List.of(c), Thresholds.DEFAULT);
+        assertThat(codes(f)).contains(FindingCode.UNCOUNTED_LEVEL).doesNotContain(FindingCode.FLUSHES_MISSING);
+        assertThat(Judge.judge(facts, List.of(c), Thresholds.DEFAULT, List.of()).verdict()).isEqualTo(Verdict.UNKNOWN);
     }
 
     @Test

@@ -7,10 +7,11 @@ import io.flushcheck.Flushcheck;
 import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbeLock;
 import io.flushcheck.report.Escape;
-import io.flushcheck.storage.MountTable;
+import io.flushcheck.storage.MountIdentity;
 import io.flushcheck.storage.StorageFacts;
 import io.flushcheck.storage.StorageInspector;
 import io.flushcheck.verdict.Judge;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -203,11 +204,14 @@ final class CheckCache {
         }
     }
 
-    /** The mount holding the directory: directories on one filesystem share one verdict. */
+    /**
+     * The mount holding the directory: directories on one filesystem share one verdict. Looked up where the path
+     * leads (MountIdentity): through /proc/PID/root, in PID's namespace.
+     */
     private static String storageKey(Path real) {
         try {
-            return "mount " + MountTable.live().mountOf(real.toString()).mountId();
-        } catch (RuntimeException e) {
+            return MountIdentity.of(real.toString());
+        } catch (IOException | RuntimeException e) {
             return real.toString();
         }
     }

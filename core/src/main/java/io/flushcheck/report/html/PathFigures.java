@@ -53,7 +53,7 @@ public record PathFigures(String title, String verdict, long elapsedMillis, List
                 + " (mount " + f.mount().mountId() + ")"});
         out.add(new String[] {"mount options", String.join(",", f.mount().mountOptions()) + " / " + String.join(",", f.mount().superOptions())});
         if (f.device() != null) {
-            out.add(new String[] {"device chain", f.device().describeChain()});
+            out.add(new String[] {"device chain", f.deviceDescription()});
             for (BlockDevice t : f.device().terminals()) {
                 out.add(new String[] {"disk " + t.name(), (t.writeCache() == null ? "cache unknown" : t.writeCache())
                         + (t.driver() != null ? ", driver " + t.driver() : "")
