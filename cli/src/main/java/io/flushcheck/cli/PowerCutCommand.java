@@ -8,6 +8,7 @@ import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -207,7 +208,8 @@ final class PowerCutCommand implements Job {
                             seeds[i], o.where(), o.verdict());
                 }
             }
-        } catch (IOException e) {
+        } catch (IOException | UncheckedIOException e) {
+            // UncheckedIOException: a disk's command failed (its server died, say), which is no verdict either
             if (!outcomes.isEmpty()) {
                 // what the cuts before showed still counts
                 out.print(output.json ? Json.write(json(outcomes, first, dryFlushes)) : table(outcomes, first, dryFlushes));
@@ -215,7 +217,8 @@ final class PowerCutCommand implements Job {
             }
             err.println("flushcheck powercut: " + (dryFlushes == null && afterFlushes == null && failFlush == null
                     ? "the run with the power on: "
-                    : "cut " + (outcomes.size() + 1) + ": ") + Escape.of(e.getMessage()));
+                    : "cut " + (outcomes.size() + 1) + ": ")
+                    + Escape.of(e instanceof UncheckedIOException u ? u.getCause().getMessage() : e.getMessage()));
             return ExitCodes.INTERNAL;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -156,7 +156,7 @@ public final class SimulatedDisk implements AutoCloseable {
         DriveHost.Disk files;
         DriveHost host;
         try {
-            host = DriveHost.shared(SERVER_COMMAND);
+            host = DriveHost.shared(serverCommand());
             files = host.mountFiles(fs);
         } catch (IOException | RuntimeException e) {
             Leftovers.undo(work);
@@ -186,12 +186,26 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     /**
-     * The drives' server, a JVM of its own (one for all of this JVM's disks): C1 compiles its request loop
-     * at once, and one GC thread leaves the cores to the workload.
+     * The system property that sets the drives' server's maximum heap ({@code -Xmx}, e.g. {@code 64m});
+     * unset, the JVM's default. The drives keep their bytes in files, so the heap holds only their indexes.
      */
-    private static final List<String> SERVER_COMMAND = List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
-            "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), DiskServerMain.class.getName(), "--host");
+    public static final String SERVER_HEAP_PROPERTY = "flushcheck.powercut.serverHeap";
+
+    /**
+     * The drives' server, a JVM of its own (one for all of this JVM's disks): C1 compiles its request loop
+     * at once, and one GC thread leaves the cores to the workload. Out of memory it exits rather than
+     * serve on with a thread gone, and its disks then say that it died.
+     */
+    private static List<String> serverCommand() {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError"));
+        String heap = System.getProperty(SERVER_HEAP_PROPERTY);
+        if (heap != null && !heap.isBlank()) {
+            command.add("-Xmx" + heap.trim());
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), DiskServerMain.class.getName(), "--host"));
+        return List.copyOf(command);
+    }
 
     /** A loop device of this disk that another program detached or reused while the disk was being made. */
     private static final class LostLoopDevice extends IOException {
@@ -215,7 +229,7 @@ public final class SimulatedDisk implements AutoCloseable {
         DriveHost host;
         DriveHost.Disk drive;
         try {
-            host = DriveHost.shared(SERVER_COMMAND);
+            host = DriveHost.shared(serverCommand());
             drive = host.mountDrive(fuse, sizeBytes, atomicWriteBytes, template);
         } catch (IOException | RuntimeException e) {
             Leftovers.undo(work);
@@ -702,14 +716,21 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     private synchronized String ask(String command) throws IOException {
-        return drive.ask(command);
+        try {
+            return drive.ask(command);
+        } catch (DriveHost.ServerFailure e) {
+            throw new DriveServerFailedException(e.getMessage(), e);
+        }
     }
 
     private void stopServer() {
         try {
             drive.ask("quit");
         } catch (IOException e) {
-            // the server is gone, and its mounts with it
+            // The server is gone. A mount it made itself (mount(2), no fusermount watcher) outlives it, dead.
+            if (model == DiskModel.FILE && path != null && !cut) {
+                unmountQuietly(path);
+            }
         }
         if (model == DiskModel.BLOCK) {
             // The server unmounts it too; should the server be gone, this leaves no drive mounted.

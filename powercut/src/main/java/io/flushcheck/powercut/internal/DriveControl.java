@@ -10,7 +10,9 @@ import org.apiguardian.api.API;
  * {@code stats}, {@code cut MODE SEED}, {@code arm K [PGID]}, {@code arm-during K SEED},
  * {@code fail-flush K once|persistent [ERRNO]},
  * {@code fail-writes UNIT FROM LENGTH once|persistent ERRNO}, {@code save PATH}, {@code world PID}, {@code powered}, {@code unmount},
- * {@code quit}.
+ * {@code quit}. Once its FUSE server has failed (its model's store could not be read or written, a request
+ * threw), every command but {@code quit} is answered {@code failed REASON}: what the model holds can no
+ * longer be trusted, and a cut of it must not pass.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class DriveControl {
@@ -19,6 +21,9 @@ public final class DriveControl {
     private final FuseServer server;
     private final Worlds worlds;
     private final Thread serving;
+    /** Why the FUSE server stopped other than by an unmount, or null. */
+    private volatile Throwable failure;
+    private volatile boolean quitting;
 
     private DriveControl(PowerLossModel model, FuseServer server, Worlds worlds) {
         this.model = model;
@@ -27,8 +32,12 @@ public final class DriveControl {
         this.serving = new Thread(() -> {
             try {
                 server.serve();
-            } catch (Exception e) {
-                System.err.println("flushcheck disk server: " + e.getMessage());
+            } catch (Throwable e) {
+                // Not a reply of the drive: the server failed, and every later command says so.
+                if (!quitting) {
+                    failure = e;
+                    System.err.println("flushcheck disk server: its FUSE server failed: " + e);
+                }
             } finally {
                 server.close();
             }
@@ -60,6 +69,10 @@ public final class DriveControl {
     /** The answer to one command line; {@code bye} after {@code quit}. */
     public synchronized String answer(String line) {
         String[] w = line.trim().split(" ");
+        Throwable failed = failure;
+        if (failed != null && !w[0].equals("quit")) {
+            return "failed the drive's FUSE server stopped: " + failed;
+        }
         try {
             switch (w[0]) {
                 case "stats" -> {
@@ -109,6 +122,7 @@ public final class DriveControl {
                     return "unmounted";
                 }
                 case "quit" -> {
+                    quitting = true;
                     server.unmount();
                     return "bye";
                 }
