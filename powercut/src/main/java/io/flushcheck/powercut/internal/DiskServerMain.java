@@ -34,7 +34,7 @@ public final class DiskServerMain {
     }
 
     private final Map<String, Served> disks = new HashMap<>();
-    private final Map<String, Map<Long, byte[]>> templates = new HashMap<>();
+    private final Map<String, SectorImage> templates = new HashMap<>();
 
     private DiskServerMain() {
     }
@@ -72,7 +72,8 @@ public final class DiskServerMain {
                 if (disk == null || disk.store() == null) {
                     return "error no drive " + w[2];
                 }
-                templates.put(w[1], disk.store().image());
+                // Its file is made beside the drive's, on the disk, not in the heap (the drive's own work directory).
+                templates.put(w[1], disk.store().image(disk.work()));
                 return "template";
             }
         } catch (Exception e) {
@@ -96,11 +97,11 @@ public final class DiskServerMain {
             return "ready";
         }
         if (w[2].equals("drive") && (w.length == 6 || w.length == 7)) {
-            Map<Long, byte[]> image = w.length == 7 ? templates.get(w[6]) : Map.of();
-            if (image == null) {
+            SectorImage image = w.length == 7 ? templates.get(w[6]) : null;
+            if (w.length == 7 && image == null) {
                 return "error no template " + w[6];
             }
-            SectorStore store = new SectorStore(Long.parseLong(w[4]), Integer.parseInt(w[5]), image);
+            SectorStore store = new SectorStore(Long.parseLong(w[4]), Integer.parseInt(w[5]), image, mountPoint.getParent());
             disks.put(w[1], new Served(DriveControl.drive(mountPoint, store), store, mountPoint.getParent()));
             return "ready";
         }

@@ -124,6 +124,7 @@ public final class DriveControl {
                 case "quit" -> {
                     quitting = true;
                     server.unmount();
+                    model.close();
                     return "bye";
                 }
                 default -> {

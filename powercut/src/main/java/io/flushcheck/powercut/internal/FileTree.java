@@ -682,6 +682,11 @@ public final class FileTree implements PowerLossModel {
         return out;
     }
 
+    /** Nothing to free: the tree is in the heap. */
+    @Override
+    public synchronized void close() {
+    }
+
     private static long now() {
         return System.currentTimeMillis() / 1000;
     }

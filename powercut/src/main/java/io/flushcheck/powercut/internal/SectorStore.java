@@ -4,12 +4,8 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import java.util.BitSet;
 import java.util.Random;
 import org.apiguardian.api.API;
 
@@ -21,6 +17,11 @@ import org.apiguardian.api.API;
  * unit under 4 KiB ({@link #SectorStore(long, int)}), a cut keeps each unit of a cached sector on its own,
  * so a 4 KiB write may survive in part, torn. After a cut the drive is frozen: it reads what survived and
  * discards writes. Sectors never written read as zeros and take no memory.
+ *
+ * <p>The sectors live on the disk, not in the heap: the durable ones in one sparse {@link StoreFile}, the
+ * cached ones in another, each sector at its own offset, so a drive takes at most twice its size on the
+ * disk below and a write is one {@code pwrite}. The heap holds only which sectors each file holds and the
+ * order the cached ones were written in.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class SectorStore implements PowerLossModel {
@@ -29,11 +30,26 @@ public final class SectorStore implements PowerLossModel {
     public static final int SECTOR = 4096;
 
     private static final byte[] ZEROS = new byte[SECTOR];
+    /** Cached bytes past which a flush frees the cache file's blocks (below, they are written over again). */
+    private static final long CACHE_FILE_TRIM = 64L << 20;
 
     private final long size;
     private final int atomicUnit;
-    private final Map<Long, byte[]> durable = new HashMap<>();
-    private Map<Long, byte[]> cache = new LinkedHashMap<>();
+    /** The durable sectors that {@link #durableFile} holds; the others are {@link #below}'s, or zeros. */
+    private final BitSet durable = new BitSet();
+    private final StoreFile durableFile;
+    /** What the drive started from (a template), or null: zeros. */
+    private final SectorImage below;
+    /** The sectors written since the last flush, which {@link #cacheFile} holds. */
+    private final BitSet cached = new BitSet();
+    private long cachedCount;
+    private final StoreFile cacheFile;
+    /** Cached bytes written since the cache file was last emptied. */
+    private long cacheFileUse;
+    /** The cached sectors in the order written, repeats included: the last of each is its place. */
+    private long[] order = new long[64];
+    private int orderLength;
+    private final ByteBuffer scratch = ByteBuffer.allocateDirect(256 * SECTOR);
     private long flushes;
     private boolean frozen;
     private long cutAtFlush = -1;
@@ -55,50 +71,70 @@ public final class SectorStore implements PowerLossModel {
      * sector is never torn), or 512, 1024, 2048 (a cut may keep part of a sector).
      */
     public SectorStore(long size, int atomicUnit) {
-        this(size, atomicUnit, Map.of());
+        this(size, atomicUnit, null);
+    }
+
+    /** As {@link #SectorStore(long, int, SectorImage, Path)}, its files in the JVM's temporary directory. */
+    public SectorStore(long size, int atomicUnit, SectorImage image) {
+        this(size, atomicUnit, image, StoreFile.defaultDir());
     }
 
     /**
-     * As {@link #SectorStore(long, int)}, with {@code image} ({@link #image()} of another drive of the
-     * same size) durable from the start: a filesystem made once serves every drive made from it, the
-     * sectors shared until one is written.
+     * As {@link #SectorStore(long, int)}, with {@code image} ({@link #image} of another drive of the same
+     * size, or null) durable from the start: a filesystem made once serves every drive made from it, the
+     * sectors shared until one is written. The drive's sectors are kept in files made in {@code dir}.
      */
-    public SectorStore(long size, int atomicUnit, Map<Long, byte[]> image) {
+    public SectorStore(long size, int atomicUnit, SectorImage image, Path dir) {
         if (size <= 0 || size % SECTOR != 0) {
             throw new IllegalArgumentException("a disk is a positive whole number of 4 KiB sectors, not " + size + " bytes");
         }
         if (!validAtomicUnit(atomicUnit)) {
             throw new IllegalArgumentException("a drive writes 512, 1024, 2048 or 4096 bytes atomically, not " + atomicUnit);
         }
+        if (size / SECTOR > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a drive holds at most 8 TiB, not " + size + " bytes");
+        }
         this.size = size;
         this.atomicUnit = atomicUnit;
-        for (Long sector : image.keySet()) {
-            check(sector * SECTOR, SECTOR);
+        if (image != null) {
+            long last = image.held().length() - 1;
+            if (last >= 0) {
+                check(last * SECTOR, SECTOR);
+            }
         }
-        durable.putAll(image);
+        this.below = image;
+        this.durableFile = StoreFile.in(dir);
+        this.cacheFile = StoreFile.in(dir);
+    }
+
+    /** As {@link #image(Path)}, its file in the JVM's temporary directory. */
+    public SectorImage image() {
+        return image(StoreFile.defaultDir());
     }
 
     /**
-     * What the drive reads now, cache included, as sectors (zeros left out: they read as zeros anyway),
-     * for {@link #SectorStore(long, int, Map)}. The arrays are shared, not copied: a durable sector's
-     * array is never written again (a write to its sector copies it into the cache first), and the
-     * cache's are copied here because they are written in place.
+     * What the drive reads now, cache included, as an image to start other drives from
+     * ({@link #SectorStore(long, int, SectorImage, Path)}), its file made in {@code dir}: a copy, so this
+     * drive writes on without changing it. Sectors of zeros are left out: they read as zeros anyway.
      */
-    public synchronized Map<Long, byte[]> image() {
-        Map<Long, byte[]> image = new HashMap<>();
-        durable.forEach((sector, bytes) -> {
-            if (!Arrays.equals(bytes, ZEROS)) {
-                image.put(sector, bytes);
+    public synchronized SectorImage image(Path dir) {
+        BitSet candidates = (BitSet) durable.clone();
+        candidates.or(cached);
+        if (below != null) {
+            candidates.or(below.held());
+        }
+        StoreFile file = StoreFile.in(dir);
+        BitSet held = new BitSet();
+        ByteBuffer one = ByteBuffer.allocate(SECTOR);
+        for (int s = candidates.nextSetBit(0); s >= 0; s = candidates.nextSetBit(s + 1)) {
+            one.clear();
+            read((long) s * SECTOR, one, true);
+            if (!Arrays.equals(one.array(), ZEROS)) {
+                file.write((long) s * SECTOR, one.flip());
+                held.set(s);
             }
-        });
-        cache.forEach((sector, bytes) -> {
-            if (Arrays.equals(bytes, ZEROS)) {
-                image.remove(sector);
-            } else {
-                image.put(sector, bytes.clone());
-            }
-        });
-        return Map.copyOf(image);
+        }
+        return new SectorImage(file, held);
     }
 
     /** 512, 1024, 2048 or 4096: the units a drive may write atomically, in this model. */
@@ -146,23 +182,67 @@ public final class SectorStore implements PowerLossModel {
             data.position(data.limit());
             return 0;
         }
-        int done = 0;
-        while (done < length) {
-            long pos = offset + done;
-            long sector = pos / SECTOR;
-            int within = (int) (pos % SECTOR);
-            int n = Math.min(SECTOR - within, length - done);
-            // Re-inserted, so the cache keeps the order in which sectors were last written.
-            byte[] block = cache.remove(sector);
-            if (block == null) {
-                byte[] old = durable.get(sector);
-                block = old == null || n == SECTOR ? new byte[SECTOR] : old.clone();
-            }
-            data.get(block, within, n);
-            cache.put(sector, block);
-            done += n;
+        if (length == 0) {
+            return 0;
         }
+        long end = offset + length;
+        long first = offset / SECTOR;
+        long last = (end - 1) / SECTOR;
+        // A sector written in part keeps the rest of what it held: that goes into the cache first.
+        if (offset % SECTOR != 0 || end < (first + 1) * SECTOR) {
+            cacheOld(first);
+        }
+        if (end % SECTOR != 0 && last != first) {
+            cacheOld(last);
+        }
+        cacheFile.write(offset, data);
+        for (long s = first; s <= last; s++) {
+            markCached(s);
+        }
+        cacheFileUse += length;
         return 0;
+    }
+
+    /** Copies what {@code sector} holds now into the cache file, unless it is cached already. */
+    private void cacheOld(long sector) {
+        if (cached.get((int) sector)) {
+            return;
+        }
+        ByteBuffer old = ByteBuffer.allocate(SECTOR);
+        read(sector * SECTOR, old, false);
+        cacheFile.write(sector * SECTOR, old.flip());
+    }
+
+    private void markCached(long sector) {
+        if (!cached.get((int) sector)) {
+            cached.set((int) sector);
+            cachedCount++;
+        }
+        if (orderLength == order.length) {
+            if (orderLength > 2 * cachedCount + 1024) {
+                long[] unique = lastWriteOrder();
+                order = Arrays.copyOf(unique, Math.max(64, unique.length * 2));
+                orderLength = unique.length;
+            } else {
+                order = Arrays.copyOf(order, order.length * 2);
+            }
+        }
+        order[orderLength++] = sector;
+    }
+
+    /** The cached sectors, each once, in the order in which they were last written. */
+    private long[] lastWriteOrder() {
+        long[] unique = new long[(int) cachedCount];
+        BitSet seen = new BitSet();
+        int n = unique.length;
+        for (int i = orderLength - 1; i >= 0; i--) {
+            int s = (int) order[i];
+            if (!seen.get(s)) {
+                seen.set(s);
+                unique[--n] = s;
+            }
+        }
+        return unique;
     }
 
     /** Reads {@code length} bytes at {@code offset} into {@code out}: the cache over the durable sectors. */
@@ -172,24 +252,48 @@ public final class SectorStore implements PowerLossModel {
 
     /** Fills the space remaining in {@code out} with the bytes at {@code offset}: the cache over the durable sectors. */
     public synchronized void read(long offset, ByteBuffer out) {
-        int length = out.remaining();
-        check(offset, length);
-        int done = 0;
-        while (done < length) {
-            long pos = offset + done;
+        check(offset, out.remaining());
+        read(offset, out, true);
+    }
+
+    private static final int ZERO = 0;
+    private static final int BELOW = 1;
+    private static final int DURABLE = 2;
+    private static final int CACHED = 3;
+
+    /** Where {@code sector} is read from: the cache (when {@code withCache}), the durable file, the image below, or zeros. */
+    private int source(long sector, boolean withCache) {
+        int s = (int) sector;
+        if (withCache && cached.get(s)) {
+            return CACHED;
+        }
+        if (durable.get(s)) {
+            return DURABLE;
+        }
+        return below != null && below.holds(sector) ? BELOW : ZERO;
+    }
+
+    /** Fills {@code out} from {@code offset}, each run of sectors read from the same place at once. */
+    private void read(long offset, ByteBuffer out, boolean withCache) {
+        int limit = out.limit();
+        long pos = offset;
+        while (out.hasRemaining()) {
             long sector = pos / SECTOR;
-            int within = (int) (pos % SECTOR);
-            int n = Math.min(SECTOR - within, length - done);
-            byte[] block = cache.get(sector);
-            if (block == null) {
-                block = durable.get(sector);
+            int from = source(sector, withCache);
+            long runEnd = (sector + 1) * SECTOR;
+            while (runEnd - pos < out.remaining() && source(runEnd / SECTOR, withCache) == from) {
+                runEnd += SECTOR;
             }
-            if (block == null) {
-                out.put(ZEROS, 0, n);
-            } else {
-                out.put(block, within, n);
+            int n = (int) Math.min(runEnd - pos, out.remaining());
+            out.limit(out.position() + n);
+            switch (from) {
+                case CACHED -> cacheFile.read(pos, out);
+                case DURABLE -> durableFile.read(pos, out);
+                case BELOW -> below.read(pos, out);
+                default -> StoreFile.zeros(out);
             }
-            done += n;
+            out.limit(limit);
+            pos += n;
         }
     }
 
@@ -220,10 +324,18 @@ public final class SectorStore implements PowerLossModel {
             duringCut = freeze(CutMode.SUBSET, duringSeed);
             return FileTree.Errno.EIO;
         }
-        durable.putAll(cache);
-        // A new map, not clear(): clear() fills the whole table, which keeps the size of the largest cache
-        // ever held (mkfs's thousands of sectors), and a drive flushes a few sectors thousands of times.
-        cache = new LinkedHashMap<>();
+        long[] sectors = lastWriteOrder();
+        Arrays.sort(sectors);
+        for (int i = 0; i < sectors.length; ) {
+            // A run of consecutive sectors, at most the scratch buffer's, copied at once.
+            int j = i + 1;
+            while (j < sectors.length && sectors[j] == sectors[j - 1] + 1 && j - i < scratch.capacity() / SECTOR) {
+                j++;
+            }
+            copyCachedToDurable(sectors[i], j - i);
+            i = j;
+        }
+        clearCache();
         flushes++;
         if (flushes == cutAtFlush) {
             frozen = true;
@@ -333,7 +445,7 @@ public final class SectorStore implements PowerLossModel {
     /** Bytes written since the last flush: what a cut now could lose. */
     @Override
     public synchronized long unflushedBytes() {
-        return (long) cache.size() * SECTOR;
+        return cachedCount * SECTOR;
     }
 
     @Override
@@ -367,50 +479,93 @@ public final class SectorStore implements PowerLossModel {
         onFreeze.run();
         long kept = 0;
         Random random = new Random(seed);
-        List<Long> order = new ArrayList<>(cache.keySet());
+        long[] order = lastWriteOrder();
         int units = SECTOR / atomicUnit;
-        for (Long sector : order) {
+        ByteBuffer written = ByteBuffer.allocate(SECTOR);
+        ByteBuffer survived = ByteBuffer.allocate(SECTOR);
+        for (long sector : order) {
             if (mode != CutMode.SUBSET) {
                 continue;
             }
             if (units == 1) {
                 if (random.nextBoolean()) {
-                    durable.put(sector, cache.get(sector));
+                    copyCachedToDurable(sector, 1);
                     kept++;
                 }
                 continue;
             }
-            byte[] written = cache.get(sector);
-            byte[] old = durable.get(sector);
-            byte[] survived = old == null ? new byte[SECTOR] : old.clone();
+            written.clear();
+            cacheFile.read(sector * SECTOR, written);
+            survived.clear();
+            read(sector * SECTOR, survived, false);
             int keptHere = 0;
             for (int u = 0; u < units; u++) {
                 if (random.nextBoolean()) {
-                    System.arraycopy(written, u * atomicUnit, survived, u * atomicUnit, atomicUnit);
+                    System.arraycopy(written.array(), u * atomicUnit, survived.array(), u * atomicUnit, atomicUnit);
                     keptHere++;
                 }
             }
             if (keptHere > 0) {
-                durable.put(sector, survived);
+                durableFile.write(sector * SECTOR, survived.clear());
+                durable.set((int) sector);
                 kept += keptHere;
             }
         }
-        long discarded = (long) cache.size() * units - kept;
-        cache.clear();
+        long discarded = cachedCount * units - kept;
+        clearCache();
         return new long[] {kept, discarded};
+    }
+
+    /** Makes {@code count} cached sectors from {@code first} durable: copied into the durable file. */
+    private void copyCachedToDurable(long first, int count) {
+        scratch.clear().limit(count * SECTOR);
+        cacheFile.read(first * SECTOR, scratch);
+        durableFile.write(first * SECTOR, scratch.flip());
+        durable.set((int) first, (int) first + count);
+    }
+
+    private void clearCache() {
+        cached.clear();
+        cachedCount = 0;
+        // A new array when the last was large: a drive flushes a few sectors thousands of times after mkfs.
+        if (order.length > 4096) {
+            order = new long[64];
+        }
+        orderLength = 0;
+        if (cacheFileUse > CACHE_FILE_TRIM) {
+            cacheFile.truncate(0);
+            cacheFileUse = 0;
+        }
     }
 
     /** Writes the surviving image to {@code file}, sparse: sectors never written are holes. */
     @Override
     public synchronized void save(Path file) throws IOException {
+        BitSet held = (BitSet) durable.clone();
+        if (below != null) {
+            held.or(below.held());
+        }
         try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
             out.setLength(0);
             out.setLength(size);
-            for (Map.Entry<Long, byte[]> e : durable.entrySet()) {
-                out.seek(e.getKey() * SECTOR);
-                out.write(e.getValue());
+            for (int s = held.nextSetBit(0); s >= 0; ) {
+                int end = Math.min(held.nextClearBit(s), s + scratch.capacity() / SECTOR);
+                scratch.clear().limit((end - s) * SECTOR);
+                read((long) s * SECTOR, scratch, false);
+                scratch.flip();
+                for (long at = (long) s * SECTOR; scratch.hasRemaining(); ) {
+                    at += out.getChannel().write(scratch, at);
+                }
+                s = held.nextSetBit(end);
             }
         }
+    }
+
+    /** Frees the drive's files. */
+    @Override
+    public synchronized void close() {
+        durableFile.close();
+        cacheFile.close();
     }
 
     private void check(long offset, int length) {
