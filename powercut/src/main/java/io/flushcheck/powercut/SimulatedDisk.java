@@ -143,6 +143,21 @@ public final class SimulatedDisk implements AutoCloseable {
      * plain directory.
      */
     public static SimulatedDisk createFiles(Path work) throws IOException {
+        return createFiles(work, DEFAULT_FILES_BYTES);
+    }
+
+    /** The size of a file model's disk made by {@link #createFiles(Path)}: 1 GiB. */
+    public static final long DEFAULT_FILES_BYTES = 1L << 30;
+
+    /**
+     * As {@link #createFiles(Path)}, a disk of {@code sizeBytes}: a write that would take its files past it
+     * fails with ENOSPC, as on a full disk, and {@code statfs} reports it. What the files hold is kept in
+     * files under {@code work}, not in memory.
+     */
+    public static SimulatedDisk createFiles(Path work, long sizeBytes) throws IOException {
+        if (sizeBytes <= 0) {
+            throw new IllegalArgumentException("a disk holds a positive number of bytes, not " + sizeBytes);
+        }
         for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
             System.err.println("flushcheck powercut: " + cleaned);
         }
@@ -157,7 +172,7 @@ public final class SimulatedDisk implements AutoCloseable {
         DriveHost host;
         try {
             host = DriveHost.shared(serverCommand());
-            files = host.mountFiles(fs);
+            files = host.mountFiles(fs, sizeBytes);
         } catch (IOException | RuntimeException e) {
             Leftovers.undo(work);
             throw e;
@@ -169,14 +184,14 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     /**
-     * A disk of {@code model} under {@code work}: the file model ({@link #createFiles}), or the block model
-     * with a fresh {@code fsType} of {@code sizeBytes} on a drive that writes {@code atomicWriteBytes}
+     * A disk of {@code model} under {@code work}: the file model of {@code sizeBytes} ({@link #createFiles(Path, long)}),
+     * or the block model with a fresh {@code fsType} of {@code sizeBytes} on a drive that writes {@code atomicWriteBytes}
      * atomically ({@link #create(Path, long, String, List, boolean, int)}); AUTO chooses as
      * {@link DiskModel#resolved()} says.
      */
     public static SimulatedDisk create(DiskModel model, Path work, long sizeBytes, String fsType, int atomicWriteBytes)
             throws IOException {
-        return model.resolved() == DiskModel.FILE ? createFiles(work)
+        return model.resolved() == DiskModel.FILE ? createFiles(work, sizeBytes)
                 : create(work, sizeBytes, fsType, List.of(), false, atomicWriteBytes);
     }
 

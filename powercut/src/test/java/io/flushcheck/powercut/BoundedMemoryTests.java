@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
+import io.flushcheck.testing.Shell;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -100,7 +101,7 @@ class BoundedMemoryTests {
     @Test
     void theFileModelHoldsMoreThanItsServersHeap() throws IOException {
         Path work = work("bounded-files", false);
-        try (SimulatedDisk disk = withServerHeap("64m", () -> SimulatedDisk.createFiles(work))) {
+        try (SimulatedDisk disk = withServerHeap("64m", () -> SimulatedDisk.createFiles(work, 512L * MIB))) {
             workloadLargerThanTheHeap(disk);
             assertThat(disk.cuts().get(0).unflushedBytes()).as("the write after the sync").isEqualTo(MIB);
         }
@@ -114,6 +115,21 @@ class BoundedMemoryTests {
             workloadLargerThanTheHeap(disk);
         }
         assertThat(work).doesNotExist();
+    }
+
+    @Test
+    void theFileModelIsAsLargeAsItsSizeAndAWritePastItFailsWithEnospc() throws IOException {
+        Path work = work("sized-files", false);
+        try (SimulatedDisk disk = SimulatedDisk.createFiles(work, 16L * MIB)) {
+            assertThat(Files.getFileStore(disk.path()).getTotalSpace()).isEqualTo(16L * MIB);
+            assertThatThrownBy(() -> writeSynced(disk.path().resolve("big"), 32))
+                    .isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
+            assertThat(Files.getFileStore(disk.path()).getUsableSpace()).as("full").isLessThan(MIB);
+            Files.delete(disk.path().resolve("big"));
+            assertThat(Files.getFileStore(disk.path()).getUsableSpace()).isEqualTo(16L * MIB);
+            writeSynced(disk.path().resolve("fits"), 8);
+            checkSurvived(disk.cutPower().resolve("fits"), 8);
+        }
     }
 
     private static void killServer(SimulatedDisk disk) throws Exception {
@@ -149,5 +165,27 @@ class BoundedMemoryTests {
             theCutOfADeadServersDriveThrows(disk);
         }
         assertThat(work).doesNotExist();
+    }
+
+    /**
+     * The server's store on a tmpfs of 8 MiB, under a file model of 64 MiB: the store fails before the disk
+     * is full, and that is the server's failure, not an answer of the disk: the cut throws.
+     */
+    @Test
+    void aStoreThatCannotBeWrittenFailsTheDisksNextCommandNotJustTheWrite() throws Exception {
+        Mounts.requireMountTools();
+        Path base = Files.createDirectories(work("small-store", false));
+        Shell.run("mount", "-t", "tmpfs", "-o", "size=8m", "flushcheck-small-store", base.toString());
+        try {
+            try (SimulatedDisk disk = withServerHeap("67m", () -> SimulatedDisk.createFiles(base.resolve("disk"), 64L * MIB))) {
+                assertThatThrownBy(() -> writeSynced(disk.path().resolve("big"), 16)).isInstanceOf(IOException.class);
+                assertThatThrownBy(disk::cutPower).isInstanceOf(UncheckedIOException.class)
+                        .hasCauseInstanceOf(DriveServerFailedException.class).hasMessageContaining("FUSE server stopped");
+                assertThat(disk.cuts()).isEmpty();
+            }
+        } finally {
+            Shell.run("umount", base.toString());
+            Files.delete(base);
+        }
     }
 }

@@ -15,7 +15,7 @@ import org.apiguardian.api.API;
  * while a separate process that dies is seen by the kernel, which ends the connection. Usage:
  * {@code DiskServerMain --host}. It prints {@code ready}, then answers one command a line on stdin:
  * <ul>
- *   <li>{@code new ID files MOUNTPOINT}: a fresh tree of the file model mounted there ({@code ready});
+ *   <li>{@code new ID files MOUNTPOINT [SIZE]}: a fresh tree of the file model of SIZE bytes mounted there ({@code ready});
  *   <li>{@code new ID drive MOUNTPOINT SIZE ATOMIC [TEMPLATE]}: a block model's drive of SIZE bytes
  *       writing ATOMIC bytes atomically, serving one file, {@link FuseDiskServer#FILE}, there; empty, or
  *       holding what TEMPLATE holds ({@code ready});
@@ -32,6 +32,9 @@ public final class DiskServerMain {
     /** A disk served here: its commands, its drive's store (null for the file model), its work directory. */
     private record Served(DriveControl control, SectorStore store, Path work) {
     }
+
+    /** The file model's size when a client does not say (one from before sizes were passed). */
+    private static final long DEFAULT_FILES_SIZE = 1L << 30;
 
     private final Map<String, Served> disks = new HashMap<>();
     private final Map<String, SectorImage> templates = new HashMap<>();
@@ -92,8 +95,9 @@ public final class DiskServerMain {
 
     private String add(String[] w) throws Exception {
         Path mountPoint = Path.of(w[3]);
-        if (w[2].equals("files") && w.length == 4) {
-            disks.put(w[1], new Served(DriveControl.files(mountPoint), null, null));
+        if (w[2].equals("files") && (w.length == 4 || w.length == 5)) {
+            long size = w.length == 5 ? Long.parseLong(w[4]) : DEFAULT_FILES_SIZE;
+            disks.put(w[1], new Served(DriveControl.files(mountPoint, size), null, null));
             return "ready";
         }
         if (w[2].equals("drive") && (w.length == 6 || w.length == 7)) {

@@ -45,10 +45,13 @@ public final class DriveControl {
         serving.setDaemon(true);
     }
 
-    /** The file model on {@code mountPoint}, served by a thread of this process (a server of its own: never the workload's). */
-    static DriveControl files(Path mountPoint) throws IOException {
+    /**
+     * The file model of {@code size} bytes on {@code mountPoint}, served by a thread of this process (a server
+     * of its own: never the workload's), its bytes kept beside the mount point, in the disk's work directory.
+     */
+    static DriveControl files(Path mountPoint, long size) throws IOException {
         Worlds worlds = new Worlds();
-        FileTree tree = new FileTree(Libc.C.geteuid(), Libc.C.getegid());
+        FileTree tree = new FileTree(Libc.C.geteuid(), Libc.C.getegid(), mountPoint.toAbsolutePath().getParent(), size);
         tree.whenFrozen(worlds::powerGone);
         return start(tree, FuseTreeServer.mount(tree, mountPoint), worlds);
     }

@@ -163,9 +163,9 @@ public final class DriveHost {
         }
     }
 
-    /** Mounts a fresh tree of the file model on {@code mountPoint}. */
-    public Disk mountFiles(Path mountPoint) throws IOException {
-        return add("files " + mountPoint, mountPoint, false);
+    /** Mounts a fresh tree of the file model of {@code size} bytes on {@code mountPoint}. */
+    public Disk mountFiles(Path mountPoint, long size) throws IOException {
+        return add("files " + mountPoint + " " + size, mountPoint, false);
     }
 
     /**
