@@ -95,7 +95,7 @@ final class PowerCutCommand implements Job {
     String fs = "ext4";
 
     @Option(names = "--size-mib", paramLabel = "N", converter = Converters.SizeMib.class,
-            description = "the disk's size in MiB (default " + DEFAULT_SIZE_MIB + "; only what is written takes memory)")
+            description = "the disk's size in MiB (default " + DEFAULT_SIZE_MIB + "; only what is written takes space, in files beside the disk, not memory)")
     Integer sizeMib;
 
     @Option(names = "--atomic-write-bytes", paramLabel = "N",

@@ -111,6 +111,9 @@ final class ProgramCuts {
                     if (e.getCause() instanceof DriveServerFailedException failed) {
                         throw failed; // not a verdict on the command: nothing of this cut can be trusted
                     }
+                    if (disk.cuts().isEmpty()) {
+                        throw new IOException("the simulated drive did not cut: " + e.getCause().getMessage(), e);
+                    }
                     survivor = null;
                     failure = "what survived could not be mounted: " + e.getCause().getMessage();
                 }
