@@ -67,9 +67,7 @@ public final class FileTree implements PowerLossModel {
         }
 
         ByteBuffer bytesIn(StoreFile log) {
-            ByteBuffer bytes = ByteBuffer.allocate(length);
-            log.read(logPos, bytes);
-            return bytes.flip();
+            return log.bytes(logPos, length);
         }
     }
 
@@ -586,7 +584,7 @@ public final class FileTree implements PowerLossModel {
             if (logLive == 0) {
                 // Nothing in the log is needed now: written over from its start, its blocks freed when it grew large.
                 if (logEnd > LOG_KEPT) {
-                    log.truncate(0);
+                    log.clear();
                 }
                 logEnd = 0;
             }

@@ -30,8 +30,6 @@ public final class SectorStore implements PowerLossModel {
     public static final int SECTOR = 4096;
 
     private static final byte[] ZEROS = new byte[SECTOR];
-    /** Cached bytes past which a flush frees the cache file's blocks (below, they are written over again). */
-    private static final long CACHE_FILE_TRIM = 64L << 20;
 
     private final long size;
     private final int atomicUnit;
@@ -44,8 +42,6 @@ public final class SectorStore implements PowerLossModel {
     private final BitSet cached = new BitSet();
     private long cachedCount;
     private final StoreFile cacheFile;
-    /** Cached bytes written since the cache file was last emptied. */
-    private long cacheFileUse;
     /** The cached sectors in the order written, repeats included: the last of each is its place. */
     private long[] order = new long[64];
     private int orderLength;
@@ -199,7 +195,6 @@ public final class SectorStore implements PowerLossModel {
         for (long s = first; s <= last; s++) {
             markCached(s);
         }
-        cacheFileUse += length;
         return 0;
     }
 
@@ -532,10 +527,8 @@ public final class SectorStore implements PowerLossModel {
             order = new long[64];
         }
         orderLength = 0;
-        if (cacheFileUse > CACHE_FILE_TRIM) {
-            cacheFile.truncate(0);
-            cacheFileUse = 0;
-        }
+        // The cache file keeps its blocks: the next writes land on them, mapped already, and it holds at
+        // most the drive's size (each sector at its own offset).
     }
 
     /** Writes the surviving image to {@code file}, sparse: sectors never written are holes. */
