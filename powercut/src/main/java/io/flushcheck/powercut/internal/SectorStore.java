@@ -6,6 +6,8 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Random;
 import org.apiguardian.api.API;
 
@@ -18,10 +20,12 @@ import org.apiguardian.api.API;
  * so a 4 KiB write may survive in part, torn. After a cut the drive is frozen: it reads what survived and
  * discards writes. Sectors never written read as zeros and take no memory.
  *
- * <p>The sectors live on the disk, not in the heap: the durable ones in one sparse {@link StoreFile}, the
- * cached ones in another, each sector at its own offset, so a drive takes at most twice its size on the
- * disk below and a write is one {@code pwrite}. The heap holds only which sectors each file holds and the
- * order the cached ones were written in.
+ * <p>The sectors live on the disk, not in the heap: what the drive reads now in one sparse
+ * {@link StoreFile}, each sector at its own offset, and in another, for a cut, the durable contents of
+ * each sector written over since the last flush (a sector written for the first time has none to keep:
+ * it was zeros, or its template's). So a write is a copy and a flush only forgets; a cut puts back what
+ * it does not keep. The heap holds only which sectors the file holds, which were written since the last
+ * flush and in what order, and where their old contents are.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class SectorStore implements PowerLossModel {
@@ -33,19 +37,23 @@ public final class SectorStore implements PowerLossModel {
 
     private final long size;
     private final int atomicUnit;
-    /** The durable sectors that {@link #durableFile} holds; the others are {@link #below}'s, or zeros. */
-    private final BitSet durable = new BitSet();
-    private final StoreFile durableFile;
+    /** The sectors {@link #dataFile} holds (as the drive reads them now); the others are {@link #below}'s, or zeros. */
+    private final BitSet held = new BitSet();
+    private final StoreFile dataFile;
     /** What the drive started from (a template), or null: zeros. */
     private final SectorImage below;
-    /** The sectors written since the last flush, which {@link #cacheFile} holds. */
+    /** The sectors written since the last flush: the drive's cache. */
     private final BitSet cached = new BitSet();
     private long cachedCount;
-    private final StoreFile cacheFile;
     /** The cached sectors in the order written, repeats included: the last of each is its place. */
     private long[] order = new long[64];
     private int orderLength;
+    /** Slot i of {@link #oldFile} holds what sector {@code oldSectors[i]} held at the last flush. */
+    private final StoreFile oldFile;
+    private int[] oldSectors = new int[64];
+    private int oldCount;
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(256 * SECTOR);
+    private final ByteBuffer one = ByteBuffer.allocate(SECTOR);
     private long flushes;
     private boolean frozen;
     private long cutAtFlush = -1;
@@ -99,8 +107,8 @@ public final class SectorStore implements PowerLossModel {
             }
         }
         this.below = image;
-        this.durableFile = StoreFile.in(dir);
-        this.cacheFile = StoreFile.in(dir);
+        this.dataFile = StoreFile.in(dir);
+        this.oldFile = StoreFile.in(dir);
     }
 
     /** As {@link #image(Path)}, its file in the JVM's temporary directory. */
@@ -114,8 +122,7 @@ public final class SectorStore implements PowerLossModel {
      * drive writes on without changing it. Sectors of zeros are left out: they read as zeros anyway.
      */
     public synchronized SectorImage image(Path dir) {
-        BitSet candidates = (BitSet) durable.clone();
-        candidates.or(cached);
+        BitSet candidates = (BitSet) held.clone();
         if (below != null) {
             candidates.or(below.held());
         }
@@ -124,7 +131,7 @@ public final class SectorStore implements PowerLossModel {
         ByteBuffer one = ByteBuffer.allocate(SECTOR);
         for (int s = candidates.nextSetBit(0); s >= 0; s = candidates.nextSetBit(s + 1)) {
             one.clear();
-            read((long) s * SECTOR, one, true);
+            read((long) s * SECTOR, one);
             if (!Arrays.equals(one.array(), ZEROS)) {
                 file.write((long) s * SECTOR, one.flip());
                 held.set(s);
@@ -184,28 +191,50 @@ public final class SectorStore implements PowerLossModel {
         long end = offset + length;
         long first = offset / SECTOR;
         long last = (end - 1) / SECTOR;
-        // A sector written in part keeps the rest of what it held: that goes into the cache first.
-        if (offset % SECTOR != 0 || end < (first + 1) * SECTOR) {
-            cacheOld(first);
+        for (long s = first; s <= last; s++) {
+            boolean whole = s * SECTOR >= offset && (s + 1) * SECTOR <= end;
+            beforeWrite(s, whole);
         }
-        if (end % SECTOR != 0 && last != first) {
-            cacheOld(last);
-        }
-        cacheFile.write(offset, data);
+        dataFile.write(offset, data);
         for (long s = first; s <= last; s++) {
             markCached(s);
         }
         return 0;
     }
 
-    /** Copies what {@code sector} holds now into the cache file, unless it is cached already. */
-    private void cacheOld(long sector) {
-        if (cached.get((int) sector)) {
+    /**
+     * Readies {@code sector} for a write ({@code whole}: of all of it): the first write since the last flush
+     * keeps what the sector held for a cut, and a sector the file does not hold yet gets what it reads now
+     * (its template's bytes, or zeros), which a write of part of it keeps around its bytes.
+     */
+    private void beforeWrite(long sector, boolean whole) {
+        int s = (int) sector;
+        if (cached.get(s)) {
             return;
         }
-        ByteBuffer old = ByteBuffer.allocate(SECTOR);
-        read(sector * SECTOR, old, false);
-        cacheFile.write(sector * SECTOR, old.flip());
+        if (held.get(s)) {
+            if (oldCount == oldSectors.length) {
+                oldSectors = Arrays.copyOf(oldSectors, oldCount * 2);
+            }
+            oldFile.write((long) oldCount * SECTOR, dataFile.bytes(sector * SECTOR, SECTOR));
+            oldSectors[oldCount++] = s;
+            return;
+        }
+        if (!whole) {
+            one.clear();
+            readFresh(sector, one);
+            dataFile.write(sector * SECTOR, one.flip());
+        }
+        held.set(s);
+    }
+
+    /** What {@code sector}, not held, reads: its template's bytes, or zeros. */
+    private void readFresh(long sector, ByteBuffer out) {
+        if (below != null && below.holds(sector)) {
+            below.read(sector * SECTOR, out);
+        } else {
+            StoreFile.zeros(out);
+        }
     }
 
     private void markCached(long sector) {
@@ -248,42 +277,36 @@ public final class SectorStore implements PowerLossModel {
     /** Fills the space remaining in {@code out} with the bytes at {@code offset}: the cache over the durable sectors. */
     public synchronized void read(long offset, ByteBuffer out) {
         check(offset, out.remaining());
-        read(offset, out, true);
+        readNow(offset, out);
     }
 
     private static final int ZERO = 0;
     private static final int BELOW = 1;
-    private static final int DURABLE = 2;
-    private static final int CACHED = 3;
+    private static final int HELD = 2;
 
-    /** Where {@code sector} is read from: the cache (when {@code withCache}), the durable file, the image below, or zeros. */
-    private int source(long sector, boolean withCache) {
-        int s = (int) sector;
-        if (withCache && cached.get(s)) {
-            return CACHED;
-        }
-        if (durable.get(s)) {
-            return DURABLE;
+    /** Where {@code sector} is read from: the file, the image below, or zeros. */
+    private int source(long sector) {
+        if (held.get((int) sector)) {
+            return HELD;
         }
         return below != null && below.holds(sector) ? BELOW : ZERO;
     }
 
     /** Fills {@code out} from {@code offset}, each run of sectors read from the same place at once. */
-    private void read(long offset, ByteBuffer out, boolean withCache) {
+    private void readNow(long offset, ByteBuffer out) {
         int limit = out.limit();
         long pos = offset;
         while (out.hasRemaining()) {
             long sector = pos / SECTOR;
-            int from = source(sector, withCache);
+            int from = source(sector);
             long runEnd = (sector + 1) * SECTOR;
-            while (runEnd - pos < out.remaining() && source(runEnd / SECTOR, withCache) == from) {
+            while (runEnd - pos < out.remaining() && source(runEnd / SECTOR) == from) {
                 runEnd += SECTOR;
             }
             int n = (int) Math.min(runEnd - pos, out.remaining());
             out.limit(out.position() + n);
             switch (from) {
-                case CACHED -> cacheFile.read(pos, out);
-                case DURABLE -> durableFile.read(pos, out);
+                case HELD -> dataFile.read(pos, out);
                 case BELOW -> below.read(pos, out);
                 default -> StoreFile.zeros(out);
             }
@@ -319,18 +342,7 @@ public final class SectorStore implements PowerLossModel {
             duringCut = freeze(CutMode.SUBSET, duringSeed);
             return FileTree.Errno.EIO;
         }
-        long[] sectors = lastWriteOrder();
-        Arrays.sort(sectors);
-        for (int i = 0; i < sectors.length; ) {
-            // A run of consecutive sectors, at most the scratch buffer's, copied at once.
-            int j = i + 1;
-            while (j < sectors.length && sectors[j] == sectors[j - 1] + 1 && j - i < scratch.capacity() / SECTOR) {
-                j++;
-            }
-            copyCachedToDurable(sectors[i], j - i);
-            i = j;
-        }
-        clearCache();
+        clearCache(); // what the file holds is durable now: the old contents are forgotten
         flushes++;
         if (flushes == cutAtFlush) {
             frozen = true;
@@ -475,24 +487,35 @@ public final class SectorStore implements PowerLossModel {
         long kept = 0;
         Random random = new Random(seed);
         long[] order = lastWriteOrder();
+        Map<Integer, Integer> oldSlots = new HashMap<>();
+        for (int i = 0; i < oldCount; i++) {
+            oldSlots.put(oldSectors[i], i);
+        }
         int units = SECTOR / atomicUnit;
         ByteBuffer written = ByteBuffer.allocate(SECTOR);
         ByteBuffer survived = ByteBuffer.allocate(SECTOR);
         for (long sector : order) {
+            Integer slot = oldSlots.get((int) sector);
             if (mode != CutMode.SUBSET) {
+                putBack(sector, slot);
                 continue;
             }
             if (units == 1) {
                 if (random.nextBoolean()) {
-                    copyCachedToDurable(sector, 1);
                     kept++;
+                } else {
+                    putBack(sector, slot);
                 }
                 continue;
             }
             written.clear();
-            cacheFile.read(sector * SECTOR, written);
+            dataFile.read(sector * SECTOR, written);
             survived.clear();
-            read(sector * SECTOR, survived, false);
+            if (slot != null) {
+                oldFile.read((long) slot * SECTOR, survived);
+            } else {
+                readFresh(sector, survived);
+            }
             int keptHere = 0;
             for (int u = 0; u < units; u++) {
                 if (random.nextBoolean()) {
@@ -501,9 +524,10 @@ public final class SectorStore implements PowerLossModel {
                 }
             }
             if (keptHere > 0) {
-                durableFile.write(sector * SECTOR, survived.clear());
-                durable.set((int) sector);
+                dataFile.write(sector * SECTOR, survived.clear());
                 kept += keptHere;
+            } else {
+                putBack(sector, slot);
             }
         }
         long discarded = cachedCount * units - kept;
@@ -511,45 +535,51 @@ public final class SectorStore implements PowerLossModel {
         return new long[] {kept, discarded};
     }
 
-    /** Makes {@code count} cached sectors from {@code first} durable: copied into the durable file. */
-    private void copyCachedToDurable(long first, int count) {
-        scratch.clear().limit(count * SECTOR);
-        cacheFile.read(first * SECTOR, scratch);
-        durableFile.write(first * SECTOR, scratch.flip());
-        durable.set((int) first, (int) first + count);
+    /** Undoes the writes to {@code sector} since the last flush: its old contents back from {@code slot}, or none. */
+    private void putBack(long sector, Integer slot) {
+        if (slot != null) {
+            dataFile.write(sector * SECTOR, oldFile.bytes((long) slot * SECTOR, SECTOR));
+        } else {
+            held.clear((int) sector); // written for the first time: it reads as before, its template's or zeros
+        }
     }
 
     private void clearCache() {
-        cached.clear();
+        for (int i = 0; i < orderLength; i++) {
+            cached.clear((int) order[i]);
+        }
         cachedCount = 0;
+        oldCount = 0;
+        if (oldSectors.length > 4096) {
+            oldSectors = new int[64];
+        }
         // A new array when the last was large: a drive flushes a few sectors thousands of times after mkfs.
         if (order.length > 4096) {
             order = new long[64];
         }
         orderLength = 0;
-        // The cache file keeps its blocks: the next writes land on them, mapped already, and it holds at
-        // most the drive's size (each sector at its own offset).
+        // The old contents' file keeps its blocks: the next interval's land on them, mapped already.
     }
 
     /** Writes the surviving image to {@code file}, sparse: sectors never written are holes. */
     @Override
     public synchronized void save(Path file) throws IOException {
-        BitSet held = (BitSet) durable.clone();
+        BitSet all = (BitSet) held.clone();
         if (below != null) {
-            held.or(below.held());
+            all.or(below.held());
         }
         try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
             out.setLength(0);
             out.setLength(size);
-            for (int s = held.nextSetBit(0); s >= 0; ) {
-                int end = Math.min(held.nextClearBit(s), s + scratch.capacity() / SECTOR);
+            for (int s = all.nextSetBit(0); s >= 0; ) {
+                int end = Math.min(all.nextClearBit(s), s + scratch.capacity() / SECTOR);
                 scratch.clear().limit((end - s) * SECTOR);
-                read((long) s * SECTOR, scratch, false);
+                readNow((long) s * SECTOR, scratch);
                 scratch.flip();
                 for (long at = (long) s * SECTOR; scratch.hasRemaining(); ) {
                     at += out.getChannel().write(scratch, at);
                 }
-                s = held.nextSetBit(end);
+                s = all.nextSetBit(end);
             }
         }
     }
@@ -557,8 +587,8 @@ public final class SectorStore implements PowerLossModel {
     /** Frees the drive's files. */
     @Override
     public synchronized void close() {
-        durableFile.close();
-        cacheFile.close();
+        dataFile.close();
+        oldFile.close();
     }
 
     private void check(long offset, int length) {
