@@ -134,7 +134,7 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /**
      * Makes a drive of the file-level model under {@code work} (created; removed on close): a tree of files
-     * in memory, served over FUSE by a process of flushcheck's own (one for all of this JVM's file-model
+     * kept in files under {@code work}, not in memory, served over FUSE by a process of flushcheck's own (one for all of this JVM's file-model
      * disks) and mounted at {@link #path()}, where a file's
      * data becomes durable when the file is synced and a name when its directory is, as POSIX promises and
      * no more ({@link DiskModel#FILE}). Needs no root: {@code fusermount3} (or fuse 2's {@code fusermount})

@@ -18,7 +18,7 @@ import java.util.TreeMap;
 import org.apiguardian.api.API;
 
 /**
- * A directory tree in memory with the durability POSIX promises and no more, as the file-level model of
+ * A directory tree with the durability POSIX promises and no more, as the file-level model of
  * a power cut: a file's data and size become durable when the file is synced ({@code fsync},
  * {@code fdatasync}, a write through {@code O_SYNC} or {@code O_DSYNC}); a name (create, link, unlink,
  * rename, mkdir, rmdir) becomes durable when its directory is synced. A cut keeps what is durable

@@ -78,7 +78,7 @@ public final class FuseTreeServer implements FuseServer {
             // The model's store failed: the server's failure, not a reply of the disk (DriveControl says so).
             throw e;
         } catch (IllegalArgumentException e) {
-            return -EFBIG; // a file past what the model holds in memory
+            return -EFBIG; // a file past what the model holds
         } catch (RuntimeException e) {
             // Answered, whatever it was: a request left unanswered would hang its caller and the mount.
             System.err.println("flushcheck file model: request " + opcode + " on node " + node + ": " + e);

@@ -12,7 +12,7 @@ import java.util.Random;
 import org.apiguardian.api.API;
 
 /**
- * A drive with a volatile write cache, in memory, by 4 KiB sectors: what was written since the last
+ * A drive with a volatile write cache, by 4 KiB sectors: what was written since the last
  * flush sits in the cache ({@link #unflushedBytes()}), a flush makes it durable, and a power cut keeps
  * the durable sectors and, in {@link CutMode#SUBSET}, any subset of the cached ones (a drive may have
  * written any of them, in any order). A drive writes atomically only in its own unit: with an atomic
