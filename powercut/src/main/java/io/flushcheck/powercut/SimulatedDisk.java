@@ -697,12 +697,36 @@ public final class SimulatedDisk implements AutoCloseable {
             String survivorLoop = attach(image, false);
             Path survivor = Files.createDirectories(work.resolve("survivor-" + survivors.size()));
             Leftovers.record(work, "mount", survivor.toString());
-            Mounts.mount(survivorLoop, survivor, fsType, Filesystems.mountOptions(fsType));
+            mountSurvivor(survivorLoop, survivor);
             undo.push(() -> unmountQuietly(survivor));
             survivors.add(survivor);
             return survivor;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Mounts the survivor's image. btrfs refuses a clone of a filesystem whose teardown is still under way
+     * (the original's, unmounted in the background: its sysfs entry is there, EEXIST) and mounts it once that
+     * is done, so a refusal for that reason is tried again for a while.
+     */
+    private void mountSurvivor(String device, Path survivor) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Mounts.mount(device, survivor, fsType, Filesystems.mountOptions(fsType));
+                return;
+            } catch (IOException e) {
+                if (!fsType.equals("btrfs") || !String.valueOf(e.getMessage()).contains("File exists") || attempt == 100) {
+                    throw e;
+                }
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while mounting the survivor", e);
+            }
         }
     }
 
@@ -724,7 +748,13 @@ public final class SimulatedDisk implements AutoCloseable {
 
     private String[] stats() {
         try {
-            return ask("stats").split(" ");
+            String r = ask("stats");
+            // flushes F unflushed U failed N failed-writes W: anything else is no answer, not figures to read
+            String[] w = r.split(" ");
+            if (w.length != 8 || !w[0].equals("flushes")) {
+                throw new IOException("the simulated drive did not answer stats: " + r);
+            }
+            return w;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -180,7 +180,7 @@ class BoundedMemoryTests {
             try (SimulatedDisk disk = withServerHeap("67m", () -> SimulatedDisk.createFiles(base.resolve("disk"), 64L * MIB))) {
                 assertThatThrownBy(() -> writeSynced(disk.path().resolve("big"), 16)).isInstanceOf(IOException.class);
                 assertThatThrownBy(disk::cutPower).isInstanceOf(UncheckedIOException.class)
-                        .hasCauseInstanceOf(DriveServerFailedException.class).hasMessageContaining("FUSE server stopped");
+                        .hasCauseInstanceOf(DriveServerFailedException.class).hasMessageContaining("the drive's server failed");
                 assertThat(disk.cuts()).isEmpty();
             }
         } finally {

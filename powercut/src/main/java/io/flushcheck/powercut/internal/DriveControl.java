@@ -21,7 +21,7 @@ public final class DriveControl {
     private final FuseServer server;
     private final Worlds worlds;
     private final Thread serving;
-    /** Why the FUSE server stopped other than by an unmount, or null. */
+    /** Why the server failed (its FUSE server stopped other than by an unmount, its store failed), or null. */
     private volatile Throwable failure;
     private volatile boolean quitting;
 
@@ -74,7 +74,7 @@ public final class DriveControl {
         String[] w = line.trim().split(" ");
         Throwable failed = failure;
         if (failed != null && !w[0].equals("quit")) {
-            return "failed the drive's FUSE server stopped: " + failed;
+            return "failed the drive's server failed: " + failed;
         }
         try {
             switch (w[0]) {
@@ -134,6 +134,10 @@ public final class DriveControl {
                     return "error unknown command " + w[0];
                 }
             }
+        } catch (java.io.UncheckedIOException e) {
+            // The model's store failed (StoreFile): the server's failure, not the drive's answer.
+            failure = e;
+            return "failed the drive's server failed: " + e;
         } catch (Exception e) {
             return "error " + e;
         }
