@@ -52,7 +52,6 @@ public final class SectorStore implements PowerLossModel {
     private final StoreFile oldFile;
     private int[] oldSectors = new int[64];
     private int oldCount;
-    private final ByteBuffer scratch = ByteBuffer.allocateDirect(256 * SECTOR);
     private final ByteBuffer one = ByteBuffer.allocate(SECTOR);
     private long flushes;
     private boolean frozen;
@@ -571,6 +570,8 @@ public final class SectorStore implements PowerLossModel {
         try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
             out.setLength(0);
             out.setLength(size);
+            // Made here, not with the drive: a direct buffer is zeroed as it is made, and most drives never save.
+            ByteBuffer scratch = ByteBuffer.allocateDirect(256 * SECTOR);
             for (int s = all.nextSetBit(0); s >= 0; ) {
                 int end = Math.min(all.nextClearBit(s), s + scratch.capacity() / SECTOR);
                 scratch.clear().limit((end - s) * SECTOR);
