@@ -158,13 +158,14 @@ public final class PowerCutBench {
     }
 
     /**
-     * WAL+FULL one-row commits on the simulated disk (256 MiB ext4) and on the same filesystem made the same
+     * WAL+FULL one-row commits on the simulated disk (256 MiB ext4), on the file model, and on the same filesystem made the same
      * way (mkfs.ext4 with its defaults, journal included, mounted with the same options) on a plain loop
      * device, where nothing is simulated, over a file on the real disk ({@code realDir}) and over one in
      * /dev/shm (memory, as the simulated drive's store is, and no flush at all); alternated, {@code rounds} each.
      */
     private static void commitRates(Path work, Path realDir, int commits, int rounds) throws Exception {
         List<Double> simulated = new ArrayList<>();
+        List<Double> files = new ArrayList<>();
         List<Double> onDisk = new ArrayList<>();
         List<Double> inMemory = new ArrayList<>();
         Path shm = work.resolveSibling(work.getFileName() + "-plain");
@@ -174,16 +175,21 @@ public final class PowerCutBench {
                 simulated.add(commitsPerSecond(d.path().resolve("bench.db"), commits));
                 d.cutPower();
             }
+            try (SimulatedDisk d = SimulatedDisk.create(DiskModel.FILE, work, 256L << 20, "ext4", 4096)) {
+                files.add(commitsPerSecond(d.path().resolve("bench.db"), commits));
+                d.cutPower();
+            }
             onDisk.add(onPlainLoop(disk, commits));
             inMemory.add(onPlainLoop(shm, commits));
-            System.err.printf(Locale.ROOT, "bench: round %d/%d: simulated %.0f, plain loop over a file on the real disk %.0f,"
-                    + " in /dev/shm %.0f commits/s%n", r + 1, rounds, simulated.get(r), onDisk.get(r), inMemory.get(r));
+            System.err.printf(Locale.ROOT, "bench: round %d/%d: simulated %.0f, file model %.0f, plain loop over a file on the real disk %.0f,"
+                    + " in /dev/shm %.0f commits/s%n", r + 1, rounds, simulated.get(r), files.get(r), onDisk.get(r), inMemory.get(r));
         }
         double sim = median(simulated);
         System.out.printf(Locale.ROOT, "WAL+FULL one-row commits, median of %d rounds of %d, alternated, 256 MiB ext4 on each:"
                         + " simulated disk %.0f/s; plain loop device over a file on the real disk (%s) %.0f/s, simulated/plain"
-                        + " %.2f; over a file in /dev/shm %.0f/s, simulated/plain %.2f; target >= 0.5%n", rounds, commits, sim,
-                findmnt(realDir), median(onDisk), sim / median(onDisk), median(inMemory), sim / median(inMemory));
+                        + " %.2f; over a file in /dev/shm %.0f/s, simulated/plain %.2f; target >= 0.5; file model %.0f/s%n", rounds, commits, sim,
+                findmnt(realDir), median(onDisk), sim / median(onDisk), median(inMemory), sim / median(inMemory),
+                median(files));
     }
 
     private static String findmnt(Path dir) throws Exception {

@@ -8,6 +8,7 @@ import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -99,7 +100,8 @@ final class PowerCutCommand implements Job {
 
     @Option(names = "--size-mib", paramLabel = "N", converter = Converters.SizeMib.class,
             description = "the disk's size in MiB (default " + DEFAULT_SIZE_MIB + ", 512 for xfs; at least 300 for xfs and 109"
-                    + " for btrfs, whose mkfs refuses less)")
+                    + " for btrfs, whose mkfs refuses less; only what is written takes space, in files beside the disk,"
+                    + " not memory)")
     Integer sizeMib;
 
     @Option(names = "--atomic-write-bytes", paramLabel = "N",
@@ -235,7 +237,8 @@ final class PowerCutCommand implements Job {
                             seeds[i], o.where(), o.verdict());
                 }
             }
-        } catch (IOException e) {
+        } catch (IOException | UncheckedIOException e) {
+            // UncheckedIOException: a disk's command failed (its server died, say), which is no verdict either
             if (!outcomes.isEmpty()) {
                 // what the cuts before showed still counts
                 out.print(output.json ? Json.write(json(outcomes, first, dryFlushes)) : table(outcomes, first, dryFlushes));
@@ -243,7 +246,8 @@ final class PowerCutCommand implements Job {
             }
             err.println("flushcheck powercut: " + (dryFlushes == null && afterFlushes == null && duringFlush == null && failFlush == null
                     ? "the run with the power on: "
-                    : "cut " + (outcomes.size() + 1) + ": ") + Escape.of(e.getMessage()));
+                    : "cut " + (outcomes.size() + 1) + ": ")
+                    + Escape.of(e instanceof UncheckedIOException u ? u.getCause().getMessage() : e.getMessage()));
             return ExitCodes.INTERNAL;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -267,7 +271,7 @@ final class PowerCutCommand implements Job {
     /** What the cuts ran on, for the table's first line: {@code ext4 (256 MiB)} or {@code the file model}. */
     private String disks() {
         if (model.resolved() == DiskModel.FILE) {
-            return "the file model";
+            return "the file model (" + (sizeBytes() >> 20) + " MiB)";
         }
         return String.format(Locale.ROOT, "%s (%d MiB%s)", fs, sizeBytes() >> 20,
                 atomicBytes() == 4096 ? "" : ", " + atomicBytes() + "-byte atomic writes");
@@ -302,7 +306,7 @@ final class PowerCutCommand implements Job {
     }
 
     /** What only the block model uses. */
-    private static final List<String> BLOCK_ONLY = List.of("--fs", "--size-mib", "--atomic-write-bytes");
+    private static final List<String> BLOCK_ONLY = List.of("--fs", "--atomic-write-bytes");
 
     private void checkUsage() throws UsageException {
         List<String> original = spec.commandLine().getParseResult().originalArgs();

@@ -1,6 +1,7 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.DriveServerFailedException;
 import io.flushcheck.powercut.FaultPlan;
 import io.flushcheck.powercut.LoggedWorld;
 import io.flushcheck.powercut.PowerCut;
@@ -110,6 +111,12 @@ final class ProgramCuts {
                     // The drive kills the command's world as the power goes, and the cut returns once it is reaped.
                     survivor = disk.cutPower(seed);
                 } catch (UncheckedIOException e) {
+                    if (e.getCause() instanceof DriveServerFailedException failed) {
+                        throw failed; // not a verdict on the command: nothing of this cut can be trusted
+                    }
+                    if (disk.cuts().isEmpty()) {
+                        throw new IOException("the simulated drive did not cut: " + e.getCause().getMessage(), e);
+                    }
                     survivor = null;
                     failure = "what survived could not be mounted: " + e.getCause().getMessage();
                 }

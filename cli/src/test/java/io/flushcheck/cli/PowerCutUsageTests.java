@@ -90,9 +90,9 @@ class PowerCutUsageTests {
         assertUsageError(run("powercut", "--model", "file", "--fs", "xfs", "--verify", VERIFY, "--", "touch", "{dir}/x"),
                 "powercut: --fs applies to the block model, not to the file model; leave it out, or run as root with"
                         + " --model block");
-        assertUsageError(run("powercut", "--model", "file", "--atomic-write-bytes", "512", "--size-mib", "64",
+        assertUsageError(run("powercut", "--model", "file", "--atomic-write-bytes", "512", "--fs", "ext4", "--size-mib", "64",
                         "--verify", VERIFY, "--", "touch", "{dir}/x"),
-                "powercut: --atomic-write-bytes and --size-mib apply to the block model, not to the file model; leave them"
+                "powercut: --atomic-write-bytes and --fs apply to the block model, not to the file model; leave them"
                         + " out, or run as root with --model block");
     }
 

@@ -123,7 +123,7 @@ class PowerCutCommandTests {
         Run r = run(line("nodirsync", "--model", "file", "--cuts", "2", "--after-flushes", "1000", "--seed", "5")
                 .toArray(new String[0]));
         assertThat(r.exit()).as(r.err()).isEqualTo(VERIFY_FAILED);
-        assertThat(r.out()).startsWith("2 cuts on the file model, seed 5, ")
+        assertThat(r.out()).startsWith("2 cuts on the file model (256 MiB), seed 5, ")
                 .contains("0 of 2 cuts passed the verify, 2 failed")
                 .contains("cut 1 again: flushcheck powercut --model file --cuts 1 --after-flushes 1000 --seed 5 --verify ");
         assertNothingLeft();

@@ -44,7 +44,7 @@ final class Disks {
         String why = config.model() == DiskModel.AUTO ? " (AUTO: " + DiskModel.autoReason() + ")" : "";
         SimulatedDisk disk;
         if (model == DiskModel.FILE) {
-            disk = createFiles(annotation);
+            disk = createFiles(config, annotation);
         } else {
             try {
                 disk = createBlock(config, annotation);
@@ -52,7 +52,7 @@ final class Disks {
                 if (config.model() != DiskModel.AUTO || !e.getMessage().contains("a free loop device")) {
                     throw e;
                 }
-                disk = createFiles(annotation);
+                disk = createFiles(config, annotation);
                 why = " (AUTO: no free loop device, which the block model needs)";
             }
         }
@@ -73,12 +73,14 @@ final class Disks {
         return base.resolve("flushcheck-powercut-" + ProcessHandle.current().pid() + "-" + DISKS.incrementAndGet());
     }
 
-    private static SimulatedDisk createFiles(String annotation) {
+    /** A file model's disk of {@code sizeMiB} (0: the block model's default for ext4, 256 MiB). */
+    private static SimulatedDisk createFiles(SimulatedPowerLoss config, String annotation) {
         require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse (the FUSE kernel module)", annotation);
         require(DiskModel.root() || SimulatedDisk.fusermount() != null,
                 "fusermount3 or fusermount to mount FUSE without root (apt-get install fuse3)", annotation);
         try {
-            return SimulatedDisk.createFiles(workDir());
+            long size = config.sizeMiB() == 0 ? SimulatedDisk.defaultSizeBytes("ext4") : (long) config.sizeMiB() << 20;
+            return SimulatedDisk.createFiles(workDir(), size);
         } catch (IOException e) {
             throw new ExtensionConfigurationException("cannot make a simulated disk of the file model: " + e.getMessage(), e);
         }

@@ -135,7 +135,7 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /**
      * Makes a drive of the file-level model under {@code work} (created; removed on close): a tree of files
-     * in memory, served over FUSE by a process of flushcheck's own (one for all of this JVM's file-model
+     * kept in files under {@code work}, not in memory, served over FUSE by a process of flushcheck's own (one for all of this JVM's file-model
      * disks) and mounted at {@link #path()}, where a file's
      * data becomes durable when the file is synced and a name when its directory is, as POSIX promises and
      * no more ({@link DiskModel#FILE}). Needs no root: {@code fusermount3} (or fuse 2's {@code fusermount})
@@ -144,6 +144,21 @@ public final class SimulatedDisk implements AutoCloseable {
      * plain directory.
      */
     public static SimulatedDisk createFiles(Path work) throws IOException {
+        return createFiles(work, DEFAULT_FILES_BYTES);
+    }
+
+    /** The size of a file model's disk made by {@link #createFiles(Path)}: 1 GiB. */
+    public static final long DEFAULT_FILES_BYTES = 1L << 30;
+
+    /**
+     * As {@link #createFiles(Path)}, a disk of {@code sizeBytes}: a write that would take its files past it
+     * fails with ENOSPC, as on a full disk, and {@code statfs} reports it. What the files hold is kept in
+     * files under {@code work}, not in memory.
+     */
+    public static SimulatedDisk createFiles(Path work, long sizeBytes) throws IOException {
+        if (sizeBytes <= 0) {
+            throw new IllegalArgumentException("a disk holds a positive number of bytes, not " + sizeBytes);
+        }
         for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
             System.err.println("flushcheck powercut: " + cleaned);
         }
@@ -156,8 +171,8 @@ public final class SimulatedDisk implements AutoCloseable {
         DriveHost.Disk files;
         DriveHost host;
         try {
-            host = DriveHost.shared(SERVER_COMMAND);
-            files = host.mountFiles(fs);
+            host = DriveHost.shared(serverCommand());
+            files = host.mountFiles(fs, sizeBytes);
         } catch (IOException | RuntimeException e) {
             Leftovers.undo(work);
             throw e;
@@ -169,14 +184,14 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     /**
-     * A disk of {@code model} under {@code work}: the file model ({@link #createFiles}), or the block model
-     * with a fresh {@code fsType} of {@code sizeBytes} on a drive that writes {@code atomicWriteBytes}
+     * A disk of {@code model} under {@code work}: the file model of {@code sizeBytes} ({@link #createFiles(Path, long)}),
+     * or the block model with a fresh {@code fsType} of {@code sizeBytes} on a drive that writes {@code atomicWriteBytes}
      * atomically ({@link #create(Path, long, String, List, boolean, int)}); AUTO chooses as
      * {@link DiskModel#resolved()} says.
      */
     public static SimulatedDisk create(DiskModel model, Path work, long sizeBytes, String fsType, int atomicWriteBytes)
             throws IOException {
-        return model.resolved() == DiskModel.FILE ? createFiles(work)
+        return model.resolved() == DiskModel.FILE ? createFiles(work, sizeBytes)
                 : create(work, sizeBytes, fsType, List.of(), false, atomicWriteBytes);
     }
 
@@ -186,12 +201,26 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     /**
-     * The drives' server, a JVM of its own (one for all of this JVM's disks): C1 compiles its request loop
-     * at once, and one GC thread leaves the cores to the workload.
+     * The system property that sets the drives' server's maximum heap ({@code -Xmx}, e.g. {@code 64m});
+     * unset, the JVM's default. The drives keep their bytes in files, so the heap holds only their indexes.
      */
-    private static final List<String> SERVER_COMMAND = List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
-            "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), DiskServerMain.class.getName(), "--host");
+    public static final String SERVER_HEAP_PROPERTY = "flushcheck.powercut.serverHeap";
+
+    /**
+     * The drives' server, a JVM of its own (one for all of this JVM's disks): C1 compiles its request loop
+     * at once, and one GC thread leaves the cores to the workload. Out of memory it exits rather than
+     * serve on with a thread gone, and its disks then say that it died.
+     */
+    private static List<String> serverCommand() {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError"));
+        String heap = System.getProperty(SERVER_HEAP_PROPERTY);
+        if (heap != null && !heap.isBlank()) {
+            command.add("-Xmx" + heap.trim());
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), DiskServerMain.class.getName(), "--host"));
+        return List.copyOf(command);
+    }
 
     /** A loop device of this disk that another program detached or reused while the disk was being made. */
     private static final class LostLoopDevice extends IOException {
@@ -214,7 +243,7 @@ public final class SimulatedDisk implements AutoCloseable {
         DriveHost host;
         DriveHost.Disk drive;
         try {
-            host = DriveHost.shared(SERVER_COMMAND);
+            host = DriveHost.shared(serverCommand());
             drive = host.mountDrive(fuse, sizeBytes, atomicWriteBytes, template);
         } catch (IOException | RuntimeException e) {
             Leftovers.undo(work);
@@ -736,12 +765,36 @@ public final class SimulatedDisk implements AutoCloseable {
             String survivorLoop = attach(image, false);
             Path survivor = Files.createDirectories(work.resolve("survivor-" + survivors.size()));
             Leftovers.record(work, "mount", survivor.toString());
-            Mounts.mount(survivorLoop, survivor, fsType, Filesystems.mountOptions(fsType));
+            mountSurvivor(survivorLoop, survivor);
             undo.push(() -> unmountQuietly(survivor));
             survivors.add(survivor);
             return survivor;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Mounts the survivor's image. btrfs refuses a clone of a filesystem whose teardown is still under way
+     * (the original's, unmounted in the background: its sysfs entry is there, EEXIST) and mounts it once that
+     * is done, so a refusal for that reason is tried again for a while.
+     */
+    private void mountSurvivor(String device, Path survivor) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Mounts.mount(device, survivor, fsType, Filesystems.mountOptions(fsType));
+                return;
+            } catch (IOException e) {
+                if (!fsType.equals("btrfs") || !String.valueOf(e.getMessage()).contains("File exists") || attempt == 100) {
+                    throw e;
+                }
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while mounting the survivor", e);
+            }
         }
     }
 
@@ -763,14 +816,24 @@ public final class SimulatedDisk implements AutoCloseable {
 
     private String[] stats() {
         try {
-            return ask("stats").split(" ");
+            String r = ask("stats");
+            // flushes F unflushed U failed N failed-writes W: anything else is no answer, not figures to read
+            String[] w = r.split(" ");
+            if (w.length != 8 || !w[0].equals("flushes")) {
+                throw new IOException("the simulated drive did not answer stats: " + r);
+            }
+            return w;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     private synchronized String ask(String command) throws IOException {
-        return drive.ask(command);
+        try {
+            return drive.ask(command);
+        } catch (DriveHost.ServerFailure e) {
+            throw new DriveServerFailedException(e.getMessage(), e);
+        }
     }
 
     private void stopServer() {
@@ -780,7 +843,10 @@ public final class SimulatedDisk implements AutoCloseable {
                 System.err.println("flushcheck powercut: the simulated drive of " + work + " did not stop cleanly: " + r);
             }
         } catch (IOException e) {
-            // the server is gone, and its mounts with it
+            // The server is gone. A mount it made itself (mount(2), no fusermount watcher) outlives it, dead.
+            if (model == DiskModel.FILE && path != null && !cut) {
+                unmountQuietly(path);
+            }
         }
         if (model == DiskModel.BLOCK) {
             // The server unmounts it too; should the server be gone, this leaves no drive mounted.

@@ -51,8 +51,9 @@ public @interface SimulatedPowerLoss {
 
     /**
      * The drive's size in MiB; 0 picks the filesystem's default: 256 MiB, or 512 MiB for xfs, whose mkfs
-     * refuses 300 MiB or less (btrfs needs at least 109 MiB, the others 16). The drive lives in memory and
-     * sectors never written take none, so a large drive costs little.
+     * refuses 300 MiB or less (btrfs needs at least 109 MiB, the others 16); on the file model, 0 picks 256
+     * MiB, and a write past the size fails with ENOSPC. The drive lives in sparse files under its work
+     * directory, not in memory, and what was never written takes nothing, so a large drive costs little.
      */
     int sizeMiB() default 0;
 

@@ -17,7 +17,7 @@ import org.apiguardian.api.API;
  * {@code DiskServerMain --host}. It prints {@code ready}, then answers one command a line on stdin, a path
  * written as a {@link PathWord}:
  * <ul>
- *   <li>{@code new ID files MOUNTPOINT}: a fresh tree of the file model mounted there ({@code ready});
+ *   <li>{@code new ID files MOUNTPOINT [SIZE]}: a fresh tree of the file model of SIZE bytes mounted there ({@code ready});
  *   <li>{@code new ID drive MOUNTPOINT SIZE ATOMIC [TEMPLATE]}: a block model's drive of SIZE bytes
  *       writing ATOMIC bytes atomically, serving one file, {@link FuseDiskServer#FILE}, there; empty, or
  *       holding what TEMPLATE holds ({@code ready});
@@ -35,8 +35,11 @@ public final class DiskServerMain {
     private record Served(DriveControl control, SectorStore store, Path work) {
     }
 
+    /** The file model's size when a client does not say (one from before sizes were passed). */
+    private static final long DEFAULT_FILES_SIZE = 1L << 30;
+
     private final Map<String, Served> disks = new HashMap<>();
-    private final Map<String, Map<Long, byte[]>> templates = new HashMap<>();
+    private final Map<String, SectorImage> templates = new HashMap<>();
 
     private DiskServerMain() {
     }
@@ -78,7 +81,8 @@ public final class DiskServerMain {
                 if (disk == null || disk.store() == null) {
                     return "error no drive " + w[2];
                 }
-                templates.put(w[1], disk.store().image());
+                // Its file is made beside the drive's, on the disk, not in the heap (the drive's own work directory).
+                templates.put(w[1], disk.store().image(disk.work()));
                 return "template";
             }
         } catch (Exception e) {
@@ -97,16 +101,17 @@ public final class DiskServerMain {
 
     private String add(String[] w) throws Exception {
         Path mountPoint = PathWord.path(w[3]);
-        if (w[2].equals("files") && w.length == 4) {
-            disks.put(w[1], new Served(DriveControl.files(mountPoint), null, null));
+        if (w[2].equals("files") && (w.length == 4 || w.length == 5)) {
+            long size = w.length == 5 ? Long.parseLong(w[4]) : DEFAULT_FILES_SIZE;
+            disks.put(w[1], new Served(DriveControl.files(mountPoint, size), null, null));
             return "ready";
         }
         if (w[2].equals("drive") && (w.length == 6 || w.length == 7)) {
-            Map<Long, byte[]> image = w.length == 7 ? templates.get(w[6]) : Map.of();
-            if (image == null) {
+            SectorImage image = w.length == 7 ? templates.get(w[6]) : null;
+            if (w.length == 7 && image == null) {
                 return "error no template " + w[6];
             }
-            SectorStore store = new SectorStore(Long.parseLong(w[4]), Integer.parseInt(w[5]), image);
+            SectorStore store = new SectorStore(Long.parseLong(w[4]), Integer.parseInt(w[5]), image, mountPoint.getParent());
             disks.put(w[1], new Served(DriveControl.drive(mountPoint, store), store, mountPoint.getParent()));
             return "ready";
         }

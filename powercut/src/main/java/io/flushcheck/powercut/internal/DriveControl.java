@@ -9,8 +9,10 @@ import org.apiguardian.api.API;
  * {@link DiskServerMain} speaks on its pipes for each disk it serves):
  * {@code stats}, {@code cut MODE SEED}, {@code arm K [PGID]}, {@code arm-during K SEED},
  * {@code fail-flush K once|persistent [ERRNO]},
- * {@code fail-writes UNIT FROM LENGTH once|persistent ERRNO}, {@code save PATH} (a {@link PathWord}), {@code world PID}, {@code powered}, {@code unmount},
- * {@code quit}.
+ * {@code fail-writes UNIT FROM LENGTH once|persistent ERRNO}, {@code save PATH} (a {@link PathWord}), {@code world PID},
+ * {@code powered}, {@code unmount}, {@code quit}. Once its FUSE server has failed (its model's store could not be read
+ * or written, a request threw), every command but {@code quit} is answered {@code failed REASON}: what the model holds
+ * can no longer be trusted, and a cut of it must not pass.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class DriveControl {
@@ -19,6 +21,9 @@ public final class DriveControl {
     private final FuseServer server;
     private final Worlds worlds;
     private final Thread serving;
+    /** Why the server failed (its FUSE server stopped other than by an unmount, its store failed), or null. */
+    private volatile Throwable failure;
+    private volatile boolean quitting;
 
     private DriveControl(PowerLossModel model, FuseServer server, Worlds worlds) {
         this.model = model;
@@ -27,8 +32,12 @@ public final class DriveControl {
         this.serving = new Thread(() -> {
             try {
                 server.serve();
-            } catch (Exception e) {
-                System.err.println("flushcheck disk server: " + e.getMessage());
+            } catch (Throwable e) {
+                // Not a reply of the drive: the server failed, and every later command says so.
+                if (!quitting) {
+                    failure = e;
+                    System.err.println("flushcheck disk server: its FUSE server failed: " + e);
+                }
             } finally {
                 server.close();
             }
@@ -36,10 +45,13 @@ public final class DriveControl {
         serving.setDaemon(true);
     }
 
-    /** The file model on {@code mountPoint}, served by a thread of this process (a server of its own: never the workload's). */
-    static DriveControl files(Path mountPoint) throws IOException {
+    /**
+     * The file model of {@code size} bytes on {@code mountPoint}, served by a thread of this process (a server
+     * of its own: never the workload's), its bytes kept beside the mount point, in the disk's work directory.
+     */
+    static DriveControl files(Path mountPoint, long size) throws IOException {
         Worlds worlds = new Worlds();
-        FileTree tree = new FileTree(Libc.C.geteuid(), Libc.C.getegid());
+        FileTree tree = new FileTree(Libc.C.geteuid(), Libc.C.getegid(), mountPoint.toAbsolutePath().getParent(), size);
         tree.whenFrozen(worlds::powerGone);
         return start(tree, FuseTreeServer.mount(tree, mountPoint), worlds);
     }
@@ -60,6 +72,10 @@ public final class DriveControl {
     /** The answer to one command line; {@code bye} after {@code quit}. */
     public synchronized String answer(String line) {
         String[] w = line.trim().split(" ");
+        Throwable failed = failure;
+        if (failed != null && !w[0].equals("quit")) {
+            return "failed the drive's server failed: " + failed;
+        }
         try {
             switch (w[0]) {
                 case "stats" -> {
@@ -109,13 +125,19 @@ public final class DriveControl {
                     return "unmounted";
                 }
                 case "quit" -> {
+                    quitting = true;
                     server.unmount();
+                    model.close();
                     return "bye";
                 }
                 default -> {
                     return "error unknown command " + w[0];
                 }
             }
+        } catch (java.io.UncheckedIOException e) {
+            // The model's store failed (StoreFile): the server's failure, not the drive's answer.
+            failure = e;
+            return "failed the drive's server failed: " + e;
         } catch (Exception e) {
             return "error " + e;
         }

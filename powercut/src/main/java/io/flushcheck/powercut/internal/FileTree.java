@@ -2,8 +2,10 @@ package io.flushcheck.powercut.internal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -16,7 +18,7 @@ import java.util.TreeMap;
 import org.apiguardian.api.API;
 
 /**
- * A directory tree in memory with the durability POSIX promises and no more, as the file-level model of
+ * A directory tree with the durability POSIX promises and no more, as the file-level model of
  * a power cut: a file's data and size become durable when the file is synced ({@code fsync},
  * {@code fdatasync}, a write through {@code O_SYNC} or {@code O_DSYNC}); a name (create, link, unlink,
  * rename, mkdir, rmdir) becomes durable when its directory is synced. A cut keeps what is durable
@@ -29,6 +31,12 @@ import org.apiguardian.api.API;
  * data, and its journal makes a new file's name durable with the file's own fsync. This model does not,
  * so it shows what a program gets on every POSIX filesystem, the way a filesystem that does the least
  * would treat it.
+ *
+ * <p>Its size is bounded, as a disk's is ({@link #FileTree(int, int, Path, long)}): a write or a truncate
+ * that would take a file's blocks past it fails with ENOSPC (the model allocates every 4 KiB block a file's
+ * size covers; it keeps no holes). The bytes live on the disk, not in the heap: each file's current and
+ * durable versions in sparse files of a {@link FileStore}, and each write since a file's last sync, which
+ * a cut may keep or lose on its own, in one change log; the heap holds the tree and where each change lies.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class FileTree implements PowerLossModel {
@@ -36,22 +44,30 @@ public final class FileTree implements PowerLossModel {
     /** The root directory's node. */
     public static final long ROOT = 1;
 
-    /** A change to a file not yet synced: bytes written at an offset, or a new size. */
-    private record FileChange(long offset, byte[] bytes, long newSize) {
-        static FileChange write(long offset, byte[] bytes) {
-            return new FileChange(offset, bytes, -1);
+    /** A change to a file not yet synced: {@code length} bytes written at an offset (kept at {@code logPos} of the change log), or a new size. */
+    private record FileChange(long offset, long logPos, int length, long newSize) {
+        static FileChange write(long offset, long logPos, int length) {
+            return new FileChange(offset, logPos, length, -1);
         }
 
         static FileChange truncate(long size) {
-            return new FileChange(0, null, size);
+            return new FileChange(0, -1, 0, size);
         }
 
-        void applyTo(Bytes b) {
-            if (bytes == null) {
+        boolean isWrite() {
+            return newSize < 0;
+        }
+
+        void applyTo(Bytes b, StoreFile log) {
+            if (!isWrite()) {
                 b.truncate(newSize);
             } else {
-                b.write(offset, ByteBuffer.wrap(bytes));
+                b.write(offset, bytesIn(log));
             }
+        }
+
+        ByteBuffer bytesIn(StoreFile log) {
+            return log.bytes(logPos, length);
         }
     }
 
@@ -85,7 +101,7 @@ public final class FileTree implements PowerLossModel {
         final List<NameChange> nameChanges;
         long parent;
 
-        Node(long id, boolean dir, int mode, int uid, int gid, long now) {
+        Node(long id, boolean dir, int mode, int uid, int gid, long now, FileStore store) {
             this.id = id;
             this.dir = dir;
             this.mode = mode;
@@ -94,8 +110,8 @@ public final class FileTree implements PowerLossModel {
             this.gid = gid;
             this.mtime = now;
             this.ctime = now;
-            this.data = dir ? null : new Bytes();
-            this.durableData = dir ? null : new Bytes();
+            this.data = dir ? null : new Bytes(store, "n" + id);
+            this.durableData = dir ? null : new Bytes(store, "n" + id + "-durable");
             this.fileChanges = dir ? null : new ArrayList<>();
             this.entries = dir ? new TreeMap<>() : null;
             this.durableEntries = dir ? new TreeMap<>() : null;
@@ -150,6 +166,7 @@ public final class FileTree implements PowerLossModel {
         public static final int ENOTDIR = 20;
         public static final int EISDIR = 21;
         public static final int EINVAL = 22;
+        public static final int ENOSPC = 28;
         public static final int ENOTEMPTY = 39;
 
         private final int errno;
@@ -178,15 +195,76 @@ public final class FileTree implements PowerLossModel {
     private final WriteFaults writeFaults = new WriteFaults();
     /** The power went at {@link #cut}, not at an armed sync. */
     private boolean cutByCall;
+    private final FileStore store;
+    /** The bytes of every write not yet synced, in the order written; {@link FileChange#logPos} says where. */
+    private StoreFile log;
+    private long logEnd;
+    /** Bytes of the log that changes not yet synced still need: {@link #unflushedBytes()}. */
+    private long logLive;
+    private final long capacity;
+    /** The 4 KiB blocks the sizes of the files with a name take, in bytes: what counts against {@link #capacity}. */
+    private long used;
 
-    /** An empty tree whose root belongs to {@code uid}/{@code gid}, with mode 0755; the root is durable. */
+    /** The change log is emptied, or compacted, only past this: below, it is written over from its start. */
+    private static final long LOG_KEPT = 64L << 20;
+    private static final long BLOCK = 4096;
+
+    /** As {@link #FileTree(int, int, Path, long)}, unbounded, its bytes in the JVM's temporary directory. */
     public FileTree(int uid, int gid) {
+        this(uid, gid, StoreFile.defaultDir(), Long.MAX_VALUE);
+    }
+
+    /**
+     * An empty tree of {@code capacity} bytes whose root belongs to {@code uid}/{@code gid}, with mode 0755
+     * (the root is durable), its bytes kept in files under {@code dir} (the disk's work directory).
+     */
+    public FileTree(int uid, int gid, Path dir, long capacity) {
+        if (capacity <= 0) {
+            throw new IllegalArgumentException("a disk holds a positive number of bytes, not " + capacity);
+        }
+        this.capacity = capacity;
+        this.store = new FileStore(dir);
+        this.log = StoreFile.in(store.dir());
         Node root = newNode(true, 0755, uid, gid);
         root.links = 2;
     }
 
+    /** The bytes the tree may hold: a write past them fails with ENOSPC. */
+    public long capacity() {
+        return capacity;
+    }
+
+    /** The bytes its files take now, in 4 KiB blocks: what counts against {@link #capacity()}. */
+    public synchronized long used() {
+        return used;
+    }
+
+    private static long blocks(long bytes) {
+        return (bytes + BLOCK - 1) / BLOCK * BLOCK;
+    }
+
+    /** Accounts for file {@code n} (named) growing or shrinking to {@code newSize}: ENOSPC past the capacity. */
+    private void resize(Node n, long newSize) throws Errno {
+        if (n.links <= 0) {
+            return;
+        }
+        long change = blocks(newSize) - blocks(n.data.size());
+        if (change > 0 && used + change > capacity) {
+            throw new Errno(Errno.ENOSPC);
+        }
+        used += change;
+    }
+
+    /** Accounts for file {@code n} losing its last name ({@code before} > 0, links 0 now) or getting one back. */
+    private void relinked(Node n, int before) {
+        if (n.dir || (before > 0) == (n.links > 0)) {
+            return;
+        }
+        used += (n.links > 0 ? 1 : -1) * blocks(n.data.size());
+    }
+
     private Node newNode(boolean dir, int mode, int uid, int gid) {
-        Node n = new Node(nextId++, dir, mode & 07777, uid, gid, System.currentTimeMillis() / 1000);
+        Node n = new Node(nextId++, dir, mode & 07777, uid, gid, System.currentTimeMillis() / 1000, store);
         nodes.put(n.id, n);
         return n;
     }
@@ -263,6 +341,7 @@ public final class FileTree implements PowerLossModel {
             throw new Errno(Errno.EEXIST);
         }
         n.links++;
+        relinked(n, n.links - 1);
         n.ctime = now();
         setName(d, name, n.id);
         return n;
@@ -286,6 +365,7 @@ public final class FileTree implements PowerLossModel {
             throw new Errno(Errno.ENOTEMPTY);
         }
         n.links -= dir ? 2 : 1;
+        relinked(n, n.links + 1);
         if (dir) {
             d.links--;
         }
@@ -323,6 +403,7 @@ public final class FileTree implements PowerLossModel {
                 throw new Errno(Errno.ENOTEMPTY);
             }
             replaced.links -= replaced.dir ? 2 : 1;
+            relinked(replaced, replaced.links + 1);
             if (replaced.dir) {
                 to.links--;
             }
@@ -370,16 +451,50 @@ public final class FileTree implements PowerLossModel {
         if (frozen) {
             throw new Errno(Errno.EIO);
         }
-        int failure = writeFaults.failsNow(id, offset, data.remaining());
+        int length = data.remaining();
+        int failure = writeFaults.failsNow(id, offset, length);
         if (failure != 0) {
             throw new Errno(failure);
         }
-        byte[] copy = new byte[data.remaining()];
-        data.get(copy);
-        FileChange c = FileChange.write(offset, copy);
-        c.applyTo(n.data);
+        if (offset < 0 || offset + length < 0) {
+            throw new Errno(Errno.EINVAL);
+        }
+        resize(n, Math.max(n.data.size(), offset + length));
+        if (logEnd > LOG_KEPT && logEnd > 2 * logLive) {
+            compactLog();
+        }
+        FileChange c = FileChange.write(offset, logEnd, length);
+        log.write(logEnd, data.duplicate());
+        logEnd += length;
+        logLive += length;
+        n.data.write(offset, data);
         n.fileChanges.add(c);
         n.mtime = now();
+    }
+
+    /**
+     * Moves the changes not yet synced into a new log, in place of one that holds mostly the bytes of changes
+     * synced since: a workload that always leaves some file unsynced would otherwise grow it without end.
+     */
+    private void compactLog() {
+        StoreFile fresh = StoreFile.in(store.dir());
+        long end = 0;
+        for (Node n : nodes.values()) {
+            if (n.dir) {
+                continue;
+            }
+            for (int i = 0; i < n.fileChanges.size(); i++) {
+                FileChange c = n.fileChanges.get(i);
+                if (c.isWrite()) {
+                    fresh.write(end, c.bytesIn(log));
+                    n.fileChanges.set(i, FileChange.write(c.offset(), end, c.length()));
+                    end += c.length();
+                }
+            }
+        }
+        log.close();
+        log = fresh;
+        logEnd = end;
     }
 
     /** Reads file {@code id} at {@code offset} into the space remaining in {@code out}; returns the bytes read. */
@@ -393,8 +508,12 @@ public final class FileTree implements PowerLossModel {
         if (frozen) {
             throw new Errno(Errno.EIO);
         }
+        if (size < 0) {
+            throw new Errno(Errno.EINVAL);
+        }
+        resize(n, size);
         FileChange c = FileChange.truncate(size);
-        c.applyTo(n.data);
+        c.applyTo(n.data, log);
         n.fileChanges.add(c);
         n.mtime = now();
     }
@@ -458,9 +577,17 @@ public final class FileTree implements PowerLossModel {
             n.nameChanges.clear();
         } else {
             for (FileChange c : n.fileChanges) {
-                c.applyTo(n.durableData);
+                c.applyTo(n.durableData, log);
+                logLive -= c.length();
             }
             n.fileChanges.clear();
+            if (logLive == 0) {
+                // Nothing in the log is needed now: written over from its start, its blocks freed when it grew large.
+                if (logEnd > LOG_KEPT) {
+                    log.clear();
+                }
+                logEnd = 0;
+            }
         }
         n.durableMode = n.mode;
         flushes++;
@@ -557,19 +684,15 @@ public final class FileTree implements PowerLossModel {
     /** Bytes written to files since their last sync: what a cut now could lose. */
     @Override
     public synchronized long unflushedBytes() {
-        long sum = 0;
-        for (Node n : nodes.values()) {
-            if (!n.dir) {
-                for (FileChange c : n.fileChanges) {
-                    sum += c.bytes == null ? 0 : c.bytes.length;
-                }
-            }
-        }
-        return sum;
+        return logLive;
     }
 
-    /** What a cut kept: the tree to write out, and the bytes of file writes it kept and lost. */
-    private record Survivor(Map<Long, TreeMap<String, Long>> entries, Map<Long, Bytes> data, long kept, long discarded) {
+    /**
+     * What a cut kept: the tree to write out, each file's changes kept over its durable bytes (which no
+     * longer change: the power is gone), and the bytes of file writes it kept and lost.
+     */
+    private record Survivor(Map<Long, TreeMap<String, Long>> entries, Map<Long, List<FileChange>> data, long kept,
+                            long discarded) {
     }
 
     /**
@@ -600,7 +723,7 @@ public final class FileTree implements PowerLossModel {
     private Survivor survivor(CutMode mode, long seed) {
         Random random = new Random(seed);
         Map<Long, TreeMap<String, Long>> entries = new HashMap<>();
-        Map<Long, Bytes> data = new HashMap<>();
+        Map<Long, List<FileChange>> data = new HashMap<>();
         long kept = 0;
         long discarded = 0;
         // In node order, so that a seed draws the same subset for the same workload.
@@ -617,11 +740,11 @@ public final class FileTree implements PowerLossModel {
                 }
                 entries.put(id, e);
             } else {
-                Bytes b = n.durableData.copy();
+                List<FileChange> b = new ArrayList<>();
                 for (FileChange c : n.fileChanges) {
-                    long bytes = c.bytes == null ? 0 : c.bytes.length;
+                    long bytes = c.length();
                     if (mode == CutMode.SUBSET && random.nextBoolean()) {
-                        c.applyTo(b);
+                        b.add(c);
                         kept += bytes;
                     } else {
                         discarded += bytes;
@@ -664,7 +787,7 @@ public final class FileTree implements PowerLossModel {
             } else if (earlier != null) {
                 Files.createLink(p, earlier);
             } else {
-                Files.write(p, duringCut.data.get(n.id).toArray());
+                writeFile(n, duringCut.data.get(n.id), p);
                 written.put(n.id, p);
             }
             Files.setPosixFilePermissions(p, permissions(n.durableMode));
@@ -682,38 +805,70 @@ public final class FileTree implements PowerLossModel {
         return out;
     }
 
+    /** Writes file {@code n} as it survived into {@code p}: its durable bytes with the changes kept applied in order. */
+    private void writeFile(Node n, List<FileChange> kept, Path p) throws IOException {
+        try (FileChannel out = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            long size = n.durableData.size();
+            n.durableData.copyTo(out);
+            for (FileChange c : kept) {
+                if (c.isWrite()) {
+                    ByteBuffer bytes = c.bytesIn(log);
+                    for (long at = c.offset(); bytes.hasRemaining(); ) {
+                        at += out.write(bytes, at);
+                    }
+                    size = Math.max(size, c.offset() + c.length());
+                } else {
+                    out.truncate(c.newSize());
+                    size = c.newSize();
+                }
+            }
+            if (out.size() < size) {
+                out.write(ByteBuffer.allocate(1), size - 1); // the size, the rest a hole that reads as zeros
+            }
+        }
+    }
+
+    /** Frees the files it keeps its bytes in; the tree is not used again. */
+    @Override
+    public synchronized void close() {
+        log.close();
+        store.close();
+    }
+
     private static long now() {
         return System.currentTimeMillis() / 1000;
     }
 
-    /** A file's bytes, in one array that grows as they do. */
+    /**
+     * A version of a file's bytes, in a sparse file of the {@link FileStore} made on its first write; the
+     * heap holds its size (past what the file holds, zeros).
+     */
     static final class Bytes {
-        private byte[] b = new byte[0];
+        private final FileStore store;
+        private final String name;
         private long size;
+        private boolean made;
+
+        Bytes(FileStore store, String name) {
+            this.store = store;
+            this.name = name;
+        }
 
         long size() {
             return size;
         }
 
         void write(long offset, ByteBuffer src) {
-            int n = src.remaining();
-            long end = offset + n;
-            if (end > Integer.MAX_VALUE - 8) {
-                throw new IllegalArgumentException("a file in the model holds at most 2 GiB");
-            }
-            grow(end);
-            src.get(b, (int) offset, n);
+            long end = offset + src.remaining();
+            store.write(name, offset, src);
+            made = true;
             size = Math.max(size, end);
         }
 
         void truncate(long newSize) {
-            if (newSize > Integer.MAX_VALUE - 8) {
-                throw new IllegalArgumentException("a file in the model holds at most 2 GiB");
-            }
-            if (newSize < size) {
-                java.util.Arrays.fill(b, (int) newSize, (int) size, (byte) 0);
-            } else {
-                grow(newSize);
+            if (made && newSize < size) {
+                store.truncate(name, newSize);
             }
             size = newSize;
         }
@@ -723,24 +878,21 @@ public final class FileTree implements PowerLossModel {
                 return 0;
             }
             int n = (int) Math.min(out.remaining(), size - offset);
-            out.put(b, (int) offset, n);
+            int limit = out.limit();
+            out.limit(out.position() + n);
+            if (made) {
+                store.read(name, offset, out);
+            } else {
+                StoreFile.zeros(out);
+            }
+            out.limit(limit);
             return n;
         }
 
-        Bytes copy() {
-            Bytes c = new Bytes();
-            c.b = java.util.Arrays.copyOf(b, (int) size);
-            c.size = size;
-            return c;
-        }
-
-        byte[] toArray() {
-            return java.util.Arrays.copyOf(b, (int) size);
-        }
-
-        private void grow(long end) {
-            if (end > b.length) {
-                b = java.util.Arrays.copyOf(b, (int) Math.max(end, Math.min(Integer.MAX_VALUE - 8, b.length * 2L)));
+        /** Copies its bytes into {@code out} from its start (not its size: what lies past them reads as zeros). */
+        void copyTo(FileChannel out) throws IOException {
+            if (made) {
+                store.copyTo(name, size, out);
             }
         }
     }

@@ -74,8 +74,11 @@ public final class FuseTreeServer implements FuseServer {
             return handle(opcode, node, req, rep);
         } catch (FileTree.Errno e) {
             return -e.errno();
+        } catch (java.io.UncheckedIOException e) {
+            // The model's store failed: the server's failure, not a reply of the disk (DriveControl says so).
+            throw e;
         } catch (IllegalArgumentException e) {
-            return -EFBIG; // a file past what the model holds in memory
+            return -EFBIG; // a file past what the model holds
         } catch (RuntimeException e) {
             // Answered, whatever it was: a request left unanswered would hang its caller and the mount.
             System.err.println("flushcheck file model: request " + opcode + " on node " + node + ": " + e);
@@ -151,8 +154,10 @@ public final class FuseTreeServer implements FuseServer {
                 }
             }
             case 28 -> readdir(node, req, rep); // READDIR
-            case 17 -> { // STATFS: fuse_kstatfs
-                rep.putLong(1 << 20).putLong(1 << 19).putLong(1 << 19).putLong(1 << 20).putLong(1 << 19)
+            case 17 -> { // STATFS: fuse_kstatfs {blocks, bfree, bavail, files, ffree, bsize, namelen, frsize, ...}
+                long blocks = tree.capacity() / 4096;
+                long free = blocks - tree.used() / 4096;
+                rep.putLong(blocks).putLong(free).putLong(free).putLong(1 << 20).putLong(1 << 19)
                         .putInt(4096).putInt(255).putInt(4096).putInt(0);
                 for (int i = 0; i < 6; i++) {
                     rep.putInt(0);

@@ -70,4 +70,7 @@ public interface PowerLossModel {
 
     /** Writes what survived the cut to {@code to}: the drive's image file, or the tree into an empty directory. */
     void save(Path to) throws IOException;
+
+    /** Frees the files the model keeps its bytes in; it is not used again. */
+    void close();
 }

@@ -4,23 +4,28 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apiguardian.api.API;
 
 /**
- * A drive with a volatile write cache, in memory, by 4 KiB sectors: what was written since the last
+ * A drive with a volatile write cache, by 4 KiB sectors: what was written since the last
  * flush sits in the cache ({@link #unflushedBytes()}), a flush makes it durable, and a power cut keeps
  * the durable sectors and, in {@link CutMode#SUBSET}, any subset of the cached ones (a drive may have
  * written any of them, in any order). A drive writes atomically only in its own unit: with an atomic
  * unit under 4 KiB ({@link #SectorStore(long, int)}), a cut keeps each unit of a cached sector on its own,
  * so a 4 KiB write may survive in part, torn. After a cut the drive is frozen: it reads what survived and
  * discards writes. Sectors never written read as zeros and take no memory.
+ *
+ * <p>The sectors live on the disk, not in the heap: what the drive reads now in one sparse
+ * {@link StoreFile}, each sector at its own offset, and in another, for a cut, the durable contents of
+ * each sector written over since the last flush (a sector written for the first time has none to keep:
+ * it was zeros, or its template's). So a write is a copy and a flush only forgets; a cut puts back what
+ * it does not keep. The heap holds only which sectors the file holds, which were written since the last
+ * flush and in what order, and where their old contents are.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class SectorStore implements PowerLossModel {
@@ -32,8 +37,22 @@ public final class SectorStore implements PowerLossModel {
 
     private final long size;
     private final int atomicUnit;
-    private final Map<Long, byte[]> durable = new HashMap<>();
-    private Map<Long, byte[]> cache = new LinkedHashMap<>();
+    /** The sectors {@link #dataFile} holds (as the drive reads them now); the others are {@link #below}'s, or zeros. */
+    private final BitSet held = new BitSet();
+    private final StoreFile dataFile;
+    /** What the drive started from (a template), or null: zeros. */
+    private final SectorImage below;
+    /** The sectors written since the last flush: the drive's cache. */
+    private final BitSet cached = new BitSet();
+    private long cachedCount;
+    /** The cached sectors in the order written, repeats included: the last of each is its place. */
+    private long[] order = new long[64];
+    private int orderLength;
+    /** Slot i of {@link #oldFile} holds what sector {@code oldSectors[i]} held at the last flush. */
+    private final StoreFile oldFile;
+    private int[] oldSectors = new int[64];
+    private int oldCount;
+    private final ByteBuffer one = ByteBuffer.allocate(SECTOR);
     private long flushes;
     private boolean frozen;
     private long cutAtFlush = -1;
@@ -55,50 +74,69 @@ public final class SectorStore implements PowerLossModel {
      * sector is never torn), or 512, 1024, 2048 (a cut may keep part of a sector).
      */
     public SectorStore(long size, int atomicUnit) {
-        this(size, atomicUnit, Map.of());
+        this(size, atomicUnit, null);
+    }
+
+    /** As {@link #SectorStore(long, int, SectorImage, Path)}, its files in the JVM's temporary directory. */
+    public SectorStore(long size, int atomicUnit, SectorImage image) {
+        this(size, atomicUnit, image, StoreFile.defaultDir());
     }
 
     /**
-     * As {@link #SectorStore(long, int)}, with {@code image} ({@link #image()} of another drive of the
-     * same size) durable from the start: a filesystem made once serves every drive made from it, the
-     * sectors shared until one is written.
+     * As {@link #SectorStore(long, int)}, with {@code image} ({@link #image} of another drive of the same
+     * size, or null) durable from the start: a filesystem made once serves every drive made from it, the
+     * sectors shared until one is written. The drive's sectors are kept in files made in {@code dir}.
      */
-    public SectorStore(long size, int atomicUnit, Map<Long, byte[]> image) {
+    public SectorStore(long size, int atomicUnit, SectorImage image, Path dir) {
         if (size <= 0 || size % SECTOR != 0) {
             throw new IllegalArgumentException("a disk is a positive whole number of 4 KiB sectors, not " + size + " bytes");
         }
         if (!validAtomicUnit(atomicUnit)) {
             throw new IllegalArgumentException("a drive writes 512, 1024, 2048 or 4096 bytes atomically, not " + atomicUnit);
         }
+        if (size / SECTOR > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a drive holds at most 8 TiB, not " + size + " bytes");
+        }
         this.size = size;
         this.atomicUnit = atomicUnit;
-        for (Long sector : image.keySet()) {
-            check(sector * SECTOR, SECTOR);
+        if (image != null) {
+            long last = image.held().length() - 1;
+            if (last >= 0) {
+                check(last * SECTOR, SECTOR);
+            }
         }
-        durable.putAll(image);
+        this.below = image;
+        this.dataFile = StoreFile.in(dir);
+        this.oldFile = StoreFile.in(dir);
+    }
+
+    /** As {@link #image(Path)}, its file in the JVM's temporary directory. */
+    public SectorImage image() {
+        return image(StoreFile.defaultDir());
     }
 
     /**
-     * What the drive reads now, cache included, as sectors (zeros left out: they read as zeros anyway),
-     * for {@link #SectorStore(long, int, Map)}. The arrays are shared, not copied: a durable sector's
-     * array is never written again (a write to its sector copies it into the cache first), and the
-     * cache's are copied here because they are written in place.
+     * What the drive reads now, cache included, as an image to start other drives from
+     * ({@link #SectorStore(long, int, SectorImage, Path)}), its file made in {@code dir}: a copy, so this
+     * drive writes on without changing it. Sectors of zeros are left out: they read as zeros anyway.
      */
-    public synchronized Map<Long, byte[]> image() {
-        Map<Long, byte[]> image = new HashMap<>();
-        durable.forEach((sector, bytes) -> {
-            if (!Arrays.equals(bytes, ZEROS)) {
-                image.put(sector, bytes);
+    public synchronized SectorImage image(Path dir) {
+        BitSet candidates = (BitSet) held.clone();
+        if (below != null) {
+            candidates.or(below.held());
+        }
+        StoreFile file = StoreFile.in(dir);
+        BitSet held = new BitSet();
+        ByteBuffer one = ByteBuffer.allocate(SECTOR);
+        for (int s = candidates.nextSetBit(0); s >= 0; s = candidates.nextSetBit(s + 1)) {
+            one.clear();
+            read((long) s * SECTOR, one);
+            if (!Arrays.equals(one.array(), ZEROS)) {
+                file.write((long) s * SECTOR, one.flip());
+                held.set(s);
             }
-        });
-        cache.forEach((sector, bytes) -> {
-            if (Arrays.equals(bytes, ZEROS)) {
-                image.remove(sector);
-            } else {
-                image.put(sector, bytes.clone());
-            }
-        });
-        return Map.copyOf(image);
+        }
+        return new SectorImage(file, held);
     }
 
     /** 512, 1024, 2048 or 4096: the units a drive may write atomically, in this model. */
@@ -146,23 +184,88 @@ public final class SectorStore implements PowerLossModel {
             data.position(data.limit());
             return 0;
         }
-        int done = 0;
-        while (done < length) {
-            long pos = offset + done;
-            long sector = pos / SECTOR;
-            int within = (int) (pos % SECTOR);
-            int n = Math.min(SECTOR - within, length - done);
-            // Re-inserted, so the cache keeps the order in which sectors were last written.
-            byte[] block = cache.remove(sector);
-            if (block == null) {
-                byte[] old = durable.get(sector);
-                block = old == null || n == SECTOR ? new byte[SECTOR] : old.clone();
-            }
-            data.get(block, within, n);
-            cache.put(sector, block);
-            done += n;
+        if (length == 0) {
+            return 0;
+        }
+        long end = offset + length;
+        long first = offset / SECTOR;
+        long last = (end - 1) / SECTOR;
+        for (long s = first; s <= last; s++) {
+            boolean whole = s * SECTOR >= offset && (s + 1) * SECTOR <= end;
+            beforeWrite(s, whole);
+        }
+        dataFile.write(offset, data);
+        for (long s = first; s <= last; s++) {
+            markCached(s);
         }
         return 0;
+    }
+
+    /**
+     * Readies {@code sector} for a write ({@code whole}: of all of it): the first write since the last flush
+     * keeps what the sector held for a cut, and a sector the file does not hold yet gets what it reads now
+     * (its template's bytes, or zeros), which a write of part of it keeps around its bytes.
+     */
+    private void beforeWrite(long sector, boolean whole) {
+        int s = (int) sector;
+        if (cached.get(s)) {
+            return;
+        }
+        if (held.get(s)) {
+            if (oldCount == oldSectors.length) {
+                oldSectors = Arrays.copyOf(oldSectors, oldCount * 2);
+            }
+            oldFile.write((long) oldCount * SECTOR, dataFile.bytes(sector * SECTOR, SECTOR));
+            oldSectors[oldCount++] = s;
+            return;
+        }
+        if (!whole) {
+            one.clear();
+            readFresh(sector, one);
+            dataFile.write(sector * SECTOR, one.flip());
+        }
+        held.set(s);
+    }
+
+    /** What {@code sector}, not held, reads: its template's bytes, or zeros. */
+    private void readFresh(long sector, ByteBuffer out) {
+        if (below != null && below.holds(sector)) {
+            below.read(sector * SECTOR, out);
+        } else {
+            StoreFile.zeros(out);
+        }
+    }
+
+    private void markCached(long sector) {
+        if (!cached.get((int) sector)) {
+            cached.set((int) sector);
+            cachedCount++;
+        }
+        if (orderLength == order.length) {
+            if (orderLength > 2 * cachedCount + 1024) {
+                long[] unique = lastWriteOrder();
+                order = Arrays.copyOf(unique, Math.max(64, unique.length * 2));
+                orderLength = unique.length;
+            } else {
+                order = Arrays.copyOf(order, order.length * 2);
+            }
+        }
+        order[orderLength++] = sector;
+    }
+
+    /** The cached sectors, each once, in the order in which they were last written. */
+    private long[] lastWriteOrder() {
+        long[] unique = new long[(int) cachedCount];
+        BitSet seen = new BitSet();
+        int n = unique.length;
+        for (int i = orderLength - 1; i >= 0; i--) {
+            int s = (int) order[i];
+            if (!seen.get(s)) {
+                seen.set(s);
+                unique[--n] = s;
+            }
+        }
+        return unique;
     }
 
     /** Reads {@code length} bytes at {@code offset} into {@code out}: the cache over the durable sectors. */
@@ -172,24 +275,42 @@ public final class SectorStore implements PowerLossModel {
 
     /** Fills the space remaining in {@code out} with the bytes at {@code offset}: the cache over the durable sectors. */
     public synchronized void read(long offset, ByteBuffer out) {
-        int length = out.remaining();
-        check(offset, length);
-        int done = 0;
-        while (done < length) {
-            long pos = offset + done;
+        check(offset, out.remaining());
+        readNow(offset, out);
+    }
+
+    private static final int ZERO = 0;
+    private static final int BELOW = 1;
+    private static final int HELD = 2;
+
+    /** Where {@code sector} is read from: the file, the image below, or zeros. */
+    private int source(long sector) {
+        if (held.get((int) sector)) {
+            return HELD;
+        }
+        return below != null && below.holds(sector) ? BELOW : ZERO;
+    }
+
+    /** Fills {@code out} from {@code offset}, each run of sectors read from the same place at once. */
+    private void readNow(long offset, ByteBuffer out) {
+        int limit = out.limit();
+        long pos = offset;
+        while (out.hasRemaining()) {
             long sector = pos / SECTOR;
-            int within = (int) (pos % SECTOR);
-            int n = Math.min(SECTOR - within, length - done);
-            byte[] block = cache.get(sector);
-            if (block == null) {
-                block = durable.get(sector);
+            int from = source(sector);
+            long runEnd = (sector + 1) * SECTOR;
+            while (runEnd - pos < out.remaining() && source(runEnd / SECTOR) == from) {
+                runEnd += SECTOR;
             }
-            if (block == null) {
-                out.put(ZEROS, 0, n);
-            } else {
-                out.put(block, within, n);
+            int n = (int) Math.min(runEnd - pos, out.remaining());
+            out.limit(out.position() + n);
+            switch (from) {
+                case HELD -> dataFile.read(pos, out);
+                case BELOW -> below.read(pos, out);
+                default -> StoreFile.zeros(out);
             }
-            done += n;
+            out.limit(limit);
+            pos += n;
         }
     }
 
@@ -220,10 +341,7 @@ public final class SectorStore implements PowerLossModel {
             duringCut = freeze(CutMode.SUBSET, duringSeed);
             return FileTree.Errno.EIO;
         }
-        durable.putAll(cache);
-        // A new map, not clear(): clear() fills the whole table, which keeps the size of the largest cache
-        // ever held (mkfs's thousands of sectors), and a drive flushes a few sectors thousands of times.
-        cache = new LinkedHashMap<>();
+        clearCache(); // what the file holds is durable now: the old contents are forgotten
         flushes++;
         if (flushes == cutAtFlush) {
             frozen = true;
@@ -333,7 +451,7 @@ public final class SectorStore implements PowerLossModel {
     /** Bytes written since the last flush: what a cut now could lose. */
     @Override
     public synchronized long unflushedBytes() {
-        return (long) cache.size() * SECTOR;
+        return cachedCount * SECTOR;
     }
 
     @Override
@@ -367,50 +485,111 @@ public final class SectorStore implements PowerLossModel {
         onFreeze.run();
         long kept = 0;
         Random random = new Random(seed);
-        List<Long> order = new ArrayList<>(cache.keySet());
+        long[] order = lastWriteOrder();
+        Map<Integer, Integer> oldSlots = new HashMap<>();
+        for (int i = 0; i < oldCount; i++) {
+            oldSlots.put(oldSectors[i], i);
+        }
         int units = SECTOR / atomicUnit;
-        for (Long sector : order) {
+        ByteBuffer written = ByteBuffer.allocate(SECTOR);
+        ByteBuffer survived = ByteBuffer.allocate(SECTOR);
+        for (long sector : order) {
+            Integer slot = oldSlots.get((int) sector);
             if (mode != CutMode.SUBSET) {
+                putBack(sector, slot);
                 continue;
             }
             if (units == 1) {
                 if (random.nextBoolean()) {
-                    durable.put(sector, cache.get(sector));
                     kept++;
+                } else {
+                    putBack(sector, slot);
                 }
                 continue;
             }
-            byte[] written = cache.get(sector);
-            byte[] old = durable.get(sector);
-            byte[] survived = old == null ? new byte[SECTOR] : old.clone();
+            written.clear();
+            dataFile.read(sector * SECTOR, written);
+            survived.clear();
+            if (slot != null) {
+                oldFile.read((long) slot * SECTOR, survived);
+            } else {
+                readFresh(sector, survived);
+            }
             int keptHere = 0;
             for (int u = 0; u < units; u++) {
                 if (random.nextBoolean()) {
-                    System.arraycopy(written, u * atomicUnit, survived, u * atomicUnit, atomicUnit);
+                    System.arraycopy(written.array(), u * atomicUnit, survived.array(), u * atomicUnit, atomicUnit);
                     keptHere++;
                 }
             }
             if (keptHere > 0) {
-                durable.put(sector, survived);
+                dataFile.write(sector * SECTOR, survived.clear());
                 kept += keptHere;
+            } else {
+                putBack(sector, slot);
             }
         }
-        long discarded = (long) cache.size() * units - kept;
-        cache.clear();
+        long discarded = cachedCount * units - kept;
+        clearCache();
         return new long[] {kept, discarded};
+    }
+
+    /** Undoes the writes to {@code sector} since the last flush: its old contents back from {@code slot}, or none. */
+    private void putBack(long sector, Integer slot) {
+        if (slot != null) {
+            dataFile.write(sector * SECTOR, oldFile.bytes((long) slot * SECTOR, SECTOR));
+        } else {
+            held.clear((int) sector); // written for the first time: it reads as before, its template's or zeros
+        }
+    }
+
+    private void clearCache() {
+        for (int i = 0; i < orderLength; i++) {
+            cached.clear((int) order[i]);
+        }
+        cachedCount = 0;
+        oldCount = 0;
+        if (oldSectors.length > 4096) {
+            oldSectors = new int[64];
+        }
+        // A new array when the last was large: a drive flushes a few sectors thousands of times after mkfs.
+        if (order.length > 4096) {
+            order = new long[64];
+        }
+        orderLength = 0;
+        // The old contents' file keeps its blocks: the next interval's land on them, mapped already.
     }
 
     /** Writes the surviving image to {@code file}, sparse: sectors never written are holes. */
     @Override
     public synchronized void save(Path file) throws IOException {
+        BitSet all = (BitSet) held.clone();
+        if (below != null) {
+            all.or(below.held());
+        }
         try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
             out.setLength(0);
             out.setLength(size);
-            for (Map.Entry<Long, byte[]> e : durable.entrySet()) {
-                out.seek(e.getKey() * SECTOR);
-                out.write(e.getValue());
+            // Made here, not with the drive: a direct buffer is zeroed as it is made, and most drives never save.
+            ByteBuffer scratch = ByteBuffer.allocateDirect(256 * SECTOR);
+            for (int s = all.nextSetBit(0); s >= 0; ) {
+                int end = Math.min(all.nextClearBit(s), s + scratch.capacity() / SECTOR);
+                scratch.clear().limit((end - s) * SECTOR);
+                readNow((long) s * SECTOR, scratch);
+                scratch.flip();
+                for (long at = (long) s * SECTOR; scratch.hasRemaining(); ) {
+                    at += out.getChannel().write(scratch, at);
+                }
+                s = all.nextSetBit(end);
             }
         }
+    }
+
+    /** Frees the drive's files. */
+    @Override
+    public synchronized void close() {
+        dataFile.close();
+        oldFile.close();
     }
 
     private void check(long offset, int length) {

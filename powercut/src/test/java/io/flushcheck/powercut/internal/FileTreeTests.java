@@ -181,4 +181,49 @@ class FileTreeTests {
         t.save(to);
         assertThat(to.resolve("a")).exists();
     }
+
+    @Test
+    void aWritePastTheCapacityFailsWithEnospcAndRemovingAFileFreesItsBlocks() throws Exception {
+        FileTree t = new FileTree(0, 0, tmp, 16 * 4096);
+        long a = t.create(ROOT, "a", false, 0644, 0, 0).id();
+        t.write(a, 0, ByteBuffer.allocate(12 * 4096));
+        assertThat(t.used()).isEqualTo(12 * 4096);
+        long b = t.create(ROOT, "b", false, 0644, 0, 0).id();
+        t.write(b, 0, bytes("x"));
+        assertThat(t.used()).as("a block for a byte").isEqualTo(13 * 4096);
+        assertThatThrownBy(() -> t.write(b, 1, ByteBuffer.allocate(4 * 4096)))
+                .isInstanceOfSatisfying(FileTree.Errno.class, e -> assertThat(e.errno()).isEqualTo(FileTree.Errno.ENOSPC));
+        assertThatThrownBy(() -> t.truncate(b, 5 * 4096)).isInstanceOf(FileTree.Errno.class);
+        assertThat(t.unflushedBytes()).as("the failed write changed nothing").isEqualTo(12 * 4096 + 1);
+        t.write(a, 0, ByteBuffer.allocate(12 * 4096));
+        assertThat(t.used()).as("overwriting takes nothing more").isEqualTo(13 * 4096);
+
+        t.remove(ROOT, "a", false);
+        assertThat(t.used()).isEqualTo(4096);
+        t.write(b, 1, ByteBuffer.allocate(4 * 4096));
+        t.sync(b);
+        t.sync(ROOT);
+        Path s = survivor(t, PowerLossModel.CutMode.FLUSHED, 0);
+        assertThat(Files.size(s.resolve("b"))).isEqualTo(4 * 4096 + 1);
+        assertThat(Files.readString(s.resolve("b")).charAt(0)).isEqualTo('x');
+        t.close();
+    }
+
+    @Test
+    void aFilesBytesAreKeptInTheStoreDirectoryNotTheHeapAndCloseRemovesThem() throws Exception {
+        FileTree t = new FileTree(0, 0, tmp, 1L << 30);
+        long a = t.create(ROOT, "a", false, 0644, 0, 0).id();
+        t.write(a, 1 << 20, bytes("far"));
+        t.sync(a);
+        try (var files = Files.list(tmp)) {
+            assertThat(files.toList()).as("the store's directory").hasSize(1);
+        }
+        ByteBuffer out = ByteBuffer.allocate(8);
+        assertThat(t.read(a, (1 << 20) - 5, out)).isEqualTo(8);
+        assertThat(out.array()).containsExactly(0, 0, 0, 0, 0, 'f', 'a', 'r');
+        t.close();
+        try (var files = Files.list(tmp)) {
+            assertThat(files.toList()).isEmpty();
+        }
+    }
 }

@@ -50,7 +50,7 @@ class SectorStoreTests {
         first.flush();
         first.write(2 * 4096, filled(4096, 2), 4096);
         var image = first.image();
-        assertThat(image).as("durable and cached sectors, zeros left out").containsOnlyKeys(0L, 2L);
+        assertThat(image.sectors()).as("durable and cached sectors, zeros left out").containsExactly(0L, 2L);
 
         SectorStore second = new SectorStore(8 * 4096, 4096, image);
         assertThat(read(second, 0, 4096)).isEqualTo(filled(4096, 1));
