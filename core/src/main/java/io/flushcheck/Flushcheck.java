@@ -46,6 +46,11 @@ public final class Flushcheck {
      * @throws BadPathException when the path does not exist or is not a directory
      */
     public static CheckResult check(Path dir, CheckOptions options, ProbeListener listener) {
+        return check(dir, options, listener, null);
+    }
+
+    /** {@link #check}, with a test's hooks (null in a real check: no class of theirs is loaded). */
+    static CheckResult check(Path dir, CheckOptions options, ProbeListener listener, CheckHooks hooks) {
         long start = System.nanoTime();
         Path real = validateDirectory(dir);
         StorageInspector inspector = new StorageInspector();
@@ -66,6 +71,10 @@ public final class Flushcheck {
             }
             try {
                 SyncProbe probe = SyncProbe.forStorage(facts, inspector);
+                if (hooks != null) {
+                    hooks.inspected(real);
+                    hooks.opened(real);
+                }
                 probe.run(real, options.plan(), listener, costs::add);
                 remeasureWhileTooBusy(probe, real, facts, options, listener, costs);
             } catch (UnsupportedOperationException e) {
