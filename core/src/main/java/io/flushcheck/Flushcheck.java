@@ -2,6 +2,7 @@ package io.flushcheck;
 
 import io.flushcheck.probe.NativeCallException;
 import io.flushcheck.probe.OwnFiles;
+import io.flushcheck.probe.ProbeDirectory;
 import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncCost;
@@ -46,6 +47,11 @@ public final class Flushcheck {
      * @throws BadPathException when the path does not exist or is not a directory
      */
     public static CheckResult check(Path dir, CheckOptions options, ProbeListener listener) {
+        return check(dir, options, listener, null);
+    }
+
+    /** {@link #check}, with a test's hooks (null in a real check: no class of theirs is loaded). */
+    static CheckResult check(Path dir, CheckOptions options, ProbeListener listener, CheckHooks hooks) {
         long start = System.nanoTime();
         Path real = validateDirectory(dir);
         StorageInspector inspector = new StorageInspector();
@@ -66,8 +72,23 @@ public final class Flushcheck {
             }
             try {
                 SyncProbe probe = SyncProbe.forStorage(facts, inspector);
-                probe.run(real, options.plan(), listener, costs::add);
-                remeasureWhileTooBusy(probe, real, facts, options, listener, costs);
+                if (hooks != null) {
+                    hooks.inspected(real);
+                }
+                // Opened once: the probe's files are made relative to this descriptor, and its mount must be the
+                // one the facts were judged on, or the syncs would go where the counters do not look.
+                try (ProbeDirectory opened = probe.open(real)) {
+                    Finding changed = OpenedMount.changed(facts, opened.mountId());
+                    if (changed != null) {
+                        extra.add(changed);
+                    } else {
+                        if (hooks != null) {
+                            hooks.opened(real);
+                        }
+                        probe.run(opened, options.plan(), listener, costs::add);
+                        remeasureWhileTooBusy(probe, opened, facts, options, listener, costs);
+                    }
+                }
             } catch (UnsupportedOperationException e) {
                 extra.add(Finding.of(FindingCode.NATIVE_UNAVAILABLE, e.getMessage()));
             } catch (NativeCallException e) {
@@ -87,7 +108,7 @@ public final class Flushcheck {
      * again with four times the rounds (within the plan's limits), up to {@link #BUSY_REMEASURES} times;
      * the last measurement replaces the earlier one, but for its flush brackets, which add up.
      */
-    private static void remeasureWhileTooBusy(SyncProbe probe, Path real, StorageFacts facts, CheckOptions options,
+    private static void remeasureWhileTooBusy(SyncProbe probe, ProbeDirectory real, StorageFacts facts, CheckOptions options,
                                               ProbeListener listener, List<SyncCost> costs) {
         ProbePlan plan = options.plan();
         for (int attempt = 0; attempt < BUSY_REMEASURES; attempt++) {

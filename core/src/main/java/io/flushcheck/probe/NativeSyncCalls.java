@@ -1,10 +1,14 @@
 package io.flushcheck.probe;
 
 import com.sun.jna.LastErrorException;
+import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
+import io.flushcheck.storage.SysFiles;
+import java.io.IOException;
+import java.nio.file.Path;
 
 /**
  * {@link SyncCalls} through JNA direct mapping. Symbols are bound in the process's global scope,
@@ -49,7 +53,11 @@ final class NativeSyncCalls implements SyncCalls {
                     + " on " + System.getProperty("os.arch");
         }
         try {
-            Native.register(Libc.class, NativeLibrary.getProcess());
+            NativeLibrary process = NativeLibrary.getProcess();
+            Native.register(Libc.class, process);
+            if (FLAGS.directory != 0) {
+                Native.register(LinuxLibc.class, process);
+            }
             return new NativeSyncCalls();
         } catch (LinkageError | RuntimeException e) {
             return "cannot load the C library through JNA: " + e;
@@ -80,6 +88,23 @@ final class NativeSyncCalls implements SyncCalls {
         }
     }
 
+    /**
+     * The calls that make files relative to an open directory, bound on Linux only: macOS keeps making them by
+     * path (its probe judges by timing, with no mount facts to hold the directory to).
+     */
+    static final class LinuxLibc {
+        static native int openat(int dirFd, String path, int flags, int mode) throws LastErrorException;
+
+        static native int unlinkat(int dirFd, String path, int flags) throws LastErrorException;
+
+        /** statx(2) through syscall(2): glibc before 2.28 and musl builds may lack the wrapper. */
+        static native long syscall(long number, int dirFd, String path, int flags, int mask, Pointer buf)
+                throws LastErrorException;
+
+        private LinuxLibc() {
+        }
+    }
+
     private static NativeCallException failure(String call, LastErrorException e) {
         int errno = e.getErrorCode();
         return new NativeCallException(call, errno, Libc.strerror(errno));
@@ -104,6 +129,97 @@ final class NativeSyncCalls implements SyncCalls {
         }
         return fd;
     }
+
+    @Override
+    public int openDirectory(String path) {
+        if (FLAGS.directory == 0) {
+            return -1;
+        }
+        try {
+            // O_PATH: a handle on the directory itself, which needs no read permission on it.
+            return Libc.open(path, FLAGS.path | FLAGS.directory | FLAGS.cloexec, 0);
+        } catch (LastErrorException e) {
+            throw failure("open(" + path + ")", e);
+        }
+    }
+
+    @Override
+    public int createExclusiveAt(int dirFd, String name, String shown, boolean dsync) {
+        int flags = FLAGS.wronly | FLAGS.creat | FLAGS.excl | FLAGS.nofollow | FLAGS.cloexec | (dsync ? FLAGS.dsync : 0);
+        int fd;
+        try {
+            fd = LinuxLibc.openat(dirFd, name, flags, 0600);
+        } catch (LastErrorException e) {
+            throw failure("open(" + shown + ")", e);
+        }
+        try {
+            Libc.fchmod(fd, 0600);
+        } catch (LastErrorException e) {
+            close(fd);
+            throw failure("fchmod(" + shown + ")", e);
+        }
+        return fd;
+    }
+
+    @Override
+    public boolean unlinkAt(int dirFd, String name, String shown) {
+        try {
+            LinuxLibc.unlinkat(dirFd, name, 0);
+            return true;
+        } catch (LastErrorException e) {
+            if (e.getErrorCode() == ENOENT) {
+                return false;
+            }
+            throw failure("unlink(" + shown + ")", e);
+        }
+    }
+
+    @Override
+    public long mountIdOf(int fd) {
+        long id = FLAGS.statx > 0 ? statxMountId(fd) : -1;
+        return id >= 0 ? id : fdinfoMountId(fd);
+    }
+
+    /** statx's STATX_MNT_ID (Linux 5.8): the id mountinfo gives the mount, not the 64-bit STATX_MNT_ID_UNIQUE. */
+    static long statxMountId(int fd) {
+        try (Memory buf = new Memory(STATX_SIZE)) {
+            buf.clear();
+            LinuxLibc.syscall(FLAGS.statx, fd, "", AT_EMPTY_PATH, STATX_MNT_ID, buf);
+            return (buf.getInt(0) & STATX_MNT_ID) != 0 ? buf.getLong(STATX_MNT_ID_OFFSET) : -1;
+        } catch (LastErrorException e) {
+            return -1; // ENOSYS (before 4.11, or a seccomp filter that refuses it): fdinfo tells
+        }
+    }
+
+    /** {@code mnt_id:} in /proc/self/fdinfo/FD (Linux 3.15). */
+    static long fdinfoMountId(int fd) {
+        String info;
+        try {
+            info = SysFiles.read(Path.of("/proc/self/fdinfo/" + fd));
+        } catch (IOException e) {
+            return -1;
+        }
+        int at = info.indexOf("mnt_id:");
+        if (at < 0) {
+            return -1;
+        }
+        int start = at + 7;
+        while (start < info.length() && (info.charAt(start) == ' ' || info.charAt(start) == '\t')) {
+            start++;
+        }
+        int end = start;
+        while (end < info.length() && info.charAt(end) >= '0' && info.charAt(end) <= '9') {
+            end++;
+        }
+        return end > start ? Long.parseLong(info.substring(start, end)) : -1;
+    }
+
+    private static final int ENOENT = 2;
+    private static final int AT_EMPTY_PATH = 0x1000;
+    private static final int STATX_MNT_ID = 0x1000;
+    /** struct statx: 256 bytes, stx_mnt_id at 0x90. */
+    private static final int STATX_SIZE = 256;
+    private static final int STATX_MNT_ID_OFFSET = 0x90;
 
     @Override
     public long pwrite(int fd, Pointer buffer, long count, long offset) {
@@ -185,7 +301,8 @@ final class NativeSyncCalls implements SyncCalls {
     }
 
     /** open(2) flag values differ between kernels and, for a few, between Linux architectures. */
-    record Flags(int wronly, int creat, int excl, int nofollow, int cloexec, int dsync, int fullFsync, int barrierFsync) {
+    record Flags(int wronly, int creat, int excl, int nofollow, int cloexec, int dsync, int fullFsync, int barrierFsync,
+                 int directory, int path, int statx) {
         static Flags forThisPlatform() {
             if (!Platform.is64Bit()) {
                 // pwrite's off_t and the long-returning bindings assume a 64-bit ABI.
@@ -193,15 +310,19 @@ final class NativeSyncCalls implements SyncCalls {
             }
             if (Platform.isLinux()) {
                 boolean arm = Platform.isARM();
-                // x86 keeps asm-generic's O_NOFOLLOW; arm and arm64 define their own.
+                // x86 keeps asm-generic's O_NOFOLLOW and O_DIRECTORY; arm and arm64 define their own.
                 int nofollow = arm ? 0100000 : 0400000;
+                int directory = arm ? 040000 : 0200000;
                 if (!(Platform.isIntel() || arm)) {
                     return null;
                 }
-                return new Flags(01, 0100, 0200, nofollow, 02000000, 010000, -1, -1);
+                // statx's system call number: 332 on x86-64, 291 on arm64 (asm-generic).
+                return new Flags(01, 0100, 0200, nofollow, 02000000, 010000, -1, -1, directory, 010000000,
+                        arm ? 291 : 332);
             }
             if (Platform.isMac()) {
-                return new Flags(0x1, 0x200, 0x800, 0x100, 0x1000000, 0x400000, 51, 85);
+                // No directory descriptors: the probe's files are made by path there.
+                return new Flags(0x1, 0x200, 0x800, 0x100, 0x1000000, 0x400000, 51, 85, 0, 0, 0);
             }
             return null;
         }

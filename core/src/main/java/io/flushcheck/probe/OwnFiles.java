@@ -177,6 +177,15 @@ public final class OwnFiles {
      * leftover is reported on stderr, not fatal. A name that is not registered is left alone.
      */
     public static void remove(Path p) {
+        remove(p, null);
+    }
+
+    /**
+     * {@link #remove(Path)} of a file made in the directory {@code in} holds open (null: by path), so that it is
+     * removed from the directory it was made in whatever became of that directory's name. The shutdown hook
+     * removes by path: the descriptor may be closed under it by then.
+     */
+    static void remove(Path p, ProbeDirectory in) {
         Boolean created;
         synchronized (LOCK) {
             created = LIVE.get(p);
@@ -188,7 +197,11 @@ public final class OwnFiles {
             if (created) {
                 for (Path f : family(p)) {
                     try {
-                        Files.deleteIfExists(f);
+                        if (in == null) {
+                            Files.deleteIfExists(f);
+                        } else {
+                            in.remove(f);
+                        }
                     } catch (IOException e) {
                         System.err.println("flushcheck: could not remove " + f + ": " + e.getMessage());
                     }

@@ -13,6 +13,30 @@ interface SyncCalls {
     /** Creates a new file exclusively (never through a symlink), mode 0600, write-only. */
     int createExclusive(String path, boolean dsync);
 
+    /**
+     * Opens a directory for the probe's files to be made relative to it ({@link #createExclusiveAt}): the
+     * descriptor holds the directory, whatever later becomes of its name. -1 where files are made by path
+     * (macOS, whose probe judges by timing alone; stand-ins).
+     */
+    default int openDirectory(String path) {
+        return -1;
+    }
+
+    /** {@link #createExclusive} of {@code name} inside the directory open as {@code dirFd}; {@code shown} names it in errors. */
+    default int createExclusiveAt(int dirFd, String name, String shown, boolean dsync) {
+        throw new UnsupportedOperationException("no directory descriptors here");
+    }
+
+    /** Removes {@code name} from the directory open as {@code dirFd}; false when it was not there. */
+    default boolean unlinkAt(int dirFd, String name, String shown) {
+        throw new UnsupportedOperationException("no directory descriptors here");
+    }
+
+    /** The id of the mount an open file is on, as mountinfo numbers mounts; -1 where it cannot be told. */
+    default long mountIdOf(int fd) {
+        return -1;
+    }
+
     long pwrite(int fd, Pointer buffer, long count, long offset);
 
     long write(int fd, Pointer buffer, long count);

@@ -60,6 +60,22 @@ public final class SyncProbe {
      * @throws NativeCallException when a file cannot be created or written (read-only, full, no permission)
      */
     public List<SyncCost> run(Path dir, ProbePlan plan, ProbeListener listener) {
+        try (ProbeDirectory opened = open(dir)) {
+            return run(opened, plan, listener);
+        }
+    }
+
+    /**
+     * Opens the directory the probe is to write in, once: its files are made relative to it ({@link ProbeDirectory}).
+     *
+     * @throws NativeCallException when it cannot be opened
+     */
+    public ProbeDirectory open(Path dir) {
+        return ProbeDirectory.open(calls, dir);
+    }
+
+    /** {@link #run(Path, ProbePlan, ProbeListener)} in a directory already opened. */
+    public List<SyncCost> run(ProbeDirectory dir, ProbePlan plan, ProbeListener listener) {
         List<SyncCost> out = new ArrayList<>();
         run(dir, plan, listener, out::add);
         return out;
@@ -72,32 +88,39 @@ public final class SyncProbe {
      * @throws NativeCallException when a file cannot be created or written (read-only, full, no permission)
      */
     public void run(Path dir, ProbePlan plan, ProbeListener listener, Consumer<SyncCost> finished) {
+        try (ProbeDirectory opened = open(dir)) {
+            run(opened, plan, listener, finished);
+        }
+    }
+
+    /** {@link #run(Path, ProbePlan, ProbeListener, Consumer)} in a directory already opened. */
+    public void run(ProbeDirectory dir, ProbePlan plan, ProbeListener listener, Consumer<SyncCost> finished) {
         for (SyncMode mode : plan.modes()) {
             finished.accept(runMode(dir, mode, plan, listener));
         }
     }
 
-    private SyncCost runMode(Path dir, SyncMode mode, ProbePlan plan, ProbeListener listener) {
-        Path file = OwnFiles.probeName(dir, mode.id());
+    private SyncCost runMode(ProbeDirectory dir, SyncMode mode, ProbePlan plan, ProbeListener listener) {
+        Path file = OwnFiles.probeName(dir.path(), mode.id());
         try (Memory buffer = new Memory(plan.blockSize())) {
             calls.fill(buffer, plan.blockSize());
             if (mode == SyncMode.JAVA_FORCE) {
-                return javaForce(file, plan, listener);
+                return javaForce(dir, file, plan, listener);
             }
-            int fd = createOwn(file, mode == SyncMode.DSYNC);
+            int fd = createOwn(dir, file, mode == SyncMode.DSYNC);
             try {
                 if (!hasControl(mode) || counters.isEmpty()) {
                     return loop(fd, -1, buffer, mode, plan, listener);
                 }
-                Path controlFile = OwnFiles.probeName(dir, mode.id() + "-control");
-                int control = createOwn(controlFile, false);
+                Path controlFile = OwnFiles.probeName(dir.path(), mode.id() + "-control");
+                int control = createOwn(dir, controlFile, false);
                 try {
                     return loop(fd, control, buffer, mode, plan, listener);
                 } finally {
-                    closeAndRemove(control, controlFile);
+                    closeAndRemove(dir, control, controlFile);
                 }
             } finally {
-                closeAndRemove(fd, file);
+                closeAndRemove(dir, fd, file);
             }
         }
     }
@@ -107,11 +130,11 @@ public final class SyncProbe {
      * instant finds it; settled as ours only once created: a file that was already there (EEXIST) is never
      * removed.
      */
-    private int createOwn(Path file, boolean dsync) {
+    private int createOwn(ProbeDirectory dir, Path file, boolean dsync) {
         OwnFiles.reserve(file);
         boolean created = false;
         try {
-            int fd = calls.createExclusive(file.toString(), dsync);
+            int fd = dir.create(file, dsync);
             created = true;
             return fd;
         } finally {
@@ -119,11 +142,11 @@ public final class SyncProbe {
         }
     }
 
-    private void closeAndRemove(int fd, Path file) {
+    private void closeAndRemove(ProbeDirectory dir, int fd, Path file) {
         try {
             calls.close(fd);
         } finally {
-            OwnFiles.remove(file);
+            OwnFiles.remove(file, dir);
         }
     }
 
@@ -175,11 +198,44 @@ public final class SyncProbe {
         return Round.of(i -> calls.pwrite(fd, buffer, bs, (i % slots) * bs), i -> sync.accept(fd));
     }
 
-    private SyncCost javaForce(Path file, ProbePlan plan, ProbeListener listener) {
+    private SyncCost javaForce(ProbeDirectory dir, Path file, ProbePlan plan, ProbeListener listener) {
         ByteBuffer buf = ByteBuffer.allocateDirect(plan.blockSize());
         byte[] pattern = new byte[plan.blockSize()];
         Arrays.fill(pattern, (byte) 0x5A);
         buf.put(pattern).flip();
+        FileChannel opened = dir.held() ? javaChannelAt(dir, file) : javaChannelByPath(file);
+        try (FileChannel ch = opened) {
+            return measure(SyncMode.JAVA_FORCE, plan, Round.of(i -> {
+                buf.rewind();
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+            }, i -> ch.force(true)), listener);
+        } catch (IOException e) {
+            throw new NativeCallException("java-force on " + file, 0, describe(e));
+        } finally {
+            OwnFiles.remove(file, dir);
+        }
+    }
+
+    /**
+     * Java's own channel on a file created in the directory held open: Java cannot open relative to a descriptor,
+     * so the file is created there natively and Java reopens it through /proc/self/fd, which reaches that very
+     * file whatever became of the directory's name. Java's force then syncs it as it syncs any channel of its own.
+     */
+    private FileChannel javaChannelAt(ProbeDirectory dir, Path file) {
+        int fd = createOwn(dir, file, false);
+        try {
+            return FileChannel.open(Path.of("/proc/self/fd/" + fd), StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            OwnFiles.remove(file, dir);
+            throw new NativeCallException("java-force: open(" + file + ")", 0, describe(e));
+        } finally {
+            calls.close(fd);
+        }
+    }
+
+    private FileChannel javaChannelByPath(Path file) {
         FileChannel opened = null;
         OwnFiles.reserve(file);
         try {
@@ -191,18 +247,7 @@ public final class SyncProbe {
         } finally {
             OwnFiles.settle(file, opened != null);
         }
-        try (FileChannel ch = opened) {
-            return measure(SyncMode.JAVA_FORCE, plan, Round.of(i -> {
-                buf.rewind();
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
-            }, i -> ch.force(true)), listener);
-        } catch (IOException e) {
-            throw new NativeCallException("java-force on " + file, 0, describe(e));
-        } finally {
-            OwnFiles.remove(file);
-        }
+        return opened;
     }
 
     /** Java reports no errno; its exception names the condition ("Read-only file system"). */

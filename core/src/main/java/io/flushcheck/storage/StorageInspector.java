@@ -46,7 +46,17 @@ public final class StorageInspector {
         String note = null;
         if (device == null && FsTypes.isOverlay(mount.fsType())) {
             String upperDir = mount.superOption("upperdir");
-            if (upperDir != null && Files.isDirectory(Path.of(upperDir))) {
+            // An overlay of another namespace's table names its upper layer in its mounter's namespace, which
+            // may not be this one: the name is held to the directory it reaches there (OverlayUpper).
+            OverlayUpper.Found found = upperDir == null || !elsewhere ? null
+                    : OverlayUpper.inNamespace(upperDir, KernelPath.namespacePid(resolved), table);
+            if (found != null && found.unseen() != null) {
+                device = BlockDevice.unseen(upperDir, "overlay upper layer", found.unseen());
+            } else if (found != null && found.mount() != null) {
+                upper = found.mount();
+                data = upper;
+                device = sysBlock.chainOf(upper);
+            } else if (found == null && upperDir != null && Files.isDirectory(Path.of(upperDir))) {
                 upper = table.mountOf(Path.of(upperDir).toRealPath().toString());
                 data = upper;
                 device = sysBlock.chainOf(upper);

@@ -32,6 +32,11 @@ public enum FindingCode {
      * counts every flush it receives, whatever becomes of it there. Caps the verdict at UNKNOWN.
      */
     UNCOUNTED_LEVEL(Verdict.UNKNOWN),
+    /**
+     * The directory opened for the probe is not on the mount its storage facts were judged on: it was renamed,
+     * replaced or mounted over between inspection and probe. No probe runs; caps the verdict at UNKNOWN.
+     */
+    DIRECTORY_CHANGED(Verdict.UNKNOWN),
     NETWORK_FILESYSTEM(null),
     FUSE_DAEMON(null),
     NO_LOCAL_FLUSHES(null),

@@ -107,8 +107,18 @@ public final class Mounts implements AutoCloseable {
      */
     public long namespaceWithTmpfs(Path dir) throws IOException {
         Files.createDirectories(dir);
+        return namespace("mount -t tmpfs flushcheck-ns \"$0\"", dir);
+    }
+
+    /**
+     * A process in a mount namespace of its own that runs {@code script} (sh, with {@code $0} = {@code dir}), which
+     * mounts at least a tmpfs named {@code flushcheck-ns} on {@code dir}, then sleeps until close kills it.
+     *
+     * @return its PID
+     */
+    public long namespace(String script, Path dir) throws IOException {
         Process p = new ProcessBuilder("unshare", "-m", "--propagation", "private", "sh", "-c",
-                "mount -t tmpfs flushcheck-ns \"$0\" && exec sleep 3600", dir.toString())
+                script + " && exec sleep 3600", dir.toString())
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         undo.push(() -> {
             p.destroyForcibly();
