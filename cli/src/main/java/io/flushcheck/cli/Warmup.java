@@ -78,7 +78,8 @@ final class Warmup implements Runnable {
         // Class literals load a class without initializing it; the array is built on the warm-up
         // thread, so the main thread pays for none of them.
         return new Class<?>[] {StorageInspector.class, MountTable.class, SysFiles.class, MountTable.walkClass(),
-            MountInfo.class, KernelPath.class, SysBlock.class, FilesystemDevices.class, BlockDevice.Kind.class, BlockDevice.class, FsTypes.class, StorageFacts.class,
+            MountInfo.class, KernelPath.class, SysBlock.class, FilesystemDevices.class,
+            FilesystemDevices.journalClass(), BlockDevice.Kind.class, BlockDevice.class, FsTypes.class, StorageFacts.class,
             Environment.class, Judge.class, Finding.class, Judgement.class, CheckResult.class, ResultJson.class, Json.class,
             ResultData.class, ResultData.Finding.class, ResultData.Storage.class, ResultData.CountedDevice.class,
             TextReport.class, Escape.class};

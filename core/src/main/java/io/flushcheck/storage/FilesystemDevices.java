@@ -58,6 +58,11 @@ public final class FilesystemDevices {
      * Where an ext4's journal is: {@link #INTERNAL} (in the filesystem, or none), on {@code device}, or not placed,
      * and {@code why}.
      */
+    /** The class an ext4's judgement loads besides this one, for a warm-up that loads them ahead. */
+    public static Class<?> journalClass() {
+        return Journal.class;
+    }
+
     record Journal(String device, String why) {
     }
 
