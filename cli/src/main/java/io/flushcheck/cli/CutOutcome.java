@@ -19,10 +19,12 @@ package io.flushcheck.cli;
  * @param verifyExit     the verify command's exit code; null when it did not run or timed out
  * @param verifyTail     the last lines of the verify command's output
  * @param failure        why the cut failed without a verify exit code (the survivor would not mount, a timeout), or null
+ * @param armedDuring    whether the cut was armed during a flush (it may still have come at the exit): the repeat
+ *                       line's choice between {@code --during-flush} and {@code --after-flushes}
  */
 record CutOutcome(int number, long seed, long afterFlushes, String cutAt, Integer commandExit, String commandTail,
                   long flushes, long discardedBytes, long keptBytes, Integer verifyExit, String verifyTail,
-                  String failure) {
+                  String failure, boolean armedDuring) {
 
     boolean passed() {
         return failure == null && verifyExit != null && verifyExit == 0;
@@ -34,11 +36,6 @@ record CutOutcome(int number, long seed, long afterFlushes, String cutAt, Intege
             return "failed: " + failure;
         }
         return verifyExit == 0 ? "passed" : "failed (exit " + verifyExit + ")";
-    }
-
-    /** Whether the power went during a flush. */
-    boolean during() {
-        return cutAt.equals("during");
     }
 
     /**

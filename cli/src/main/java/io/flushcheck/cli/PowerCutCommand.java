@@ -211,7 +211,12 @@ final class PowerCutCommand implements Job {
                 }
                 dryFlushes = dry.flushes();
                 if (sweep) {
-                    n = (int) Math.min(MAX_CUTS, 2 * dryFlushes + 1);
+                    if (2 * dryFlushes + 1 > MAX_CUTS) {
+                        throw new UsageException("powercut --sweep: the command made " + dryFlushes + " flushes, "
+                                + (2 * dryFlushes + 1) + " cut points, more than the " + MAX_CUTS + " cuts a run makes:"
+                                + " cut at random with --cuts N instead");
+                    }
+                    n = (int) (2 * dryFlushes + 1);
                 }
                 if (!quiet) {
                     err.printf(Locale.ROOT, "flushcheck powercut: %d flushes in %.1f s; %s%n", dry.flushes(), dry.seconds(),
@@ -408,7 +413,7 @@ final class PowerCutCommand implements Job {
                 line.addAll(List.of("--errno", errno.name()));
             }
         } else {
-            line.addAll(List.of(o.during() ? "--during-flush" : "--after-flushes", String.valueOf(o.afterFlushes())));
+            line.addAll(List.of(o.armedDuring() ? "--during-flush" : "--after-flushes", String.valueOf(o.afterFlushes())));
         }
         line.addAll(List.of("--seed", String.valueOf(o.seed()), "--verify", verify, "--"));
         line.addAll(command);

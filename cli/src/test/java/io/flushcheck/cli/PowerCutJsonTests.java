@@ -23,8 +23,8 @@ class PowerCutJsonTests {
         c.verify = "test -s {dir}/log";
         c.command = List.of("sh", "-c", "sync");
         c.model = DiskModel.BLOCK;
-        CutOutcome passed = new CutOutcome(1, 7, 3, "flush", null, "tail", 3, 4096, 0, 0, "ok", null);
-        CutOutcome failed = new CutOutcome(2, 8, 9, "exit", 1, "", 5, 0, 8192, null, "", "the survivor would not mount");
+        CutOutcome passed = new CutOutcome(1, 7, 3, "flush", null, "tail", 3, 4096, 0, 0, "ok", null, false);
+        CutOutcome failed = new CutOutcome(2, 8, 9, "exit", 1, "", 5, 0, 8192, null, "", "the survivor would not mount", false);
         assertThat(Json.write(c.json(List.of(passed, failed), 7, 12L))).isEqualTo("""
                 {
                   "command": [

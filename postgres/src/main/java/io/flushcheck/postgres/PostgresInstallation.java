@@ -101,8 +101,10 @@ public final class PostgresInstallation {
     }
 
     /**
-     * The settings of {@code rows} this server does not know, by {@code postgres --describe-config} (which
-     * needs no cluster); a name with a dot is an extension's, which PostgreSQL accepts unseen.
+     * The settings of {@code rows} this server does not know: not among those {@code postgres --describe-config}
+     * lists (which needs no cluster), and refused by {@code postgres -C NAME} (which shows also the settings the
+     * list leaves out, such as {@code zero_damaged_pages}) on an empty directory with no configuration file. A
+     * name with a dot is an extension's, which PostgreSQL accepts unseen.
      */
     public List<String> unknownSettings(List<List<String>> rows) throws IOException {
         Set<String> known = new HashSet<>();
@@ -110,15 +112,46 @@ public final class PostgresInstallation {
             known.add(line.split("\t", 2)[0].toLowerCase(Locale.ROOT));
         }
         List<String> unknown = new ArrayList<>();
-        for (List<String> row : rows) {
-            for (String setting : row) {
-                String name = setting.substring(0, setting.indexOf('=')).toLowerCase(Locale.ROOT);
-                if (!name.contains(".") && !known.contains(name) && !unknown.contains(name)) {
-                    unknown.add(name);
+        Path empty = null;
+        try {
+            for (List<String> row : rows) {
+                for (String setting : row) {
+                    String name = setting.substring(0, setting.indexOf('=')).toLowerCase(Locale.ROOT);
+                    if (name.contains(".") || known.contains(name) || unknown.contains(name)) {
+                        continue;
+                    }
+                    if (empty == null) {
+                        empty = Files.createTempDirectory("flushcheck-pg-settings-");
+                        own(empty);
+                    }
+                    if (!shows(name, empty)) {
+                        unknown.add(name);
+                    }
                 }
+            }
+        } finally {
+            if (empty != null) {
+                Files.deleteIfExists(empty);
             }
         }
         return unknown;
+    }
+
+    /** Whether {@code postgres -C name} answers (exit 0) with no configuration but its built-in one. */
+    private boolean shows(String name, Path dataDir) throws IOException {
+        Process p = new ProcessBuilder(asServerUser(List.of(program("postgres"), "-C", name, "--config-file=/dev/null",
+                "-D", dataDir.toString()))).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException("postgres -C " + name + " did not finish within 60 s");
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+        return p.exitValue() == 0;
     }
 
     /** Makes {@code dir} the server account's own (a cluster's directory must be), recursively. */

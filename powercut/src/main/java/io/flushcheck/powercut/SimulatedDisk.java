@@ -162,7 +162,7 @@ public final class SimulatedDisk implements AutoCloseable {
         for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
             System.err.println("flushcheck powercut: " + cleaned);
         }
-        Leftovers.claim(work);
+        work = Leftovers.claim(work);
         Path fs = Files.createDirectories(work.resolve("fs"));
         // Served by this JVM's drive host, never by this JVM: a program here that maps a file of the mount
         // (SQLite maps its WAL index) faults with this process's memory map locked, and a server thread here
@@ -236,7 +236,7 @@ public final class SimulatedDisk implements AutoCloseable {
         for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
             System.err.println("flushcheck powercut: " + cleaned);
         }
-        Leftovers.claim(work);
+        work = Leftovers.claim(work);
         Path fuse = Files.createDirectories(work.resolve("drive"));
         // What makes a filesystem: drives made alike start from the first one's image instead of running mkfs.
         String template = fsType + " " + sizeBytes + " " + String.join(" ", mkfsOptions);
@@ -676,7 +676,14 @@ public final class SimulatedDisk implements AutoCloseable {
         try {
             workload.run(acknowledged);
         } catch (Exception | Error e) {
-            if (powered()) {
+            boolean on;
+            try {
+                on = powered();
+            } catch (RuntimeException dead) {
+                e.addSuppressed(dead); // the drive's server is gone: the workload's own error comes first
+                throw e;
+            }
+            if (on) {
                 throw e;
             }
             acknowledged.thrownAfterPowerCut(e);
@@ -700,13 +707,16 @@ public final class SimulatedDisk implements AutoCloseable {
         }
     }
 
-    /** Flushes and writes the drive has failed so far, in one question; -1 once the power has gone. */
+    /**
+     * Flushes and writes the drive has failed so far; -1 once the power has gone. The power is asked first: a
+     * record noted while it was still on was acknowledged before the cut, and counts.
+     */
     long failures() {
-        if (cut) {
+        if (!powered()) {
             return -1;
         }
         String[] s = stats();
-        return powered() ? Long.parseLong(s[5]) + Long.parseLong(s[7]) : -1;
+        return Long.parseLong(s[5]) + Long.parseLong(s[7]);
     }
 
     /** True until the power is cut (by a call, or at an armed flush). */
@@ -880,7 +890,7 @@ public final class SimulatedDisk implements AutoCloseable {
         String stayed = WorkDirectory.delete(work.toAbsolutePath(), Leftovers.MARKERS);
         if (stayed != null) {
             System.err.println("flushcheck powercut: the disk in " + work + " " + stayed
-                    + "; the next disk made in " + work.toAbsolutePath().getParent() + " removes it");
+                    + "; the next disk made in " + work.getParent() + " tries again");
         }
     }
 

@@ -56,7 +56,8 @@ public final class DiskServerMain {
     private void serve(BufferedReader in, PrintStream out) throws Exception {
         out.println("ready");
         for (String line = in.readLine(); line != null; line = in.readLine()) {
-            out.println(answer(line.trim()));
+            // One line a reply, whatever an error message quotes: a second line would answer the next command.
+            out.println(answer(line.trim()).replace('\n', ' ').replace('\r', ' '));
         }
         for (Served disk : disks.values()) {
             if (disk.store() != null) {

@@ -35,6 +35,7 @@ public final class FuseMount {
     private final int watcher;
     private final String type;
     private boolean unmounted;
+    private boolean watcherClosed;
     private boolean closed;
 
     private FuseMount(Path mountPoint, String type, int fd, String fusermount, int commFd, int watcher) {
@@ -211,36 +212,40 @@ public final class FuseMount {
      */
     synchronized void unmount() throws IOException {
         if (unmounted) {
-            return; // once: a descriptor closed twice may close another's that took its number
+            return;
         }
-        unmounted = true;
         String how;
         if (fusermount == null) {
             how = Libc.C.umount2(mountPoint.toString(), Libc.MNT_DETACH) == 0 ? "umount2"
                     : "umount2 (" + Libc.C.strerror(Libc.errno()) + ")";
         } else {
-            // The watcher first, while the mount is there to find: it prints "not mounted" when it is not.
-            Libc.C.close(commFd);
-            reaped(watcher, WATCHER_MILLIS);
+            if (!watcherClosed) {
+                // once: a descriptor closed twice may close another's that took its number
+                watcherClosed = true;
+                // The watcher first, while the mount is there to find: it prints "not mounted" when it is not.
+                Libc.C.close(commFd);
+                reaped(watcher, WATCHER_MILLIS);
+            }
             how = mounted() ? unmountByFusermount() : "fusermount's auto_unmount";
         }
         if (mounted()) {
-            throw new IOException(mountPoint + " is still mounted after " + how);
+            throw new IOException(mountPoint + " is still mounted after " + how); // a later call tries again
         }
+        unmounted = true;
     }
 
-    /** {@code fusermount -u -z -q -- MOUNTPOINT}, and what it said when it failed. */
+    /** {@code fusermount -u -z -q -- MOUNTPOINT}, and how it ended when it failed. */
     private String unmountByFusermount() {
         String line = fusermount + " -u -z";
         try {
+            // Quiet, and its output discarded: a wait that reads nothing cannot be held up by it.
             Process p = new ProcessBuilder(fusermount, "-u", "-z", "-q", "--", mountPoint.toString())
-                    .redirectErrorStream(true).start();
-            String said = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             if (!p.waitFor(10, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 return line + " (still running after 10 s)";
             }
-            return p.exitValue() == 0 ? line : line + " (exit " + p.exitValue() + (said.isEmpty() ? "" : ": " + said) + ")";
+            return p.exitValue() == 0 ? line : line + " (exit " + p.exitValue() + ")";
         } catch (IOException e) {
             return line + " (" + e.getMessage() + ")";
         } catch (InterruptedException e) {

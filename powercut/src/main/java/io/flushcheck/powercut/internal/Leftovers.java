@@ -38,7 +38,7 @@ public final class Leftovers {
     static final String TOKEN = "token";
     private static final String ATTACHED = "attached";
     /** The files by which the sweep knows a work directory: deleted last. */
-    public static final List<String> MARKERS = List.of(OWNER, TOKEN);
+    public static final List<String> MARKERS = List.of(ATTACHED, OWNER, TOKEN);
     private static final String MAGIC = "flushcheck work directory";
     /** {@code flushcheck-world-PID-...log}: a program's output, in the temporary directory, while its JVM runs. */
     private static final Pattern WORLD_LOG = Pattern.compile("flushcheck-world-(\\d+)-[^/]*\\.log");
@@ -48,25 +48,35 @@ public final class Leftovers {
 
     /**
      * Makes {@code work} this JVM's: creates it, with mode 0711, and marks it. Refuses a path that exists
-     * already as a link or as a directory of another user's.
+     * already as a link or as a directory of another user's; a directory of this user's that a run left is
+     * taken over. The directory is made by one {@code mkdir}, which never follows a link, and changed only
+     * once it is seen to be the one made.
+     *
+     * @return the directory's real path, by which everything made in it is recorded and found again
      */
-    public static void claim(Path work) throws IOException {
-        Path dir = work.toAbsolutePath();
-        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !ours(dir)) {
-            throw new IOException("cannot make a simulated disk in " + dir + ": it is "
-                    + (Files.isSymbolicLink(dir) ? "a symbolic link" : "not a directory of this user's"));
-        }
-        Files.createDirectories(dir);
-        // Others may pass through to the disk (a server run as its own user must), never list or change it.
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
-        if (!ours(dir)) {
-            throw new IOException("cannot make a simulated disk in " + dir + ": it is not this user's after mkdir");
+    public static Path claim(Path work) throws IOException {
+        Path parent = work.toAbsolutePath().getParent();
+        Path dir = Files.createDirectories(parent).toRealPath().resolve(work.getFileName());
+        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            if (!ours(dir)) {
+                throw new IOException("cannot make a simulated disk in " + dir + ": it is "
+                        + (Files.isSymbolicLink(dir) ? "a symbolic link" : "not a directory of this user's"));
+            }
+        } else {
+            Files.createDirectory(dir);
+            if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
+                    || (int) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS) != Libc.C.geteuid()) {
+                throw new IOException("cannot make a simulated disk in " + dir + ": it is not this user's after mkdir");
+            }
+            // Others may pass through to the disk (a server run as its own user must), never list or change it.
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
         }
         byte[] random = new byte[16];
         new SecureRandom().nextBytes(random);
         String token = HexFormat.of().formatHex(random);
         Files.writeString(dir.resolve(TOKEN), token + "\n");
         Files.writeString(dir.resolve(OWNER), marker(ProcessHandle.current().pid(), dir, token));
+        return dir;
     }
 
     private static String marker(long pid, Path dir, String token) {
@@ -183,10 +193,12 @@ public final class Leftovers {
                 loops.add(f[1]);
             }
         }
-        Path drive = dir.resolve("drive");
-        if (ownMount(drive, dir)) {
-            Commands.attempt(List.of("umount", "--lazy", drive.toString()));
-            mounts++;
+        for (String served : List.of("drive", "fs")) { // the drive's FUSE mount; the file model's
+            Path point = dir.resolve(served);
+            if (ownMount(point, dir)) {
+                Commands.attempt(List.of("umount", "--lazy", point.toString()));
+                mounts++;
+            }
         }
         String stayed = WorkDirectory.delete(dir, MARKERS);
         return mounts + " mounts, " + (loops.isEmpty() ? "no loop device" : "loop devices " + String.join(", ", loops))
