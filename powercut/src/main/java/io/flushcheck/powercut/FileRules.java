@@ -27,8 +27,9 @@ public enum FileRules {
     /** The rules in a few words, for the report entry and the first progress line. */
     public String describe() {
         return this == JOURNALED
-                ? "journaled rules (as ext4/xfs/btrfs): a sync of anything commits every namespace change before it, and the synced file's data"
-                : "POSIX rules: files durable at their fsync, names at their directory's";
+                ? "journaled rules, as ext4, xfs and btrfs: a sync of anything commits every earlier name change, and the"
+                        + " synced file's data"
+                : "POSIX rules: data durable at its file's fsync and names at their directory's";
     }
 
     /** {@code journaled} or {@code posix}: the word the drives' server and the command line take. */

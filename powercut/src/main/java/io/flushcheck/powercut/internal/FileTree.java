@@ -841,6 +841,13 @@ public final class FileTree implements PowerLossModel {
                     + " durable on ext4, xfs and btrfs, whose journal commits every name change before any sync:"
                     + " those would have kept " + (lostToPosix.size() == 1 ? "it" : "them");
         }
+        if (discarded > 0) {
+            // Linux sends FUSE_SYNCFS to virtiofs only (fs/fuse: fc->sync_fs): a syncfs(2) or sync(2) on this mount
+            // never reaches the model, which a real filesystem would have made these bytes durable at.
+            note = (note.isEmpty() ? "" : note + "; ") + "the file model sees no syncfs(2) or sync(2) (the kernel sends"
+                    + " FUSE_SYNCFS to virtiofs only): where the program relied on one, ext4, xfs and btrfs would have kept"
+                    + " what this cut discarded";
+        }
         return new Survivor(entries, data, kept, discarded, note);
     }
 
