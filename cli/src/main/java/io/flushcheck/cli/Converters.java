@@ -1,6 +1,7 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.Errno;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.sqlite.MatrixOptions;
@@ -170,6 +171,19 @@ final class Converters {
                 }
             }
             throw new TypeConversionException("--model takes auto, block or file, not '" + value + "'");
+        }
+    }
+
+    /** {@code powercut --rules}: journaled or posix, in any case. */
+    static final class Rules implements ITypeConverter<FileRules> {
+        @Override
+        public FileRules convert(String value) {
+            for (FileRules r : FileRules.values()) {
+                if (r.name().equalsIgnoreCase(value.trim())) {
+                    return r;
+                }
+            }
+            throw new TypeConversionException("--rules takes journaled or posix, not '" + value + "'");
         }
     }
 

@@ -1,6 +1,7 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.SimulatedDisk;
 import java.io.File;
 import java.io.IOException;
@@ -33,10 +34,15 @@ final class Machine {
 
     /** The first progress line of the power-cut commands: which model runs, and why where auto chose it. */
     static String modelLine(DiskModel asked, String fs) {
+        return modelLine(asked, fs, FileRules.JOURNALED);
+    }
+
+    /** As {@link #modelLine(DiskModel, String)}, the file model under {@code rules}. */
+    static String modelLine(DiskModel asked, String fs, FileRules rules) {
         String why = asked == DiskModel.AUTO
                 ? " (auto: " + DiskModel.autoReason() + ")" : "";
         return asked.resolved() == DiskModel.FILE
-                ? "the file model" + why + ": files over FUSE, durable at their fsync and names at their directory's"
+                ? "the file model" + why + ": files over FUSE, " + rules.describe()
                 : "the block model" + why + ": " + fs + " on a simulated drive with a volatile write cache";
     }
 

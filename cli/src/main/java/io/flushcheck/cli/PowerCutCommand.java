@@ -1,6 +1,7 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.Errno;
 import io.flushcheck.powercut.FaultPlan;
 import io.flushcheck.powercut.SimulatedDisk;
@@ -64,9 +65,11 @@ import picocli.CommandLine.Spec;
             "shows whether the program acknowledged anything after the failed sync that did not survive.",
             "",
             "--model file simulates files instead, with no root: a tree of files served over FUSE (mounted by",
-            "fusermount3), where a file's data is durable at its fsync or fdatasync and a name at its",
-            "directory's fsync, as POSIX promises and no more; a flush is one such sync, and a cut keeps each",
-            "write since a file's last sync on its own, by the seed. --model auto (the default) takes the block",
+            "fusermount3), where a file's data is durable at its fsync or fdatasync; by default (--rules",
+            "journaled) a sync of anything also makes every earlier create, rename, link and unlink durable,",
+            "as ext4, xfs and btrfs do; --rules posix makes a name durable only at its directory's fsync, as",
+            "POSIX promises and no more. A flush is one such sync (no syncfs or sync reaches a FUSE server),",
+            "and a cut keeps each write since a file's last sync on its own, by the seed. --model auto (the default) takes the block",
             "model where it can run and the file model elsewhere; the first line on stderr says which.",
             "",
             "With --json: {\"cuts\":[{\"cut\",\"seed\",\"afterFlushes\",\"cutAt\",\"flushes\",\"discardedBytes\",",
@@ -91,9 +94,14 @@ final class PowerCutCommand implements Job {
 
     @Option(names = "--model", paramLabel = "MODEL", converter = Converters.Model.class,
             description = "what the disk simulates: block (a filesystem on a drive with a volatile cache; root), file"
-                    + " (files durable at their fsync, names at their directory's; no root), or auto (default): block"
+                    + " (files durable at their fsync, names as --rules says; no root), or auto (default): block"
                     + " where it can run, file elsewhere")
     DiskModel model = DiskModel.AUTO;
+
+    @Option(names = "--rules", paramLabel = "RULES", converter = Converters.Rules.class,
+            description = "the file model's rules: journaled (default; a sync of anything commits every earlier name"
+                    + " change, as ext4, xfs and btrfs do) or posix (a name is durable only at its directory's fsync)")
+    FileRules rules = FileRules.JOURNALED;
 
     @Option(names = "--fs", paramLabel = "FS", description = "the filesystem: ext4 (default), or one whose mkfs.FS is installed")
     String fs = "ext4";
@@ -185,10 +193,11 @@ final class PowerCutCommand implements Job {
         int n = cuts == null ? DEFAULT_CUTS : cuts;
         boolean quiet = output.quiet;
         if (!quiet) {
-            err.println("flushcheck powercut: " + Machine.modelLine(model, fs));
+            err.println("flushcheck powercut: " + Machine.modelLine(model, fs, rules));
         }
         ProgramCuts runner = new ProgramCuts(Machine.workDir(), resolved, sizeBytes(), fs, atomicBytes(), command, verify,
                 timeout == null ? 120 : timeout);
+        runner.rules = rules;
         List<CutOutcome> outcomes = new ArrayList<>();
         Long dryFlushes = null;
         long began = System.nanoTime();
@@ -303,6 +312,10 @@ final class PowerCutCommand implements Job {
             }
             return;
         }
+        if (spec.commandLine().getParseResult().hasMatchedOption("--rules")) {
+            throw new UsageException("powercut: --rules applies to the file model, not to the block model" + chosen
+                    + ", which has its filesystem's rules; leave it out, or add --model file");
+        }
         if (sizeBytes() < SimulatedDisk.minimumSizeBytes(fs)) {
             throw new UsageException(String.format(Locale.ROOT, "powercut --size-mib %d: %s needs a disk of at least %d MiB"
                     + " (its mkfs refuses smaller ones)", sizeBytes() >> 20, fs,
@@ -390,6 +403,9 @@ final class PowerCutCommand implements Job {
         if (model != DiskModel.AUTO || model.resolved() == DiskModel.FILE) {
             // What ran, even where auto chose it: auto may choose otherwise where the line is run again.
             line.addAll(List.of("--model", model.resolved().name().toLowerCase(Locale.ROOT)));
+        }
+        if (rules != FileRules.JOURNALED) {
+            line.addAll(List.of("--rules", rules.word()));
         }
         if (!fs.equals("ext4")) {
             line.addAll(List.of("--fs", fs));

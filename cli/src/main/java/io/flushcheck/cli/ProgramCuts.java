@@ -1,6 +1,7 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.DriveServerFailedException;
 import io.flushcheck.powercut.FaultPlan;
 import io.flushcheck.powercut.LoggedWorld;
@@ -35,6 +36,8 @@ final class ProgramCuts {
     private final List<String> command;
     private final String verify;
     private final double timeoutSeconds;
+    /** The file model's rules. */
+    FileRules rules = FileRules.JOURNALED;
 
     ProgramCuts(Path work, DiskModel model, long sizeBytes, String fs, int atomicWriteBytes, List<String> command,
                 String verify, double timeoutSeconds) {
@@ -57,13 +60,18 @@ final class ProgramCuts {
                   double seconds) {
     }
 
+    private SimulatedDisk disk() throws IOException {
+        return model.resolved() == DiskModel.FILE ? SimulatedDisk.createFiles(work, sizeBytes, rules)
+                : SimulatedDisk.create(model, work, sizeBytes, fs, atomicWriteBytes);
+    }
+
     /**
      * Runs the command on a disk whose power stays on, and then, when {@code check}, the verify. The command's
      * world ends when the command exits: what it left running is killed, as a crash would, before the verify.
      */
     DryRun dryRun(boolean check) throws IOException, InterruptedException {
         long t0 = System.nanoTime();
-        try (SimulatedDisk disk = SimulatedDisk.create(model, work, sizeBytes, fs, atomicWriteBytes)) {
+        try (SimulatedDisk disk = disk()) {
             long start = disk.flushes();
             try (LoggedWorld p = LoggedWorld.start(substitute(command, disk.path()), disk::start)) {
                 if (!p.waitFor(timeoutSeconds)) {
@@ -95,7 +103,7 @@ final class ProgramCuts {
      */
     CutOutcome cut(int number, long seed, CutPoint point, FaultPlan failing)
             throws IOException, InterruptedException {
-        try (SimulatedDisk disk = SimulatedDisk.create(model, work, sizeBytes, fs, atomicWriteBytes)) {
+        try (SimulatedDisk disk = disk()) {
             CutPoint armed = failing != null ? CutPoint.exit(0) : point;
             long start = arm(disk, armed, seed);
             long afterFlushes = point.flush();

@@ -97,6 +97,16 @@ class PowerCutUsageTests {
     }
 
     @Test
+    void theFileModelsRulesAreRefusedOnTheBlockModelAndNamedOnce() {
+        assertUsageError(run("powercut", "--model", "block", "--rules", "posix", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "powercut: --rules applies to the file model, not to the block model, which has its filesystem's rules;"
+                        + " leave it out, or add --model file");
+        Run r = run("powercut", "--model", "file", "--rules", "ext9", "--verify", VERIFY, "--", "touch", "{dir}/x");
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--rules takes journaled or posix, not 'ext9'");
+    }
+
+    @Test
     void aSizeTheFilesystemsMkfsRefusesIsRefusedBeforeAnythingRuns() {
         assertUsageError(run("powercut", "--model", "block", "--fs", "btrfs", "--size-mib", "100", "--verify", VERIFY, "--",
                         "touch", "{dir}/x"),

@@ -118,8 +118,13 @@ class PowerCutCommandTests {
         Run honest = run(line("honest", "--model", "file", "--json", "--cuts", "4", "--seed", "11").toArray(new String[0]));
         assertThat(honest.exit()).as(honest.err()).isEqualTo(0);
         assertThat(json(honest).get("model")).isEqualTo("file");
-        assertThat(honest.err()).startsWith("flushcheck powercut: the file model: files over FUSE, durable at their"
-                + " fsync and names at their directory's\n");
+        assertThat(honest.err()).startsWith("flushcheck powercut: the file model: files over FUSE, journaled rules, as"
+                + " ext4, xfs and btrfs: a sync of anything commits every earlier name change, and the synced file's data\n");
+        Run posix = run(line("honest", "--model", "file", "--rules", "posix", "--cuts", "1", "--seed", "11")
+                .toArray(new String[0]));
+        assertThat(posix.exit()).as(posix.err()).isEqualTo(0);
+        assertThat(posix.err()).startsWith("flushcheck powercut: the file model: files over FUSE, POSIX rules: data"
+                + " durable at its file's fsync and names at their directory's\n");
         Run r = run(line("nodirsync", "--model", "file", "--cuts", "2", "--after-flushes", "1000", "--seed", "5")
                 .toArray(new String[0]));
         assertThat(r.exit()).as(r.err()).isEqualTo(VERIFY_FAILED);

@@ -63,7 +63,8 @@ final class Disks {
     /** The disk in a few words, for the report entry and a progress line. */
     static String describe(SimulatedDisk disk) {
         return disk.model() == DiskModel.FILE
-                ? "files over FUSE, durable at their fsync and names at their directory's"
+                ? "files over FUSE, " + disk.fileRules().describe()
+                        + "; no syncfs(2) or sync(2) reaches it (FUSE_SYNCFS goes to virtiofs only)"
                 : disk.fsType() + " on a simulated drive with a volatile write cache";
     }
 
@@ -80,7 +81,7 @@ final class Disks {
                 "fusermount3 or fusermount to mount FUSE without root (apt-get install fuse3)", annotation);
         try {
             long size = config.sizeMiB() == 0 ? SimulatedDisk.defaultSizeBytes("ext4") : (long) config.sizeMiB() << 20;
-            return SimulatedDisk.createFiles(workDir(), size);
+            return SimulatedDisk.createFiles(workDir(), size, config.rules());
         } catch (IOException e) {
             throw new ExtensionConfigurationException("cannot make a simulated disk of the file model: " + e.getMessage(), e);
         }

@@ -13,9 +13,16 @@ import org.apiguardian.api.API;
  * @param keptBytes      of those, the bytes the cut kept (always 0 for {@code FLUSHED})
  * @param armed          true when the cut happened at a flush armed beforehand, while the workload ran
  *                       ({@link SimulatedDisk#cutAfterFlushes(long)}, {@link SimulatedDisk#cutDuringFlush(long, long)})
+ * @param lost           the file model's word on what only its rules lost (the POSIX rules' names that ext4, xfs
+ *                       and btrfs keep; data only a syncfs or sync made durable, which no FUSE server sees); empty
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-public record PowerCut(Long seed, long flushes, long unflushedBytes, long keptBytes, boolean armed) {
+public record PowerCut(Long seed, long flushes, long unflushedBytes, long keptBytes, boolean armed, String lost) {
+
+    /** A cut with nothing to say of what only the model's rules lost. */
+    public PowerCut(Long seed, long flushes, long unflushedBytes, long keptBytes, boolean armed) {
+        this(seed, flushes, unflushedBytes, keptBytes, armed, "");
+    }
 
     /** A cut made when the test asked for it ({@code armed} false). */
     public PowerCut(Long seed, long flushes, long unflushedBytes, long keptBytes) {
@@ -43,6 +50,7 @@ public record PowerCut(Long seed, long flushes, long unflushedBytes, long keptBy
         String when = !armed ? " after " + flushes + " flushes"
                 : seed == null ? " at flush " + flushes + " (armed)" : " during flush " + (flushes + 1) + " (armed)";
         return mode() + (seed == null ? "" : " seed " + seed) + when + ": " + unflushedBytes
-                + " bytes unflushed, " + keptBytes + " kept, " + (unflushedBytes - keptBytes) + " discarded";
+                + " bytes unflushed, " + keptBytes + " kept, " + (unflushedBytes - keptBytes) + " discarded"
+                + (lost == null || lost.isEmpty() ? "" : "; " + lost);
     }
 }

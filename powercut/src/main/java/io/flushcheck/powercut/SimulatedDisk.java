@@ -55,6 +55,8 @@ public final class SimulatedDisk implements AutoCloseable {
     private final Path work;
     private final DiskModel model;
     private final String fsType;
+    /** The file model's rules; null on the block model. */
+    private FileRules rules;
     private final boolean directIo;
     private final int atomicWriteBytes;
     /** The drive's commands, answered by this JVM's {@link DriveHost}, a process of its own whose death the kernel sees. */
@@ -156,6 +158,15 @@ public final class SimulatedDisk implements AutoCloseable {
      * files under {@code work}, not in memory.
      */
     public static SimulatedDisk createFiles(Path work, long sizeBytes) throws IOException {
+        return createFiles(work, sizeBytes, FileRules.JOURNALED);
+    }
+
+    /**
+     * As {@link #createFiles(Path, long)}, under {@code rules}: {@link FileRules#JOURNALED} (the default, as
+     * ext4, xfs and btrfs: a sync of anything commits every name change made before it) or
+     * {@link FileRules#POSIX} (names durable only at their directory's sync).
+     */
+    public static SimulatedDisk createFiles(Path work, long sizeBytes, FileRules rules) throws IOException {
         if (sizeBytes <= 0) {
             throw new IllegalArgumentException("a disk holds a positive number of bytes, not " + sizeBytes);
         }
@@ -172,12 +183,13 @@ public final class SimulatedDisk implements AutoCloseable {
         DriveHost host;
         try {
             host = DriveHost.shared(serverCommand());
-            files = host.mountFiles(fs, sizeBytes);
+            files = host.mountFiles(fs, sizeBytes, rules.word());
         } catch (IOException | RuntimeException e) {
             Leftovers.undo(work);
             throw e;
         }
         SimulatedDisk disk = new SimulatedDisk(work, DiskModel.FILE, "files", false, 1, files, host.pid());
+        disk.rules = rules;
         disk.undo.push(disk::stopServer);
         disk.path = fs;
         return disk;
@@ -418,6 +430,11 @@ public final class SimulatedDisk implements AutoCloseable {
     /** The model this disk simulates: {@link DiskModel#BLOCK} or {@link DiskModel#FILE}. */
     public DiskModel model() {
         return model;
+    }
+
+    /** The file model's rules; null on the block model. */
+    public FileRules fileRules() {
+        return rules;
     }
 
     /** The filesystem on the drive; {@code files} for the file model. */
@@ -754,7 +771,12 @@ public final class SimulatedDisk implements AutoCloseable {
             boolean armed = w[7].equals("armed");
             // Armed during flush k, the drive stopped after flush k - 1; armed after flush k, at k.
             Long cutSeed = !armed ? seed : at + 1 == armedAt ? Long.valueOf(armedSeed) : null;
-            cuts.add(new PowerCut(cutSeed, at, (kept + discarded) * atomicWriteBytes, kept * atomicWriteBytes, armed));
+            String lost = "";
+            if (model == DiskModel.FILE) {
+                String note = ask("note");
+                lost = note.startsWith("note ") ? note.substring("note ".length()) : "";
+            }
+            cuts.add(new PowerCut(cutSeed, at, (kept + discarded) * atomicWriteBytes, kept * atomicWriteBytes, armed, lost));
             // The drive killed them as it froze; nothing of them may hold the mount or answer for a PID now.
             endWorlds();
             if (model == DiskModel.FILE) {

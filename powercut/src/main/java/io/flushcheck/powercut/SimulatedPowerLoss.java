@@ -36,7 +36,7 @@ public @interface SimulatedPowerLoss {
     /**
      * What the disk simulates: {@link DiskModel#BLOCK} (the filesystem below, its journal included, on a
      * drive with a volatile cache; needs root), {@link DiskModel#FILE} (files whose data is durable at their
-     * fsync and names at their directory's, as POSIX promises; needs no root), or {@link DiskModel#AUTO}
+     * fsync, and names as {@link #rules()} says; needs no root), or {@link DiskModel#AUTO}
      * (the default): the block model where the test can have one, the file model elsewhere. {@link #fs()},
      * {@link #sizeMiB()}, {@link #mkfsOptions()}, {@link #directIo()} and {@link #atomicWriteBytes()} are the
      * block model's.
@@ -73,4 +73,12 @@ public @interface SimulatedPowerLoss {
      * drive whose atomic write unit is a 512-byte sector.
      */
     int atomicWriteBytes() default 4096;
+
+    /**
+     * The file model's rules: {@link FileRules#JOURNALED} (the default, as ext4, xfs and btrfs: a sync of any
+     * file or directory makes every earlier create, rename, link, unlink and mkdir durable, with the synced file's
+     * data) or {@link FileRules#POSIX} (a name is durable only at its directory's fsync: what every POSIX
+     * filesystem promises). The block model has the rules of its filesystem.
+     */
+    FileRules rules() default FileRules.JOURNALED;
 }

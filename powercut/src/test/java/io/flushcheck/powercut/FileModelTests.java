@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,10 +41,13 @@ class FileModelTests {
         }
     }
 
+    /** About the POSIX floor, so under {@link FileRules#POSIX}; the default's counterpart follows. */
     @Test
-    void aFileSurvivesWithWhatItsFsyncMadeDurableAndItsNameWithItsDirectorysFsync() throws IOException {
-        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("disk"))) {
+    void underPosixRulesAFileSurvivesWithWhatItsFsyncMadeDurableAndItsNameWithItsDirectorysFsync() throws IOException {
+        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("disk"), SimulatedDisk.DEFAULT_FILES_BYTES,
+                FileRules.POSIX)) {
             assertThat(disk.model()).isEqualTo(DiskModel.FILE);
+            assertThat(disk.fileRules()).isEqualTo(FileRules.POSIX);
             Path dir = disk.path();
             write(dir.resolve("a"), "first", true);
             syncDir(dir);
@@ -63,9 +67,49 @@ class FileModelTests {
             assertThat(survivor.resolve("sub")).doesNotExist();
             assertThat(disk.cuts()).hasSize(1);
             assertThat(disk.cuts().get(0).unflushedBytes()).isEqualTo(" and more".length());
+            assertThat(disk.cuts().get(0).lost()).as("b's name, made before b's fsync")
+                    .contains("the POSIX rules lost 1 name change", "/b", "ext4, xfs and btrfs").doesNotContain("/sub");
             assertThat(disk.path()).doesNotExist();
         }
         assertThat(tmp.resolve("disk")).doesNotExist();
+    }
+
+    @Test
+    void byDefaultAnyFsyncMakesEveryEarlierNameDurableAsExt4sJournalDoes() throws IOException {
+        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("disk"))) {
+            assertThat(disk.fileRules()).isEqualTo(FileRules.JOURNALED);
+            Path dir = disk.path();
+            Files.createDirectories(dir.resolve("store/index"));
+            write(dir.resolve("unsynced"), "never synced", false);
+            write(dir.resolve("store/index/records"), "acknowledged", true); // no directory is ever synced
+            Files.createDirectory(dir.resolve("sub"));
+            Path survivor = disk.cutPower();
+            assertThat(Files.readString(survivor.resolve("store/index/records"))).isEqualTo("acknowledged");
+            assertThat(Files.size(survivor.resolve("unsynced"))).as("its name committed, not its data: empty, as on ext4")
+                    .isZero();
+            assertThat(survivor.resolve("sub")).as("made after the last fsync").doesNotExist();
+            assertThat(disk.cuts().get(0).lost()).contains("no syncfs(2) or sync(2)").doesNotContain("POSIX");
+        }
+    }
+
+    /**
+     * Linux sends FUSE_SYNCFS (opcode 50, protocol 7.34) only to a server that set {@code fc->sync_fs}, which only
+     * virtiofs does: a syncfs(2) or sync(2) on the file model's mount reaches no server, and the model sees no flush.
+     */
+    @Test
+    void aSyncfsOrSyncReachesNoFuseServerAndTheModelSaysSo() throws Exception {
+        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("disk"))) {
+            Path dir = disk.path();
+            write(dir.resolve("data"), "written, then syncfs", false);
+            long before = disk.flushes();
+            for (List<String> command : List.of(List.of("sync", "-f", dir.resolve("data").toString()), List.of("sync"))) {
+                Process p = new ProcessBuilder(command).inheritIO().start();
+                assertThat(p.waitFor()).as(String.join(" ", command)).isZero();
+            }
+            assertThat(disk.flushes()).as("syncfs(2) and sync(2) reached the server").isEqualTo(before);
+            disk.cutPower();
+            assertThat(disk.cuts().get(0).toString()).contains("the file model sees no syncfs(2) or sync(2)");
+        }
     }
 
     @Test

@@ -72,7 +72,9 @@ class SimulatedPowerLossExtensionTests {
         Events files = run(Fixtures.DurableOnFiles.class);
         files.assertStatistics(s -> s.succeeded(2).failed(0));
         assertThat(entries(files)).anySatisfy(e -> assertThat(e.get("flushcheck.powercut.model"))
-                .isEqualTo("FILE: files over FUSE, durable at their fsync and names at their directory's"));
+                .isEqualTo("FILE: files over FUSE, journaled rules, as ext4, xfs and btrfs: a sync of anything commits"
+                        + " every earlier name change, and the synced file's data; no syncfs(2) or sync(2) reaches it"
+                        + " (FUSE_SYNCFS goes to virtiofs only)"));
         assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain("flushcheck-powercut-" + ProcessHandle.current().pid() + "-");
         Requirements.requireRoot();
         Events auto = run(Fixtures.Durable.class);

@@ -10,7 +10,7 @@ import org.apiguardian.api.API;
  * {@code stats}, {@code cut MODE SEED}, {@code arm K [PGID]}, {@code arm-during K SEED},
  * {@code fail-flush K once|persistent [ERRNO]},
  * {@code fail-writes UNIT FROM LENGTH once|persistent ERRNO}, {@code save PATH} (a {@link PathWord}), {@code world PID},
- * {@code powered}, {@code unmount}, {@code quit}. Once its FUSE server has failed (its model's store could not be read
+ * {@code powered}, {@code note} (what the last cut lost that only the model's rules lose), {@code unmount}, {@code quit}. Once its FUSE server has failed (its model's store could not be read
  * or written, a request threw), every command but {@code quit} is answered {@code failed REASON}: what the model holds
  * can no longer be trusted, and a cut of it must not pass.
  */
@@ -47,11 +47,13 @@ public final class DriveControl {
 
     /**
      * The file model of {@code size} bytes on {@code mountPoint}, served by a thread of this process (a server
-     * of its own: never the workload's), its bytes kept beside the mount point, in the disk's work directory.
+     * of its own: never the workload's), its bytes kept beside the mount point, in the disk's work directory,
+     * under the journaled rules or ({@code journaled} false) the POSIX floor.
      */
-    static DriveControl files(Path mountPoint, long size) throws IOException {
+    static DriveControl files(Path mountPoint, long size, boolean journaled) throws IOException {
         Worlds worlds = new Worlds();
-        FileTree tree = new FileTree(Libc.C.geteuid(), Libc.C.getegid(), mountPoint.toAbsolutePath().getParent(), size);
+        FileTree tree = new FileTree(Libc.C.geteuid(), Libc.C.getegid(), mountPoint.toAbsolutePath().getParent(), size,
+                journaled);
         tree.whenFrozen(worlds::powerGone);
         return start(tree, FuseTreeServer.mount(tree, mountPoint), worlds);
     }
@@ -116,6 +118,9 @@ public final class DriveControl {
                 }
                 case "world" -> {
                     return worlds.add(Integer.parseInt(w[1])) ? "world" : "world killed";
+                }
+                case "note" -> {
+                    return ("note " + model.cutNote()).trim();
                 }
                 case "powered" -> {
                     return "powered " + !model.frozen();

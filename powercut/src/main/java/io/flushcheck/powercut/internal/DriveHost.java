@@ -163,9 +163,9 @@ public final class DriveHost {
         }
     }
 
-    /** Mounts a fresh tree of the file model of {@code size} bytes on {@code mountPoint}. */
-    public Disk mountFiles(Path mountPoint, long size) throws IOException {
-        return add("files " + PathWord.of(mountPoint) + " " + size, mountPoint, false);
+    /** Mounts a fresh tree of the file model of {@code size} bytes on {@code mountPoint}, under {@code rules} ({@code journaled}, {@code posix}). */
+    public Disk mountFiles(Path mountPoint, long size, String rules) throws IOException {
+        return add("files " + PathWord.of(mountPoint) + " " + size + " " + rules, mountPoint, false);
     }
 
     /**

@@ -14,17 +14,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.apiguardian.api.API;
 
 /**
- * A directory tree with the durability POSIX promises and no more, as the file-level model of
- * a power cut: a file's data and size become durable when the file is synced ({@code fsync},
+ * A directory tree as the file-level model of a power cut, under one of two rules. Journaled (the default,
+ * {@link #FileTree(int, int, Path, long, boolean)}), as ext4, xfs and btrfs: the namespace is one ordered log
+ * across directories, and a sync of anything makes durable every name change made before it (and the permission
+ * bits), with the synced file's data; other files' data stays volatile. POSIX, the durability POSIX promises and
+ * no more: a file's data and size become durable when the file is synced ({@code fsync},
  * {@code fdatasync}, a write through {@code O_SYNC} or {@code O_DSYNC}); a name (create, link, unlink,
  * rename, mkdir, rmdir) becomes durable when its directory is synced. A cut keeps what is durable
  * ({@link CutMode#FLUSHED}), or that and, drawn from a seed ({@link CutMode#SUBSET}), each write made
  * since its file's last sync on its own (writeback goes page by page, in no order) and a prefix of each
- * directory's changes since its last sync (a filesystem commits its names in order). Every sync counts
+ * directory's changes since its last sync (a filesystem commits its names in order; under the journaled rules,
+ * a prefix of the one log of changes since the last sync of anything). Every sync counts
  * as a flush: {@link #flushes()} are the durability points a workload reached.
  *
  * <p>Real filesystems give more: ext4 commits a rename over an existing file together with the file's
@@ -71,8 +76,8 @@ public final class FileTree implements PowerLossModel {
         }
     }
 
-    /** A change to a directory not yet synced: a name set to a node, or removed (node 0). */
-    private record NameChange(String name, long node) {
+    /** A change to a directory not yet synced: a name set to a node, or removed (node 0), the {@code seq}-th of the tree. */
+    private record NameChange(String name, long node, long seq) {
         void applyTo(TreeMap<String, Long> entries) {
             if (node == 0) {
                 entries.remove(name);
@@ -202,6 +207,15 @@ public final class FileTree implements PowerLossModel {
     /** Bytes of the log that changes not yet synced still need: {@link #unflushedBytes()}. */
     private long logLive;
     private final long capacity;
+    /** The journaled rules (one ordered namespace log, committed by any sync), else the POSIX floor. */
+    private final boolean journaled;
+    /** Name changes made so far, numbered in the order made: the one log under the journaled rules. */
+    private long nameSeq;
+    /** {@link #nameSeq} at the last sync of anything: a change before it a journaled filesystem has committed. */
+    private long seqAtLastSync;
+    /** Directories with name changes not yet durable, and nodes whose permission bits changed since they were. */
+    private final Map<Long, Node> pendingNames = new TreeMap<>();
+    private final Map<Long, Node> pendingModes = new TreeMap<>();
     /** The 4 KiB blocks the sizes of the files with a name take, in bytes: what counts against {@link #capacity}. */
     private long used;
 
@@ -214,19 +228,36 @@ public final class FileTree implements PowerLossModel {
         this(uid, gid, StoreFile.defaultDir(), Long.MAX_VALUE);
     }
 
+    /** As {@link #FileTree(int, int)}, under the journaled rules or ({@code journaled} false) the POSIX floor. */
+    public FileTree(int uid, int gid, boolean journaled) {
+        this(uid, gid, StoreFile.defaultDir(), Long.MAX_VALUE, journaled);
+    }
+
+    /** As {@link #FileTree(int, int, Path, long, boolean)} under the journaled rules. */
+    public FileTree(int uid, int gid, Path dir, long capacity) {
+        this(uid, gid, dir, capacity, true);
+    }
+
     /**
      * An empty tree of {@code capacity} bytes whose root belongs to {@code uid}/{@code gid}, with mode 0755
-     * (the root is durable), its bytes kept in files under {@code dir} (the disk's work directory).
+     * (the root is durable), its bytes kept in files under {@code dir} (the disk's work directory), under the
+     * journaled rules or ({@code journaled} false) the POSIX floor.
      */
-    public FileTree(int uid, int gid, Path dir, long capacity) {
+    public FileTree(int uid, int gid, Path dir, long capacity, boolean journaled) {
         if (capacity <= 0) {
             throw new IllegalArgumentException("a disk holds a positive number of bytes, not " + capacity);
         }
         this.capacity = capacity;
+        this.journaled = journaled;
         this.store = new FileStore(dir);
         this.log = StoreFile.in(store.dir());
         Node root = newNode(true, 0755, uid, gid);
         root.links = 2;
+    }
+
+    /** True under the journaled rules, false under the POSIX floor. */
+    public boolean journaled() {
+        return journaled;
     }
 
     /** The bytes the tree may hold: a write past them fails with ENOSPC. */
@@ -424,9 +455,10 @@ public final class FileTree implements PowerLossModel {
     }
 
     private void setName(Node d, String name, long id) {
-        NameChange c = new NameChange(name, id);
+        NameChange c = new NameChange(name, id, nameSeq++);
         c.applyTo(d.entries);
         d.nameChanges.add(c);
+        pendingNames.put(d.id, d);
         d.mtime = now();
         d.ctime = d.mtime;
     }
@@ -523,6 +555,7 @@ public final class FileTree implements PowerLossModel {
         Node n = node(id);
         if (mode != null) {
             n.mode = mode & 07777;
+            pendingModes.put(n.id, n);
         }
         if (uid != null) {
             n.uid = uid;
@@ -570,12 +603,21 @@ public final class FileTree implements PowerLossModel {
             duringCut = freeze(CutMode.SUBSET, duringSeed);
             return Errno.EIO;
         }
-        if (n.dir) {
-            for (NameChange c : n.nameChanges) {
-                c.applyTo(n.durableEntries);
+        if (journaled) {
+            // One ordered log: every name change and permission change so far commits with this sync.
+            for (Node d : pendingNames.values()) {
+                commitNames(d);
             }
-            n.nameChanges.clear();
-        } else {
+            pendingNames.clear();
+            for (Node m : pendingModes.values()) {
+                m.durableMode = m.mode;
+            }
+            pendingModes.clear();
+        } else if (n.dir) {
+            commitNames(n);
+            pendingNames.remove(n.id);
+        }
+        if (!n.dir) {
             for (FileChange c : n.fileChanges) {
                 c.applyTo(n.durableData, log);
                 logLive -= c.length();
@@ -590,6 +632,7 @@ public final class FileTree implements PowerLossModel {
             }
         }
         n.durableMode = n.mode;
+        seqAtLastSync = nameSeq;
         flushes++;
         if (flushes == cutAtFlush) {
             frozen = true;
@@ -599,6 +642,13 @@ public final class FileTree implements PowerLossModel {
             onFreeze.run();
         }
         return 0;
+    }
+
+    private static void commitNames(Node d) {
+        for (NameChange c : d.nameChanges) {
+            c.applyTo(d.durableEntries);
+        }
+        d.nameChanges.clear();
     }
 
     /** Runs {@code action} the moment the power goes, however it goes, before a sync the cut interrupts returns. */
@@ -692,7 +742,7 @@ public final class FileTree implements PowerLossModel {
      * longer change: the power is gone), and the bytes of file writes it kept and lost.
      */
     private record Survivor(Map<Long, TreeMap<String, Long>> entries, Map<Long, List<FileChange>> data, long kept,
-                            long discarded) {
+                            long discarded, String note) {
     }
 
     /**
@@ -726,6 +776,21 @@ public final class FileTree implements PowerLossModel {
         Map<Long, List<FileChange>> data = new HashMap<>();
         long kept = 0;
         long discarded = 0;
+        // Under the journaled rules, a prefix of the one log since the last sync: the changes before seq `upTo`.
+        long upTo = Long.MAX_VALUE;
+        if (journaled) {
+            List<Long> seqs = new ArrayList<>();
+            for (Node d : pendingNames.values()) {
+                for (NameChange c : d.nameChanges) {
+                    seqs.add(c.seq());
+                }
+            }
+            seqs.sort(null);
+            // Drawn apart from the writes, and mixed: java.util.Random's first draw differs little between near seeds.
+            int prefix = mode == CutMode.SUBSET && !seqs.isEmpty() ? new SplittableRandom(seed).nextInt(seqs.size() + 1) : 0;
+            upTo = prefix == seqs.size() ? Long.MAX_VALUE : seqs.get(prefix);
+        }
+        List<String> lostToPosix = new ArrayList<>();
         // In node order, so that a seed draws the same subset for the same workload.
         for (long id = ROOT; id < nextId; id++) {
             Node n = nodes.get(id);
@@ -734,9 +799,22 @@ public final class FileTree implements PowerLossModel {
             }
             if (n.dir) {
                 TreeMap<String, Long> e = new TreeMap<>(n.durableEntries);
-                int prefix = mode == CutMode.SUBSET && !n.nameChanges.isEmpty() ? random.nextInt(n.nameChanges.size() + 1) : 0;
-                for (int i = 0; i < prefix; i++) {
-                    n.nameChanges.get(i).applyTo(e);
+                if (journaled) {
+                    for (NameChange c : n.nameChanges) {
+                        if (c.seq() < upTo) {
+                            c.applyTo(e);
+                        }
+                    }
+                } else {
+                    int prefix = mode == CutMode.SUBSET && !n.nameChanges.isEmpty() ? random.nextInt(n.nameChanges.size() + 1) : 0;
+                    for (int i = 0; i < n.nameChanges.size(); i++) {
+                        NameChange c = n.nameChanges.get(i);
+                        if (i < prefix) {
+                            c.applyTo(e);
+                        } else if (c.seq() < seqAtLastSync) {
+                            lostToPosix.add(describe(n, c));
+                        }
+                    }
                 }
                 entries.put(id, e);
             } else {
@@ -753,7 +831,56 @@ public final class FileTree implements PowerLossModel {
                 data.put(id, b);
             }
         }
-        return new Survivor(entries, data, kept, discarded);
+        String note = "";
+        if (!lostToPosix.isEmpty()) {
+            int shown = Math.min(lostToPosix.size(), 5);
+            note = "the POSIX rules lost " + lostToPosix.size() + " name change" + (lostToPosix.size() == 1 ? "" : "s")
+                    + " whose directory was never synced after " + (lostToPosix.size() == 1 ? "it" : "them") + " ("
+                    + String.join(", ", lostToPosix.subList(0, shown)) + (shown < lostToPosix.size() ? ", ..." : "")
+                    + "); a later fsync made " + (lostToPosix.size() == 1 ? "it" : "them")
+                    + " durable on ext4, xfs and btrfs, whose journal commits every name change before any sync:"
+                    + " those would have kept " + (lostToPosix.size() == 1 ? "it" : "them");
+        }
+        if (discarded > 0) {
+            // Linux sends FUSE_SYNCFS to virtiofs only (fs/fuse: fc->sync_fs): a syncfs(2) or sync(2) on this mount
+            // never reaches the model, which a real filesystem would have made these bytes durable at.
+            note = (note.isEmpty() ? "" : note + "; ") + "the file model sees no syncfs(2) or sync(2) (the kernel sends"
+                    + " FUSE_SYNCFS to virtiofs only): where the program relied on one, ext4, xfs and btrfs would have kept"
+                    + " what this cut discarded";
+        }
+        return new Survivor(entries, data, kept, discarded, note);
+    }
+
+    /** A name change of directory {@code d}, as the note of what the POSIX rules lost says it. */
+    private String describe(Node d, NameChange c) {
+        String path = path(d) + c.name();
+        Node n = c.node() == 0 ? null : nodes.get(c.node());
+        return c.node() == 0 ? "the removal of " + path : (n != null && n.dir ? "directory " : "") + path;
+    }
+
+    /** Where directory {@code d} is now, from the root, ending in '/'; "?/" for a directory no longer named. */
+    private String path(Node d) {
+        StringBuilder out = new StringBuilder();
+        for (Node at = d; at.id != ROOT; at = nodes.get(at.parent)) {
+            Node parent = nodes.get(at.parent);
+            String name = null;
+            for (Map.Entry<String, Long> e : parent.entries.entrySet()) {
+                if (e.getValue() == at.id) {
+                    name = e.getKey();
+                }
+            }
+            out.insert(0, (name == null ? "?" : name) + "/");
+            if (name == null) {
+                break;
+            }
+        }
+        return "/" + out;
+    }
+
+    /** What the last cut lost that only these rules lose: the POSIX floor's names a journaled filesystem keeps; empty else. */
+    @Override
+    public synchronized String cutNote() {
+        return duringCut == null ? "" : duringCut.note();
     }
 
     /**

@@ -73,4 +73,9 @@ public interface PowerLossModel {
 
     /** Frees the files the model keeps its bytes in; it is not used again. */
     void close();
+
+    /** What the last cut lost that only the model's rules lose, with what a real filesystem keeps; empty when nothing. */
+    default String cutNote() {
+        return "";
+    }
 }

@@ -33,8 +33,8 @@ class FileTreeTests {
     }
 
     @Test
-    void dataIsDurableAtTheFilesSyncAndItsNameAtTheDirectorys() throws Exception {
-        FileTree t = new FileTree(0, 0);
+    void underPosixRulesDataIsDurableAtTheFilesSyncAndItsNameAtTheDirectorys() throws Exception {
+        FileTree t = new FileTree(0, 0, false);
         long a = t.create(ROOT, "a", false, 0644, 0, 0).id();
         t.write(a, 0, bytes("one"));
         t.sync(a);
@@ -75,8 +75,8 @@ class FileTreeTests {
     }
 
     @Test
-    void aRenameBetweenDirectoriesIsDurableOnlyWhereTheirSyncsMadeIt() throws Exception {
-        FileTree t = new FileTree(0, 0);
+    void underPosixRulesARenameBetweenDirectoriesIsDurableOnlyWhereTheirSyncsMadeIt() throws Exception {
+        FileTree t = new FileTree(0, 0, false);
         long d1 = t.create(ROOT, "d1", true, 0755, 0, 0).id();
         long d2 = t.create(ROOT, "d2", true, 0755, 0, 0).id();
         long f = t.create(d1, "f", false, 0644, 0, 0).id();
@@ -91,6 +91,88 @@ class FileTreeTests {
         assertThat(Files.readString(s.resolve("d1/f"))).isEqualTo("data");
         assertThat(Files.readString(s.resolve("d2/g"))).isEqualTo("data");
         assertThat(Files.isSameFile(s.resolve("d1/f"), s.resolve("d2/g"))).as("one file, two names").isTrue();
+    }
+
+    @Test
+    void underJournaledRulesAnySyncMakesEveryEarlierNameChangeDurableButOnlyTheSyncedFilesData() throws Exception {
+        FileTree t = new FileTree(0, 0);
+        assertThat(t.journaled()).isTrue();
+        long d = t.create(ROOT, "store", true, 0755, 0, 0).id();
+        long f = t.create(d, "log", false, 0644, 0, 0).id();
+        long other = t.create(ROOT, "other", false, 0644, 0, 0).id();
+        t.write(other, 0, bytes("never synced"));
+        t.setAttributes(other, 0600, null, null, null);
+        t.write(f, 0, bytes("record"));
+        t.sync(f); // no directory is ever synced
+        t.create(ROOT, "after", false, 0644, 0, 0);
+        Path s = survivor(t, PowerLossModel.CutMode.FLUSHED, 0);
+        assertThat(Files.readString(s.resolve("store/log"))).isEqualTo("record");
+        assertThat(Files.size(s.resolve("other"))).as("its name committed, its data not: empty, as on ext4").isZero();
+        assertThat(Files.getPosixFilePermissions(s.resolve("other"))).as("the mode in the journal").hasSize(2);
+        assertThat(s.resolve("after")).as("made after the last sync").doesNotExist();
+        assertThat(t.cutNote()).doesNotContain("POSIX").contains("no syncfs(2) or sync(2)");
+    }
+
+    @Test
+    void underJournaledRulesARenameIsDurableAtTheNextSyncOfAnything() throws Exception {
+        FileTree t = new FileTree(0, 0);
+        long store = t.create(ROOT, "store", false, 0644, 0, 0).id();
+        t.write(store, 0, bytes("old"));
+        t.sync(store);
+        long tmpFile = t.create(ROOT, "store.tmp", false, 0644, 0, 0).id();
+        t.write(tmpFile, 0, bytes("new"));
+        t.sync(tmpFile);
+        t.rename(ROOT, "store.tmp", ROOT, "store", false);
+        FileTree later = new FileTree(0, 0);
+        // The same, the rename followed by the sync of another file.
+        long s2 = later.create(ROOT, "store", false, 0644, 0, 0).id();
+        later.write(s2, 0, bytes("old"));
+        later.sync(s2);
+        long t2 = later.create(ROOT, "store.tmp", false, 0644, 0, 0).id();
+        later.write(t2, 0, bytes("new"));
+        later.sync(t2);
+        later.rename(ROOT, "store.tmp", ROOT, "store", false);
+        long next = later.create(ROOT, "next", false, 0644, 0, 0).id();
+        later.sync(next);
+        assertThat(Files.readString(survivor(t, PowerLossModel.CutMode.FLUSHED, 1).resolve("store")))
+                .as("no sync after the rename").isEqualTo("old");
+        Path s = survivor(later, PowerLossModel.CutMode.FLUSHED, 2);
+        assertThat(Files.readString(s.resolve("store"))).isEqualTo("new");
+        assertThat(s.resolve("store.tmp")).doesNotExist();
+    }
+
+    @Test
+    void underJournaledRulesASubsetCutKeepsAPrefixOfTheOneLogAcrossDirectories() throws Exception {
+        Set<String> seen = new HashSet<>();
+        for (long seed = 0; seed < 24; seed++) {
+            FileTree t = new FileTree(0, 0);
+            long d1 = t.create(ROOT, "d1", true, 0755, 0, 0).id();
+            long d2 = t.create(ROOT, "d2", true, 0755, 0, 0).id();
+            t.sync(d1);
+            t.create(d1, "a", false, 0644, 0, 0);
+            t.create(d2, "b", false, 0644, 0, 0);
+            t.create(d1, "c", false, 0644, 0, 0);
+            Path s = survivor(t, PowerLossModel.CutMode.SUBSET, seed);
+            String kept = (Files.exists(s.resolve("d1/a")) ? "a" : "") + (Files.exists(s.resolve("d2/b")) ? "b" : "")
+                    + (Files.exists(s.resolve("d1/c")) ? "c" : "");
+            assertThat(kept).as("seed %d: a prefix of a, b, c", seed).isIn("", "a", "ab", "abc");
+            seen.add(kept);
+        }
+        assertThat(seen).hasSizeGreaterThan(2);
+    }
+
+    @Test
+    void underPosixRulesTheCutSaysWhichNamesAJournaledFilesystemWouldHaveKept() throws Exception {
+        FileTree t = new FileTree(0, 0, false);
+        long d = t.create(ROOT, "store", true, 0755, 0, 0).id();
+        long f = t.create(d, "log", false, 0644, 0, 0).id();
+        t.write(f, 0, bytes("record"));
+        t.sync(f);
+        t.create(ROOT, "after", false, 0644, 0, 0);
+        Path s = survivor(t, PowerLossModel.CutMode.FLUSHED, 0);
+        assertThat(s.resolve("store")).doesNotExist();
+        assertThat(t.cutNote()).contains("POSIX rules lost 2 name changes", "directory /store", "/store/log",
+                "ext4, xfs and btrfs").doesNotContain("/after");
     }
 
     @Test
