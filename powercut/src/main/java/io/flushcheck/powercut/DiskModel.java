@@ -19,9 +19,9 @@ public enum DiskModel {
      */
     BLOCK,
     /**
-     * A tree of files served over FUSE with the durability POSIX promises and no more: a file's data is
-     * durable at its fsync or fdatasync, a name at its directory's fsync. Stricter than ext4, which makes
-     * some names durable on its own. Needs no root: {@code fusermount3} mounts it.
+     * A tree of files served over FUSE: a file's data is durable at its fsync or fdatasync, and names as its
+     * {@link FileRules} say (by default a journaled filesystem's: a sync of anything commits every earlier name
+     * change; or POSIX's floor: a name at its directory's fsync). Needs no root: {@code fusermount3} mounts it.
      */
     FILE;
 

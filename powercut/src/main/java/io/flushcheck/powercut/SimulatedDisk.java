@@ -37,9 +37,9 @@ import org.apiguardian.api.API;
  * to inspect.
  *
  * <p>That is the block model ({@link DiskModel#BLOCK}, {@link #create}). The file model
- * ({@link DiskModel#FILE}, {@link #createFiles}) serves a tree of files over FUSE instead, with the
- * durability POSIX promises: a file's data is durable at its fsync, a name at its directory's fsync; a cut
- * writes what survived into a plain directory. It needs no root. Every method below works on both; a
+ * ({@link DiskModel#FILE}, {@link #createFiles}) serves a tree of files over FUSE instead: a file's data is
+ * durable at its fsync, and names as its {@link FileRules} say (a journaled filesystem's by default, POSIX's
+ * floor by choice); a cut writes what survived into a plain directory. It needs no root. Every method below works on both; a
  * flush of the file model is a sync of a file or a directory.
  *
  * <p>The block model needs root, {@code /dev/fuse}, a free loop device ({@link NoFreeLoopDeviceException} otherwise), and
@@ -138,9 +138,9 @@ public final class SimulatedDisk implements AutoCloseable {
     /**
      * Makes a drive of the file-level model under {@code work} (created; removed on close): a tree of files
      * kept in files under {@code work}, not in memory, served over FUSE by a process of flushcheck's own (one for all of this JVM's file-model
-     * disks) and mounted at {@link #path()}, where a file's
-     * data becomes durable when the file is synced and a name when its directory is, as POSIX promises and
-     * no more ({@link DiskModel#FILE}). Needs no root: {@code fusermount3} (or fuse 2's {@code fusermount})
+     * disks) and mounted at {@link #path()}, where a file's data becomes durable when the file is synced, and
+     * every earlier name change with any sync, as on a journaled filesystem ({@link DiskModel#FILE},
+     * {@link FileRules#JOURNALED}). Needs no root: {@code fusermount3} (or fuse 2's {@code fusermount})
      * mounts it wherever it is installed, and its {@code auto_unmount} removes the mount however the
      * server ends; as root without it, {@code mount(2)} does. {@link #cutPower()} writes what survived into a
      * plain directory.

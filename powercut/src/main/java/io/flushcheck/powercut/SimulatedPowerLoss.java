@@ -38,8 +38,8 @@ public @interface SimulatedPowerLoss {
      * drive with a volatile cache; needs root), {@link DiskModel#FILE} (files whose data is durable at their
      * fsync, and names as {@link #rules()} says; needs no root), or {@link DiskModel#AUTO}
      * (the default): the block model where the test can have one, the file model elsewhere. {@link #fs()},
-     * {@link #sizeMiB()}, {@link #mkfsOptions()}, {@link #directIo()} and {@link #atomicWriteBytes()} are the
-     * block model's.
+     * {@link #mkfsOptions()}, {@link #directIo()} and {@link #atomicWriteBytes()} are the block model's,
+     * {@link #rules()} the file model's; {@link #sizeMiB()} sizes both.
      */
     DiskModel model() default DiskModel.AUTO;
 
