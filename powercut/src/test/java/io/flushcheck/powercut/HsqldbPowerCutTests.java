@@ -16,6 +16,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineTestKit;
@@ -28,6 +29,7 @@ import org.junit.platform.testkit.engine.Events;
  * count); and it logs a failed sync and acknowledges commits all the same, so it fails {@link FailingSyncs},
  * naming the rows it acknowledged after the drive's failure.
  */
+@Tag("junit-api") // runs on JUnit 6 too: see RerunOnJunit6Tests
 class HsqldbPowerCutTests {
 
     private static final int ROWS = 12;
