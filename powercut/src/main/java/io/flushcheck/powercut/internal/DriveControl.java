@@ -10,7 +10,8 @@ import org.apiguardian.api.API;
  * {@code stats}, {@code cut MODE SEED}, {@code arm K [PGID]}, {@code arm-during K SEED},
  * {@code fail-flush K once|persistent [ERRNO]},
  * {@code fail-writes UNIT FROM LENGTH once|persistent ERRNO}, {@code save PATH} (a {@link PathWord}), {@code world PID},
- * {@code powered}, {@code note} (what the last cut lost that only the model's rules lose), {@code unmount}, {@code quit}. Once its FUSE server has failed (its model's store could not be read
+ * {@code powered}, {@code note} (what the last cut lost that only the model's rules lose),
+ * {@code discarded} (what the last cut discarded, an operation a {@link PathWord#ofText} word), {@code unmount}, {@code quit}. Once its FUSE server has failed (its model's store could not be read
  * or written, a request threw), every command but {@code quit} is answered {@code failed REASON}: what the model holds
  * can no longer be trusted, and a cut of it must not pass.
  */
@@ -121,6 +122,13 @@ public final class DriveControl {
                 }
                 case "note" -> {
                     return ("note " + model.cutNote()).trim();
+                }
+                case "discarded" -> { // what the last cut discarded, an operation a word (PathWord.ofText)
+                    StringBuilder out = new StringBuilder("discarded");
+                    for (String op : model.discarded()) {
+                        out.append(' ').append(PathWord.ofText(op));
+                    }
+                    return out.toString();
                 }
                 case "powered" -> {
                     return "powered " + !model.frozen();

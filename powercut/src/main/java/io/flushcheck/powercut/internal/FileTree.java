@@ -8,8 +8,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -50,13 +52,13 @@ public final class FileTree implements PowerLossModel {
     public static final long ROOT = 1;
 
     /** A change to a file not yet synced: {@code length} bytes written at an offset (kept at {@code logPos} of the change log), or a new size. */
-    private record FileChange(long offset, long logPos, int length, long newSize) {
-        static FileChange write(long offset, long logPos, int length) {
-            return new FileChange(offset, logPos, length, -1);
+    private record FileChange(long offset, long logPos, int length, long newSize, long order, String path) {
+        static FileChange write(long offset, long logPos, int length, long order, String path) {
+            return new FileChange(offset, logPos, length, -1, order, path);
         }
 
-        static FileChange truncate(long size) {
-            return new FileChange(0, -1, 0, size);
+        static FileChange truncate(long size, long order, String path) {
+            return new FileChange(0, -1, 0, size, order, path);
         }
 
         boolean isWrite() {
@@ -76,8 +78,12 @@ public final class FileTree implements PowerLossModel {
         }
     }
 
-    /** A change to a directory not yet synced: a name set to a node, or removed (node 0), the {@code seq}-th of the tree. */
-    private record NameChange(String name, long node, long seq) {
+    /**
+     * A change to a directory not yet synced: a name set to a node, or removed (node 0), the {@code seq}-th of the tree,
+     * part of the operation {@code op} says (a rename is two changes of one operation, the same object), its
+     * {@code order}-th.
+     */
+    private record NameChange(String name, long node, long seq, String op, long order) {
         void applyTo(TreeMap<String, Long> entries) {
             if (node == 0) {
                 entries.remove(name);
@@ -105,6 +111,12 @@ public final class FileTree implements PowerLossModel {
         final TreeMap<String, Long> durableEntries;
         final List<NameChange> nameChanges;
         long parent;
+        /** The name last given to this node, and the directory it was given in: what a note of a change calls it. */
+        String lastName = "";
+        long lastDir = ROOT;
+        /** {@link #path(Node)} of a file, as of {@link FileTree#renames} {@code pathAt}. */
+        String pathCache;
+        long pathAt = -1;
 
         Node(long id, boolean dir, int mode, int uid, int gid, long now, FileStore store) {
             this.id = id;
@@ -213,6 +225,10 @@ public final class FileTree implements PowerLossModel {
     private long nameSeq;
     /** {@link #nameSeq} at the last sync of anything: a change before it a journaled filesystem has committed. */
     private long seqAtLastSync;
+    /** Operations (name changes, writes, truncations) made so far, numbered in the order made. */
+    private long order;
+    /** Renames and links made so far: a path cached before one may be stale. */
+    private long renames;
     /** Directories with name changes not yet durable, and nodes whose permission bits changed since they were. */
     private final Map<Long, Node> pendingNames = new TreeMap<>();
     private final Map<Long, Node> pendingModes = new TreeMap<>();
@@ -352,11 +368,13 @@ public final class FileTree implements PowerLossModel {
         }
         Node n = newNode(dir, mode, uid, gid);
         n.parent = d.id;
+        n.lastName = name;
+        n.lastDir = d.id;
         n.links = dir ? 2 : 1;
         if (dir) {
             d.links++;
         }
-        setName(d, name, n.id);
+        setName(d, name, n.id, (dir ? "mkdir " : "create ") + relPath(d, name));
         return n;
     }
 
@@ -374,7 +392,11 @@ public final class FileTree implements PowerLossModel {
         n.links++;
         relinked(n, n.links - 1);
         n.ctime = now();
-        setName(d, name, n.id);
+        String op = "link " + filePath(n) + " -> " + relPath(d, name);
+        renames++;
+        n.lastName = name;
+        n.lastDir = d.id;
+        setName(d, name, n.id, op);
         return n;
     }
 
@@ -401,7 +423,7 @@ public final class FileTree implements PowerLossModel {
             d.links--;
         }
         n.ctime = now();
-        setName(d, name, 0);
+        setName(d, name, 0, (dir ? "rmdir " : "unlink ") + relPath(d, name));
     }
 
     /**
@@ -449,13 +471,19 @@ public final class FileTree implements PowerLossModel {
             to.links++;
             n.parent = to.id;
         }
-        setName(from, name, 0);
-        setName(to, newName, n.id);
+        String op = from == to
+                ? "rename " + name + " -> " + newName + (from.id == ROOT ? "" : " in " + relPath(from, null))
+                : "rename " + relPath(from, name) + " -> " + relPath(to, newName);
+        setName(from, name, 0, op);
+        setName(to, newName, n.id, op);
+        renames++;
+        n.lastName = newName;
+        n.lastDir = to.id;
         n.ctime = now();
     }
 
-    private void setName(Node d, String name, long id) {
-        NameChange c = new NameChange(name, id, nameSeq++);
+    private void setName(Node d, String name, long id, String op) {
+        NameChange c = new NameChange(name, id, nameSeq++, op, order++);
         c.applyTo(d.entries);
         d.nameChanges.add(c);
         pendingNames.put(d.id, d);
@@ -495,7 +523,7 @@ public final class FileTree implements PowerLossModel {
         if (logEnd > LOG_KEPT && logEnd > 2 * logLive) {
             compactLog();
         }
-        FileChange c = FileChange.write(offset, logEnd, length);
+        FileChange c = FileChange.write(offset, logEnd, length, order++, filePath(n));
         log.write(logEnd, data.duplicate());
         logEnd += length;
         logLive += length;
@@ -519,7 +547,7 @@ public final class FileTree implements PowerLossModel {
                 FileChange c = n.fileChanges.get(i);
                 if (c.isWrite()) {
                     fresh.write(end, c.bytesIn(log));
-                    n.fileChanges.set(i, FileChange.write(c.offset(), end, c.length()));
+                    n.fileChanges.set(i, FileChange.write(c.offset(), end, c.length(), c.order(), c.path()));
                     end += c.length();
                 }
             }
@@ -544,7 +572,7 @@ public final class FileTree implements PowerLossModel {
             throw new Errno(Errno.EINVAL);
         }
         resize(n, size);
-        FileChange c = FileChange.truncate(size);
+        FileChange c = FileChange.truncate(size, order++, filePath(n));
         c.applyTo(n.data, log);
         n.fileChanges.add(c);
         n.mtime = now();
@@ -742,7 +770,7 @@ public final class FileTree implements PowerLossModel {
      * longer change: the power is gone), and the bytes of file writes it kept and lost.
      */
     private record Survivor(Map<Long, TreeMap<String, Long>> entries, Map<Long, List<FileChange>> data, long kept,
-                            long discarded, String note) {
+                            long discarded, String note, List<String> discardedOps) {
     }
 
     /**
@@ -791,6 +819,10 @@ public final class FileTree implements PowerLossModel {
             upTo = prefix == seqs.size() ? Long.MAX_VALUE : seqs.get(prefix);
         }
         List<String> lostToPosix = new ArrayList<>();
+        // What the cut discarded, by the order it was made in; a rename's two changes are one operation.
+        TreeMap<Long, String> lostOps = new TreeMap<>();
+        Set<String> opsSeen = Collections.newSetFromMap(new IdentityHashMap<>());
+        String nameReason = journaled ? "no sync after it" : "directory not synced";
         // In node order, so that a seed draws the same subset for the same workload.
         for (long id = ROOT; id < nextId; id++) {
             Node n = nodes.get(id);
@@ -803,6 +835,8 @@ public final class FileTree implements PowerLossModel {
                     for (NameChange c : n.nameChanges) {
                         if (c.seq() < upTo) {
                             c.applyTo(e);
+                        } else if (opsSeen.add(c.op())) {
+                            lostOps.put(c.order(), c.op() + ", " + nameReason);
                         }
                     }
                 } else {
@@ -811,22 +845,47 @@ public final class FileTree implements PowerLossModel {
                         NameChange c = n.nameChanges.get(i);
                         if (i < prefix) {
                             c.applyTo(e);
-                        } else if (c.seq() < seqAtLastSync) {
-                            lostToPosix.add(describe(n, c));
+                        } else {
+                            if (c.seq() < seqAtLastSync) {
+                                lostToPosix.add(describe(n, c));
+                            }
+                            if (opsSeen.add(c.op())) {
+                                lostOps.put(c.order(), c.op() + ", " + nameReason);
+                            }
                         }
                     }
                 }
                 entries.put(id, e);
             } else {
                 List<FileChange> b = new ArrayList<>();
+                // A run of discarded writes each starting where the one before ended, said as one.
+                FileChange runStart = null;
+                long runEnd = 0;
                 for (FileChange c : n.fileChanges) {
                     long bytes = c.length();
                     if (mode == CutMode.SUBSET && random.nextBoolean()) {
                         b.add(c);
                         kept += bytes;
-                    } else {
-                        discarded += bytes;
+                        continue;
                     }
+                    discarded += bytes;
+                    if (runStart != null && c.isWrite() && c.offset() == runEnd && c.path().equals(runStart.path())) {
+                        runEnd += c.length();
+                        continue;
+                    }
+                    if (runStart != null) {
+                        lostOps.put(runStart.order(), describeWrites(runStart, runEnd));
+                        runStart = null;
+                    }
+                    if (c.isWrite()) {
+                        runStart = c;
+                        runEnd = c.offset() + c.length();
+                    } else {
+                        lostOps.put(c.order(), "truncate " + c.path() + " to " + c.newSize() + " bytes, file not synced");
+                    }
+                }
+                if (runStart != null) {
+                    lostOps.put(runStart.order(), describeWrites(runStart, runEnd));
                 }
                 data.put(id, b);
             }
@@ -848,7 +907,47 @@ public final class FileTree implements PowerLossModel {
                     + " FUSE_SYNCFS to virtiofs only): where the program relied on one, ext4, xfs and btrfs would have kept"
                     + " what this cut discarded";
         }
-        return new Survivor(entries, data, kept, discarded, note);
+        List<String> ops = new ArrayList<>(lostOps.values());
+        if (ops.size() > DISCARDED_LISTED) {
+            int more = ops.size() - DISCARDED_LISTED;
+            ops = new ArrayList<>(ops.subList(0, DISCARDED_LISTED));
+            ops.add("and " + more + " more");
+        }
+        return new Survivor(entries, data, kept, discarded, note, List.copyOf(ops));
+    }
+
+    /** The most operations a cut lists as discarded; past them, one entry says how many more. */
+    static final int DISCARDED_LISTED = 1000;
+
+    private static String describeWrites(FileChange first, long end) {
+        return (end - first.offset()) + " bytes at offset " + first.offset() + " of " + first.path() + ", file not synced";
+    }
+
+    /** Where name {@code name} of directory {@code d} is, from the root, without a leading '/'; {@code d}'s own path for a null name. */
+    private String relPath(Node d, String name) {
+        StringBuilder out = new StringBuilder(name == null ? "" : name);
+        for (Node at = d; at.id != ROOT; at = nodes.get(at.lastDir)) {
+            if (out.length() > 0) {
+                out.insert(0, '/');
+            }
+            out.insert(0, at.lastName);
+        }
+        return out.length() == 0 ? "." : out.toString();
+    }
+
+    /** Where file {@code n} is now, by the name last given to it, cached until a rename or a link. */
+    private String filePath(Node n) {
+        if (n.pathAt != renames || n.pathCache == null) {
+            n.pathCache = relPath(nodes.get(n.lastDir), n.lastName);
+            n.pathAt = renames;
+        }
+        return n.pathCache;
+    }
+
+    /** What the last cut discarded, an operation a line in the order made, with why it was not durable; empty before a cut. */
+    @Override
+    public synchronized List<String> discarded() {
+        return duringCut == null ? List.of() : duringCut.discardedOps();
     }
 
     /** A name change of directory {@code d}, as the note of what the POSIX rules lost says it. */

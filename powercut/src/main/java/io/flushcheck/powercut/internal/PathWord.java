@@ -19,8 +19,13 @@ public final class PathWord {
 
     /** {@code path} as one word. */
     public static String of(Path path) {
+        return ofText(path.toString());
+    }
+
+    /** Any text as one word, escaped as {@link #of} escapes a path. */
+    public static String ofText(String text) {
         StringBuilder sb = new StringBuilder();
-        for (byte b : path.toString().getBytes(StandardCharsets.UTF_8)) {
+        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
             int c = b & 0xff;
             if (c < 0x80 && (Character.isLetterOrDigit(c) || "/._-+".indexOf(c) >= 0)) {
                 sb.append((char) c);
@@ -33,6 +38,11 @@ public final class PathWord {
 
     /** The path a word of {@link #of} names. */
     public static Path path(String word) {
+        return Path.of(text(word));
+    }
+
+    /** The text a word of {@link #ofText} stands for. */
+    public static String text(String word) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         for (int i = 0; i < word.length(); i++) {
             char c = word.charAt(i);
@@ -45,6 +55,6 @@ public final class PathWord {
                 bytes.write(c);
             }
         }
-        return Path.of(bytes.toString(StandardCharsets.UTF_8));
+        return bytes.toString(StandardCharsets.UTF_8);
     }
 }

@@ -74,6 +74,11 @@ public interface PowerLossModel {
     /** Frees the files the model keeps its bytes in; it is not used again. */
     void close();
 
+    /** What the last cut discarded, an operation an entry, with why it was not durable; empty when the model cannot say. */
+    default java.util.List<String> discarded() {
+        return java.util.List.of();
+    }
+
     /** What the last cut lost that only the model's rules lose, with what a real filesystem keeps; empty when nothing. */
     default String cutNote() {
         return "";

@@ -176,6 +176,41 @@ class FileTreeTests {
     }
 
     @Test
+    void underPosixRulesTheCutListsWhatItDiscardedByFileWithTheMissingSync() throws Exception {
+        FileTree t = new FileTree(0, 0, false);
+        long d = t.create(ROOT, "data", true, 0755, 0, 0).id();
+        t.sync(ROOT);
+        t.sync(d);
+        long f = t.create(d, "config.tmp", false, 0644, 0, 0).id();
+        t.write(f, 0, bytes("a".repeat(4096)));
+        t.write(f, 4096, bytes("b".repeat(4096)));
+        t.write(f, 100, bytes("c"));
+        t.rename(d, "config.tmp", d, "config", false);
+        t.cut(PowerLossModel.CutMode.FLUSHED, 0);
+        assertThat(t.discarded()).containsExactly(
+                "create data/config.tmp, directory not synced",
+                "8192 bytes at offset 0 of data/config.tmp, file not synced",
+                "1 bytes at offset 100 of data/config.tmp, file not synced",
+                "rename config.tmp -> config in data, directory not synced");
+    }
+
+    @Test
+    void underJournaledRulesTheCutListsWhatCameAfterTheLastSync() throws Exception {
+        FileTree t = new FileTree(0, 0);
+        long d = t.create(ROOT, "db", true, 0755, 0, 0).id();
+        long f = t.create(d, "t.log", false, 0644, 0, 0).id();
+        t.write(f, 0, bytes("x".repeat(8192)));
+        t.sync(f);
+        t.write(f, 8192, bytes("y".repeat(4096)));
+        t.rename(d, "t.log", ROOT, "moved", false);
+        assertThat(t.discarded()).as("nothing before a cut").isEmpty();
+        t.cut(PowerLossModel.CutMode.FLUSHED, 0);
+        assertThat(t.discarded()).containsExactly(
+                "4096 bytes at offset 8192 of db/t.log, file not synced",
+                "rename db/t.log -> moved, no sync after it");
+    }
+
+    @Test
     void theCallsFailAsAFilesystemsDo() throws Exception {
         FileTree t = new FileTree(0, 0);
         long d = t.create(ROOT, "d", true, 0755, 0, 0).id();
