@@ -97,6 +97,13 @@ public final class AcknowledgedRecords {
         return all().stream().filter(r -> !kept.contains(r)).toList();
     }
 
+    /** "the cut discarded: " and the first {@code shown} of {@code discarded}, and how many more. */
+    static String discardedSummary(List<String> discarded, int shown) {
+        int n = Math.min(shown, discarded.size());
+        return "the cut discarded: " + String.join("; ", discarded.subList(0, n))
+                + (n < discarded.size() ? ", and " + (discarded.size() - n) + " more" : "");
+    }
+
     /**
      * Passes when every acknowledged record is in {@code survived}; otherwise fails naming the lost ones and, of them,
      * those acknowledged after the drive's first failure.
@@ -117,6 +124,11 @@ public final class AcknowledgedRecords {
             message += "; " + (late.size() == lost.size() ? "all" : late.size()) + " of them acknowledged after the drive"
                     + " had failed a sync (" + String.join(", ", late) + "): the program carried on after its storage"
                     + " reported an error";
+        }
+        List<PowerCut> cuts = disk.cuts();
+        List<String> discarded = cuts.isEmpty() ? List.of() : cuts.get(cuts.size() - 1).discarded();
+        if (!discarded.isEmpty()) {
+            message += "; " + discardedSummary(discarded, 5);
         }
         throw new AssertionError(message);
     }

@@ -1,5 +1,6 @@
 package io.flushcheck.powercut;
 
+import java.util.List;
 import org.apiguardian.api.API;
 
 /**
@@ -15,9 +16,22 @@ import org.apiguardian.api.API;
  *                       ({@link SimulatedDisk#cutAfterFlushes(long)}, {@link SimulatedDisk#cutDuringFlush(long, long)})
  * @param lost           the file model's word on what only its rules lost (the POSIX rules' names that ext4, xfs
  *                       and btrfs keep; data only a syncfs or sync made durable, which no FUSE server sees); empty
+ * @param discarded      what the cut discarded, an operation an entry with the sync it missed, on the file model
+ *                       ({@code rename config.tmp -> config in data, directory not synced},
+ *                       {@code 4096 bytes at offset 8192 of db/t.log, file not synced}); empty on the block model
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-public record PowerCut(Long seed, long flushes, long unflushedBytes, long keptBytes, boolean armed, String lost) {
+public record PowerCut(Long seed, long flushes, long unflushedBytes, long keptBytes, boolean armed, String lost,
+                       List<String> discarded) {
+
+    public PowerCut {
+        discarded = discarded == null ? List.of() : List.copyOf(discarded);
+    }
+
+    /** A cut that lists nothing it discarded. */
+    public PowerCut(Long seed, long flushes, long unflushedBytes, long keptBytes, boolean armed, String lost) {
+        this(seed, flushes, unflushedBytes, keptBytes, armed, lost, List.of());
+    }
 
     /** A cut with nothing to say of what only the model's rules lost. */
     public PowerCut(Long seed, long flushes, long unflushedBytes, long keptBytes, boolean armed) {

@@ -772,11 +772,19 @@ public final class SimulatedDisk implements AutoCloseable {
             // Armed during flush k, the drive stopped after flush k - 1; armed after flush k, at k.
             Long cutSeed = !armed ? seed : at + 1 == armedAt ? Long.valueOf(armedSeed) : null;
             String lost = "";
+            List<String> discardedOps = new ArrayList<>();
             if (model == DiskModel.FILE) {
                 String note = ask("note");
                 lost = note.startsWith("note ") ? note.substring("note ".length()) : "";
+                String[] words = ask("discarded").split(" ");
+                if (words[0].equals("discarded")) {
+                    for (int i = 1; i < words.length; i++) {
+                        discardedOps.add(PathWord.text(words[i]));
+                    }
+                }
             }
-            cuts.add(new PowerCut(cutSeed, at, (kept + discarded) * atomicWriteBytes, kept * atomicWriteBytes, armed, lost));
+            cuts.add(new PowerCut(cutSeed, at, (kept + discarded) * atomicWriteBytes, kept * atomicWriteBytes, armed, lost,
+                    discardedOps));
             // The drive killed them as it froze; nothing of them may hold the mount or answer for a PID now.
             endWorlds();
             if (model == DiskModel.FILE) {

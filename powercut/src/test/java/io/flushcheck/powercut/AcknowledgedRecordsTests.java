@@ -82,7 +82,35 @@ class AcknowledgedRecordsTests {
             acks.add("x");
             List<String> survived = Files.exists(disk.cutPower().resolve("unsynced")) ? List.of("x") : List.of();
             assertThatThrownBy(() -> acks.assertDurable(survived)).isInstanceOf(AssertionError.class)
-                    .hasMessage("1 of 1 acknowledged records did not survive the cut: x");
+                    .hasMessage("1 of 1 acknowledged records did not survive the cut: x; the cut discarded:"
+                            + " create unsynced, no sync after it; 1 bytes at offset 0 of unsynced, file not synced");
+        }
+    }
+
+    @Test
+    void aWriteAndRenameStoreWithoutAnySyncFailsNamingTheFileAndTheMissingSync() throws IOException {
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("files"), SimulatedDisk.DEFAULT_FILES_BYTES,
+                FileRules.POSIX)) {
+            AcknowledgedRecords acks = AcknowledgedRecords.on(disk);
+            Files.createDirectory(disk.path().resolve("data"));
+            for (int i = 1; i <= 4; i++) { // write config.tmp, rename it over config: no fsync, no directory fsync
+                Files.writeString(disk.path().resolve("data/config.tmp"), "version " + i);
+                Files.move(disk.path().resolve("data/config.tmp"), disk.path().resolve("data/config"),
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                acks.add("version " + i);
+            }
+            Path config = disk.cutPower().resolve("data/config");
+            List<String> survived = Files.exists(config) ? List.of(Files.readString(config)) : List.of();
+            assertThat(disk.cuts().get(0).discarded()).contains(
+                    "rename config.tmp -> config in data, directory not synced",
+                    "9 bytes at offset 0 of data/config.tmp, file not synced");
+            assertThatThrownBy(() -> acks.assertDurable(survived)).isInstanceOf(AssertionError.class)
+                    .hasMessageStartingWith("4 of 4 acknowledged records did not survive the cut: version 1, version 2,"
+                            + " version 3, version 4; the cut discarded: mkdir data, directory not synced;"
+                            + " create data/config.tmp, directory not synced;"
+                            + " 9 bytes at offset 0 of data/config.tmp, file not synced;")
+                    .hasMessageEndingWith(", and 8 more");
         }
     }
 }
