@@ -1,5 +1,7 @@
 package io.flushcheck.cli;
 
+import java.util.List;
+
 /**
  * One cut of {@code flushcheck powercut}: where the power went, what it took, and what the verify said.
  *
@@ -21,10 +23,24 @@ package io.flushcheck.cli;
  * @param failure        why the cut failed without a verify exit code (the survivor would not mount, a timeout), or null
  * @param armedDuring    whether the cut was armed during a flush (it may still have come at the exit): the repeat
  *                       line's choice between {@code --during-flush} and {@code --after-flushes}
+ * @param discarded      what the cut discarded, an operation an entry with the sync it missed (the file model's);
+ *                       empty when the model cannot say
  */
 record CutOutcome(int number, long seed, long afterFlushes, String cutAt, Integer commandExit, String commandTail,
                   long flushes, long discardedBytes, long keptBytes, Integer verifyExit, String verifyTail,
-                  String failure, boolean armedDuring) {
+                  String failure, boolean armedDuring, List<String> discarded) {
+
+    CutOutcome {
+        discarded = discarded == null ? List.of() : List.copyOf(discarded);
+    }
+
+    /** A cut that lists nothing it discarded. */
+    CutOutcome(int number, long seed, long afterFlushes, String cutAt, Integer commandExit, String commandTail,
+               long flushes, long discardedBytes, long keptBytes, Integer verifyExit, String verifyTail,
+               String failure, boolean armedDuring) {
+        this(number, seed, afterFlushes, cutAt, commandExit, commandTail, flushes, discardedBytes, keptBytes, verifyExit,
+                verifyTail, failure, armedDuring, List.of());
+    }
 
     boolean passed() {
         return failure == null && verifyExit != null && verifyExit == 0;

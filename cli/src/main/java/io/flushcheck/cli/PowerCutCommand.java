@@ -75,7 +75,9 @@ import picocli.CommandLine.Spec;
             "",
             "With --json: {\"cuts\":[{\"cut\",\"seed\",\"afterFlushes\",\"cutAt\",\"flushes\",\"discardedBytes\",",
             "\"keptBytes\",\"verifyExit\",\"passed\",...}], \"passed\", \"failed\", \"model\", ...}; \"powerOnChecked\"",
-            "is false after --no-power-on-check; with --fail-flush, \"mode\" is \"fail-flush\" with \"failFlush\"."},
+            "is false after --no-power-on-check; with --fail-flush, \"mode\" is \"fail-flush\" with \"failFlush\".",
+            "On the file model a failing cut's row is followed by what it discarded, with the sync it missed",
+            "(a cut's \"discarded\" in the JSON lists all of it)."},
         descriptionHeading = "%n", optionListHeading = "%noptions:%n", commandListHeading = "%ncommands:%n",
         footer = {"%nexit codes: 0 every verify passed, 1 some verify failed, 2 bad usage, 3 this machine cannot"
             + " run simulated disks (not root, no /dev/fuse, no free loop device) or a disk failed, 4 the output"
@@ -86,6 +88,8 @@ final class PowerCutCommand implements Job {
     static final int MAX_CUTS = 100_000;
     static final int DEFAULT_SIZE_MIB = 256;
     private static final int TAIL_CHARS = 60;
+    /** The lines under a failing cut's row that say what it discarded; the rest are in the JSON. */
+    static final int DISCARDED_SHOWN = 3;
 
     @Spec
     CommandSpec spec;
@@ -473,6 +477,15 @@ final class PowerCutCommand implements Job {
             }
             sb.append(String.format(Locale.ROOT, "%4d %20d %-10s %8d %10d %10d  %s%n", o.number(), o.seed(), o.where(),
                     o.flushes(), o.discardedBytes(), o.keptBytes(), verdict));
+            if (!o.passed()) {
+                List<String> lost = o.discarded();
+                int shown = Math.min(lost.size(), DISCARDED_SHOWN);
+                for (int i = 0; i < shown; i++) {
+                    String more = i == shown - 1 && shown < lost.size()
+                            ? " (and " + (lost.size() - shown) + " more, listed with --json)" : "";
+                    sb.append("       discarded: ").append(Escape.of(lost.get(i))).append(more).append('\n');
+                }
+            }
         }
         sb.append(String.format(Locale.ROOT, "%d of %d cuts passed the verify, %d failed%n", outcomes.size() - failed,
                 outcomes.size(), failed));
@@ -494,7 +507,8 @@ final class PowerCutCommand implements Job {
                 repeat = repeatLine(o);
             }
             list.add(new Cut(o.number(), o.seed(), o.afterFlushes(), o.cutAt(), o.commandExit(), o.flushes(),
-                    o.discardedBytes(), o.keptBytes(), o.verifyExit(), o.passed(), o.verifyTail(), o.failure(), repeat));
+                    o.discardedBytes(), o.keptBytes(), o.verifyExit(), o.passed(), o.verifyTail(), o.failure(),
+                    o.discarded().isEmpty() ? null : o.discarded(), repeat));
         }
         return new Document(command, verify, model.resolved().name().toLowerCase(Locale.ROOT), fs,
                 (int) (sizeBytes() >> 20), atomicBytes(), first,
@@ -537,10 +551,12 @@ final class PowerCutCommand implements Job {
     /**
      * One cut of {@link Document}; the fields of {@link CutOutcome}.
      *
-     * @param repeat the command line that repeats this cut alone; only on a cut that failed
+     * @param discarded what the cut discarded, an operation an entry with the sync it missed (the file model's); left
+     *                  out when it lists nothing
+     * @param repeat    the command line that repeats this cut alone; only on a cut that failed
      */
     public record Cut(int cut, long seed, long afterFlushes, String cutAt, Integer commandExit, long flushes,
                       long discardedBytes, long keptBytes, Integer verifyExit, boolean passed, String verifyOutput,
-                      String failure, @Json.LeftOutWhenNull String repeat) {
+                      String failure, @Json.LeftOutWhenNull List<String> discarded, @Json.LeftOutWhenNull String repeat) {
     }
 }

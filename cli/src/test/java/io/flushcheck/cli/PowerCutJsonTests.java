@@ -24,7 +24,8 @@ class PowerCutJsonTests {
         c.command = List.of("sh", "-c", "sync");
         c.model = DiskModel.BLOCK;
         CutOutcome passed = new CutOutcome(1, 7, 3, "flush", null, "tail", 3, 4096, 0, 0, "ok", null, false);
-        CutOutcome failed = new CutOutcome(2, 8, 9, "exit", 1, "", 5, 0, 8192, null, "", "the survivor would not mount", false);
+        CutOutcome failed = new CutOutcome(2, 8, 9, "exit", 1, "", 5, 0, 8192, null, "", "the survivor would not mount", false,
+                List.of("rename value.tmp -> value, no sync after it", "8 bytes at offset 0 of value.tmp, file not synced"));
         assertThat(Json.write(c.json(List.of(passed, failed), 7, 12L))).isEqualTo("""
                 {
                   "command": [
@@ -69,6 +70,10 @@ class PowerCutJsonTests {
                       "passed": false,
                       "verifyOutput": "",
                       "failure": "the survivor would not mount",
+                      "discarded": [
+                        "rename value.tmp -> value, no sync after it",
+                        "8 bytes at offset 0 of value.tmp, file not synced"
+                      ],
                       "repeat": "flushcheck powercut --model block --cuts 1 --after-flushes 9 --seed 8 --verify 'test -s {dir}/log' -- sh -c sync"
                     }
                   ],

@@ -130,7 +130,31 @@ class PowerCutCommandTests {
         assertThat(r.exit()).as(r.err()).isEqualTo(VERIFY_FAILED);
         assertThat(r.out()).startsWith("2 cuts on the file model (256 MiB), seed 5, ")
                 .contains("0 of 2 cuts passed the verify, 2 failed")
-                .contains("cut 1 again: flushcheck powercut --model file --cuts 1 --after-flushes 1000 --seed 5 --verify ");
+                .contains("cut 1 again: flushcheck powercut --model file --cuts 1 --after-flushes 1000 --seed 5 --verify ")
+                .as("the failing cut's row says what it discarded: the rename no sync made durable")
+                .containsPattern("   1 +5 exit .*\n       discarded: rename value\\.tmp -> value, no sync after it\n");
+        assertNothingLeft();
+    }
+
+    @Test
+    void onTheFileModelAStoreThatNeverSyncsSaysWhatEachFailingCutDiscardedInTheTextAndAllOfItInTheJson() {
+        Run text = run(line("nosync", "--model", "file", "--cuts", "1", "--after-flushes", "1000", "--seed", "5")
+                .toArray(new String[0]));
+        assertThat(text.exit()).as(text.err()).isEqualTo(VERIFY_FAILED);
+        assertThat(text.out()).as(text.out())
+                .containsPattern("   1 +5 exit .*\n       discarded: .*\n       discarded: .*\n       discarded: .*"
+                        + " \\(and \\d+ more, listed with --json\\)\n")
+                .contains("\n       discarded: create value.tmp, no sync after it\n")
+                .contains("\n       discarded: rename value.tmp -> value, no sync after it\n");
+        Run r = run(line("nosync", "--model", "file", "--json", "--cuts", "1", "--after-flushes", "1000", "--seed", "5")
+                .toArray(new String[0]));
+        assertThat(r.exit()).as(r.err()).isEqualTo(VERIFY_FAILED);
+        Map<String, Object> cut = cuts(json(r)).get(0);
+        List<Object> discarded = MiniJson.array(cut.get("discarded"));
+        // Each value's file made, written and renamed without a sync; the seed keeps some, the last rename is lost.
+        assertThat(discarded).as("%s", cut).hasSizeGreaterThan(3)
+                .contains("create value.tmp, no sync after it", "8 bytes at offset 0 of value.tmp, file not synced")
+                .endsWith("rename value.tmp -> value, no sync after it");
         assertNothingLeft();
     }
 
