@@ -1,8 +1,8 @@
 package io.flushcheck.powercut;
 
+import static io.flushcheck.powercut.FixtureRuns.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import io.flushcheck.testing.Requirements;
 import java.nio.file.Path;
@@ -10,18 +10,12 @@ import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.Events;
 
 /** What a disk needs, said before anything is made: a size its mkfs accepts, and the mkfs itself. */
 @Tag("junit-api") // runs on JUnit 6 too: see RerunOnJunit6Tests
 class DiskRequirementsTests {
-
-    private static Events run(Class<?> fixture) {
-        return EngineTestKit.engine("junit-jupiter").configurationParameter("junit.jupiter.conditions.deactivate", "*")
-                .selectors(selectClass(fixture)).execute().testEvents();
-    }
 
     private static Throwable outcome(Event e) {
         return e.getPayload(TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow();

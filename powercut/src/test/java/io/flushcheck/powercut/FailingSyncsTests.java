@@ -1,7 +1,9 @@
 package io.flushcheck.powercut;
 
+import static io.flushcheck.powercut.FixtureRuns.message;
+import static io.flushcheck.powercut.FixtureRuns.name;
+import static io.flushcheck.powercut.FixtureRuns.run;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import io.flushcheck.testing.Requirements;
 import java.io.IOException;
@@ -12,8 +14,6 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.Events;
 
@@ -26,19 +26,6 @@ class FailingSyncsTests {
     @BeforeEach
     void needs() {
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-    }
-
-    private static Events run(Class<?> fixture, Map<String, String> parameters) {
-        return EngineTestKit.engine("junit-jupiter").configurationParameter("junit.jupiter.conditions.deactivate", "*")
-                .configurationParameters(parameters).selectors(selectClass(fixture)).execute().testEvents();
-    }
-
-    private static String name(Event e) {
-        return e.getTestDescriptor().getDisplayName();
-    }
-
-    private static String message(Event failed) {
-        return failed.getPayload(TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow().getMessage();
     }
 
     /** The workload of the fixtures: RECORDS records, each acknowledged once its append returned. */
@@ -59,7 +46,7 @@ class FailingSyncsTests {
     @Test
     void aSweepRunsOnceWithoutAFaultThenOnceAtEachFlushOfTheWorkloadAndTheJournalThatStopsPassesThemAll() {
         Events events = run(Fixtures.Stops.class, Map.of());
-        List<String> names = events.started().stream().map(FailingSyncsTests::name).toList();
+        List<String> names = events.started().stream().map(FixtureRuns::name).toList();
         // a directory sync at creation, then one sync per record
         assertThat(names).hasSize(1 + RECORDS + 1);
         assertThat(names.get(0)).isEqualTo("[1] no failing flush, counting the workload's flushes");

@@ -1,7 +1,8 @@
 package io.flushcheck.powercut;
 
+import static io.flushcheck.powercut.FixtureRuns.message;
+import static io.flushcheck.powercut.FixtureRuns.run;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
@@ -18,9 +19,6 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.testkit.engine.EngineTestKit;
-import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.Events;
 
 /**
@@ -38,15 +36,6 @@ class HsqldbPowerCutTests {
     void needs() {
         Mounts.requireMountTools();
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-    }
-
-    private static Events run(Class<?> fixture) {
-        return EngineTestKit.engine("junit-jupiter").configurationParameter("junit.jupiter.conditions.deactivate", "*")
-                .selectors(selectClass(fixture)).execute().testEvents();
-    }
-
-    private static String message(Event failed) {
-        return failed.getPayload(TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow().getMessage();
     }
 
     private static String url(Path dir) {
@@ -104,7 +93,7 @@ class HsqldbPowerCutTests {
     @Test
     void withWriteDelayFalseEveryAcknowledgedCommitSurvivesEveryCrashPoint() {
         Events events = run(Fixtures.PowerCuts.class);
-        assertThat(events.failed().count()).as("%s", events.failed().stream().map(HsqldbPowerCutTests::message).toList())
+        assertThat(events.failed().count()).as("%s", events.failed().stream().map(FixtureRuns::message).toList())
                 .isZero();
         assertThat(events.succeeded().count()).isGreaterThanOrEqualTo(8);
     }
@@ -113,7 +102,7 @@ class HsqldbPowerCutTests {
     void itAcknowledgesCommitsAfterItsLogSyncFailedAndLosesThem() {
         Events events = run(Fixtures.FailingSyncs.class);
         assertThat(events.failed().count()).isPositive();
-        assertThat(events.failed().stream().map(HsqldbPowerCutTests::message)).anySatisfy(m -> assertThat(m)
+        assertThat(events.failed().stream().map(FixtureRuns::message)).anySatisfy(m -> assertThat(m)
                 .contains("acknowledged records did not survive the cut")
                 .contains("acknowledged after the drive had failed a sync")
                 .contains("the program carried on after its storage reported an error"));

@@ -1,7 +1,8 @@
 package io.flushcheck.powercut;
 
+import static io.flushcheck.powercut.FixtureRuns.message;
+import static io.flushcheck.powercut.FixtureRuns.run;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
@@ -12,10 +13,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.reporting.ReportEntry;
-import org.junit.platform.testkit.engine.EngineTestKit;
-import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.Events;
 
 /**
@@ -28,15 +26,6 @@ import org.junit.platform.testkit.engine.Events;
 class ProgramDeathTests {
 
     private static final int RECORDS = 6;
-
-    private static Events run(Class<?> fixture) {
-        return EngineTestKit.engine("junit-jupiter").configurationParameter("junit.jupiter.conditions.deactivate", "*")
-                .selectors(selectClass(fixture)).execute().testEvents();
-    }
-
-    private static String message(Event failed) {
-        return failed.getPayload(TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow().getMessage();
-    }
 
     private static List<String> afterCut(Events events) {
         return events.reportingEntryPublished().stream()
@@ -73,7 +62,7 @@ class ProgramDeathTests {
     void aJournalThatCarriesOnAfterTheCutPassesEveryCrashPointOnTheBlockModel() {
         requireBlock();
         Events events = run(Fixtures.BlockCarriesOn.class);
-        assertThat(events.failed().count()).as("%s", events.failed().stream().map(ProgramDeathTests::message).toList())
+        assertThat(events.failed().count()).as("%s", events.failed().stream().map(FixtureRuns::message).toList())
                 .isZero();
         assertThat(events.succeeded().count()).isEqualTo(12);
         assertThat(afterCut(events)).as("the invocations whose workload acknowledged after the power went")
@@ -85,7 +74,7 @@ class ProgramDeathTests {
     void aJournalThatCarriesOnAfterTheCutPassesEveryCrashPointOnTheFileModel() {
         requireFile();
         Events events = run(Fixtures.FileCarriesOn.class);
-        assertThat(events.failed().count()).as("%s", events.failed().stream().map(ProgramDeathTests::message).toList())
+        assertThat(events.failed().count()).as("%s", events.failed().stream().map(FixtureRuns::message).toList())
                 .isZero();
         assertThat(events.succeeded().count()).isGreaterThanOrEqualTo(6);
         assertThat(afterCut(events)).isNotEmpty();
@@ -97,7 +86,7 @@ class ProgramDeathTests {
         for (Class<?> fixture : List.of(Fixtures.BlockAsserts.class, Fixtures.FileAsserts.class)) {
             Events events = run(fixture);
             assertThat(events.failed().count()).as("%s: %s", fixture.getSimpleName(),
-                    events.failed().stream().map(ProgramDeathTests::message).toList()).isZero();
+                    events.failed().stream().map(FixtureRuns::message).toList()).isZero();
             assertThat(afterCut(events)).as(fixture.getSimpleName()).anySatisfy(v -> assertThat(v)
                     .contains("threw java.lang.AssertionError: journal: the sync of record ")
                     .contains("which ended it as the cut would have"));
@@ -109,7 +98,7 @@ class ProgramDeathTests {
         requireFile();
         Events events = run(Fixtures.AssertsInTheTestItself.class);
         assertThat(events.failed().count()).isPositive();
-        assertThat(events.failed().stream().map(ProgramDeathTests::message)).allSatisfy(m -> assertThat(m)
+        assertThat(events.failed().stream().map(FixtureRuns::message)).allSatisfy(m -> assertThat(m)
                 .contains("the workload threw this after the power went (power cut ")
                 .contains("run the workload in disk.untilPowerCut(acknowledged -> ...)"));
     }
@@ -119,7 +108,7 @@ class ProgramDeathTests {
         requireFile();
         Events events = run(Fixtures.FailingCarriesOn.class);
         assertThat(events.failed().count()).isPositive();
-        assertThat(events.failed().stream().map(ProgramDeathTests::message)).hasSize(RECORDS).allSatisfy(m -> assertThat(m)
+        assertThat(events.failed().stream().map(FixtureRuns::message)).hasSize(RECORDS).allSatisfy(m -> assertThat(m)
                 .contains("acknowledged records did not survive the cut")
                 .contains("acknowledged after the drive had failed a sync"));
     }

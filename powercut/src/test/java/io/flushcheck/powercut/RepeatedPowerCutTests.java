@@ -1,7 +1,9 @@
 package io.flushcheck.powercut;
 
+import static io.flushcheck.powercut.FixtureRuns.message;
+import static io.flushcheck.powercut.FixtureRuns.name;
+import static io.flushcheck.powercut.FixtureRuns.run;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
@@ -28,9 +30,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.reporting.ReportEntry;
-import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.Events;
 
@@ -46,18 +46,9 @@ class RepeatedPowerCutTests {
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
     }
 
-    private static Events run(Class<?> fixture, Map<String, String> parameters) {
-        return EngineTestKit.engine("junit-jupiter").configurationParameter("junit.jupiter.conditions.deactivate", "*")
-                .configurationParameters(parameters).selectors(selectClass(fixture)).execute().testEvents();
-    }
-
-    private static String name(Event e) {
-        return e.getTestDescriptor().getDisplayName();
-    }
-
     /** Report entries by invocation display name. */
     private static Map<String, Map<String, String>> entries(Events events) {
-        return events.reportingEntryPublished().stream().collect(Collectors.toMap(RepeatedPowerCutTests::name,
+        return events.reportingEntryPublished().stream().collect(Collectors.toMap(FixtureRuns::name,
                 e -> e.getPayload(ReportEntry.class).orElseThrow().getKeyValuePairs(),
                 (a, b) -> {
                     Map<String, String> m = new java.util.TreeMap<>(a);
@@ -66,16 +57,12 @@ class RepeatedPowerCutTests {
                 }));
     }
 
-    private static String message(Event failed) {
-        return failed.getPayload(TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow().getMessage();
-    }
-
     @Test
     void eachInvocationCutsAFreshDiskAtADistinctFlushOfTheWorkload() {
         Fixtures.Honest.SURVIVED.clear();
         Events events = run(Fixtures.Honest.class, Map.of());
         events.assertStatistics(s -> s.started(9).succeeded(9));
-        List<String> names = events.started().stream().map(RepeatedPowerCutTests::name).toList();
+        List<String> names = events.started().stream().map(FixtureRuns::name).toList();
         assertThat(names.get(0)).isEqualTo("[1] power cut after the workload");
         Pattern after = Pattern.compile("\\[\\d+] power cut after flush (\\d+) of (\\d+)");
         Pattern during = Pattern.compile("\\[\\d+] power cut during flush (\\d+) of (\\d+), seed -?\\d+");
@@ -109,7 +96,7 @@ class RepeatedPowerCutTests {
     void aStoreThatAcknowledgesBeforeItSyncsPassesTheCutAtTheEndAndIsCaughtMidWorkload() {
         Events events = run(Fixtures.AcknowledgesBeforeSync.class, Map.of());
         List<Event> started = events.started().list();
-        assertThat(events.succeeded().stream().map(RepeatedPowerCutTests::name)).as("everything was synced by the end")
+        assertThat(events.succeeded().stream().map(FixtureRuns::name)).as("everything was synced by the end")
                 .contains("[1] power cut after the workload");
         assertThat(events.failed().count()).as("invocations that caught it, of %d", started.size()).isPositive();
         String message = message(events.failed().list().get(0));
@@ -147,7 +134,7 @@ class RepeatedPowerCutTests {
     void aComposedAnnotationCarriesTheSweepAndTheDisk() {
         Events events = run(Fixtures.Composed.class, Map.of());
         events.assertStatistics(s -> s.started(3).succeeded(3));
-        assertThat(events.started().stream().map(RepeatedPowerCutTests::name).toList().get(1)).startsWith("[2] power cut after flush ");
+        assertThat(events.started().stream().map(FixtureRuns::name).toList().get(1)).startsWith("[2] power cut after flush ");
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.flushcheck.powercut;
 
+import static io.flushcheck.powercut.FixtureRuns.run;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
@@ -17,7 +17,6 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
 /** @SimulatedPowerLoss as a user's test meets it: run through the test kit, on real mounts. */
@@ -28,11 +27,6 @@ class SimulatedPowerLossExtensionTests {
     void needs() {
         Mounts.requireMountTools();
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-    }
-
-    private static Events run(Class<?> fixture) {
-        return EngineTestKit.engine("junit-jupiter").configurationParameter("junit.jupiter.conditions.deactivate", "*")
-                .selectors(selectClass(fixture)).execute().testEvents();
     }
 
     static void append(Path file, String text, boolean sync) throws IOException {
