@@ -38,19 +38,8 @@ public final class Mounts implements AutoCloseable {
      * @return the loop device, e.g. {@code /dev/loop3}
      */
     public String loopExt4(Path image, int sizeMiB, Path dir, String options) throws IOException {
-        Files.createDirectories(image.getParent());
-        Files.deleteIfExists(image);
-        Shell.run("truncate", "-s", sizeMiB + "M", image.toString());
-        undo.push(() -> {
-            try {
-                Files.deleteIfExists(image);
-            } catch (IOException e) {
-                // best effort
-            }
-        });
-        Shell.run("mkfs.ext4", "-q", "-F", image.toString());
-        String loop = Shell.run("losetup", "-f", "--show", image.toString()).trim();
-        undo.push(() -> Shell.exec(List.of("losetup", "-d", loop)));
+        String loop = loopFile(image, sizeMiB);
+        Shell.run("mkfs.ext4", "-q", "-F", loop);
         Files.createDirectories(dir);
         Shell.run("mount", "-t", "ext4", "-o", options, loop, dir.toString());
         undo.push(() -> Shell.exec(List.of("umount", dir.toString())));
