@@ -792,7 +792,7 @@ public final class SimulatedDisk implements AutoCloseable {
             }
             // The drive is frozen: unmounting may still write, and the drive discards it. What the filesystem
             // does to end runs beside the survivor's making; the loop device waits for it (autoclear).
-            Thread teardown = Mounts.unmountInBackground(path);
+            Mounts.unmountInBackground(path);
             detach(loop, work.resolve("drive").resolve(FuseDiskServer.FILE));
             // Without its mount the path would be a directory of the build: writes there must fail, not land.
             Files.deleteIfExists(path);
@@ -805,10 +805,7 @@ public final class SimulatedDisk implements AutoCloseable {
             String survivorLoop = attach(image, false);
             Path survivor = Files.createDirectories(work.resolve("survivor-" + survivors.size()));
             Leftovers.record(work, "mount", survivor.toString());
-            if (teardown != null && Filesystems.refusesCopyOfMounted(fsType)) {
-                awaitTeardown(teardown);
-            }
-            Mounts.mount(survivorLoop, survivor, fsType, Filesystems.mountOptions(fsType));
+            mountSurvivor(survivorLoop, survivor);
             undo.push(() -> unmountQuietly(survivor));
             survivors.add(survivor);
             return survivor;
@@ -817,12 +814,27 @@ public final class SimulatedDisk implements AutoCloseable {
         }
     }
 
-    private static void awaitTeardown(Thread teardown) throws IOException {
-        try {
-            teardown.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while the cut filesystem was torn down", e);
+    /**
+     * Mounts the survivor's image. btrfs refuses a clone of a filesystem whose teardown is still under way
+     * (the original's, unmounted in the background: its sysfs entry is there, EEXIST) and mounts it once that
+     * is done, so a refusal for that reason is tried again for a while.
+     */
+    private void mountSurvivor(String device, Path survivor) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Mounts.mount(device, survivor, fsType, Filesystems.mountOptions(fsType));
+                return;
+            } catch (IOException e) {
+                if (!fsType.equals("btrfs") || !String.valueOf(e.getMessage()).contains("File exists") || attempt == 100) {
+                    throw e;
+                }
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while mounting the survivor", e);
+            }
         }
     }
 

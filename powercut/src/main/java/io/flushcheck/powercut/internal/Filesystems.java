@@ -65,14 +65,6 @@ public final class Filesystems {
     }
 
     /**
-     * Whether {@code fs} refuses to mount a copy of a filesystem while the original is still mounted or being
-     * torn down: btrfs knows its filesystems by UUID (its sysfs entry stays until the teardown ends, EEXIST).
-     */
-    public static boolean refusesCopyOfMounted(String fs) {
-        return fs.equals("btrfs");
-    }
-
-    /**
      * Mount options (mount's {@code -o}) for the filesystem a test gets. ext4 is told {@code noinit_itable}:
      * mkfs leaves its inode tables unwritten, and the kernel zeroes them in the background some seconds
      * after the mount (32 MiB and a flush on a 256 MiB drive), in the middle of the test, with writes and a

@@ -55,11 +55,8 @@ public final class Mounts {
      * teardown (ext4 commits its journal and stops its journal thread, about 10 ms) runs in a thread of its
      * own. A descriptor held on the mount makes umount2 leave the teardown to the descriptor's last close,
      * which that thread makes.
-     *
-     * @return the thread that tears the filesystem down (join it to wait for the teardown), or null when no
-     *     descriptor could be held and umount2 did it
      */
-    public static Thread unmountInBackground(Path target) throws IOException {
+    public static void unmountInBackground(Path target) throws IOException {
         int fd = Libc.C.open(target.toString(), O_PATH | Libc.O_CLOEXEC);
         try {
             unmountLazy(target);
@@ -68,10 +65,8 @@ public final class Mounts {
                 Thread closer = new Thread(() -> Libc.C.close(fd), "flushcheck-unmount");
                 closer.setDaemon(true);
                 closer.start();
-                return closer;
             }
         }
-        return null;
     }
 
     /**
