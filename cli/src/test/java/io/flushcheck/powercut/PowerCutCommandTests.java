@@ -109,7 +109,11 @@ class PowerCutCommandTests {
         assertThat(r.exit()).as(r.err()).isEqualTo(VERIFY_FAILED);
         assertThat(r.out()).contains("0 of 2 cuts passed the verify, 2 failed")
                 .containsPattern("   1 +5 exit +\\d+ +\\d+ +\\d+  failed \\(exit 1\\): acknowledged value 4, found [3a-z ]+\n")
-                .contains("cut 1 again: flushcheck powercut --cuts 1 --after-flushes 1000 --seed 5 --verify ");
+                .contains("cut 1 again: flushcheck powercut --cuts 1 --after-flushes 1000 --seed 5 --verify ")
+                .as("the failing cut's row names the file and the sync that would have kept it, from ext4 itself")
+                .containsPattern("   1 +5 exit .*\n       discarded: value is inode \\d+ \\(\\d+ bytes\\) again, not \\d+"
+                        + " \\(\\d+ bytes\\): the rename or creation that replaced it not durable, the top directory not"
+                        + " synced after it\n");
         assertNothingLeft();
     }
 

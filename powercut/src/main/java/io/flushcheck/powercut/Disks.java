@@ -149,6 +149,11 @@ final class Disks {
         List<PowerCut> cuts = disk.cuts();
         for (int i = 0; i < cuts.size(); i++) {
             context.publishReportEntry("flushcheck.powercut." + (i + 1), cuts.get(i).toString());
+            List<String> discarded = cuts.get(i).discarded();
+            if (!discarded.isEmpty()) {
+                context.publishReportEntry("flushcheck.powercut." + (i + 1) + ".discarded",
+                        AcknowledgedRecords.discardedSummary(discarded, 5));
+            }
         }
     }
 

@@ -16,9 +16,15 @@ import org.apiguardian.api.API;
  *                       ({@link SimulatedDisk#cutAfterFlushes(long)}, {@link SimulatedDisk#cutDuringFlush(long, long)})
  * @param lost           the file model's word on what only its rules lost (the POSIX rules' names that ext4, xfs
  *                       and btrfs keep; data only a syncfs or sync made durable, which no FUSE server sees); empty
- * @param discarded      what the cut discarded, an operation an entry with the sync it missed, on the file model
- *                       ({@code rename config.tmp -> config in data, directory not synced},
- *                       {@code 4096 bytes at offset 8192 of db/t.log, file not synced}); empty on the block model
+ * @param discarded      what the cut discarded, by file, an entry a line with the sync that would have kept it. The
+ *                       file model lists each operation since that sync ({@code rename config.tmp -> config in data,
+ *                       directory not synced}, {@code 4096 bytes at offset 8192 of db/t.log, file not synced}). The
+ *                       block model compares the interrupted filesystem, as the kernel held it when the cut was
+ *                       made, with the survivor ({@code data/config is inode 12 (10 bytes) again, not 13 (18 bytes):
+ *                       the rename or creation that replaced it not durable, directory data not synced after it}),
+ *                       then places the sectors the drive discarded in their files, the journal or the rest of the
+ *                       filesystem's metadata. After an armed cut, the interrupted filesystem includes what an
+ *                       in-JVM workload changed before it stopped. Empty when the cut lost nothing
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record PowerCut(Long seed, long flushes, long unflushedBytes, long keptBytes, boolean armed, String lost,

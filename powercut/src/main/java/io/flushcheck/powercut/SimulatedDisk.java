@@ -1,17 +1,20 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.BlockCutExplanation;
 import io.flushcheck.powercut.internal.Commands;
 import io.flushcheck.powercut.internal.DiskServerMain;
 import io.flushcheck.powercut.internal.DriveHost;
 import io.flushcheck.powercut.internal.Filesystems;
 import io.flushcheck.powercut.internal.FuseDiskServer;
 import io.flushcheck.powercut.internal.FuseMount;
+import io.flushcheck.powercut.internal.JournalPlace;
 import io.flushcheck.powercut.internal.Leftovers;
 import io.flushcheck.powercut.internal.LoopDevices;
 import io.flushcheck.powercut.internal.LoopPool;
 import io.flushcheck.powercut.internal.Mounts;
 import io.flushcheck.powercut.internal.PathWord;
 import io.flushcheck.powercut.internal.SectorStore;
+import io.flushcheck.powercut.internal.TreeView;
 import io.flushcheck.powercut.internal.WorkDirectory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -772,24 +775,22 @@ public final class SimulatedDisk implements AutoCloseable {
             // Armed during flush k, the drive stopped after flush k - 1; armed after flush k, at k.
             Long cutSeed = !armed ? seed : at + 1 == armedAt ? Long.valueOf(armedSeed) : null;
             String lost = "";
-            List<String> discardedOps = new ArrayList<>();
+            List<String> discardedOps = askDiscarded();
             if (model == DiskModel.FILE) {
                 String note = ask("note");
                 lost = note.startsWith("note ") ? note.substring("note ".length()) : "";
-                String[] words = ask("discarded").split(" ");
-                if (words[0].equals("discarded")) {
-                    for (int i = 1; i < words.length; i++) {
-                        discardedOps.add(PathWord.text(words[i]));
-                    }
-                }
             }
-            cuts.add(new PowerCut(cutSeed, at, (kept + discarded) * atomicWriteBytes, kept * atomicWriteBytes, armed, lost,
-                    discardedOps));
+            long unflushed = (kept + discarded) * atomicWriteBytes;
             // The drive killed them as it froze; nothing of them may hold the mount or answer for a PID now.
             endWorlds();
             if (model == DiskModel.FILE) {
+                cuts.add(new PowerCut(cutSeed, at, unflushed, kept * atomicWriteBytes, armed, lost, discardedOps));
                 return survivingTree();
             }
+            // Said by file once the survivor is there to compare with; until then, the cut is known without it.
+            cuts.add(new PowerCut(cutSeed, at, unflushed, kept * atomicWriteBytes, armed, lost));
+            List<BlockCutExplanation.Range> ranges = BlockCutExplanation.ranges(discardedOps);
+            BlockCutExplanation.Before before = lookBeforeUnmount(ranges);
             // The drive is frozen: unmounting may still write, and the drive discards it. What the filesystem
             // does to end runs beside the survivor's making; the loop device waits for it (autoclear).
             Mounts.unmountInBackground(path);
@@ -808,11 +809,65 @@ public final class SimulatedDisk implements AutoCloseable {
             mountSurvivor(survivorLoop, survivor);
             undo.push(() -> unmountQuietly(survivor));
             survivors.add(survivor);
+            cuts.set(cuts.size() - 1, new PowerCut(cutSeed, at, unflushed, kept * atomicWriteBytes, armed, lost,
+                    explain(before, survivor, ranges, image)));
             return survivor;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
+
+    /** What the drive says the last cut discarded: the file model's operations, the block model's sector runs. */
+    private List<String> askDiscarded() throws IOException {
+        List<String> entries = new ArrayList<>();
+        String[] words = ask("discarded").split(" ");
+        if (words[0].equals("discarded")) {
+            for (int i = 1; i < words.length; i++) {
+                entries.add(PathWord.text(words[i]));
+            }
+        }
+        return entries;
+    }
+
+    /**
+     * The interrupted filesystem as the kernel still holds it, looked at before it is unmounted; null when it
+     * cannot be. Looking reads no file's data, only names and attributes, nearly all of them in the kernel's
+     * caches still: what it must read from the frozen drive reads as what survived.
+     */
+    private BlockCutExplanation.Before lookBeforeUnmount(List<BlockCutExplanation.Range> ranges) {
+        try {
+            return BlockCutExplanation.look(path, ranges);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The cut said by file (BlockCutExplanation); a line saying why not, when the filesystem cannot be read. */
+    private List<String> explain(BlockCutExplanation.Before before, Path survivor, List<BlockCutExplanation.Range> ranges,
+                                 Path image) {
+        if (before == null) {
+            return List.of("what the cut lost cannot be said by file: the interrupted filesystem could not be read");
+        }
+        try {
+            return BlockCutExplanation.explain(before, TreeView.of(survivor), ranges, () -> journal(image));
+        } catch (IOException | RuntimeException e) {
+            return List.of("what the cut lost cannot be said by file: " + e.getMessage());
+        }
+    }
+
+    /** Where the journal lies on the drive, found once: mkfs placed it, and it does not move. */
+    private List<JournalPlace.Range> journal(Path image) {
+        if (journal == null) {
+            try {
+                journal = JournalPlace.of(fsType, image);
+            } catch (IOException e) {
+                journal = List.of();
+            }
+        }
+        return journal;
+    }
+
+    private List<JournalPlace.Range> journal;
 
     /**
      * Mounts the survivor's image. btrfs refuses a clone of a filesystem whose teardown is still under way

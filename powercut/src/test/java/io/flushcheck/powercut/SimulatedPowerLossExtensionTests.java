@@ -52,6 +52,9 @@ class SimulatedPowerLossExtensionTests {
                 .map(e -> e.getPayload(org.junit.platform.engine.reporting.ReportEntry.class).orElseThrow().getKeyValuePairs())
                 .toList();
         assertThat(entries).anySatisfy(e -> assertThat(e.get("flushcheck.powercut.1")).startsWith("FLUSHED after "));
+        assertThat(entries).as("what the cut lost, by file").anySatisfy(e -> assertThat(e.get("flushcheck.powercut.1.discarded"))
+                .isEqualTo("the cut discarded: log has 4 bytes, not 8: its last writes not durable, the file not synced"
+                        + " after them"));
         assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain("flushcheck-powercut-" + ProcessHandle.current().pid() + "-");
     }
 

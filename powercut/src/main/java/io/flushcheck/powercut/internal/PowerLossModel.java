@@ -74,7 +74,10 @@ public interface PowerLossModel {
     /** Frees the files the model keeps its bytes in; it is not used again. */
     void close();
 
-    /** What the last cut discarded, an operation an entry, with why it was not durable; empty when the model cannot say. */
+    /**
+     * What the last cut discarded: the file model, an operation an entry with why it was not durable; the block
+     * model, a run of the drive's sectors an entry ({@link SectorStore#discarded()}), for the filesystem to name.
+     */
     default java.util.List<String> discarded() {
         return java.util.List.of();
     }

@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apiguardian.api.API;
@@ -62,6 +64,9 @@ public final class SectorStore implements PowerLossModel {
     private long duringSeed;
     private long[] duringCut;
     private long discardedAfterCut;
+    /** The sectors the last cut put back whole, and those it kept only in part (torn). */
+    private BitSet cutDiscarded = new BitSet();
+    private BitSet cutTorn = new BitSet();
     private final FlushFaults faults = new FlushFaults();
     private final WriteFaults writeFaults = new WriteFaults();
 
@@ -493,10 +498,13 @@ public final class SectorStore implements PowerLossModel {
         int units = SECTOR / atomicUnit;
         ByteBuffer written = ByteBuffer.allocate(SECTOR);
         ByteBuffer survived = ByteBuffer.allocate(SECTOR);
+        cutDiscarded = new BitSet();
+        cutTorn = new BitSet();
         for (long sector : order) {
             Integer slot = oldSlots.get((int) sector);
             if (mode != CutMode.SUBSET) {
                 putBack(sector, slot);
+                cutDiscarded.set((int) sector);
                 continue;
             }
             if (units == 1) {
@@ -504,6 +512,7 @@ public final class SectorStore implements PowerLossModel {
                     kept++;
                 } else {
                     putBack(sector, slot);
+                    cutDiscarded.set((int) sector);
                 }
                 continue;
             }
@@ -525,13 +534,51 @@ public final class SectorStore implements PowerLossModel {
             if (keptHere > 0) {
                 dataFile.write(sector * SECTOR, survived.clear());
                 kept += keptHere;
+                if (keptHere < units) {
+                    cutTorn.set((int) sector);
+                }
             } else {
                 putBack(sector, slot);
+                cutDiscarded.set((int) sector);
             }
         }
         long discarded = cachedCount * units - kept;
         clearCache();
         return new long[] {kept, discarded};
+    }
+
+    /** The most ranges {@link #discarded()} lists; past them, one entry gives the bytes left unlisted. */
+    static final int LISTED_RANGES = 10_000;
+
+    /**
+     * What the last cut discarded, a run of sectors an entry, first first: {@code discarded OFFSET LENGTH}
+     * for sectors it put back whole, {@code torn OFFSET LENGTH} for sectors it kept only in part; in bytes of
+     * the drive. Sectors the file holds nothing of are the filesystem's to name ({@code FileExtents}).
+     */
+    @Override
+    public synchronized List<String> discarded() {
+        List<String> ranges = new ArrayList<>();
+        long unlisted = 0;
+        BitSet all = (BitSet) cutDiscarded.clone();
+        all.or(cutTorn);
+        for (int s = all.nextSetBit(0); s >= 0; ) {
+            boolean torn = cutTorn.get(s);
+            int end = s + 1;
+            while (end < all.length() && all.get(end) && cutTorn.get(end) == torn) {
+                end++;
+            }
+            long bytes = (long) (end - s) * SECTOR;
+            if (ranges.size() < LISTED_RANGES) {
+                ranges.add((torn ? "torn " : "discarded ") + (long) s * SECTOR + " " + bytes);
+            } else {
+                unlisted += bytes;
+            }
+            s = all.nextSetBit(end);
+        }
+        if (unlisted > 0) {
+            ranges.add("unlisted " + unlisted);
+        }
+        return ranges;
     }
 
     /** Undoes the writes to {@code sector} since the last flush: its old contents back from {@code slot}, or none. */
