@@ -131,8 +131,10 @@ class PowerCutCommandTests {
         assertThat(r.out()).startsWith("2 cuts on the file model (256 MiB), seed 5, ")
                 .contains("0 of 2 cuts passed the verify, 2 failed")
                 .contains("cut 1 again: flushcheck powercut --model file --cuts 1 --after-flushes 1000 --seed 5 --verify ")
-                .as("the failing cut's row says what it discarded: the rename no sync made durable")
-                .containsPattern("   1 +5 exit .*\n       discarded: rename value\\.tmp -> value, no sync after it\n");
+                .as("the failing cut's row says what it discarded: the rename no sync made durable, no data")
+                .containsPattern("  names  verify\n")
+                .containsPattern("   1 +5 exit +\\d+ +0 +0 +1  failed .*\n       discarded: rename value\\.tmp -> value, no sync"
+                        + " after it\n");
         assertNothingLeft();
     }
 
