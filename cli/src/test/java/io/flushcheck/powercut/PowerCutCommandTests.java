@@ -139,6 +139,18 @@ class PowerCutCommandTests {
     }
 
     @Test
+    void underThePosixRulesTheJsonNamesThemAndACutSaysWhatOnlyThoseRulesLost() {
+        Run r = run(line("nodirsync", "--model", "file", "--rules", "posix", "--json", "--cuts", "1", "--after-flushes",
+                "1000", "--seed", "5").toArray(new String[0]));
+        assertThat(r.exit()).as(r.err()).isEqualTo(VERIFY_FAILED);
+        Map<String, Object> json = json(r);
+        assertThat(json.get("rules")).isEqualTo("posix");
+        assertThat((String) cuts(json).get(0).get("lost")).as("%s", json)
+                .contains("the POSIX rules lost", "ext4, xfs and btrfs", "would have kept");
+        assertNothingLeft();
+    }
+
+    @Test
     void onTheFileModelAStoreThatNeverSyncsSaysWhatEachFailingCutDiscardedInTheTextAndAllOfItInTheJson() {
         Run text = run(line("nosync", "--model", "file", "--cuts", "1", "--after-flushes", "1000", "--seed", "5")
                 .toArray(new String[0]));
