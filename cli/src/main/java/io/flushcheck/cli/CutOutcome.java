@@ -1,6 +1,7 @@
 package io.flushcheck.cli;
 
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * One cut of {@code flushcheck powercut}: where the power went, what it took, and what the verify said.
@@ -23,14 +24,17 @@ import java.util.List;
  * @param failure        why the cut failed without a verify exit code (the survivor would not mount, a timeout), or null
  * @param armedDuring    whether the cut was armed during a flush (it may still have come at the exit): the repeat
  *                       line's choice between {@code --during-flush} and {@code --after-flushes}
+ * @param lost           the file model's word on what only its rules lost ({@link io.flushcheck.powercut.PowerCut#lost()});
+ *                       empty when there is none
  * @param discarded      what the cut discarded, an operation an entry with the sync it missed (the file model's);
  *                       empty when the model cannot say
  */
 record CutOutcome(int number, long seed, long afterFlushes, String cutAt, Integer commandExit, String commandTail,
                   long flushes, long discardedBytes, long keptBytes, Integer verifyExit, String verifyTail,
-                  String failure, boolean armedDuring, List<String> discarded) {
+                  String failure, boolean armedDuring, String lost, List<String> discarded) {
 
     CutOutcome {
+        lost = lost == null ? "" : lost;
         discarded = discarded == null ? List.of() : List.copyOf(discarded);
     }
 
@@ -39,7 +43,28 @@ record CutOutcome(int number, long seed, long afterFlushes, String cutAt, Intege
                long flushes, long discardedBytes, long keptBytes, Integer verifyExit, String verifyTail,
                String failure, boolean armedDuring) {
         this(number, seed, afterFlushes, cutAt, commandExit, commandTail, flushes, discardedBytes, keptBytes, verifyExit,
-                verifyTail, failure, armedDuring, List.of());
+                verifyTail, failure, armedDuring, "", List.of());
+    }
+
+    /** What the file model writes after an operation on data, where a name change has its directory's reason. */
+    private static final String DATA_REASON = ", file not synced";
+    private static final Pattern MORE = Pattern.compile("and \\d+ more");
+
+    /**
+     * The name changes (create, mkdir, rename, link, unlink) the cut discarded, which the byte counts leave out:
+     * {@code 0}, {@code 2}, or {@code 1000+} when the model listed only the first of them.
+     */
+    String discardedNameChanges() {
+        int names = 0;
+        boolean more = false;
+        for (String op : discarded) {
+            if (MORE.matcher(op).matches()) {
+                more = true;
+            } else if (!op.endsWith(DATA_REASON)) {
+                names++;
+            }
+        }
+        return names + (more ? "+" : "");
     }
 
     boolean passed() {

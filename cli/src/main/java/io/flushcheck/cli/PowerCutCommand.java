@@ -75,9 +75,11 @@ import picocli.CommandLine.Spec;
             "",
             "With --json: {\"cuts\":[{\"cut\",\"seed\",\"afterFlushes\",\"cutAt\",\"flushes\",\"discardedBytes\",",
             "\"keptBytes\",\"verifyExit\",\"passed\",...}], \"passed\", \"failed\", \"model\", ...}; \"powerOnChecked\"",
-            "is false after --no-power-on-check; with --fail-flush, \"mode\" is \"fail-flush\" with \"failFlush\".",
-            "On the file model a failing cut's row is followed by what it discarded, with the sync it missed",
-            "(a cut's \"discarded\" in the JSON lists all of it)."},
+            "is false after --no-power-on-check; with --fail-flush, \"mode\" is \"fail-flush\" with \"failFlush\";",
+            "\"rules\" is the file model's (null on the block model). The byte columns count data; on the file",
+            "model the names column counts the name changes (create, rename, link, unlink) a cut discarded, a",
+            "failing cut's row is followed by what it discarded, with the sync it missed (a cut's \"discarded\"",
+            "in the JSON lists all of it), and a cut's \"lost\" says what only the model's rules lost."},
         descriptionHeading = "%n", optionListHeading = "%noptions:%n", commandListHeading = "%ncommands:%n",
         footer = {"%nexit codes: 0 every verify passed, 1 some verify failed, 2 bad usage, 3 this machine cannot"
             + " run simulated disks (not root, no /dev/fuse, no free loop device) or a disk failed, 4 the output"
@@ -103,10 +105,8 @@ final class PowerCutCommand implements Job {
                     + " where it can run, file elsewhere")
     DiskModel model = DiskModel.AUTO;
 
-    @Option(names = "--rules", paramLabel = "RULES", converter = Converters.Rules.class,
-            description = "the file model's rules: journaled (default; a sync of anything commits every earlier name"
-                    + " change, as ext4, xfs and btrfs do) or posix (a name is durable only at its directory's fsync)")
-    FileRules rules = FileRules.JOURNALED;
+    @Mixin
+    RulesOption rules = new RulesOption();
 
     @Option(names = "--fs", paramLabel = "FS", description = "the filesystem: ext4 (default), or one whose mkfs.FS is installed")
     String fs = "ext4";
@@ -198,11 +198,11 @@ final class PowerCutCommand implements Job {
         int n = cuts == null ? DEFAULT_CUTS : cuts;
         boolean quiet = output.quiet;
         if (!quiet) {
-            err.println("flushcheck powercut: " + Machine.modelLine(model, fs, rules));
+            err.println("flushcheck powercut: " + Machine.modelLine(model, fs, rules.rules));
         }
         ProgramCuts runner = new ProgramCuts(Machine.workDir(), resolved, sizeBytes(), fs, atomicBytes(), command, verify,
                 timeout == null ? 120 : timeout);
-        runner.rules = rules;
+        runner.rules = rules.rules;
         List<CutOutcome> outcomes = new ArrayList<>();
         Long dryFlushes = null;
         long began = System.nanoTime();
@@ -317,10 +317,7 @@ final class PowerCutCommand implements Job {
             }
             return;
         }
-        if (spec.commandLine().getParseResult().hasMatchedOption("--rules")) {
-            throw new UsageException("powercut: --rules applies to the file model, not to the block model" + chosen
-                    + ", which has its filesystem's rules; leave it out, or add --model file");
-        }
+        rules.check("powercut", model);
         if (sizeBytes() < SimulatedDisk.minimumSizeBytes(fs)) {
             throw new UsageException(String.format(Locale.ROOT, "powercut --size-mib %d: %s needs a disk of at least %d MiB"
                     + " (its mkfs refuses smaller ones)", sizeBytes() >> 20, fs,
@@ -409,8 +406,8 @@ final class PowerCutCommand implements Job {
             // What ran, even where auto chose it: auto may choose otherwise where the line is run again.
             line.addAll(List.of("--model", model.resolved().name().toLowerCase(Locale.ROOT)));
         }
-        if (rules != FileRules.JOURNALED) {
-            line.addAll(List.of("--rules", rules.word()));
+        if (rules.rules != FileRules.JOURNALED) {
+            line.addAll(List.of("--rules", rules.rules.word()));
         }
         if (!fs.equals("ext4")) {
             line.addAll(List.of("--fs", fs));
@@ -461,8 +458,11 @@ final class PowerCutCommand implements Job {
                 : (sweep ? "at its exit and after and during each of the command's flushes 1 to " + dryFlushes
                         : "the first at the command's exit, the others at random after or during its flushes 1 to "
                         + dryFlushes) + (noPowerOnCheck ? "; VERIFY was not run with the power on (--no-power-on-check)" : "")));
-        sb.append(String.format(Locale.ROOT, "%4s %20s %-10s %8s %10s %10s  %s%n", "cut", "seed", "cut at", "flushes",
-                "discarded", "kept", "verify"));
+        // The byte columns count data only: on the file model a cut that lost only a rename would read "0 discarded"
+        // with no column saying what it did discard.
+        boolean files = model.resolved() == DiskModel.FILE;
+        sb.append(String.format(Locale.ROOT, "%4s %20s %-10s %8s %10s %10s%s  %s%n", "cut", "seed", "cut at", "flushes",
+                "discarded", "kept", files ? String.format(Locale.ROOT, " %6s", "names") : "", "verify"));
         int failed = 0;
         for (CutOutcome o : outcomes) {
             String verdict = o.verdict();
@@ -475,8 +475,9 @@ final class PowerCutCommand implements Job {
                     verdict += ": " + Escape.of(last.length() > TAIL_CHARS ? last.substring(0, TAIL_CHARS) + "..." : last);
                 }
             }
-            sb.append(String.format(Locale.ROOT, "%4d %20d %-10s %8d %10d %10d  %s%n", o.number(), o.seed(), o.where(),
-                    o.flushes(), o.discardedBytes(), o.keptBytes(), verdict));
+            sb.append(String.format(Locale.ROOT, "%4d %20d %-10s %8d %10d %10d%s  %s%n", o.number(), o.seed(), o.where(),
+                    o.flushes(), o.discardedBytes(), o.keptBytes(),
+                    files ? String.format(Locale.ROOT, " %6s", o.discardedNameChanges()) : "", verdict));
             if (!o.passed()) {
                 List<String> lost = o.discarded();
                 int shown = Math.min(lost.size(), DISCARDED_SHOWN);
@@ -508,9 +509,10 @@ final class PowerCutCommand implements Job {
             }
             list.add(new Cut(o.number(), o.seed(), o.afterFlushes(), o.cutAt(), o.commandExit(), o.flushes(),
                     o.discardedBytes(), o.keptBytes(), o.verifyExit(), o.passed(), o.verifyTail(), o.failure(),
-                    o.discarded().isEmpty() ? null : o.discarded(), repeat));
+                    o.lost().isEmpty() ? null : o.lost(), o.discarded().isEmpty() ? null : o.discarded(), repeat));
         }
-        return new Document(command, verify, model.resolved().name().toLowerCase(Locale.ROOT), fs,
+        return new Document(command, verify, model.resolved().name().toLowerCase(Locale.ROOT),
+                rules.jsonWord(model.resolved()), fs,
                 (int) (sizeBytes() >> 20), atomicBytes(), first,
                 failFlush != null ? "fail-flush" : afterFlushes != null ? "after-flushes" : duringFlush != null ? "during-flush"
                         : sweep ? "sweep" : "at-random", failFlush,
@@ -525,6 +527,8 @@ final class PowerCutCommand implements Job {
      * {@code flushcheck powercut --json}.
      *
      * @param model              what the disks simulated: {@code block} or {@code file} (what auto chose)
+     * @param rules              the file model's rules, {@code journaled} or {@code posix}; null on the block model,
+     *                           which has its filesystem's
      * @param mode               {@code at-random}, {@code after-flushes} or {@code fail-flush}
      * @param failFlush          the command's flush that failed (and every one after it, unless {@code failOnce});
      *                           left out without {@code --fail-flush}, and so is {@code failOnce}; each cut's
@@ -535,7 +539,7 @@ final class PowerCutCommand implements Job {
      * @param powerOnChecked     whether VERIFY ran (and passed) after the run with the power on; left out when
      *                           there was no such run
      */
-    public record Document(List<String> command, String verify, String model, String fs, int sizeMiB, int atomicWriteBytes,
+    public record Document(List<String> command, String verify, String model, String rules, String fs, int sizeMiB, int atomicWriteBytes,
                            long seed,
                            String mode, @Json.LeftOutWhenNull Long failFlush, @Json.LeftOutWhenNull Boolean failOnce,
                            @Json.LeftOutWhenNull String errno,
@@ -551,12 +555,15 @@ final class PowerCutCommand implements Job {
     /**
      * One cut of {@link Document}; the fields of {@link CutOutcome}.
      *
+     * @param lost      the file model's word on what only its rules lost (the POSIX rules' names that ext4, xfs and
+     *                  btrfs keep; data only a syncfs or sync would have made durable); left out when there is none
      * @param discarded what the cut discarded, an operation an entry with the sync it missed (the file model's); left
      *                  out when it lists nothing
      * @param repeat    the command line that repeats this cut alone; only on a cut that failed
      */
     public record Cut(int cut, long seed, long afterFlushes, String cutAt, Integer commandExit, long flushes,
                       long discardedBytes, long keptBytes, Integer verifyExit, boolean passed, String verifyOutput,
-                      String failure, @Json.LeftOutWhenNull List<String> discarded, @Json.LeftOutWhenNull String repeat) {
+                      String failure, @Json.LeftOutWhenNull String lost, @Json.LeftOutWhenNull List<String> discarded,
+                      @Json.LeftOutWhenNull String repeat) {
     }
 }

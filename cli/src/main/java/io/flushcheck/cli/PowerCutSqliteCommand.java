@@ -32,9 +32,10 @@ import picocli.CommandLine.Option;
             "integrity_check. SQLite's documentation says what to expect: WAL with FULL loses nothing, WAL",
             "with NORMAL may lose commits since the last checkpoint, DELETE with FULL may roll back the last",
             "commit (the journal's deletion is not synced; EXTRA syncs it), and only OFF may corrupt.",
-            "With --json: {\"seed\", \"rows\":[{\"journalMode\",\"synchronous\",\"cuts\",\"acknowledged\",\"lost\",",
-            "\"cutsThatLost\",\"maxLostInOneCut\",\"corrupt\"}]}. Needs root, /dev/fuse, a free loop device",
-            "and mkfs.ext4."},
+            "The block model needs root, /dev/fuse, a free loop device and mkfs.ext4; --model file needs none of",
+            "them, and keeps what SQLite's syncs made durable under --rules journaled (default, as ext4) or posix.",
+            "With --json: {\"rules\", \"seed\", \"rows\":[{\"journalMode\",\"synchronous\",\"cuts\",\"acknowledged\",",
+            "\"lost\",\"cutsThatLost\",\"maxLostInOneCut\",\"corrupt\"}]}; \"rules\" is null on the block model."},
         descriptionHeading = "%n", optionListHeading = "%noptions:%n",
         footer = {"%nexit codes: 0 measured, 2 bad usage, 3 this machine cannot run simulated disks or a disk"
             + " failed, 4 the output could not be written"})
@@ -60,9 +61,12 @@ final class PowerCutSqliteCommand implements Job {
 
     @Option(names = "--model", paramLabel = "MODEL", converter = Converters.Model.class,
             description = "what the disks simulate: block (ext4 on a drive with a volatile cache; root), file (files"
-                    + " durable at their fsync, names at their directory's; no root), or auto (default): block where it"
+                    + " durable at their fsync, names as --rules says; no root), or auto (default): block where it"
                     + " can run, file elsewhere")
     DiskModel model = DiskModel.AUTO;
+
+    @Mixin
+    RulesOption rules = new RulesOption();
 
     @Option(names = "--seed", paramLabel = "S", converter = Converters.Seed.class,
             description = "the seed every cut's commits and surviving sectors derive from (default " + DEFAULT_SEED + ")")
@@ -72,13 +76,14 @@ final class PowerCutSqliteCommand implements Job {
     public int run(PrintStream out, PrintStream err) throws UsageException {
         html.check();
         DiskModel resolved = model.resolved();
+        rules.check("powercut sqlite", model);
         String missing = Machine.missingForDisks(resolved, "ext4");
         if (missing != null) {
             err.println("flushcheck powercut sqlite: simulated disks need " + missing + " here");
             return ExitCodes.INTERNAL;
         }
         if (!output.quiet) {
-            err.println("flushcheck powercut sqlite: " + Machine.modelLine(model, "ext4"));
+            err.println("flushcheck powercut sqlite: " + Machine.modelLine(model, "ext4", rules.rules));
         }
         if (!SqliteDriver.available()) {
             throw new UsageException("powercut sqlite: the JDBC driver org.sqlite.JDBC is not on the class path: add org.xerial:sqlite-jdbc");
@@ -87,26 +92,28 @@ final class PowerCutSqliteCommand implements Job {
         long s = seed == null ? DEFAULT_SEED : seed;
         List<PowerCutMatrix.Row> rows;
         try {
-            rows = PowerCutMatrix.run(Machine.workDir(), resolved, MODES, LEVELS, n, s, new Progress(err, output.quiet, n));
+            rows = PowerCutMatrix.run(Machine.workDir(), resolved, rules.rules, MODES, LEVELS, n, s, new Progress(err, output.quiet, n));
         } catch (IOException | SQLException | RuntimeException e) {
             err.println("flushcheck powercut sqlite: " + Escape.of(e.getMessage()));
             return ExitCodes.INTERNAL;
         }
-        out.print(output.json ? Json.write(json(rows, s)) : "seed " + s + "\n" + PowerCutMatrix.table(rows));
+        out.print(output.json ? Json.write(json(rules.jsonWord(resolved), rows, s)) : "seed " + s + "\n" + PowerCutMatrix.table(rows));
         out.flush();
         return html.wanted() ? html.write(PowerCutMatrixHtml.addTo(new HtmlReport("flushcheck powercut sqlite"), rows, s), err,
                 ExitCodes.OK) : ExitCodes.OK;
     }
 
-    static Document json(List<PowerCutMatrix.Row> rows, long seed) {
-        return new Document(seed, rows);
+    static Document json(String rules, List<PowerCutMatrix.Row> rows, long seed) {
+        return new Document(rules, seed, rows);
     }
 
     /**
      * {@code flushcheck powercut sqlite --json}: each component a field, in this order. Public, in a package-private
      * class, only so that core's JSON writer may read its components.
+     *
+     * @param rules the file model's rules, {@code journaled} or {@code posix}; null on the block model
      */
-    public record Document(long seed, List<PowerCutMatrix.Row> rows) {
+    public record Document(String rules, long seed, List<PowerCutMatrix.Row> rows) {
 
         public Document {
             rows = List.copyOf(rows);

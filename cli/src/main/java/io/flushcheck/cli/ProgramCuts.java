@@ -142,7 +142,7 @@ final class ProgramCuts {
                 }
                 return new CutOutcome(number, seed, afterFlushes, cutAt, commandExit, p.tail(TAIL_LINES),
                         cut.flushes() - start, cut.unflushedBytes() - cut.keptBytes(), cut.keptBytes(), v.exit, v.tail,
-                        failure, armed.kind() == CutPoint.Kind.DURING, cut.discarded());
+                        failure, armed.kind() == CutPoint.Kind.DURING, cut.lost(), cut.discarded());
             }
         }
     }

@@ -3,6 +3,7 @@ package io.flushcheck.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.FileRules;
 import io.flushcheck.report.Json;
 import io.flushcheck.sqlite.JournalMode;
 import io.flushcheck.sqlite.PowerCutMatrix;
@@ -25,7 +26,7 @@ class PowerCutJsonTests {
         c.model = DiskModel.BLOCK;
         CutOutcome passed = new CutOutcome(1, 7, 3, "flush", null, "tail", 3, 4096, 0, 0, "ok", null, false);
         CutOutcome failed = new CutOutcome(2, 8, 9, "exit", 1, "", 5, 0, 8192, null, "", "the survivor would not mount", false,
-                List.of("rename value.tmp -> value, no sync after it", "8 bytes at offset 0 of value.tmp, file not synced"));
+                "", List.of("rename value.tmp -> value, no sync after it", "8 bytes at offset 0 of value.tmp, file not synced"));
         assertThat(Json.write(c.json(List.of(passed, failed), 7, 12L))).isEqualTo("""
                 {
                   "command": [
@@ -35,6 +36,7 @@ class PowerCutJsonTests {
                   ],
                   "verify": "test -s {dir}/log",
                   "model": "block",
+                  "rules": null,
                   "fs": "ext4",
                   "sizeMiB": 256,
                   "atomicWriteBytes": 4096,
@@ -101,10 +103,32 @@ class PowerCutJsonTests {
     }
 
     @Test
+    void onTheFileModelTheJsonNamesTheRulesAndEachCutsNoteOnWhatOnlyThoseRulesLost() {
+        PowerCutCommand c = new PowerCutCommand();
+        c.model = DiskModel.FILE;
+        c.rules.rules = FileRules.POSIX;
+        c.verify = "test -s {dir}/v";
+        c.command = List.of("store", "{dir}");
+        CutOutcome cut = new CutOutcome(1, 5, 1000, "exit", 0, "", 4, 0, 0, 1, "", null, false,
+                "the POSIX rules lost 1 name change", List.of("rename v.tmp -> v in ., directory not synced"));
+        String json = Json.write(c.json(List.of(cut), 5, null));
+        assertThat(json).contains("\"model\": \"file\",\n  \"rules\": \"posix\",\n  \"fs\"")
+                .contains("\"failure\": null,\n      \"lost\": \"the POSIX rules lost 1 name change\",\n      \"discarded\": [")
+                .contains("--model file --rules posix --cuts 1");
+        CutOutcome quiet = new CutOutcome(1, 5, 1000, "exit", 0, "", 4, 0, 0, 0, "", null, false);
+        assertThat(Json.write(c.json(List.of(quiet), 5, null))).as("no note, no field").doesNotContain("\"lost\"");
+        assertThat(Json.write(PowerCutSqliteCommand.json("journaled", List.of(), 1))).startsWith("""
+                {
+                  "rules": "journaled",
+                  "seed": 1,""");
+    }
+
+    @Test
     void theSqliteMatrixJsonIsTheSeedAndOneRowPerCell() {
         PowerCutMatrix.Row row = new PowerCutMatrix.Row(JournalMode.WAL, Synchronous.NORMAL, 20, 2089, 4, 3, 2, 0);
-        assertThat(Json.write(PowerCutSqliteCommand.json(List.of(row), 42))).isEqualTo("""
+        assertThat(Json.write(PowerCutSqliteCommand.json(null, List.of(row), 42))).isEqualTo("""
                 {
+                  "rules": null,
                   "seed": 42,
                   "rows": [
                     {

@@ -107,6 +107,15 @@ class PowerCutUsageTests {
     }
 
     @Test
+    void theSqliteMatrixTakesTheSameRulesWithTheSameRefusals() {
+        assertUsageError(run("powercut", "sqlite", "--model", "block", "--rules", "posix"),
+                "powercut sqlite: --rules applies to the file model, not to the block model, which has its filesystem's"
+                        + " rules; leave it out, or add --model file");
+        assertUsageError(run("powercut", "sqlite", "--model", "file", "--rules", "ext9"),
+                "--rules takes journaled or posix, not 'ext9'");
+    }
+
+    @Test
     void aSizeTheFilesystemsMkfsRefusesIsRefusedBeforeAnythingRuns() {
         assertUsageError(run("powercut", "--model", "block", "--fs", "btrfs", "--size-mib", "100", "--verify", VERIFY, "--",
                         "touch", "{dir}/x"),

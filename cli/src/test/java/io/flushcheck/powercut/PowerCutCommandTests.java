@@ -135,8 +135,22 @@ class PowerCutCommandTests {
         assertThat(r.out()).startsWith("2 cuts on the file model (256 MiB), seed 5, ")
                 .contains("0 of 2 cuts passed the verify, 2 failed")
                 .contains("cut 1 again: flushcheck powercut --model file --cuts 1 --after-flushes 1000 --seed 5 --verify ")
-                .as("the failing cut's row says what it discarded: the rename no sync made durable")
-                .containsPattern("   1 +5 exit .*\n       discarded: rename value\\.tmp -> value, no sync after it\n");
+                .as("the failing cut's row says what it discarded: the rename no sync made durable, no data")
+                .containsPattern("  names  verify\n")
+                .containsPattern("   1 +5 exit +\\d+ +0 +0 +1  failed .*\n       discarded: rename value\\.tmp -> value, no sync"
+                        + " after it\n");
+        assertNothingLeft();
+    }
+
+    @Test
+    void underThePosixRulesTheJsonNamesThemAndACutSaysWhatOnlyThoseRulesLost() {
+        Run r = run(line("nodirsync", "--model", "file", "--rules", "posix", "--json", "--cuts", "1", "--after-flushes",
+                "1000", "--seed", "5").toArray(new String[0]));
+        assertThat(r.exit()).as(r.err()).isEqualTo(VERIFY_FAILED);
+        Map<String, Object> json = json(r);
+        assertThat(json.get("rules")).isEqualTo("posix");
+        assertThat((String) cuts(json).get(0).get("lost")).as("%s", json)
+                .contains("the POSIX rules lost", "ext4, xfs and btrfs", "would have kept");
         assertNothingLeft();
     }
 

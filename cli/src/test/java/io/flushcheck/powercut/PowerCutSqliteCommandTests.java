@@ -37,7 +37,8 @@ class PowerCutSqliteCommandTests {
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.err()).isEmpty();
         Map<String, Object> json = MiniJson.object(MiniJson.parse(r.out()));
-        assertThat(json.keySet()).containsExactly("seed", "rows");
+        assertThat(json.keySet()).containsExactly("rules", "seed", "rows");
+        assertThat(json.get("rules")).as("root takes the block model, which has ext4's rules").isNull();
         List<String> cells = new ArrayList<>();
         for (Object o : MiniJson.array(json.get("rows"))) {
             Map<String, Object> row = MiniJson.object(o);
@@ -60,4 +61,15 @@ class PowerCutSqliteCommandTests {
         PowerCutCommandTests.assertNothingLeft();
     }
 
+    @Test
+    void onTheFileModelTheRulesAreNamedInTheFirstLineAndTheJson() {
+        Run r = run("powercut", "sqlite", "--model", "file", "--rules", "posix", "--cuts", "1", "--json");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.err()).startsWith("flushcheck powercut sqlite: the file model: files over FUSE, POSIX rules: data"
+                + " durable at its file's fsync and names at their directory's\n");
+        Map<String, Object> json = MiniJson.object(MiniJson.parse(r.out()));
+        assertThat(json.get("rules")).isEqualTo("posix");
+        assertThat(MiniJson.array(json.get("rows"))).hasSize(CELLS.size());
+        PowerCutCommandTests.assertNothingLeft();
+    }
 }

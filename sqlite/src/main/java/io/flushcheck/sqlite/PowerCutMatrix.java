@@ -1,6 +1,7 @@
 package io.flushcheck.sqlite;
 
 import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.SimulatedDisk;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -71,6 +72,17 @@ public final class PowerCutMatrix {
      */
     public static List<Row> run(Path work, DiskModel model, List<JournalMode> journalModes, List<Synchronous> levels,
                                 int cuts, long seed, Listener listener) throws IOException, SQLException {
+        return run(work, model, FileRules.JOURNALED, journalModes, levels, cuts, seed, listener);
+    }
+
+    /**
+     * As {@link #run(Path, DiskModel, List, List, int, long, Listener)}, the file model under {@code rules}
+     * ({@link FileRules#POSIX} keeps a name only once its directory is synced); the block model has its
+     * filesystem's rules and takes none.
+     */
+    public static List<Row> run(Path work, DiskModel model, FileRules rules, List<JournalMode> journalModes,
+                                List<Synchronous> levels, int cuts, long seed, Listener listener)
+            throws IOException, SQLException {
         if (cuts < 1) {
             throw new IllegalArgumentException("cuts must be at least 1, not " + cuts);
         }
@@ -85,7 +97,7 @@ public final class PowerCutMatrix {
                 int corrupt = 0;
                 for (int i = 0; i < cuts; i++) {
                     long cutSeed = seeds.nextLong();
-                    long[] r = once(work, model, mode, level, cutSeed);
+                    long[] r = once(work, model, rules, mode, level, cutSeed);
                     long missing = r[0] - r[1];
                     acknowledged += r[0];
                     lost += missing;
@@ -101,11 +113,12 @@ public final class PowerCutMatrix {
     }
 
     /** {acknowledged, survived, intact (1 or 0)} after one cut. */
-    private static long[] once(Path work, DiskModel model, JournalMode mode, Synchronous level, long seed)
-            throws IOException, SQLException {
+    private static long[] once(Path work, DiskModel model, FileRules rules, JournalMode mode, Synchronous level,
+                               long seed) throws IOException, SQLException {
         Random random = new Random(seed);
         int commits = MIN_COMMITS + random.nextInt(MAX_COMMITS - MIN_COMMITS + 1);
-        try (SimulatedDisk disk = SimulatedDisk.create(model, work, DISK_BYTES, "ext4", 4096)) {
+        try (SimulatedDisk disk = model.resolved() == DiskModel.FILE ? SimulatedDisk.createFiles(work, DISK_BYTES, rules)
+                : SimulatedDisk.create(model, work, DISK_BYTES, "ext4", 4096)) {
             Path db = disk.path().resolve("matrix.db");
             long acknowledged = 0;
             Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
