@@ -836,7 +836,7 @@ public final class SimulatedDisk implements AutoCloseable {
      */
     private BlockCutExplanation.Before lookBeforeUnmount(List<BlockCutExplanation.Range> ranges) {
         try {
-            return BlockCutExplanation.look(path, ranges);
+            return BlockCutExplanation.look(path, fsType, ranges);
         } catch (IOException | RuntimeException e) {
             return null;
         }

@@ -33,7 +33,13 @@ class BlockCutExplanationTests {
     private SimulatedDisk disk(String fs) throws IOException {
         Mounts.requireMountTools();
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        return SimulatedDisk.create(tmp.resolve("disk"), (fs.equals("xfs") ? 320L : 64L) << 20, fs, List.of());
+        Requirements.require(io.flushcheck.powercut.internal.Filesystems.find("mkfs." + fs) != null, "mkfs." + fs);
+        long mib = switch (fs) {
+            case "xfs" -> 320;
+            case "btrfs" -> 128;
+            default -> 64;
+        };
+        return SimulatedDisk.create(tmp.resolve("disk"), mib << 20, fs, List.of());
     }
 
     /** {@code data/config}, durable with its name: its contents, its fsync, its directory's fsync. */
@@ -47,7 +53,7 @@ class BlockCutExplanationTests {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"ext4", "xfs"})
+    @ValueSource(strings = {"ext4", "xfs", "btrfs"})
     void aWriteAndRenameWithoutSyncsNamesTheFileAndTheDirectoryNotSynced(String fs) throws IOException {
         try (SimulatedDisk disk = disk(fs)) {
             Path config = durableConfig(disk, "version 1\n");

@@ -29,7 +29,7 @@ public final class BlockCutExplanation {
     }
 
     /** The interrupted filesystem as the kernel held it, and where the discarded bytes were in its files. */
-    public record Before(TreeView view, Map<String, List<Range>> owned) {
+    public record Before(TreeView view, Map<String, List<Range>> owned, boolean placed) {
     }
 
     private BlockCutExplanation() {
@@ -56,11 +56,11 @@ public final class BlockCutExplanation {
      * Looks at the interrupted filesystem mounted at {@code mounted}, before it is unmounted: its names, and for
      * each file or directory the discarded ranges that fall in its extents, in the file's own offsets.
      */
-    public static Before look(Path mounted, List<Range> discarded) throws IOException {
+    public static Before look(Path mounted, String fs, List<Range> discarded) throws IOException {
         TreeView view = TreeView.of(mounted);
         Map<String, List<Range>> owned = new TreeMap<>();
-        if (discarded.isEmpty()) {
-            return new Before(view, owned);
+        if (discarded.isEmpty() || !placesByDevice(fs)) {
+            return new Before(view, owned, placesByDevice(fs));
         }
         NavigableMap<Long, Range> byOffset = new TreeMap<>();
         for (Range r : discarded) {
@@ -91,7 +91,15 @@ public final class BlockCutExplanation {
                 owned.put(e.getKey(), mine);
             }
         }
-        return new Before(view, owned);
+        return new Before(view, owned, true);
+    }
+
+    /**
+     * True where FIEMAP's physical addresses are offsets of the device: not on btrfs, whose addresses are its
+     * own logical ones, mapped to devices through its chunk tree.
+     */
+    static boolean placesByDevice(String fs) {
+        return !fs.equals("btrfs");
     }
 
     /**
@@ -130,8 +138,9 @@ public final class BlockCutExplanation {
             }
             long rest = total - inFiles - inJournal;
             if (rest > 0) {
-                lines.add(rest + " bytes of the filesystem's metadata (inodes, directories, allocation maps) discarded:"
-                        + " written, no flush after them");
+                lines.add(rest + (before.placed() ? " bytes of the filesystem's metadata (inodes, directories, allocation"
+                        + " maps) discarded" : " bytes discarded, not placed in files (the filesystem's addresses are not"
+                        + " the drive's)") + ": written, no flush after them");
             }
         }
         if (unlisted > 0) {
