@@ -112,8 +112,8 @@ class PowerCutCommandTests {
                 .contains("cut 1 again: flushcheck powercut --cuts 1 --after-flushes 1000 --seed 5 --verify ")
                 .as("the failing cut's row names the file and the sync that would have kept it, from ext4 itself")
                 .containsPattern("   1 +5 exit .*\n       discarded: value is inode \\d+ \\(\\d+ bytes\\) again, not \\d+"
-                        + " \\(\\d+ bytes\\): the rename or creation that replaced it not durable, the top directory not"
-                        + " synced after it\n");
+                        + " \\(\\d+ bytes\\): the rename or creation that replaced it not durable, no sync of the top"
+                        + " directory completed after it\n");
         assertNothingLeft();
     }
 

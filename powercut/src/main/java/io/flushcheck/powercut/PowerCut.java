@@ -21,7 +21,7 @@ import org.apiguardian.api.API;
  *                       directory not synced}, {@code 4096 bytes at offset 8192 of db/t.log, file not synced}). The
  *                       block model compares the interrupted filesystem, as the kernel held it when the cut was
  *                       made, with the survivor ({@code data/config is inode 12 (10 bytes) again, not 13 (18 bytes):
- *                       the rename or creation that replaced it not durable, directory data not synced after it}),
+ *                       the rename or creation that replaced it not durable, no sync of directory data completed after it}),
  *                       then places the sectors the drive discarded in their files, the journal or the rest of the
  *                       filesystem's metadata. After an armed cut, the interrupted filesystem includes what an
  *                       in-JVM workload changed before it stopped. Empty when the cut lost nothing

@@ -57,9 +57,12 @@ class AcknowledgedRecordsTests {
             assertThat(acks.afterFirstFailure()).containsExactly("record 3", "record 4", "record 5", "record 6");
             List<String> survived = survivors(disk);
             assertThatThrownBy(() -> acks.assertDurable(survived)).isInstanceOf(AssertionError.class)
-                    .hasMessage("4 of 6 acknowledged records did not survive the cut: record 3, record 4, record 5, record 6;"
-                            + " all of them acknowledged after the drive had failed a sync (record 3, record 4, record 5,"
-                            + " record 6): the program carried on after its storage reported an error");
+                    .hasMessageStartingWith("4 of 6 acknowledged records did not survive the cut: record 3, record 4,"
+                            + " record 5, record 6; all of them acknowledged after the drive had failed a sync (record 3,"
+                            + " record 4, record 5, record 6): the program carried on after its storage reported an error;"
+                            + " the cut discarded: journal has 18 bytes, not ")
+                    // how far the journal got after the failed sync varies: ext4 stops taking writes at some point
+                    .hasMessageContaining(": its last writes not durable, no sync of the file completed after them");
         }
     }
 

@@ -68,7 +68,7 @@ class BlockCutExplanationTests {
                     .startsWith("data/config is inode ")
                     .contains("(10 bytes) again, not ")
                     .contains("(18 bytes)")
-                    .endsWith("the rename or creation that replaced it not durable, directory data not synced after it"));
+                    .endsWith("the rename or creation that replaced it not durable, no sync of directory data completed after it"));
         }
     }
 
@@ -83,8 +83,8 @@ class BlockCutExplanationTests {
             List<String> lines = disk.cuts().get(0).discarded();
             System.out.println("ext4, new names never synced: " + lines);
             assertThat(lines).contains(
-                    "data/new (12 bytes) missing: its creation or rename not durable, directory data not synced after it",
-                    "logs/ missing: its creation or rename not durable, the top directory not synced after it");
+                    "data/new (12 bytes) missing: its creation or rename not durable, no sync of directory data completed after it",
+                    "logs/ missing: its creation or rename not durable, no sync of the top directory completed after it");
             assertThat(lines).noneMatch(line -> line.startsWith("logs/2026"));
         }
     }
@@ -109,7 +109,7 @@ class BlockCutExplanationTests {
             // The drive's 4 KiB sectors hold this ext4's 1 KiB blocks: the line may name up to a sector more on each side.
             assertThat(lines).anySatisfy(line -> {
                 java.util.regex.Matcher m = java.util.regex.Pattern
-                        .compile("sectors holding (\\d+) bytes of log at offset (\\d+) discarded: written, no flush after them")
+                        .compile("sectors holding (\\d+) bytes of log at offset (\\d+) discarded: written, no flush completed after them")
                         .matcher(line);
                 assertThat(m.matches()).as(line).isTrue();
                 long bytes = Long.parseLong(m.group(1));
@@ -134,7 +134,7 @@ class BlockCutExplanationTests {
             disk.cutPower();
             List<String> lines = disk.cuts().get(0).discarded();
             System.out.println("ext4, a cut during the journal's commit: " + lines);
-            assertThat(lines).anyMatch(line -> line.matches("\\d+ bytes of the journal discarded: written, no flush after them"));
+            assertThat(lines).anyMatch(line -> line.matches("\\d+ bytes of the journal discarded: written, no flush completed after them"));
         }
     }
 

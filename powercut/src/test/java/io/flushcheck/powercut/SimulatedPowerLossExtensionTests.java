@@ -53,8 +53,8 @@ class SimulatedPowerLossExtensionTests {
                 .toList();
         assertThat(entries).anySatisfy(e -> assertThat(e.get("flushcheck.powercut.1")).startsWith("FLUSHED after "));
         assertThat(entries).as("what the cut lost, by file").anySatisfy(e -> assertThat(e.get("flushcheck.powercut.1.discarded"))
-                .isEqualTo("the cut discarded: log has 4 bytes, not 8: its last writes not durable, the file not synced"
-                        + " after them"));
+                .isEqualTo("the cut discarded: log has 4 bytes, not 8: its last writes not durable, no sync of the file"
+                        + " completed after them"));
         assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain("flushcheck-powercut-" + ProcessHandle.current().pid() + "-");
     }
 

@@ -134,13 +134,13 @@ public final class BlockCutExplanation {
                 }
             }
             if (inJournal > 0) {
-                lines.add(inJournal + " bytes of the journal discarded: written, no flush after them");
+                lines.add(inJournal + " bytes of the journal discarded: written, no flush completed after them");
             }
             long rest = total - inFiles - inJournal;
             if (rest > 0) {
                 lines.add(rest + (before.placed() ? " bytes of the filesystem's metadata (inodes, directories, allocation"
                         + " maps) discarded" : " bytes discarded, not placed in files (the filesystem's addresses are not"
-                        + " the drive's)") + ": written, no flush after them");
+                        + " the drive's)") + ": written, no flush completed after them");
             }
         }
         if (unlisted > 0) {
@@ -170,14 +170,15 @@ public final class BlockCutExplanation {
             TreeView.Entry a = is.get(name);
             if (a == null) {
                 gone = b.directory() ? name : null;
-                lines.add(describe(name, b) + " missing: its creation or rename not durable, " + directory(name)
-                        + " not synced after it");
+                lines.add(describe(name, b) + " missing: its creation or rename not durable, no sync of " + directory(name)
+                        + " completed after it");
             } else if (a.inode() != b.inode()) {
                 lines.add(name + " is inode " + a.inode() + " " + size(a) + " again, not " + b.inode() + " " + size(b)
-                        + ": the rename or creation that replaced it not durable, " + directory(name) + " not synced after it");
+                        + ": the rename or creation that replaced it not durable, no sync of " + directory(name)
+                        + " completed after it");
             } else if (!b.directory() && a.size() != b.size()) {
-                lines.add(name + " has " + a.size() + " bytes, not " + b.size() + ": its last writes not durable, the file"
-                        + " not synced after them");
+                lines.add(name + " has " + a.size() + " bytes, not " + b.size() + ": its last writes not durable, no sync of"
+                        + " the file completed after them");
             } else if (!b.directory() && !a.modified().equals(b.modified())) {
                 lines.add(name + " has its older modification time: its last change not durable, the file not synced"
                         + " after it");
@@ -190,8 +191,8 @@ public final class BlockCutExplanation {
                 continue;
             }
             back = e.getValue().directory() ? name : null;
-            lines.add(describe(name, e.getValue()) + " back: its removal or rename away not durable, " + directory(name)
-                    + " not synced after it");
+            lines.add(describe(name, e.getValue()) + " back: its removal or rename away not durable, no sync of "
+                    + directory(name) + " completed after it");
         }
         return lines;
     }
@@ -218,7 +219,7 @@ public final class BlockCutExplanation {
             if (bytes > 0) {
                 lines.add("sectors holding " + bytes + " bytes of " + name + " at " + (at.size() == 1 ? "offset " : "offsets ")
                         + String.join(", ", at) + (torn ? " torn, the drive kept part of each" : " discarded")
-                        + ": written, no flush after them");
+                        + ": written, no flush completed after them");
             }
         }
         return lines;
