@@ -1,13 +1,14 @@
 package io.flushcheck.powercut.internal;
 
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apiguardian.api.API;
@@ -44,49 +45,44 @@ public final class TreeView {
      */
     public static TreeView of(Path root) throws IOException {
         Map<String, Entry> entries = new TreeMap<>();
-        boolean[] complete = {true};
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                if (dir.equals(root)) {
-                    return FileVisitResult.CONTINUE;
-                }
-                if (dir.getParent().equals(root) && dir.getFileName().toString().equals("lost+found")) {
-                    return FileVisitResult.SKIP_SUBTREE;
-                }
-                return add(dir, attrs) ? FileVisitResult.CONTINUE : FileVisitResult.TERMINATE;
-            }
+        boolean complete = walk(root, "", entries);
+        return new TreeView(root, entries, complete);
+    }
 
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                return add(file, attrs) ? FileVisitResult.CONTINUE : FileVisitResult.TERMINATE;
+    /** Adds the names under {@code dir} (named {@code prefix}) and below; false when {@link #MOST} stopped it. */
+    private static boolean walk(Path dir, String prefix, Map<String, Entry> entries) throws IOException {
+        List<Path> children = new ArrayList<>();
+        try (DirectoryStream<Path> names = Files.newDirectoryStream(dir)) {
+            names.forEach(children::add);
+        } catch (IOException | DirectoryIteratorException unreadable) {
+            if (prefix.isEmpty()) {
+                throw unreadable instanceof IOException e ? e : new IOException(unreadable);
             }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException e) {
-                return FileVisitResult.CONTINUE;
+            return true; // a directory that cannot be listed keeps its own entry, without names below it
+        }
+        for (Path child : children) {
+            String name = prefix + child.getFileName();
+            if (prefix.isEmpty() && name.equals("lost+found")) {
+                continue;
             }
-
-            private boolean add(Path p, BasicFileAttributes attrs) {
-                if (entries.size() == MOST) {
-                    complete[0] = false;
-                    return false;
-                }
-                long inode;
-                try {
-                    inode = ((Number) Files.getAttribute(p, "unix:ino", LinkOption.NOFOLLOW_LINKS)).longValue();
-                } catch (IOException | RuntimeException e) {
-                    return true;
-                }
-                entries.put(name(p), new Entry(attrs.isDirectory(), inode, attrs.size(), attrs.lastModifiedTime()));
-                return true;
+            if (entries.size() == MOST) {
+                return false;
             }
-
-            private String name(Path p) {
-                return root.relativize(p).toString().replace(p.getFileSystem().getSeparator(), "/");
+            Map<String, Object> a;
+            try {
+                // One stat a name: the unix view has the inode, which the basic one hides in an opaque key.
+                a = Files.readAttributes(child, "unix:ino,size,lastModifiedTime,isDirectory", LinkOption.NOFOLLOW_LINKS);
+            } catch (IOException | RuntimeException gone) {
+                continue;
             }
-        });
-        return new TreeView(root, entries, complete[0]);
+            boolean directory = (Boolean) a.get("isDirectory");
+            entries.put(name, new Entry(directory, ((Number) a.get("ino")).longValue(), (Long) a.get("size"),
+                    (FileTime) a.get("lastModifiedTime")));
+            if (directory && !walk(child, name + "/", entries)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public Path root() {
