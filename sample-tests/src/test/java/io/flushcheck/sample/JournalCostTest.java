@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 class JournalCostTest {
 
     /** The journal appends and calls force(false): append-fdatasync is its price, java-force what Java gets. */
+    // tag::measure-sync-cost[]
     @Test
     @MeasureSyncCost(modes = {SyncMode.APPEND_FDATASYNC, SyncMode.OVERWRITE_FDATASYNC, SyncMode.JAVA_FORCE}, rounds = 200)
     void appendCostsAtLeastOneFlushPerRecord(SyncCostMeasurement m) {
@@ -28,14 +29,17 @@ class JournalCostTest {
         assertTrue(overwrite.kibWritten() <= append.kibWritten(),
                 () -> "overwrite wrote " + overwrite.kibWritten() + " KiB, append " + append.kibWritten() + " KiB");
     }
+    // end::measure-sync-cost[]
 
     /**
      * A latency gate in the style of etcd's "p99 of wal fsync under 10 ms", made generous for shared CI machines:
      * 200 rounds put 10 above the p95, enough that no single stall decides it (a p99 needs 1000).
      */
+    // tag::sync-cost-gate[]
     @Test
     @MeasureSyncCost(modes = SyncMode.OVERWRITE_FDATASYNC, rounds = 200, maxMicros = 250_000, gatePercentile = 95)
     void commitLatencyStaysUnderTheGate(SyncCostMeasurement m) {
         assertTrue(m.cost(SyncMode.OVERWRITE_FDATASYNC).p50Micros() > 0);
     }
+    // end::sync-cost-gate[]
 }

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.TestFactory;
  */
 class JournalEverywhereTest {
 
+    // tag::everywhere[]
     @TestFactory
     Stream<DynamicTest> theJournalIsDurableOnTheHostInAContainerAndInAVm() {
         return GuestSuite.of(JournalDurabilityTest.class)
@@ -23,4 +24,5 @@ class JournalEverywhereTest {
                 .also(VmGuest.of(CacheMode.NONE))
                 .dynamicTests();
     }
+    // end::everywhere[]
 }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class JournalOnRealDiskTempDirTest {
 
+    // tag::real-disk-temp-dir[]
     @Test
     void journalInATempDirThatReallyFlushes(@TempDir(factory = RealDiskTempDirFactory.class) Path dir) throws IOException {
         try (Journal j = Journal.open(dir.resolve("journal"))) {
@@ -22,4 +23,5 @@ class JournalOnRealDiskTempDirTest {
             assertEquals(1, j.readAll().size());
         }
     }
+    // end::real-disk-temp-dir[]
 }

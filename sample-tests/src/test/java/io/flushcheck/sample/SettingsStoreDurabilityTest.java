@@ -22,6 +22,7 @@ class SettingsStoreDurabilityTest {
     @TempDir
     Path dir;
 
+    // tag::sqlite-audit[]
     @Test
     void itsConnectionIsPowerLossDurable() throws Exception {
         try (SettingsStore store = SettingsStore.open(dir.resolve("settings.db"))) {
@@ -30,8 +31,10 @@ class SettingsStoreDurabilityTest {
             assertEquals(Optional.of("dark"), store.get("theme"));
         }
     }
+    // end::sqlite-audit[]
 
     /** Why the store pays for FULL: one flush per commit, where NORMAL would flush only at checkpoints. */
+    // tag::sqlite-commit-matrix[]
     @Test
     @MeasureSqliteCommits(journalModes = JournalMode.WAL, synchronous = {Synchronous.NORMAL, Synchronous.FULL}, batches = 1, rows = 200)
     void fullCostsAFlushPerCommit(CommitMatrix m) {
@@ -41,4 +44,5 @@ class SettingsStoreDurabilityTest {
         assertTrue(normal.commitsPerSecond() > full.commitsPerSecond(),
                 () -> "NORMAL " + normal.commitsPerSecond() + "/s should beat FULL " + full.commitsPerSecond() + "/s");
     }
+    // end::sqlite-commit-matrix[]
 }
