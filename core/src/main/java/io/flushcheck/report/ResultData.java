@@ -5,7 +5,6 @@ import io.flushcheck.probe.DeviceDelta;
 import io.flushcheck.probe.LatencyDistribution;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.probe.SyncMode;
-import io.flushcheck.report.html.ModeFigures;
 import io.flushcheck.storage.BlockDevice;
 import io.flushcheck.storage.StorageFacts;
 import io.flushcheck.verdict.FindingCode;
@@ -196,7 +195,7 @@ public record ResultData(String path, Verdict verdict, long elapsedMillis, List<
         // (backgroundFlushes, estimated in the idle windows between the rounds) taken off first.
         // The percentile curve the HTML report draws, so that a result read back from JSON (a guest's) draws it too.
         List<Percentile> curve = new ArrayList<>();
-        for (double[] p : ModeFigures.curve(c.latencies())) {
+        for (double[] p : PercentileCurve.of(c.latencies())) {
             curve.add(new Percentile(p[0], p[1]));
         }
         boolean split = c.hasSplitLatencies();

@@ -3,6 +3,7 @@ package io.flushcheck.report.html;
 import io.flushcheck.probe.LatencyDistribution;
 import io.flushcheck.probe.SlowRound;
 import io.flushcheck.probe.SyncCost;
+import io.flushcheck.report.PercentileCurve;
 import io.flushcheck.report.ResultData;
 import io.flushcheck.report.TextReport;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ public record ModeFigures(String mode, int blockSize, long rounds, double minMic
         double kib = c.kibReached() < 0 ? Double.NaN : (double) c.kibReached() / c.rounds();
         boolean split = c.hasSplitLatencies();
         return new ModeFigures(c.mode().id(), c.blockSize(), c.rounds(), c.minMicros(), c.p50Micros(), c.p99Micros(),
-                c.maxMicros(), c.roundsPerSecond(), c.flushesPerSync(), kib, c.log2Buckets(), curve(c.latencies()), slow,
+                c.maxMicros(), c.roundsPerSecond(), c.flushesPerSync(), kib, c.log2Buckets(), PercentileCurve.of(c.latencies()), slow,
                 TextReport.syncCall(c.mode()),
                 split ? c.syncLatencies().percentileMicros(50) : Double.NaN,
                 split ? c.syncLatencies().percentileMicros(99) : Double.NaN,
@@ -79,36 +80,6 @@ public record ModeFigures(String mode, int blockSize, long rounds, double minMic
                 TextReport.syncCall(c.mode()),
                 sync == null ? Double.NaN : sync.p50Micros(), sync == null ? Double.NaN : sync.p99Micros(),
                 write == null ? Double.NaN : write.p50Micros(), write == null ? Double.NaN : write.p99Micros());
-    }
-
-    /**
-     * The percentile curve as HdrHistogram's percentile distribution gives it: points spaced evenly in
-     * log10(1 / (1 - p)), out to where the rounds still tell percentiles apart (99.9% for 1000 rounds),
-     * then the maximum.
-     */
-    public static List<double[]> curve(LatencyDistribution d) {
-        List<double[]> out = new ArrayList<>();
-        long n = d.count();
-        if (n == 0) {
-            return out;
-        }
-        double decades = Math.max(1, Math.log10(n));
-        int steps = 48;
-        java.util.TreeSet<Double> xs = new java.util.TreeSet<>();
-        for (int i = 0; i <= steps; i++) {
-            xs.add(decades * i / steps);
-        }
-        // The median and the decades (90%, 99%, ...) exactly, where a reader looks for them.
-        xs.add(Math.log10(2));
-        for (int k = 1; k <= decades + 1e-9; k++) {
-            xs.add((double) k);
-        }
-        for (double x : xs) {
-            double p = 100 * (1 - Math.pow(10, -x));
-            out.add(new double[] {p, d.percentileMicros(p)});
-        }
-        out.add(new double[] {100, d.maxMicros()});
-        return out;
     }
 
     public boolean hasSplit() {
