@@ -113,14 +113,16 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
     /**
      * What one run has found out: the annotation of each test method, and the plan of each annotation. JUnit's
      * annotation search walks a method's annotations and their meta-annotations on every call, and a parameterized
-     * or repeated test would ask once per invocation. Plans are found by annotation instance: the JVM hands out one
-     * instance per annotated element, so an identity lookup finds it without the annotation's own {@code hashCode},
-     * which reads every attribute reflectively; equal annotations on two methods compute the same plan each.
+     * or repeated test would ask once per invocation. Plans are found first by annotation instance: the JVM hands out
+     * one instance per annotated element, so an identity lookup finds it without the annotation's own
+     * {@code hashCode}, which reads every attribute reflectively; an instance not seen yet (a thousand annotated
+     * methods are a thousand instances) finds its plan by value, so equal annotations share one.
      * Held in the root store (made there by JUnit, so no lambda class is loaded), so nothing outlives the run.
      */
     private static final class Run {
         private final Map<Method, Optional<RequiresRealFlush>> onMethods = new ConcurrentHashMap<>();
-        private final Map<RequiresRealFlush, Plan> plans = Collections.synchronizedMap(new IdentityHashMap<>());
+        private final Map<RequiresRealFlush, Plan> byInstance = Collections.synchronizedMap(new IdentityHashMap<>());
+        private final Map<RequiresRealFlush, Plan> byValue = new ConcurrentHashMap<>();
 
         static Run of(ExtensionContext context) {
             return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(Run.class);
@@ -136,17 +138,24 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
         }
 
         Plan plan(ExtensionContext context, RequiresRealFlush annotation) {
-            Plan plan = plans.get(annotation);
+            Plan plan = byInstance.get(annotation);
             if (plan == null) {
-                Settings settings = new Settings(context);
-                // Both policies first: a bad value is a configuration error wherever the test runs.
-                FlushPolicy onNo = settings.policy(annotation.onNoRealFlush(), FlushcheckConfig.ON_NO_REAL_FLUSH_KEY, FlushPolicy.FAIL);
-                FlushPolicy onUnknown = settings.policy(annotation.onUnknown(), FlushcheckConfig.ON_UNKNOWN_KEY, FlushPolicy.WARN);
-                CheckOptions options = new CheckOptions(settings.verificationPlan(), settings.thresholds(), false);
-                plan = new Plan(onNo, onUnknown, options, Targets.configured(settings, annotation.path(), NAME));
-                plans.put(annotation, plan);
+                plan = byValue.get(annotation);
+                if (plan == null) {
+                    plan = plan(new Settings(context), annotation);
+                    byValue.put(annotation, plan);
+                }
+                byInstance.put(annotation, plan);
             }
             return plan;
+        }
+
+        private static Plan plan(Settings settings, RequiresRealFlush annotation) {
+            // Both policies first: a bad value is a configuration error wherever the test runs.
+            FlushPolicy onNo = settings.policy(annotation.onNoRealFlush(), FlushcheckConfig.ON_NO_REAL_FLUSH_KEY, FlushPolicy.FAIL);
+            FlushPolicy onUnknown = settings.policy(annotation.onUnknown(), FlushcheckConfig.ON_UNKNOWN_KEY, FlushPolicy.WARN);
+            CheckOptions options = new CheckOptions(settings.verificationPlan(), settings.thresholds(), false, true);
+            return new Plan(onNo, onUnknown, options, Targets.configured(settings, annotation.path(), NAME));
         }
     }
 
