@@ -9,7 +9,10 @@
 #             part of each fork that runs the class, less noisy), divided by the classes; with -b, the
 #             annotated forks of the build in BEFORE (another checkout, built there the same way) run in
 #             the same rounds, so that two builds compare side by side.
-# Plain and annotated runs alternate; every figure is the median of RUNS runs. It then runs an annotated
+# "cold" runs the same annotated forks with no shared verdict, so that the first fork probes and the rest
+# read its verdict: the probe amortized over the classes, as a build from clean pays it.
+# Plain and annotated runs alternate; every figure is the median of RUNS runs, with the spread (lowest to highest)
+# and the load average. It then runs an annotated
 # class with flushcheck.on-no-real-flush=skip and java.io.tmpdir=/dev/shm and shows what Surefire prints.
 #
 # usage: junit/bench/surefire-costs.sh [-r RUNS] [-n TESTS] [-c CLASSES] [-j JUNIT_VERSION] [-b BEFORE]
@@ -35,7 +38,7 @@ work=$(mktemp -d)
 [[ -n "${KEEP:-}" ]] || trap 'rm -rf "$work"' EXIT INT TERM; echo "   (work directory $work)"
 
 echo "== building flushcheck-junit in $repo (mvn -pl junit -am package -DskipTests)"
-(cd "$repo" && mvn -B -q -Dstyle.color=never -pl junit -am package -DskipTests dependency:build-classpath \
+(cd "$repo" && mvn -B -q -o -Dstyle.color=never -pl junit -am package -DskipTests dependency:build-classpath \
     -DincludeScope=runtime -Dmdep.outputFile="$work/cp.txt" >/dev/null) \
     || { echo "bench: the build failed" >&2; exit 1; }
 jar_of() { ls "$1/$2/target/flushcheck-$2-"*[0-9T].jar; } # checkout, module
@@ -51,7 +54,7 @@ for jar in "${rest[@]}"; do
 done
 if [[ -n $before ]]; then
     echo "== building flushcheck-junit in $before, to compare"
-    (cd "$before" && mvn -B -q -Dstyle.color=never -pl junit -am package -DskipTests >/dev/null) \
+    (cd "$before" && mvn -B -q -o -Dstyle.color=never -pl junit -am package -DskipTests >/dev/null) \
         || { echo "bench: the build in $before failed" >&2; exit 1; }
     before_jars=(-Dfc.junit="$(jar_of "$before" junit)" -Dfc.core="$(jar_of "$before" core)")
 fi
@@ -73,6 +76,7 @@ cat > "$work/pom.xml" <<POM
     <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.14.0</version></plugin>
     <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId><version>3.5.4</version></plugin>
     <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-dependency-plugin</artifactId><version>3.8.1</version></plugin>
+    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version></plugin>
   </plugins></build>
 </project>
 POM
@@ -140,8 +144,8 @@ public class InJvm {
     }
 }
 JAVA
-(cd "$work" && mvn -B -q -Dstyle.color=never test-compile >/dev/null 2>&1) \
-    || { echo "bench: the generated project does not compile" >&2; exit 1; }
+(cd "$work" && mvn -B -q -o -Dstyle.color=never test-compile >"$work/compile.log" 2>&1) \
+    || { echo "bench: the generated project does not compile:" >&2; tail -20 "$work/compile.log" >&2; exit 1; }
 
 suite_seconds() { # class
     (cd "$work" && mvn -B -q -o -Dstyle.color=never surefire:test -Dtest="$1" >/dev/null 2>&1) || true
@@ -159,18 +163,21 @@ wall_seconds() { # test pattern, mvn options...: the run's wall time and the sum
         | grep -oE 'time="[0-9.]+"' | tr -dc '0-9.\n' | awk -v s="$start" -v e="$end" '{ t += $1 } END { printf "%.3f %.3f\n", e - s, t }'
 }
 median() { sort -g | awk '{v[NR]=$1} END {if (NR % 2) print v[(NR+1)/2]; else printf "%.3f\n", (v[NR/2]+v[NR/2+1])/2}'; }
+spread() { sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.3f to %.3f", lo, hi}'; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 echo "== per test: $tests tests in one JVM, JUnit $junit, $runs alternating runs (Surefire's suite time)"
 plain=(); annotated=()
 for ((r = 1; r <= runs; r++)); do
     p=$(suite_seconds PlainTest); a=$(suite_seconds AnnotatedTest)
     plain+=("$p"); annotated+=("$a")
-    printf '   run %d: plain %7.3f s   annotated %7.3f s\n' "$r" "$p" "$a"
+    printf '   run %d: plain %7.3f s   annotated %7.3f s   (load %s)\n' "$r" "$p" "$a" "$(load)"
 done
 mp=$(printf '%s\n' "${plain[@]}" | median); ma=$(printf '%s\n' "${annotated[@]}" | median)
 awk -v p="$mp" -v a="$ma" -v n="$tests" 'BEGIN {
     printf "   median: plain %.3f s, annotated %.3f s: +%.3f s for %d tests (target: within 0.3 s), %.1f us per test\n",
            p, a, a - p, n, (a - p) * 1e6 / n }'
+echo "   spread: plain $(printf '%s\n' "${plain[@]}" | spread) s, annotated $(printf '%s\n' "${annotated[@]}" | spread) s; load average now $(load)"
 
 echo "== per test in one JVM, JUnit's launcher alone (no Surefire): $tests tests, 1 + $runs runs each"
 (cd "$work" && mvn -B -q -o -Dstyle.color=never dependency:build-classpath -Dmdep.outputFile="$work/test-cp.txt" >/dev/null 2>&1)
@@ -183,10 +190,14 @@ echo "== per fork: $classes classes, one test each, reuseForks=false, $runs alte
 echo "   (each annotated run reads the verdict an untimed fork shared just before it: no fork of it probes)"
 declare -A wall suites
 kinds=(plain annotated); [[ -n $before ]] && kinds+=(before)
+kinds+=(cold)
 fork_run() { # kind
     case $1 in
         plain) wall_seconds 'ForkPlain*Test' ;;
         annotated) wall_seconds 'ForkAnnotated*Test' ;;
+        cold) rm -rf "$work/target/flushcheck"; wall_seconds 'ForkAnnotated*Test'
+              # -b's build shares its own verdict again, untimed, for its forks later in the round
+              [[ -z $before ]] || wall_seconds 'ForkAnnotated0Test' "${before_jars[@]}" >/dev/null ;;
         before) wall_seconds 'ForkAnnotated*Test' "${before_jars[@]}" ;;
     esac
 }
@@ -194,7 +205,7 @@ for ((r = 1; r <= runs; r++)); do
     rm -rf "$work/target/flushcheck"
     wall_seconds 'ForkAnnotated0Test' >/dev/null
     [[ -z $before ]] || wall_seconds 'ForkAnnotated0Test' "${before_jars[@]}" >/dev/null
-    line="   run $r:"
+    line="   run $r (load $(load)):"
     order=("${kinds[@]}")
     (( r % 2 == 0 )) && order=($(printf '%s\n' "${kinds[@]}" | tac))
     for k in "${order[@]}"; do
@@ -207,12 +218,16 @@ done
 m() { printf '%s\n' $1 | median; }
 for k in "${kinds[@]}"; do
     [[ $k == plain ]] && continue
-    label=$([[ $k == before ]] && echo "annotated, the build in $before" || echo "annotated")
+    label=$(case $k in before) echo "annotated, the build in $before" ;; cold) echo "annotated, the first fork probing" ;; *) echo "annotated" ;; esac)
     awk -v p="$(m "${wall[plain]}")" -v a="$(m "${wall[$k]}")" -v ps="$(m "${suites[plain]}")" -v as="$(m "${suites[$k]}")" \
         -v n="$classes" -v l="$label" 'BEGIN {
         printf "   median, %s: wall %.3f s against plain %.3f s: +%.0f ms per fork; suites %.3f s against %.3f s: +%.0f ms per fork\n",
                l, a, p, (a - p) * 1000 / n, as, ps, (as - ps) * 1000 / n }'
 done
+for k in "${kinds[@]}"; do
+    echo "   spread, $k: wall $(printf '%s\n' ${wall[$k]} | spread) s, suites $(printf '%s\n' ${suites[$k]} | spread) s"
+done
+echo "   load average now $(load)"
 
 echo "== a skipped class as Surefire shows it (java.io.tmpdir=/dev/shm, flushcheck.on-no-real-flush=skip)"
 (cd "$work" && JAVA_TOOL_OPTIONS=-Djava.io.tmpdir=/dev/shm mvn -B -o -Dstyle.color=never surefire:test -Dtest=SkippedTest \

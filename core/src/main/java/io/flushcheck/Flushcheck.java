@@ -85,7 +85,8 @@ public final class Flushcheck {
                         if (hooks != null) {
                             hooks.opened(real);
                         }
-                        probe.run(opened, options.plan(), listener, costs::add);
+                        probe.run(opened, options.plan(), listener, costs::add,
+                                options.stopWhenDecided() ? Judge.stopWhenDecided(facts) : null);
                         remeasureWhileTooBusy(probe, opened, facts, options, listener, costs);
                     }
                 }

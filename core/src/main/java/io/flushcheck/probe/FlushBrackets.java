@@ -230,7 +230,12 @@ public final class FlushBrackets implements AutoCloseable {
          * flush (a one-sided Clopper-Pearson bound from the controls; 1 without controls).
          */
         public double chanceUpperBound() {
-            return upperBound(controlsMetFlush(), controls);
+            return chanceUpperBound(BOUND_ALPHA);
+        }
+
+        /** {@link #chanceUpperBound()} at confidence {@code 1 - alpha}. */
+        public double chanceUpperBound(double alpha) {
+            return upperBound(controlsMetFlush(), controls, alpha);
         }
 
         /**
@@ -238,7 +243,12 @@ public final class FlushBrackets implements AutoCloseable {
          * the chance bound to the power of the syncs. Meaningful only when every sync met one.
          */
         public double chanceAllMet() {
-            return Math.pow(chanceUpperBound(), syncs);
+            return chanceAllMet(BOUND_ALPHA);
+        }
+
+        /** {@link #chanceAllMet()} with the idle brackets' chance bounded at confidence {@code 1 - alpha}. */
+        public double chanceAllMet(double alpha) {
+            return Math.pow(chanceUpperBound(alpha), syncs);
         }
 
         /**
@@ -247,16 +257,24 @@ public final class FlushBrackets implements AutoCloseable {
          * raised by {@code bias} of itself (other work need not run the same while the syncs do).
          */
         public double chanceMeeting(int k, double bias) {
+            return chanceMeeting(k, bias, BOUND_ALPHA);
+        }
+
+        /** {@link #chanceMeeting(int, double)} with the idle brackets' chance bounded at confidence {@code 1 - alpha}. */
+        public double chanceMeeting(int k, double bias, double alpha) {
             int met = syncsMeeting.get(k - 1);
             if (met == 0) {
                 return 1;
             }
-            double p = Math.min(1, upperBound(controlsMeeting.get(k - 1), controls) * (1 + bias));
+            double p = Math.min(1, upperBound(controlsMeeting.get(k - 1), controls, alpha) * (1 + bias));
             return BinomialBound.tail(met, syncs, p);
         }
 
-        private static double upperBound(int met, int of) {
-            return of == 0 || met >= of ? 1 : BinomialBound.upper(met, of, 0.001);
+        /** The idle brackets' chance of a flush is bounded at 99.9% confidence. */
+        public static final double BOUND_ALPHA = 0.001;
+
+        private static double upperBound(int met, int of, double alpha) {
+            return of == 0 || met >= of ? 1 : BinomialBound.upper(met, of, alpha);
         }
 
         /** For example "of 320 syncs, 320, 320, 301 and 250 met at least 1, 2, 3 and 4 flushes; of 230 idle brackets, ...". */

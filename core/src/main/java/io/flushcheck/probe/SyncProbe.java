@@ -95,12 +95,20 @@ public final class SyncProbe {
 
     /** {@link #run(Path, ProbePlan, ProbeListener, Consumer)} in a directory already opened. */
     public void run(ProbeDirectory dir, ProbePlan plan, ProbeListener listener, Consumer<SyncCost> finished) {
+        run(dir, plan, listener, finished, null);
+    }
+
+    /**
+     * As {@link #run(ProbeDirectory, ProbePlan, ProbeListener, Consumer)}, ending each mode as soon as {@code stop}
+     * finds it decided (null: every mode runs all its rounds); the cost then holds the rounds that ran.
+     */
+    public void run(ProbeDirectory dir, ProbePlan plan, ProbeListener listener, Consumer<SyncCost> finished, StopRule stop) {
         for (SyncMode mode : plan.modes()) {
-            finished.accept(runMode(dir, mode, plan, listener));
+            finished.accept(runMode(dir, mode, plan, listener, stop));
         }
     }
 
-    private SyncCost runMode(ProbeDirectory dir, SyncMode mode, ProbePlan plan, ProbeListener listener) {
+    private SyncCost runMode(ProbeDirectory dir, SyncMode mode, ProbePlan plan, ProbeListener listener, StopRule stop) {
         Path file = OwnFiles.probeName(dir.path(), mode.id());
         try (Memory buffer = new Memory(plan.blockSize())) {
             calls.fill(buffer, plan.blockSize());
@@ -110,12 +118,12 @@ public final class SyncProbe {
             int fd = createOwn(dir, file, mode == SyncMode.DSYNC);
             try {
                 if (!hasControl(mode) || counters.isEmpty()) {
-                    return loop(fd, -1, buffer, mode, plan, listener);
+                    return loop(fd, -1, buffer, mode, plan, listener, stop);
                 }
                 Path controlFile = OwnFiles.probeName(dir.path(), mode.id() + "-control");
                 int control = createOwn(dir, controlFile, false);
                 try {
-                    return loop(fd, control, buffer, mode, plan, listener);
+                    return loop(fd, control, buffer, mode, plan, listener, stop);
                 } finally {
                     closeAndRemove(dir, control, controlFile);
                 }
@@ -158,7 +166,8 @@ public final class SyncProbe {
         return mode.syncs() && mode != SyncMode.FLUSH_ONLY;
     }
 
-    private SyncCost loop(int fd, int control, Memory buffer, SyncMode mode, ProbePlan plan, ProbeListener listener) {
+    private SyncCost loop(int fd, int control, Memory buffer, SyncMode mode, ProbePlan plan, ProbeListener listener,
+                          StopRule stop) {
         int bs = plan.blockSize();
         long slots = 1;
         if (mode == SyncMode.OVERWRITE_FDATASYNC || mode == SyncMode.FULL_FSYNC || mode == SyncMode.BARRIER_FSYNC) {
@@ -191,7 +200,7 @@ public final class SyncProbe {
             case OVERWRITE_FDATASYNC, FULL_FSYNC, BARRIER_FSYNC -> i -> calls.pwrite(control, buffer, bs, (i % controlSlots) * bs);
             default -> i -> calls.write(control, buffer, bs);
         };
-        return measure(mode, plan, round, unsynced, listener);
+        return measure(mode, plan, round, unsynced, listener, stop);
     }
 
     private Round overwrite(int fd, Memory buffer, int bs, long slots, java.util.function.IntConsumer sync) {
@@ -288,7 +297,7 @@ public final class SyncProbe {
     }
 
     private SyncCost measure(SyncMode mode, ProbePlan plan, Round round, ProbeListener listener) {
-        return measure(mode, plan, round, null, listener);
+        return measure(mode, plan, round, null, listener, null);
     }
 
     /**
@@ -306,10 +315,10 @@ public final class SyncProbe {
      * chain (every level, the bottom's disks together) while it ran. The rest of each idle window is spent in idle brackets as long as the stretch's
      * syncs, one after another: how often other work alone meets a bracket of that length.
      */
-    private SyncCost measure(SyncMode mode, ProbePlan plan, Round round, Step unsynced, ProbeListener listener) {
+    private SyncCost measure(SyncMode mode, ProbePlan plan, Round round, Step unsynced, ProbeListener listener, StopRule stop) {
         FlushBrackets brackets = !counters.isEmpty() && mode.syncs() ? counters.brackets() : null;
         try {
-            return measure(mode, plan, round, unsynced, listener, brackets);
+            return measure(mode, plan, round, unsynced, listener, brackets, stop);
         } finally {
             if (brackets != null) {
                 brackets.close();
@@ -318,7 +327,7 @@ public final class SyncProbe {
     }
 
     private SyncCost measure(SyncMode mode, ProbePlan plan, Round round, Step unsynced, ProbeListener listener,
-                             FlushBrackets brackets) {
+                             FlushBrackets brackets, StopRule stop) {
         int rounds = plan.rounds();
         long[] nanos = new long[rounds];
         boolean split = round.split();
@@ -346,6 +355,7 @@ public final class SyncProbe {
         int[] syncsMeeting = new int[FlushBrackets.Tally.DEPTH];
         int controls = 0;
         int[] controlsMeeting = new int[FlushBrackets.Tally.DEPTH];
+        int ran = rounds;
         try {
             int i = 0;
             int controlIndex = 0;
@@ -433,12 +443,35 @@ public final class SyncProbe {
                     busy |= counters.anyFlush(mark, idleEnd);
                     idle = counters.add(idle, mark, idleEnd);
                     mark = idleEnd;
+                    // Looked at only once the window has sampled other work: the brackets' rule needs it.
+                    if (stop != null && i < rounds && bracketsRead && stop.decided(cost(mode, plan, i, nanos, writeNanos,
+                            syncNanos, roundFlushes, roundKib, loopNanos, idleNanos, syncing, idle,
+                            FlushBrackets.Tally.of(i, syncsMeeting, controls, controlsMeeting)), rounds)) {
+                        ran = i;
+                        break;
+                    }
                 }
             }
         } catch (IOException e) {
             throw new NativeCallException(mode.id(), 0, describe(e));
         }
         listener.progress(mode, rounds, rounds);
+        FlushBrackets.Tally tally = brackets != null && bracketsRead && idleWindows
+                ? FlushBrackets.Tally.of(ran, syncsMeeting, controls, controlsMeeting) : null;
+        return cost(mode, plan, ran, nanos, writeNanos, syncNanos, roundFlushes, roundKib, loopNanos, idleNanos, syncing,
+                idle, tally);
+    }
+
+    /** The cost of the first {@code rounds} rounds measured. */
+    private SyncCost cost(SyncMode mode, ProbePlan plan, int rounds, long[] allNanos, long[] allWriteNanos,
+                          long[] allSyncNanos, long[] allRoundFlushes, long[] allRoundKib, long loopNanos, long idleNanos,
+                          DeviceStat[] syncing, DeviceStat[] idle, FlushBrackets.Tally tally) {
+        long[] nanos = head(allNanos, rounds);
+        long[] roundFlushes = head(allRoundFlushes, rounds);
+        long[] roundKib = head(allRoundKib, rounds);
+        boolean split = allWriteNanos != null;
+        long[] writeNanos = head(allWriteNanos, rounds);
+        long[] syncNanos = head(allSyncNanos, rounds);
 
         LatencyDistribution h = LatencyDistribution.ofNanos(nanos);
         Integer[] order = new Integer[rounds];
@@ -454,10 +487,12 @@ public final class SyncProbe {
         List<DeviceDelta> devices = syncing == null ? List.of() : counters.deltas(syncing, idle);
         LatencyDistribution writes = split ? LatencyDistribution.ofNanos(writeNanos) : null;
         LatencyDistribution syncs = split ? LatencyDistribution.ofNanos(syncNanos) : null;
-        FlushBrackets.Tally tally = brackets != null && bracketsRead && idleWindows
-                ? FlushBrackets.Tally.of(rounds, syncsMeeting, controls, controlsMeeting) : null;
         return new SyncCost(mode, plan.blockSize(), rounds, h, loopNanos, idleNanos, devices, slowest, median, writes, syncs,
                 tally);
+    }
+
+    private static long[] head(long[] a, int n) {
+        return a == null || a.length == n ? a : Arrays.copyOf(a, n);
     }
 
     private static SlowRound slowRound(int i, long[] nanos, long[] flushes, long[] kib) {

@@ -3,6 +3,7 @@ package io.flushcheck.verdict;
 import io.flushcheck.Numbers;
 import io.flushcheck.probe.DeviceDelta;
 import io.flushcheck.probe.FlushBrackets;
+import io.flushcheck.probe.StopRule;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.storage.BlockDevice;
@@ -427,19 +428,65 @@ public final class Judge {
      * probe does not sync, and it does not run the same while it does.
      */
     static int decidingDepth(FlushBrackets.Tally b) {
+        return decidingDepth(b, BRACKET_CHANCE, FlushBrackets.Tally.BOUND_ALPHA);
+    }
+
+    /** {@link #decidingDepth(FlushBrackets.Tally)} at another chance, with the idle brackets' bound at {@code boundAlpha}. */
+    private static int decidingDepth(FlushBrackets.Tally b, double chance, double boundAlpha) {
         if (b == null || b.syncsWithoutFlush() > 0) {
             return 0;
         }
-        double each = BRACKET_CHANCE / FlushBrackets.Tally.DEPTH;
-        if (b.chanceAllMet() < each) {
+        double each = chance / FlushBrackets.Tally.DEPTH;
+        if (b.chanceAllMet(boundAlpha) < each) {
             return 1;
         }
         for (int k = 2; k <= FlushBrackets.Tally.DEPTH; k++) {
-            if (b.chanceMeeting(k, OTHER_WORK_BIAS) < each) {
+            if (b.chanceMeeting(k, OTHER_WORK_BIAS, boundAlpha) < each) {
                 return k;
             }
         }
         return 0;
+    }
+
+    /**
+     * When a mode's probe may end before its planned rounds: when the brackets of the rounds so far decide it
+     * ({@link #decidedEarly}). For the check behind a test annotation, whose verdict is all it reports.
+     */
+    public static StopRule stopWhenDecided(StorageFacts facts) {
+        return (sofar, planned) -> decidedEarly(facts, sofar, planned);
+    }
+
+    /**
+     * Whether the brackets of a mode's rounds so far decide it as the whole plan would be trusted to. NO_REAL_FLUSH
+     * when enough syncs met no flush that the whole plan would have as many ({@link #MIN_MISSES}, and
+     * {@link #MISSES_SHARE} of the planned rounds): misses only add up, so the planned rounds would decide the same.
+     * REAL_FLUSH when every sync so far met a flush and both chances the rule rests on, other work's meeting every
+     * sync ({@link #BRACKET_CHANCE}) and the idle brackets' bound missing it (0.1%), hold divided by the planned
+     * rounds: the probe looks at most once a round, so over all its looks a device whose syncs reach no disk still
+     * passes with no more chance than one look at the planned rounds gives it. Only a chain with one device at the
+     * bottom whose cache is volatile: elsewhere the counts (a mirror's legs, a cache that is not known, a
+     * write-through disk's written bytes) decide, and those need every planned round.
+     */
+    static boolean decidedEarly(StorageFacts facts, SyncCost c, int planned) {
+        FlushBrackets.Tally b = bracketsFor(facts, c);
+        if (b == null || !c.mode().countsForVerdict() || writeThrough(facts) || terminals(c) != 1
+                || !"write back".equals(writeCache(facts, onlyBottom(c)))) {
+            return false;
+        }
+        int misses = b.syncsWithoutFlush();
+        if (misses > 0) {
+            return misses >= MIN_MISSES && misses >= MISSES_SHARE * planned;
+        }
+        return decidingDepth(b, BRACKET_CHANCE / planned, FlushBrackets.Tally.BOUND_ALPHA / planned) > 0;
+    }
+
+    private static String onlyBottom(SyncCost c) {
+        for (DeviceDelta d : c.devices()) {
+            if (d.terminal() && d.delta().countsFlushes()) {
+                return d.device();
+            }
+        }
+        return "";
     }
 
     private static String bracketsShown(String mode, FlushBrackets.Tally b) {

@@ -48,6 +48,28 @@ class BracketRuleTests {
         return Judge.judge(facts, List.of(c), Thresholds.DEFAULT, List.of()).verdict();
     }
 
+    /**
+     * A probe that looks after every stretch must not pass a liar more often than one look at the planned rounds
+     * would: 15 syncs that all met a flush against 20 idle brackets that met none decide REAL_FLUSH for a probe
+     * that stops there, but not as one look of 64 planned; 24 do. Misses end a probe only once the planned rounds
+     * could not have made them too few: 4 of 64 planned, not 3.
+     */
+    @Test
+    void anEarlyStopNeedsTheRuleToHoldAtEveryLookOfThePlan() {
+        FlushBrackets.Tally fifteen = FlushBrackets.Tally.of(15, new int[] {15}, 20, new int[] {0});
+        assertThat(Judge.decidingDepth(fifteen)).isPositive();
+        assertThat(Judge.decidedEarly(ON_VDA, saturated(fifteen), 64)).isFalse();
+        assertThat(Judge.decidedEarly(ON_VDA, saturated(FlushBrackets.Tally.of(24, new int[] {24}, 20, new int[] {0})), 64))
+                .isTrue();
+        assertThat(Judge.decidedEarly(ON_VDA, saturated(FlushBrackets.Tally.of(20, new int[] {17}, 20, new int[] {0})), 64))
+                .isFalse();
+        SyncCost fourMissed = saturated(FlushBrackets.Tally.of(20, new int[] {16}, 20, new int[] {0}));
+        assertThat(Judge.decidedEarly(ON_VDA, fourMissed, 64)).isTrue();
+        assertThat(verdict(ON_VDA, fourMissed)).isEqualTo(Verdict.NO_REAL_FLUSH);
+        assertThat(Judge.decidedEarly(EVERY_DISK, saturated(FlushBrackets.Tally.of(24, new int[] {24}, 20, new int[] {0})), 64))
+                .as("no chain of its own: the counts decide, over every planned round").isFalse();
+    }
+
     @Test
     void withoutBracketsASaturatedDiskIsUndecided() {
         assertThat(verdict(ON_VDA, saturated(null))).isEqualTo(Verdict.UNKNOWN);

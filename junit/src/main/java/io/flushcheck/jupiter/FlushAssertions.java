@@ -41,7 +41,7 @@ public final class FlushAssertions {
     public static void assertRealFlush(Path dir) {
         JudgedDir judged = Targets.named(dir, NAME);
         CheckResult result = CheckCache.check(judged.judged(),
-                new CheckOptions(ProbePlan.verification().withRounds(64), Thresholds.DEFAULT, false), NAME);
+                new CheckOptions(ProbePlan.verification().withRounds(64), Thresholds.DEFAULT, false, true), NAME);
         if (result.verdict() == Verdict.REAL_FLUSH) {
             return;
         }

@@ -11,10 +11,17 @@ import java.util.List;
  * @param notes    what a reader must know about the choice: a path that did not exist yet, a
  *                 {@code java.io.tmpdir} that the JDK does not use
  * @param advice   what to change to run on a disk directory, for failures
+ * @param reportedAs how the verdict's report entry names it: the same for every test of a class that writes
+ *                 there ({@link VerdictEntries}), so not a test's own {@code @TempDir}
  */
-record JudgedDir(Path judged, String subject, List<String> notes, String advice) {
+record JudgedDir(Path judged, String subject, List<String> notes, String advice, String reportedAs) {
 
     JudgedDir {
         notes = List.copyOf(notes);
+    }
+
+    /** Reported as it is named in messages. */
+    JudgedDir(Path judged, String subject, List<String> notes, String advice) {
+        this(judged, subject, notes, advice, subject);
     }
 }

@@ -38,7 +38,7 @@ public final class RealDiskTempDirFactory implements TempDirFactory {
     @Override
     public Path createTempDirectory(AnnotatedElementContext elementContext, ExtensionContext extensionContext) throws Exception {
         Settings settings = new Settings(extensionContext);
-        CheckOptions options = new CheckOptions(settings.verificationPlan(), settings.thresholds(), false);
+        CheckOptions options = new CheckOptions(settings.verificationPlan(), settings.thresholds(), false, true);
         List<String> refused = new ArrayList<>();
         Path firstUnknown = null;
         for (Path candidate : candidates(settings)) {

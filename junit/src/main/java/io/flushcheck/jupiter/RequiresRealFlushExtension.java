@@ -5,7 +5,10 @@ import io.flushcheck.CheckResult;
 import io.flushcheck.report.Escape;
 import io.flushcheck.verdict.Verdict;
 import java.lang.reflect.Method;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,7 +42,7 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
         if (onClass.isEmpty() || TempDirs.declared(testClass)) {
             return; // judged per invocation, with the directories it gets
         }
-        Plan plan = plan(context, onClass.get());
+        Plan plan = Run.of(context).plan(context, onClass.get());
         String skip = enforce(context, onClass.get(), plan.configured(), plan);
         if (skip != null) {
             context.getStore(NAMESPACE).put(SKIP_REASON, skip);
@@ -70,8 +73,9 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
 
     private static void judgeInvocation(Invocation<Void> invocation, ReflectiveInvocationContext<Method> invocationContext,
                                         ExtensionContext context) throws Throwable {
-        Optional<RequiresRealFlush> annotation = AnnotationSupport.findAnnotation(invocationContext.getExecutable(),
-                RequiresRealFlush.class);
+        Method method = invocationContext.getExecutable();
+        Run run = Run.of(context);
+        Optional<RequiresRealFlush> annotation = run.onMethod(method);
         if (annotation.isEmpty() && TempDirs.declared(context.getRequiredTestClass())) {
             annotation = findOnClass(context.getRequiredTestClass());
         }
@@ -80,7 +84,7 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
             return;
         }
         try {
-            Plan plan = plan(context, annotation.get());
+            Plan plan = run.plan(context, annotation.get());
             // An explicit path is what the user asked to judge; else the @TempDir directories, else the default.
             List<JudgedDir> dirs = annotation.get().path().isBlank() ? TempDirs.of(invocationContext, context) : List.of();
             if (dirs.isEmpty()) {
@@ -101,22 +105,58 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
 
     /**
      * What an annotation asks in this run: its policies, options and configured directory. Read once per
-     * annotation and run, so that the thousandth annotated test pays for a map lookup. Keyed by the annotation
-     * itself, which compares by its attributes, rather than by a record holding it, whose first {@code hashCode}
-     * would bootstrap method handles in every fork.
+     * annotation and run, so that the thousandth annotated test pays for a map lookup.
      */
     private record Plan(FlushPolicy onNo, FlushPolicy onUnknown, CheckOptions options, JudgedDir configured) {
     }
 
-    private static Plan plan(ExtensionContext context, RequiresRealFlush annotation) {
-        return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(annotation, k -> {
-            Settings settings = new Settings(context);
+    /**
+     * What one run has found out: the annotation of each test method, and the plan of each annotation. JUnit's
+     * annotation search walks a method's annotations and their meta-annotations on every call, and a parameterized
+     * or repeated test would ask once per invocation. Plans are found first by annotation instance: the JVM hands out
+     * one instance per annotated element, so an identity lookup finds it without the annotation's own
+     * {@code hashCode}, which reads every attribute reflectively; an instance not seen yet (a thousand annotated
+     * methods are a thousand instances) finds its plan by value, so equal annotations share one.
+     * Held in the root store (made there by JUnit, so no lambda class is loaded), so nothing outlives the run.
+     */
+    private static final class Run {
+        private final Map<Method, Optional<RequiresRealFlush>> onMethods = new ConcurrentHashMap<>();
+        private final Map<RequiresRealFlush, Plan> byInstance = Collections.synchronizedMap(new IdentityHashMap<>());
+        private final Map<RequiresRealFlush, Plan> byValue = new ConcurrentHashMap<>();
+
+        static Run of(ExtensionContext context) {
+            return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(Run.class);
+        }
+
+        Optional<RequiresRealFlush> onMethod(Method method) {
+            Optional<RequiresRealFlush> a = onMethods.get(method);
+            if (a == null) {
+                a = AnnotationSupport.findAnnotation(method, RequiresRealFlush.class);
+                onMethods.put(method, a);
+            }
+            return a;
+        }
+
+        Plan plan(ExtensionContext context, RequiresRealFlush annotation) {
+            Plan plan = byInstance.get(annotation);
+            if (plan == null) {
+                plan = byValue.get(annotation);
+                if (plan == null) {
+                    plan = plan(new Settings(context), annotation);
+                    byValue.put(annotation, plan);
+                }
+                byInstance.put(annotation, plan);
+            }
+            return plan;
+        }
+
+        private static Plan plan(Settings settings, RequiresRealFlush annotation) {
             // Both policies first: a bad value is a configuration error wherever the test runs.
             FlushPolicy onNo = settings.policy(annotation.onNoRealFlush(), FlushcheckConfig.ON_NO_REAL_FLUSH_KEY, FlushPolicy.FAIL);
             FlushPolicy onUnknown = settings.policy(annotation.onUnknown(), FlushcheckConfig.ON_UNKNOWN_KEY, FlushPolicy.WARN);
-            CheckOptions options = new CheckOptions(settings.verificationPlan(), settings.thresholds(), false);
+            CheckOptions options = new CheckOptions(settings.verificationPlan(), settings.thresholds(), false, true);
             return new Plan(onNo, onUnknown, options, Targets.configured(settings, annotation.path(), NAME));
-        }, Plan.class);
+        }
     }
 
     /** On the class, a superclass (inherited) or a class enclosing a {@code @Nested} one. */
@@ -143,7 +183,7 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
         FlushPolicy onUnknown = plan.onUnknown();
         CheckResult result = CheckCache.check(context, dir.judged(), plan.options(), NAME);
         Verdict verdict = result.verdict();
-        context.publishReportEntry("flushcheck.verdict", dir.subject() + ": " + verdict);
+        VerdictEntries.publish(context, dir, verdict);
         if (verdict == Verdict.REAL_FLUSH) {
             return null;
         }

@@ -87,7 +87,8 @@ final class Targets {
                 ? List.of(disagreement(parent, property)) : List.of();
         return new JudgedDir(parent, "the @TempDir " + name + " " + Escape.of(absolute), notes,
                 "give it a directory on a disk: @TempDir(factory = RealDiskTempDirFactory.class), or set java.io.tmpdir"
-                        + " on the test JVM's own command line to a disk directory");
+                        + " on the test JVM's own command line to a disk directory",
+                "the @TempDir directories in " + Escape.of(parent));
     }
 
     private static boolean sameDirectory(Path jdk, String property) {

@@ -226,6 +226,32 @@ class RequiresRealFlushExtensionTests {
         assertThat(CheckCache.CHECKS_RUN.get() - before).isEqualTo(1);
     }
 
+    @Test
+    void theVerdictIsReportedOncePerClassAndDirectoryOnTheClass() throws IOException {
+        assertThat(verdictEntries(run(ManyTestCases.class, Map.of(FlushcheckConfig.TARGET_KEY, disk.toString()))))
+                .containsExactly("RequiresRealFlushExtensionTests$ManyTestCases: " + disk + ": REAL_FLUSH");
+        Path a = Files.createDirectories(Path.of("/dev/shm/flushcheck-it-a"));
+        Path b = Files.createDirectories(Path.of("/dev/shm/flushcheck-it-b"));
+        try {
+            assertThat(verdictEntries(run(TwoDirectoriesTestCases.class, Map.of()))).containsExactlyInAnyOrder(
+                    "RequiresRealFlushExtensionTests$TwoDirectoriesTestCases: /dev/shm/flushcheck-it-a: NO_REAL_FLUSH",
+                    "RequiresRealFlushExtensionTests$TwoDirectoriesTestCases: /dev/shm/flushcheck-it-b: NO_REAL_FLUSH");
+        } finally {
+            Files.delete(a);
+            Files.delete(b);
+        }
+    }
+
+    /** The {@code flushcheck.verdict} entries, each as "where it was published: value". */
+    static java.util.List<String> verdictEntries(EngineExecutionResults r) {
+        return r.allEvents().reportingEntryPublished().stream()
+                .flatMap(e -> e.getPayload(org.junit.platform.engine.reporting.ReportEntry.class).orElseThrow()
+                        .getKeyValuePairs().entrySet().stream()
+                        .filter(kv -> kv.getKey().equals("flushcheck.verdict"))
+                        .map(kv -> e.getTestDescriptor().getDisplayName() + ": " + kv.getValue()))
+                .toList();
+    }
+
     static class MethodLevelTestCases {
         @Test
         @RequiresRealFlush

@@ -33,7 +33,7 @@ class SharedVerdictClassLoadingTests {
     static final int MOST_EXTRA_CLASSES = 200;
 
     /**
-     * flushcheck's classes on the hit path (the fixture and lambdas included): 60, the storage facts among them, with
+     * flushcheck's classes on the hit path (the fixture and lambdas included): 61, the storage facts among them, with
      * every device the filesystem writes to (FilesystemDevices) and the namespace the path leads into (KernelPath,
      * MountIdentity).
      */
