@@ -5,7 +5,6 @@ import static io.flushcheck.testing.Checks.codes;
 import static io.flushcheck.testing.Checks.finding;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flushcheck.Numbers;
 import io.flushcheck.probe.DeviceDelta;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncCost;
@@ -18,6 +17,7 @@ import io.flushcheck.testing.MiniJson;
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.ProbeLeftovers;
 import io.flushcheck.testing.Requirements;
+import io.flushcheck.text.Numbers;
 import io.flushcheck.verdict.Finding;
 import io.flushcheck.verdict.FindingCode;
 import io.flushcheck.verdict.Thresholds;

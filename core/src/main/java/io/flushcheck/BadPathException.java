@@ -1,6 +1,6 @@
 package io.flushcheck;
 
-import io.flushcheck.report.Escape;
+import io.flushcheck.text.Escape;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.file.AccessDeniedException;

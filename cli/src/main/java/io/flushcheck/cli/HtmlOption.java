@@ -1,7 +1,7 @@
 package io.flushcheck.cli;
 
-import io.flushcheck.report.Escape;
 import io.flushcheck.report.html.HtmlReport;
+import io.flushcheck.text.Escape;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

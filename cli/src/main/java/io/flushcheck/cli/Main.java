@@ -1,7 +1,7 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.BadPathException;
-import io.flushcheck.report.Escape;
+import io.flushcheck.text.Escape;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

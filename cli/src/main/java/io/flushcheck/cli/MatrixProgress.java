@@ -1,9 +1,9 @@
 package io.flushcheck.cli;
 
-import io.flushcheck.Numbers;
 import io.flushcheck.sqlite.CommitCell;
 import io.flushcheck.sqlite.CommitMatrix;
 import io.flushcheck.sqlite.MatrixListener;
+import io.flushcheck.text.Numbers;
 import java.nio.file.Path;
 import java.util.Locale;
 

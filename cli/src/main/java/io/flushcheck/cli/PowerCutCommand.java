@@ -1,12 +1,12 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.powercut.DiskModel;
-import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.Errno;
 import io.flushcheck.powercut.FaultPlan;
+import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.SimulatedDisk;
-import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
+import io.flushcheck.text.Escape;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

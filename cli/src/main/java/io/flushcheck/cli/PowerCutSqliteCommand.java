@@ -1,7 +1,6 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.powercut.DiskModel;
-import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
 import io.flushcheck.report.html.HtmlReport;
 import io.flushcheck.sqlite.JournalMode;
@@ -9,6 +8,7 @@ import io.flushcheck.sqlite.PowerCutMatrix;
 import io.flushcheck.sqlite.PowerCutMatrixHtml;
 import io.flushcheck.sqlite.SqliteDriver;
 import io.flushcheck.sqlite.Synchronous;
+import io.flushcheck.text.Escape;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
 package io.flushcheck.cli;
 
-import io.flushcheck.report.Escape;
+import io.flushcheck.text.Escape;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;

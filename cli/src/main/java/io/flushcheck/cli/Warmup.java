@@ -1,7 +1,6 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.CheckResult;
-import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
 import io.flushcheck.report.ResultData;
 import io.flushcheck.report.ResultJson;
@@ -17,6 +16,7 @@ import io.flushcheck.storage.StorageFacts;
 import io.flushcheck.storage.StorageInspector;
 import io.flushcheck.storage.SysBlock;
 import io.flushcheck.storage.SysFiles;
+import io.flushcheck.text.Escape;
 import io.flushcheck.verdict.Finding;
 import io.flushcheck.verdict.Judge;
 import io.flushcheck.verdict.Judgement;

@@ -7,9 +7,9 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 import io.flushcheck.cli.InProcess.Run;
 import io.flushcheck.jupiter.FlushcheckConfig;
 import io.flushcheck.jupiter.RequiresRealFlush;
-import io.flushcheck.report.Escape;
 import io.flushcheck.testing.MiniJson;
 import io.flushcheck.testing.ProbeLeftovers;
+import io.flushcheck.text.Escape;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

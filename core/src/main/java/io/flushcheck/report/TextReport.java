@@ -1,12 +1,13 @@
 package io.flushcheck.report;
 
 import io.flushcheck.CheckResult;
-import io.flushcheck.Numbers;
 import io.flushcheck.probe.SlowRound;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.storage.BlockDevice;
 import io.flushcheck.storage.StorageFacts;
+import io.flushcheck.text.Escape;
+import io.flushcheck.text.Numbers;
 import io.flushcheck.verdict.Finding;
 import java.util.List;
 import java.util.Locale;

@@ -1,5 +1,6 @@
 package io.flushcheck.report;
 
+import io.flushcheck.text.Escape;
 import java.util.ArrayList;
 import java.util.List;
 import org.apiguardian.api.API;

@@ -1,6 +1,5 @@
 package io.flushcheck.verdict;
 
-import io.flushcheck.Numbers;
 import io.flushcheck.probe.DeviceDelta;
 import io.flushcheck.probe.FlushBrackets;
 import io.flushcheck.probe.StopRule;
@@ -12,6 +11,7 @@ import io.flushcheck.storage.FsTypes;
 import io.flushcheck.storage.HostEdge;
 import io.flushcheck.storage.MountInfo;
 import io.flushcheck.storage.StorageFacts;
+import io.flushcheck.text.Numbers;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -3,7 +3,6 @@ package io.flushcheck.verdict;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.flushcheck.Numbers;
 import io.flushcheck.probe.DeviceDelta;
 import io.flushcheck.probe.LatencyDistribution;
 import io.flushcheck.probe.SyncCost;
@@ -14,6 +13,7 @@ import io.flushcheck.storage.Environment;
 import io.flushcheck.storage.HostEdge;
 import io.flushcheck.storage.MountInfo;
 import io.flushcheck.storage.StorageFacts;
+import io.flushcheck.text.Numbers;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

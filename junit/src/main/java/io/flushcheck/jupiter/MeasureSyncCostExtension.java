@@ -2,11 +2,11 @@ package io.flushcheck.jupiter;
 
 import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
-import io.flushcheck.Numbers;
 import io.flushcheck.probe.SyncCost;
-import io.flushcheck.report.Escape;
 import io.flushcheck.report.ResultJson;
 import io.flushcheck.report.TextReport;
+import io.flushcheck.text.Escape;
+import io.flushcheck.text.Numbers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

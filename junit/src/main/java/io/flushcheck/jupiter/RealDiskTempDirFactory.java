@@ -3,7 +3,7 @@ package io.flushcheck.jupiter;
 import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
 import io.flushcheck.Flushcheck;
-import io.flushcheck.report.Escape;
+import io.flushcheck.text.Escape;
 import io.flushcheck.verdict.Verdict;
 import java.nio.file.Files;
 import java.nio.file.Path;

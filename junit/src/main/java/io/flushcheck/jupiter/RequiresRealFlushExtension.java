@@ -2,7 +2,7 @@ package io.flushcheck.jupiter;
 
 import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
-import io.flushcheck.report.Escape;
+import io.flushcheck.text.Escape;
 import io.flushcheck.verdict.Verdict;
 import java.lang.reflect.Method;
 import java.util.Collections;

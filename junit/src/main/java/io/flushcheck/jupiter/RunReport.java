@@ -1,8 +1,8 @@
 package io.flushcheck.jupiter;
 
 import io.flushcheck.CheckResult;
-import io.flushcheck.report.Escape;
 import io.flushcheck.report.html.HtmlReport;
+import io.flushcheck.text.Escape;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

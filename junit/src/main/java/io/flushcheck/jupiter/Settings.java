@@ -4,7 +4,7 @@ import io.flushcheck.BadPathException;
 import io.flushcheck.Flushcheck;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncMode;
-import io.flushcheck.report.Escape;
+import io.flushcheck.text.Escape;
 import io.flushcheck.verdict.Thresholds;
 import java.nio.file.Path;
 import java.util.ArrayList;

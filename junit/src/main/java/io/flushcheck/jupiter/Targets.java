@@ -2,7 +2,7 @@ package io.flushcheck.jupiter;
 
 import io.flushcheck.BadPathException;
 import io.flushcheck.Flushcheck;
-import io.flushcheck.report.Escape;
+import io.flushcheck.text.Escape;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;

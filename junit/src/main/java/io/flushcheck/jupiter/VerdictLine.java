@@ -2,7 +2,7 @@ package io.flushcheck.jupiter;
 
 import io.flushcheck.CheckResult;
 import io.flushcheck.probe.SyncCost;
-import io.flushcheck.report.Escape;
+import io.flushcheck.text.Escape;
 import io.flushcheck.verdict.Finding;
 import java.util.List;
 import java.util.Locale;

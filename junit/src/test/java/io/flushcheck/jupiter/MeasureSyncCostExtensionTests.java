@@ -71,7 +71,7 @@ class MeasureSyncCostExtensionTests {
         assertThat(e).containsKeys("flushcheck.overwrite-fdatasync.p50Micros", "flushcheck.overwrite-fdatasync.p99Micros",
                 "flushcheck.overwrite-fdatasync.maxMicros", "flushcheck.overwrite-fdatasync.flushesPerSync",
                 "flushcheck.no-sync.p50Micros");
-        assertEquals(io.flushcheck.Numbers.micros(c.p99Micros()), e.get("flushcheck.overwrite-fdatasync.p99Micros"));
+        assertEquals(io.flushcheck.text.Numbers.micros(c.p99Micros()), e.get("flushcheck.overwrite-fdatasync.p99Micros"));
         assertEquals(reports.resolve(MeasuredTestCases.class.getName() + ".measured.json"), m.jsonReport());
         assertThat(Files.readString(m.jsonReport())).contains("\"mode\": \"overwrite-fdatasync\"", "\"p99Micros\"");
         assertThat(Files.readString(m.textReport())).contains("overwrite-fdatasync: 50 rounds of 4 KiB");

@@ -1,10 +1,10 @@
 package io.flushcheck.sqlite;
 
 import io.flushcheck.CheckResult;
-import io.flushcheck.Numbers;
-import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
 import io.flushcheck.report.TextTable;
+import io.flushcheck.text.Escape;
+import io.flushcheck.text.Numbers;
 import io.flushcheck.verdict.Verdict;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.flushcheck.sqlite;
 
 import io.flushcheck.CheckResult;
-import io.flushcheck.report.Escape;
 import io.flushcheck.report.Json;
+import io.flushcheck.text.Escape;
 import io.flushcheck.verdict.Verdict;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.flushcheck.sqlite;
 import io.flushcheck.BadPathException;
 import io.flushcheck.Booleans;
 import io.flushcheck.Flushcheck;
-import io.flushcheck.report.Escape;
+import io.flushcheck.text.Escape;
 import java.lang.reflect.AnnotatedElement;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.flushcheck.sqlite;
 
-import io.flushcheck.report.Escape;
+import io.flushcheck.text.Escape;
 import java.sql.Connection;
 import org.apiguardian.api.API;
 

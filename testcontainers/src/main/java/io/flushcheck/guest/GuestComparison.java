@@ -1,10 +1,10 @@
 package io.flushcheck.guest;
 
-import io.flushcheck.Numbers;
 import io.flushcheck.probe.SyncMode;
-import io.flushcheck.report.Escape;
 import io.flushcheck.report.ResultData;
 import io.flushcheck.report.TextTable;
+import io.flushcheck.text.Escape;
+import io.flushcheck.text.Numbers;
 import io.flushcheck.verdict.Verdict;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -1,10 +1,10 @@
 package io.flushcheck.vm;
 
 import io.flushcheck.CheckResult;
-import io.flushcheck.Numbers;
 import io.flushcheck.probe.SyncCost;
-import io.flushcheck.report.Escape;
 import io.flushcheck.report.TextTable;
+import io.flushcheck.text.Escape;
+import io.flushcheck.text.Numbers;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

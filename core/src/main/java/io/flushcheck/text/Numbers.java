@@ -1,4 +1,4 @@
-package io.flushcheck;
+package io.flushcheck.text;
 
 import java.util.Locale;
 import org.apiguardian.api.API;

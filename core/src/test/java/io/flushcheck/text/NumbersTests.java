@@ -1,4 +1,4 @@
-package io.flushcheck;
+package io.flushcheck.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

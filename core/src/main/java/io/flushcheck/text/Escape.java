@@ -1,4 +1,4 @@
-package io.flushcheck.report;
+package io.flushcheck.text;
 
 import org.apiguardian.api.API;
 
