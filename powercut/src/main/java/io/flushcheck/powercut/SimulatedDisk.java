@@ -728,15 +728,16 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     /**
-     * Flushes and writes the drive has failed so far; -1 once the power has gone. The power is asked first: a
-     * record noted while it was still on was acknowledged before the cut, and counts.
+     * Flushes and writes the drive has failed so far, and the flushes it has completed, read in one answer
+     * of the drive: {failures, flushes}; null once the power has gone. The power is asked first: a record
+     * noted while it was still on was acknowledged before the cut, and counts.
      */
-    long failures() {
+    long[] failuresAndFlushes() {
         if (!powered()) {
-            return -1;
+            return null;
         }
         String[] s = stats();
-        return Long.parseLong(s[5]) + Long.parseLong(s[7]);
+        return new long[] {Long.parseLong(s[5]) + Long.parseLong(s[7]), Long.parseLong(s[1])};
     }
 
     /** True until the power is cut (by a call, or at an armed flush). */
