@@ -13,6 +13,7 @@ import io.flushcheck.powercut.internal.LoopDevices;
 import io.flushcheck.powercut.internal.LoopPool;
 import io.flushcheck.powercut.internal.Mounts;
 import io.flushcheck.powercut.internal.PathWord;
+import io.flushcheck.powercut.internal.Recording;
 import io.flushcheck.powercut.internal.SectorStore;
 import io.flushcheck.powercut.internal.TreeView;
 import io.flushcheck.powercut.internal.WorkDirectory;
@@ -710,6 +711,52 @@ public final class SimulatedDisk implements AutoCloseable {
         }
         return acknowledged;
     }
+
+    /**
+     * Runs {@code workload} once with the power on while the drive records every write and flush it
+     * receives, and returns the crash states of that run, to be checked each on a real filesystem
+     * ({@link CrashStates#check}). The filesystem is synced first: the recording starts from a durable
+     * image. Block model only.
+     *
+     * <pre>{@code
+     * CrashStates states = disk.recordCrashStates(acknowledged -> {
+     *     store.put("a");                       // returns once synced
+     *     acknowledged.add("a");
+     * });
+     * states.check(200, (survivor, mustSurvive) ->
+     *         assertThat(Store.readAll(survivor)).containsAll(mustSurvive)).assertPassed();
+     * }</pre>
+     *
+     * @throws UnsupportedOperationException on the file model, whose recording is not built
+     */
+    public CrashStates recordCrashStates(Workload workload) throws Exception {
+        if (model != DiskModel.BLOCK) {
+            throw new UnsupportedOperationException("only the block model's drive records a workload's writes");
+        }
+        if (cut) {
+            throw new IllegalStateException("the power is already cut");
+        }
+        Path dir = Files.createDirectories(work.resolve("crash-states-" + recordings++));
+        Path log = dir.resolve("recording.log");
+        Path base = dir.resolve("base.img");
+        Mounts.syncFilesystem(path);
+        String r = ask("record " + PathWord.of(log) + " " + PathWord.of(base));
+        if (!r.equals("recording")) {
+            throw new IOException("the simulated drive did not start recording: " + r);
+        }
+        AcknowledgedRecords acknowledged;
+        try {
+            acknowledged = untilPowerCut(workload);
+        } finally {
+            String stopped = ask("record-stop");
+            if (!stopped.equals("recorded")) {
+                throw new IOException("the simulated drive did not stop recording: " + stopped);
+            }
+        }
+        return new CrashStates(work, dir, base, log, Recording.epochs(log), acknowledged, fsType, atomicWriteBytes);
+    }
+
+    private int recordings;
 
     /** The records noted on this disk ({@link AcknowledgedRecords#on}), for the report of a run. */
     private final List<AcknowledgedRecords> records = new ArrayList<>();
