@@ -53,6 +53,28 @@ class CrashStatesTests {
     }
 
     @Test
+    void filesWrittenSyncedRenamedAndTheirDirectorySyncedPassEveryStateAfterJournalReplay() throws Exception {
+        try (SimulatedDisk disk = disk("renames")) {
+            Path dir = Files.createDirectories(disk.path().resolve("records"));
+            CrashStates states = disk.recordCrashStates(acks -> {
+                for (int i = 0; i < RENAMED; i++) {
+                    RenamedFiles.put(dir, "r" + i, "value " + i);
+                    acks.add("r" + i);
+                }
+            });
+            CrashStateReport report = states.check(1000, (survivor, mustSurvive) ->
+                    RenamedFiles.verify(survivor.resolve("records"), mustSurvive));
+            System.out.println("renamed files: " + states.writes() + " writes in " + states.epochs() + " epochs; " + report
+                    + "; " + String.format("%.1f", report.checked() / report.seconds()) + " states/s; load "
+                    + Files.readString(Path.of("/proc/loadavg")).trim());
+            report.assertPassed();
+            assertThat(report.checked()).isGreaterThan(RENAMED);
+        }
+    }
+
+    private static final int RENAMED = 10;
+
+    @Test
     void aCommitInTheEpochOfItsRecordsFailsInAReorderedStateThatASeededSweepOfAsManyCutsMisses() throws Exception {
         CrashStateReport report;
         long flushes;
