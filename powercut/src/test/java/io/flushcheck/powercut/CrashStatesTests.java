@@ -31,8 +31,16 @@ class CrashStatesTests {
         return Path.of("/dev/shm", "flushcheck-states-" + name + "-" + ProcessHandle.current().pid());
     }
 
+    /**
+     * ext4 with 4 KiB blocks, as on any disk above 512 MiB: mke2fs gives a drive this small 1 KiB blocks, and
+     * a 4 KiB write of a file then straddles two of the drive's sectors, reaching it as two writes.
+     */
+    private static SimulatedDisk disk(String name, int atomicWriteBytes) throws IOException {
+        return SimulatedDisk.create(work(name), 32L << 20, "ext4", List.of("-b", "4096"), false, atomicWriteBytes);
+    }
+
     private static SimulatedDisk disk(String name) throws IOException {
-        return SimulatedDisk.create(work(name), 32L << 20, "ext4", List.of());
+        return disk(name, 4096);
     }
 
     @Test
@@ -128,6 +136,27 @@ class CrashStatesTests {
         assertThat(points).hasSize(report.checked());
         assertThat(partial).as("cuts that kept some of the writes since the last flush, not all").isPositive();
         assertThat(found).as("cuts of the seeded sweep that found the bug").isZero();
+    }
+
+    @Test
+    void aRecordOverwrittenInPlaceWithoutAChecksumIsFoundTornOnADriveThatWrites512BytesAtomically() throws Exception {
+        try (SimulatedDisk disk = disk("torn", 512)) {
+            Path slot = disk.path().resolve("slot");
+            Slot.create(slot);
+            CrashStates states = disk.recordCrashStates(acks -> {
+                for (int v = 1; v <= 3; v++) {
+                    Slot.overwrite(slot, v);
+                    acks.add(String.valueOf(v));
+                }
+            });
+            CrashStateReport report = states.check(1000, (survivor, mustSurvive) ->
+                    Slot.verify(survivor.resolve("slot"), mustSurvive));
+            System.out.println("slot: " + states.writes() + " writes in " + states.epochs() + " epochs; " + report);
+            assertThatThrownBy(report::assertPassed).hasMessageMatching(
+                    "(?s).*the smallest, after flush \\d+ .*write \\d+ \\(4096 bytes at drive byte \\d+\\) torn after its first 2048"
+                    + " bytes.*: the slot holds version \\d, its body versions \\[.*");
+            assertThat(report.failures()).allSatisfy(f -> assertThat(f.state()).contains("torn after its first 2048 bytes"));
+        }
     }
 
     @Test
