@@ -170,8 +170,12 @@ public final class CrashStates {
         Epoch epoch = epochs.get(state.epoch());
         List<RecordedWrite> writes = epoch.writes();
         int n = writes.size();
+        boolean last = state.epoch() == epochs.size() - 1;
+        if (n == 0) {
+            return "after flush " + epoch.flushesBefore() + ", the end of the recording, no write after it";
+        }
         String at = "after flush " + epoch.flushesBefore() + " (" + n + (n == 1 ? " write" : " writes")
-                + (state.epoch() == epochs.size() - 1 ? " to the end of the recording): " : " before the next flush): ");
+                + (last ? " to the end of the recording): " : " before the next flush): ");
         return switch (state.kind()) {
             case PREFIX -> at + (state.write() == n ? "all kept"
                     : "the first " + state.write() + " kept, the " + (n - state.write()) + " after them lost (from "
