@@ -96,6 +96,11 @@ class CrashStatesTests {
             System.out.println("careless log: " + states.writes() + " writes in " + states.epochs() + " epochs, " + flushes
                     + " flushes; " + report);
         }
+        try {
+            report.assertPassed();
+        } catch (AssertionError e) {
+            System.out.println("  " + e.getMessage());
+        }
         assertThatThrownBy(report::assertPassed)
                 .hasMessageContaining("the smallest, after flush")
                 .hasMessageMatching("(?s).*write \\d+ \\(4096 bytes at drive byte \\d+\\) lost, the \\d+ after it kept: the reader"
