@@ -747,11 +747,17 @@ public final class SimulatedDisk implements AutoCloseable {
         AcknowledgedRecords acknowledged;
         try {
             acknowledged = untilPowerCut(workload);
-        } finally {
-            String stopped = ask("record-stop");
-            if (!stopped.equals("recorded")) {
-                throw new IOException("the simulated drive did not stop recording: " + stopped);
+        } catch (Exception | Error e) {
+            try {
+                ask("record-stop");
+            } catch (IOException | RuntimeException stop) {
+                e.addSuppressed(stop); // the workload's own failure comes first
             }
+            throw e;
+        }
+        String stopped = ask("record-stop");
+        if (!stopped.equals("recorded")) {
+            throw new IOException("the simulated drive did not stop recording: " + stopped);
         }
         return new CrashStates(work, dir, base, log, Recording.epochs(log), acknowledged, fsType, atomicWriteBytes);
     }
