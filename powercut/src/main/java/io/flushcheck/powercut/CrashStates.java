@@ -14,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apiguardian.api.API;
 
 /**
@@ -118,11 +120,15 @@ public final class CrashStates {
         CrashStateReport.Failure[] failed = new CrashStateReport.Failure[ordered.size()];
         Path image = dir.resolve("state.img");
         Path mountPoint = Files.createDirectories(dir.resolve("state"));
+        // Noted for the cleanup after a killed run: the mount point once, each loop device once (the kernel
+        // hands the same few out again), so that cleanup runs no losetup per state.
+        Leftovers.record(work, "mount", mountPoint.toString());
+        Set<String> noted = new HashSet<>();
         try (StateImages images = StateImages.open(base, log, Files.size(base), epochs, dir)) {
             for (int i : byEpoch) {
                 CrashState state = ordered.get(i);
                 images.write(state, image);
-                failed[i] = checkOne(state, image, mountPoint, verification);
+                failed[i] = checkOne(state, image, mountPoint, verification, noted);
             }
         } finally {
             Files.deleteIfExists(image);
@@ -139,12 +145,13 @@ public final class CrashStates {
     }
 
     /** Mounts {@code image}, the state's, verifies it and takes it down: null when it passed. */
-    private CrashStateReport.Failure checkOne(CrashState state, Path image, Path mountPoint, Verification verification)
-            throws IOException {
+    private CrashStateReport.Failure checkOne(CrashState state, Path image, Path mountPoint, Verification verification,
+                                              Set<String> noted) throws IOException {
         String loop = LoopDevices.attach(image, false);
         try {
-            Leftovers.record(work, "loop", loop);
-            Leftovers.record(work, "mount", mountPoint.toString());
+            if (noted.add(loop)) {
+                Leftovers.record(work, "loop", loop);
+            }
             try {
                 Mounts.mount(loop, mountPoint, fsType, Filesystems.mountOptions(fsType));
             } catch (IOException e) {
