@@ -3,7 +3,6 @@ package io.flushcheck.powercut;
 import io.flushcheck.powercut.internal.CrashState;
 import io.flushcheck.powercut.internal.CrashStateSpace;
 import io.flushcheck.powercut.internal.Epoch;
-import io.flushcheck.powercut.internal.Filesystems;
 import io.flushcheck.powercut.internal.Leftovers;
 import io.flushcheck.powercut.internal.LoopDevices;
 import io.flushcheck.powercut.internal.Mounts;
@@ -153,7 +152,7 @@ public final class CrashStates {
                 Leftovers.record(work, "loop", loop);
             }
             try {
-                Mounts.mount(loop, mountPoint, fsType, Filesystems.mountOptions(fsType));
+                SimulatedDisk.mountSurvivor(loop, mountPoint, fsType);
             } catch (IOException e) {
                 return new CrashStateReport.Failure(describe(state), state.lost(), "the filesystem did not mount: "
                         + e.getMessage(), e);

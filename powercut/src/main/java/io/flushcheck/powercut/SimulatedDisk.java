@@ -860,7 +860,7 @@ public final class SimulatedDisk implements AutoCloseable {
             String survivorLoop = attach(image, false);
             Path survivor = Files.createDirectories(work.resolve("survivor-" + survivors.size()));
             Leftovers.record(work, "mount", survivor.toString());
-            mountSurvivor(survivorLoop, survivor);
+            mountSurvivor(survivorLoop, survivor, fsType);
             undo.push(() -> unmountQuietly(survivor));
             survivors.add(survivor);
             cuts.set(cuts.size() - 1, new PowerCut(cutSeed, at, unflushed, kept * atomicWriteBytes, armed, lost,
@@ -924,11 +924,12 @@ public final class SimulatedDisk implements AutoCloseable {
     private List<JournalPlace.Range> journal;
 
     /**
-     * Mounts the survivor's image. btrfs refuses a clone of a filesystem whose teardown is still under way
-     * (the original's, unmounted in the background: its sysfs entry is there, EEXIST) and mounts it once that
-     * is done, so a refusal for that reason is tried again for a while.
+     * Mounts the survivor's image, of {@code fsType}. btrfs refuses a clone of a filesystem whose teardown is
+     * still under way (the original's, unmounted in the background, or a crash state's before it: its sysfs
+     * entry is there, EEXIST) and mounts it once that is done, so a refusal for that reason is tried again
+     * for a while.
      */
-    private void mountSurvivor(String device, Path survivor) throws IOException {
+    static void mountSurvivor(String device, Path survivor, String fsType) throws IOException {
         for (int attempt = 1; ; attempt++) {
             try {
                 Mounts.mount(device, survivor, fsType, Filesystems.mountOptions(fsType));
