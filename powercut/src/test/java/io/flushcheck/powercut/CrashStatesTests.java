@@ -3,6 +3,7 @@ package io.flushcheck.powercut;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flushcheck.powercut.internal.Filesystems;
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
 import java.io.IOException;
@@ -12,6 +13,8 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every crash state of one recorded run, on ext4: a log that syncs its records before committing them
@@ -81,6 +84,39 @@ class CrashStatesTests {
     }
 
     private static final int RENAMED = 10;
+
+    /**
+     * xfs and btrfs too, each state's log replayed: the careful log passes every state on both; the careless
+     * one fails on xfs, which overwrites in place as ext4 does, and passes every state on btrfs, which writes
+     * an O_DIRECT overwrite to a new extent that the file points to only once fdatasync has written its log
+     * tree: the batch becomes durable at once. btrfs mounts a clone of a mounted filesystem under a temporary
+     * fsid, and refuses one while the last state's teardown is under way: the state's mount waits for it.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"xfs", "btrfs"})
+    void onXfsAndBtrfsTheCarefulLogPassesEveryStateAndTheCarelessOneFailsWhereOverwritesAreInPlace(String fs)
+            throws Exception {
+        Requirements.require(Filesystems.find("mkfs." + fs) != null, "mkfs." + fs + " (apt-get install "
+                + Filesystems.debianPackage(fs) + ")");
+        for (boolean careful : new boolean[] {true, false}) {
+            try (SimulatedDisk disk = SimulatedDisk.create(work(fs), SimulatedDisk.minimumSizeBytes(fs) + (16L << 20), fs,
+                    List.of())) {
+                Path log = disk.path().resolve("log");
+                BatchLog.create(log);
+                CrashStates states = disk.recordCrashStates(acks -> BatchLog.appendAll(log, careful, acks));
+                CrashStateReport report = states.check(1000, (survivor, mustSurvive) ->
+                        BatchLog.verify(survivor.resolve("log"), mustSurvive));
+                System.out.println(fs + (careful ? " careful" : " careless") + " log: " + states.writes() + " writes in "
+                        + states.epochs() + " epochs; " + report);
+                assertThat(report.checked()).isGreaterThan(BatchLog.BATCHES * 2 * BatchLog.BATCH);
+                if (careful || fs.equals("btrfs")) {
+                    report.assertPassed();
+                } else {
+                    assertThatThrownBy(report::assertPassed).hasMessageContaining("a record nobody wrote");
+                }
+            }
+        }
+    }
 
     @Test
     void aCommitInTheEpochOfItsRecordsFailsInAReorderedStateThatASeededSweepOfAsManyCutsMisses() throws Exception {
