@@ -8,6 +8,7 @@ import io.flushcheck.powercut.internal.LoopDevices;
 import io.flushcheck.powercut.internal.Mounts;
 import io.flushcheck.powercut.internal.RecordedWrite;
 import io.flushcheck.powercut.internal.StateImages;
+import io.flushcheck.powercut.internal.WritePlaces;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +47,10 @@ import org.apiguardian.api.API;
  * left out. At a state of an epoch after {@code f} completed flushes, what must survive is what the workload
  * acknowledged ({@link AcknowledgedRecords#add}) with at most {@code f} flushes completed.
  *
- * <p>The recording and the images are files in the disk's work directory, removed when the disk closes.
+ * <p>A failing state names the write it lost or tore by its place on the drive and by the file whose bytes
+ * lie there as the recording ended (FIEMAP), or says that no file's data does (the filesystem's metadata or
+ * journal, or space freed since). The recording and the images are files in the disk's work directory,
+ * removed when the disk closes.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class CrashStates {
@@ -72,9 +76,10 @@ public final class CrashStates {
     private final AcknowledgedRecords acknowledged;
     private final String fsType;
     private final int atomicUnit;
+    private final WritePlaces places;
 
     CrashStates(Path work, Path dir, Path base, Path log, List<Epoch> epochs, AcknowledgedRecords acknowledged,
-                String fsType, int atomicUnit) {
+                String fsType, int atomicUnit, WritePlaces places) {
         this.work = work;
         this.dir = dir;
         this.base = base;
@@ -83,6 +88,7 @@ public final class CrashStates {
         this.acknowledged = acknowledged;
         this.fsType = fsType;
         this.atomicUnit = atomicUnit;
+        this.places = places;
     }
 
     /** What the workload acknowledged while it was recorded. */
@@ -194,8 +200,10 @@ public final class CrashStates {
         };
     }
 
-    private static String place(RecordedWrite w) {
-        return w.length() + " bytes at drive byte " + w.offset();
+    /** Where {@code w} wrote: on the drive, and in which file's bytes as the recording ended. */
+    private String place(RecordedWrite w) {
+        String files = places.name(w.offset(), w.length());
+        return w.length() + " bytes at drive byte " + w.offset() + (files.isEmpty() ? ", no file's data" : ", " + files);
     }
 
     /** Waits a little for the detached device to let go of the image, so that nothing of it outlives the check. */

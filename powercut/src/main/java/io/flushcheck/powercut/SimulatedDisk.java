@@ -17,6 +17,7 @@ import io.flushcheck.powercut.internal.Recording;
 import io.flushcheck.powercut.internal.SectorStore;
 import io.flushcheck.powercut.internal.TreeView;
 import io.flushcheck.powercut.internal.WorkDirectory;
+import io.flushcheck.powercut.internal.WritePlaces;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -759,7 +760,20 @@ public final class SimulatedDisk implements AutoCloseable {
         if (!stopped.equals("recorded")) {
             throw new IOException("the simulated drive did not stop recording: " + stopped);
         }
-        return new CrashStates(work, dir, base, log, Recording.epochs(log), acknowledged, fsType, atomicWriteBytes);
+        return new CrashStates(work, dir, base, log, Recording.epochs(log), acknowledged, fsType, atomicWriteBytes,
+                places());
+    }
+
+    /** Where the files lie on the drive now, to name a crash state's writes by file; none after a cut. */
+    private WritePlaces places() {
+        if (cut || !powered()) {
+            return WritePlaces.none();
+        }
+        try {
+            return WritePlaces.look(path);
+        } catch (IOException | RuntimeException e) {
+            return WritePlaces.none(); // the writes are then named by their place on the drive alone
+        }
     }
 
     private int recordings;

@@ -139,9 +139,16 @@ class CrashStatesTests {
         }
         assertThatThrownBy(report::assertPassed)
                 .hasMessageContaining("the smallest, after flush")
-                .hasMessageMatching("(?s).*write \\d+ \\(4096 bytes at drive byte \\d+\\) lost, the \\d+ after it kept: the reader"
+                .hasMessageMatching("(?s).*write \\d+ \\(4096 bytes at drive byte \\d+, log bytes \\d+ to \\d+\\) lost, the \\d+ after it kept: the reader"
                         + " recovered a record nobody wrote.*");
         assertThat(report.failures()).allSatisfy(f -> assertThat(f.lost()).isEqualTo(1));
+        // Each lost write is named as a record's body in the log: an odd block of its batch, before the commit.
+        assertThat(report.failures()).allSatisfy(f -> {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("log bytes (\\d+) to ").matcher(f.state());
+            assertThat(m.find()).as(f.state()).isTrue();
+            long block = Long.parseLong(m.group(1)) / BatchLog.BLOCK % (2 * BatchLog.BATCH + 1);
+            assertThat(block % 2).as("block %d of its batch, in %s", block, f.state()).isEqualTo(1);
+        });
 
         // The sweep @RepeatedPowerCut makes of as many cuts: after flushes, and during flushes keeping a seeded subset.
         List<CrashPoint> points = RepeatedPowerCutExtension.points(flushes, report.checked(), RepeatedPowerCut.Sweep.BOTH, 0);
@@ -194,7 +201,7 @@ class CrashStatesTests {
                     Slot.verify(survivor.resolve("slot"), mustSurvive));
             System.out.println("slot: " + states.writes() + " writes in " + states.epochs() + " epochs; " + report);
             assertThatThrownBy(report::assertPassed).hasMessageMatching(
-                    "(?s).*the smallest, after flush \\d+ .*write \\d+ \\(4096 bytes at drive byte \\d+\\) torn after its first 2048"
+                    "(?s).*the smallest, after flush \\d+ .*write \\d+ \\(4096 bytes at drive byte \\d+, slot bytes 0 to 4095\\) torn after its first 2048"
                     + " bytes.*: the slot holds version \\d, its body versions \\[.*");
             assertThat(report.failures()).allSatisfy(f -> assertThat(f.state()).contains("torn after its first 2048 bytes"));
         }
