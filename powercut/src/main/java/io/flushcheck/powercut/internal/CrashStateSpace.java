@@ -1,21 +1,17 @@
 package io.flushcheck.powercut.internal;
 
-import java.nio.ByteBuffer;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeMap;
 import org.apiguardian.api.API;
 
 /**
  * The crash states of a recorded workload ({@link CrashState}), enumerated from its epochs without
  * touching a byte of the drive: for each epoch every prefix of its writes, each write dropped with the
  * later ones kept, and, with an atomic unit under 4 KiB, each written sector torn in half. Of states that
- * leave the same bytes in the same places (by the writes' unit hashes) one is kept. The states are ordered
+ * leave the same bytes in the same places (by the writes' unit hashes, {@link EpochDigests}) one is kept. The states are ordered
  * by the writes they lose, fewest first, so that a bound keeps those closest to what the workload wrote
  * and the first failure found is a smallest one.
  *
@@ -55,11 +51,15 @@ public final class CrashStateSpace {
         all.sort(Comparator.comparingInt(CrashState::lost).thenComparingInt(CrashState::epoch)
                 .thenComparing(CrashState::kind).thenComparingInt(CrashState::write)
                 .thenComparingLong(CrashState::keptBytes));
+        EpochDigests[] digests = new EpochDigests[epochs.size()];
+        for (int e = 0; e < epochs.size(); e++) {
+            digests[e] = new EpochDigests(e, epochs.get(e).writes());
+        }
         List<CrashState> distinct = new ArrayList<>();
-        Set<ByteBuffer> seen = new HashSet<>();
+        Set<EpochDigests.Key> seen = new HashSet<>();
         int duplicates = 0;
         for (CrashState s : all) {
-            if (seen.add(image(s, epochs.get(s.epoch()).writes()))) {
+            if (seen.add(digests[s.epoch()].of(s))) {
                 distinct.add(s);
             } else {
                 duplicates++;
@@ -91,43 +91,5 @@ public final class CrashStateSpace {
             }
         }
         return states;
-    }
-
-    /**
-     * What {@code s} leaves on the drive beyond its epoch's start, as a digest with the epoch's index: each 512-byte unit it writes
-     * with the hash of the bytes the last surviving write left there. Two states with the same digest leave
-     * the same image (a write that puts back what was there already still counts as a change).
-     */
-    static ByteBuffer image(CrashState s, List<RecordedWrite> writes) {
-        TreeMap<Long, Long> units = new TreeMap<>();
-        int upTo = s.kind() == CrashState.Kind.DROP ? writes.size() : s.write();
-        for (int i = 0; i < upTo; i++) {
-            if (s.keeps(i)) {
-                put(units, writes.get(i), writes.get(i).length());
-            }
-        }
-        if (s.kind() == CrashState.Kind.TORN) {
-            put(units, writes.get(s.write()), s.keptBytes());
-        }
-        MessageDigest digest = sha256();
-        ByteBuffer entry = ByteBuffer.allocate(16);
-        digest.update(entry.putInt(s.epoch()).flip()); // each epoch starts from an image of its own
-        units.forEach((unit, hash) -> digest.update(entry.clear().putLong(unit).putLong(hash).flip()));
-        return ByteBuffer.wrap(digest.digest());
-    }
-
-    private static void put(TreeMap<Long, Long> units, RecordedWrite w, long bytes) {
-        long first = w.offset() / RecordedWrite.UNIT;
-        for (int u = 0; u < bytes / RecordedWrite.UNIT; u++) {
-            units.put(first + u, w.unitHashes()[u]);
-        }
-    }
-
-    static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
     }
 }

@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apiguardian.api.API;
@@ -36,7 +37,7 @@ public final class Recording {
             long flushes = in.readLong();
             long at = 9;
             List<RecordedWrite> writes = new ArrayList<>();
-            MessageDigest digest = CrashStateSpace.sha256();
+            MessageDigest digest = sha256();
             byte[] unit = new byte[RecordedWrite.UNIT];
             for (int type = in.read(); type >= 0; type = in.read()) {
                 if (type == WriteLog.WRITE) {
@@ -68,5 +69,13 @@ public final class Recording {
             throw new IOException(log + " ends in the middle of a record: the recording was not stopped", e);
         }
         return epochs;
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
     }
 }

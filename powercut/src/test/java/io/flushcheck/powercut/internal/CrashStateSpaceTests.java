@@ -93,18 +93,6 @@ class CrashStateSpaceTests {
     }
 
     @Test
-    void aTornStateKeepsTheWritesBeforeAndHalfTheSector() {
-        List<RecordedWrite> writes = List.of(write(8, 1, 1), write(9, 1, 2));
-        CrashState torn = new CrashState(0, Kind.TORN, 1, 2048, 1);
-        CrashState prefix = new CrashState(0, Kind.PREFIX, 1, 0, 1);
-        CrashState whole = new CrashState(0, Kind.PREFIX, 2, 0, 0);
-        assertThat(CrashStateSpace.image(torn, writes)).isNotEqualTo(CrashStateSpace.image(prefix, writes))
-                .isNotEqualTo(CrashStateSpace.image(whole, writes));
-        assertThat(torn.keeps(0)).isTrue();
-        assertThat(torn.keeps(1)).isFalse();
-    }
-
-    @Test
     void theBoundKeepsTheStatesThatLoseFewestAndCountsTheRest() {
         RecordedWrite[] writes = new RecordedWrite[10];
         for (int i = 0; i < writes.length; i++) {
