@@ -126,7 +126,7 @@ public final class CrashStates {
         Path image = dir.resolve("state.img");
         Path mountPoint = Files.createDirectories(dir.resolve("state"));
         // Noted for the cleanup after a killed run: the mount point once, each loop device once (the kernel
-        // hands the same few out again), so that cleanup runs no losetup per state.
+        // hands the same few out again), so that a cleanup runs losetup once a device, not once a state.
         Leftovers.record(work, "mount", mountPoint.toString());
         Set<String> noted = new HashSet<>();
         try (StateImages images = StateImages.open(base, log, Files.size(base), epochs, dir)) {
