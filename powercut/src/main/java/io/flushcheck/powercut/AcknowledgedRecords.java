@@ -32,7 +32,8 @@ import org.apiguardian.api.API;
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class AcknowledgedRecords {
 
-    private record Ack(String record, long failuresBefore) {
+    /** A record, with the drive's failures and completed flushes when it was noted. */
+    private record Ack(String record, long failuresBefore, long flushes) {
     }
 
     private final SimulatedDisk disk;
@@ -56,11 +57,11 @@ public final class AcknowledgedRecords {
      * the power has gone, the record is noted apart and not counted ({@link #afterPowerCut()}).
      */
     public void add(String record) {
-        long failures = disk.failures();
-        if (failures < 0) {
+        long[] counts = disk.failuresAndFlushes();
+        if (counts == null) {
             afterPowerCut.add(record);
         } else {
-            acks.add(new Ack(record, failures));
+            acks.add(new Ack(record, counts[0], counts[1]));
         }
     }
 
@@ -84,6 +85,16 @@ public final class AcknowledgedRecords {
     /** Every record acknowledged, in order. */
     public List<String> all() {
         return acks.stream().map(Ack::record).toList();
+    }
+
+    /**
+     * The records acknowledged when at most {@code flushes} flushes of the drive had completed (counted from
+     * its creation, as {@link SimulatedDisk#flushes()}), in order: what a crash state with those flushes
+     * completed must keep ({@link CrashStates}). A record's sync returned after the flush that made it
+     * durable, so the count noted with it is never below that flush's.
+     */
+    public List<String> acknowledgedBy(long flushes) {
+        return acks.stream().filter(a -> a.flushes <= flushes).map(Ack::record).toList();
     }
 
     /** The records acknowledged after the drive had failed a flush or a write: a careful program has none. */

@@ -13,9 +13,11 @@ import io.flushcheck.powercut.internal.LoopDevices;
 import io.flushcheck.powercut.internal.LoopPool;
 import io.flushcheck.powercut.internal.Mounts;
 import io.flushcheck.powercut.internal.PathWord;
+import io.flushcheck.powercut.internal.Recording;
 import io.flushcheck.powercut.internal.SectorStore;
 import io.flushcheck.powercut.internal.TreeView;
 import io.flushcheck.powercut.internal.WorkDirectory;
+import io.flushcheck.powercut.internal.WritePlaces;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -711,6 +713,71 @@ public final class SimulatedDisk implements AutoCloseable {
         return acknowledged;
     }
 
+    /**
+     * Runs {@code workload} once with the power on while the drive records every write and flush it
+     * receives, and returns the crash states of that run, to be checked each on a real filesystem
+     * ({@link CrashStates#check}). The filesystem is synced first: the recording starts from a durable
+     * image. Block model only.
+     *
+     * <pre>{@code
+     * CrashStates states = disk.recordCrashStates(acknowledged -> {
+     *     store.put("a");                       // returns once synced
+     *     acknowledged.add("a");
+     * });
+     * states.check(200, (survivor, mustSurvive) ->
+     *         assertThat(Store.readAll(survivor)).containsAll(mustSurvive)).assertPassed();
+     * }</pre>
+     *
+     * @throws UnsupportedOperationException on the file model, whose recording is not built
+     */
+    public CrashStates recordCrashStates(Workload workload) throws Exception {
+        if (model != DiskModel.BLOCK) {
+            throw new UnsupportedOperationException("only the block model's drive records a workload's writes");
+        }
+        if (cut) {
+            throw new IllegalStateException("the power is already cut");
+        }
+        Path dir = Files.createDirectories(work.resolve("crash-states-" + recordings++));
+        Path log = dir.resolve("recording.log");
+        Path base = dir.resolve("base.img");
+        Mounts.syncFilesystem(path);
+        String r = ask("record " + PathWord.of(log) + " " + PathWord.of(base));
+        if (!r.equals("recording")) {
+            throw new IOException("the simulated drive did not start recording: " + r);
+        }
+        AcknowledgedRecords acknowledged;
+        try {
+            acknowledged = untilPowerCut(workload);
+        } catch (Exception | Error e) {
+            try {
+                ask("record-stop");
+            } catch (IOException | RuntimeException stop) {
+                e.addSuppressed(stop); // the workload's own failure comes first
+            }
+            throw e;
+        }
+        String stopped = ask("record-stop");
+        if (!stopped.equals("recorded")) {
+            throw new IOException("the simulated drive did not stop recording: " + stopped);
+        }
+        return new CrashStates(work, dir, base, log, Recording.epochs(log), acknowledged, fsType, atomicWriteBytes,
+                places());
+    }
+
+    /** Where the files lie on the drive now, to name a crash state's writes by file; none after a cut. */
+    private WritePlaces places() {
+        if (cut || !powered()) {
+            return WritePlaces.none();
+        }
+        try {
+            return WritePlaces.look(path);
+        } catch (IOException | RuntimeException e) {
+            return WritePlaces.none(); // the writes are then named by their place on the drive alone
+        }
+    }
+
+    private int recordings;
+
     /** The records noted on this disk ({@link AcknowledgedRecords#on}), for the report of a run. */
     private final List<AcknowledgedRecords> records = new ArrayList<>();
 
@@ -728,15 +795,16 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     /**
-     * Flushes and writes the drive has failed so far; -1 once the power has gone. The power is asked first: a
-     * record noted while it was still on was acknowledged before the cut, and counts.
+     * Flushes and writes the drive has failed so far, and the flushes it has completed, read in one answer
+     * of the drive: {failures, flushes}; null once the power has gone. The power is asked first: a record
+     * noted while it was still on was acknowledged before the cut, and counts.
      */
-    long failures() {
+    long[] failuresAndFlushes() {
         if (!powered()) {
-            return -1;
+            return null;
         }
         String[] s = stats();
-        return Long.parseLong(s[5]) + Long.parseLong(s[7]);
+        return new long[] {Long.parseLong(s[5]) + Long.parseLong(s[7]), Long.parseLong(s[1])};
     }
 
     /** True until the power is cut (by a call, or at an armed flush). */
@@ -806,7 +874,7 @@ public final class SimulatedDisk implements AutoCloseable {
             String survivorLoop = attach(image, false);
             Path survivor = Files.createDirectories(work.resolve("survivor-" + survivors.size()));
             Leftovers.record(work, "mount", survivor.toString());
-            mountSurvivor(survivorLoop, survivor);
+            mountSurvivor(survivorLoop, survivor, fsType);
             undo.push(() -> unmountQuietly(survivor));
             survivors.add(survivor);
             cuts.set(cuts.size() - 1, new PowerCut(cutSeed, at, unflushed, kept * atomicWriteBytes, armed, lost,
@@ -870,11 +938,12 @@ public final class SimulatedDisk implements AutoCloseable {
     private List<JournalPlace.Range> journal;
 
     /**
-     * Mounts the survivor's image. btrfs refuses a clone of a filesystem whose teardown is still under way
-     * (the original's, unmounted in the background: its sysfs entry is there, EEXIST) and mounts it once that
-     * is done, so a refusal for that reason is tried again for a while.
+     * Mounts the survivor's image, of {@code fsType}. btrfs refuses a clone of a filesystem whose teardown is
+     * still under way (the original's, unmounted in the background, or a crash state's before it: its sysfs
+     * entry is there, EEXIST) and mounts it once that is done, so a refusal for that reason is tried again
+     * for a while.
      */
-    private void mountSurvivor(String device, Path survivor) throws IOException {
+    static void mountSurvivor(String device, Path survivor, String fsType) throws IOException {
         for (int attempt = 1; ; attempt++) {
             try {
                 Mounts.mount(device, survivor, fsType, Filesystems.mountOptions(fsType));

@@ -69,6 +69,8 @@ public final class SectorStore implements PowerLossModel {
     private BitSet cutTorn = new BitSet();
     private final FlushFaults faults = new FlushFaults();
     private final WriteFaults writeFaults = new WriteFaults();
+    /** Where the drive notes its writes and flushes while a workload is recorded ({@link #record}), or null. */
+    private WriteLog recording;
 
     public SectorStore(long size) {
         this(size, SECTOR);
@@ -191,6 +193,9 @@ public final class SectorStore implements PowerLossModel {
         }
         if (length == 0) {
             return 0;
+        }
+        if (recording != null) {
+            recording.write(offset, data);
         }
         long end = offset + length;
         long first = offset / SECTOR;
@@ -348,6 +353,9 @@ public final class SectorStore implements PowerLossModel {
         }
         clearCache(); // what the file holds is durable now: the old contents are forgotten
         flushes++;
+        if (recording != null) {
+            recording.flush(flushes);
+        }
         if (flushes == cutAtFlush) {
             frozen = true;
             if (atCut != null) {
@@ -632,9 +640,38 @@ public final class SectorStore implements PowerLossModel {
         }
     }
 
+    /**
+     * Starts recording: what the drive reads now is saved to {@code base} ({@link #save}), and from then on
+     * every write it carries out and every flush it completes is appended to {@code log} ({@link WriteLog}),
+     * until {@link #stopRecording}. Both at once, so no write falls between them. What is cached now counts
+     * as durable in the base: a recording begins after a flush.
+     */
+    public synchronized void record(Path log, Path base) throws IOException {
+        if (recording != null) {
+            throw new IllegalStateException("the drive is recording already");
+        }
+        if (frozen) {
+            throw new IllegalStateException("the power is cut: nothing is written to record");
+        }
+        save(base);
+        recording = WriteLog.create(log, flushes);
+    }
+
+    /** Ends the recording, its log complete on the disk; false when none was under way. */
+    public synchronized boolean stopRecording() {
+        if (recording == null) {
+            return false;
+        }
+        WriteLog log = recording;
+        recording = null;
+        log.close();
+        return true;
+    }
+
     /** Frees the drive's files. */
     @Override
     public synchronized void close() {
+        stopRecording();
         dataFile.close();
         oldFile.close();
     }

@@ -1,0 +1,227 @@
+package io.flushcheck.powercut;
+
+import io.flushcheck.powercut.internal.CrashState;
+import io.flushcheck.powercut.internal.CrashStateSpace;
+import io.flushcheck.powercut.internal.Epoch;
+import io.flushcheck.powercut.internal.Leftovers;
+import io.flushcheck.powercut.internal.LoopDevices;
+import io.flushcheck.powercut.internal.Mounts;
+import io.flushcheck.powercut.internal.RecordedWrite;
+import io.flushcheck.powercut.internal.StateImages;
+import io.flushcheck.powercut.internal.WritePlaces;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apiguardian.api.API;
+
+/**
+ * The crash states of one recorded run of a workload on the block model ({@link SimulatedDisk#recordCrashStates}),
+ * each checked on a real filesystem: the drive logged every write and flush while the workload ran once
+ * with the power on, and each state is an image made from that log, mounted (the filesystem replays its
+ * journal there), verified and thrown away. The workload runs once, however many states are checked.
+ *
+ * <pre>{@code
+ * CrashStates states = disk.recordCrashStates(acknowledged -> {
+ *     try (Journal journal = Journal.open(disk.path().resolve("journal"))) {
+ *         for (String r : records) {
+ *             journal.append(r);                 // returns once synced
+ *             acknowledged.add(r);
+ *         }
+ *     }
+ * });
+ * states.check(500, (survivor, mustSurvive) ->
+ *         assertThat(Journal.readAll(survivor.resolve("journal"))).containsAll(mustSurvive))
+ *     .assertPassed();
+ * }</pre>
+ *
+ * <p>The states of each epoch (the writes between two completed flushes, and after the last): every prefix
+ * of its writes in the order the drive received them, each write dropped with every later one kept, and on
+ * a drive made to write less than 4 KiB atomically each written sector torn in half (its first 2 KiB new,
+ * the rest as before). States that leave the same bytes in the same places are checked once; the others
+ * in order of the writes they lose, fewest first, up to the bound, and the report counts those the bound
+ * left out. At a state of an epoch after {@code f} completed flushes, what must survive is what the workload
+ * acknowledged ({@link AcknowledgedRecords#add}) with at most {@code f} flushes completed.
+ *
+ * <p>A failing state names the write it lost or tore by its place on the drive and by the file whose bytes
+ * lie there as the recording ended (FIEMAP), or says that no file's data does (the filesystem's metadata or
+ * journal, or space freed since). The recording and the images are files in the disk's work directory,
+ * removed when the disk closes.
+ */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+public final class CrashStates {
+
+    private static final long RELEASE_WAIT_NANOS = 2_000_000_000L;
+
+    /** The check run on each state's survivor. */
+    @FunctionalInterface
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public interface Verification {
+        /**
+         * Checks the filesystem mounted at {@code survivor}, throwing (an assertion) when it is wrong;
+         * {@code mustSurvive} is what was acknowledged before the state, in order.
+         */
+        void verify(Path survivor, List<String> mustSurvive) throws Exception;
+    }
+
+    private final Path work;
+    private final Path dir;
+    private final Path base;
+    private final Path log;
+    private final List<Epoch> epochs;
+    private final AcknowledgedRecords acknowledged;
+    private final String fsType;
+    private final int atomicUnit;
+    private final WritePlaces places;
+
+    CrashStates(Path work, Path dir, Path base, Path log, List<Epoch> epochs, AcknowledgedRecords acknowledged,
+                String fsType, int atomicUnit, WritePlaces places) {
+        this.work = work;
+        this.dir = dir;
+        this.base = base;
+        this.log = log;
+        this.epochs = List.copyOf(epochs);
+        this.acknowledged = acknowledged;
+        this.fsType = fsType;
+        this.atomicUnit = atomicUnit;
+        this.places = places;
+    }
+
+    /** What the workload acknowledged while it was recorded. */
+    public AcknowledgedRecords acknowledged() {
+        return acknowledged;
+    }
+
+    /** The epochs of the recording that hold writes (and the last, which may not): the writes between two flushes. */
+    public int epochs() {
+        return epochs.size();
+    }
+
+    /** The writes the drive received while the workload was recorded. */
+    public int writes() {
+        return epochs.stream().mapToInt(e -> e.writes().size()).sum();
+    }
+
+    /**
+     * Mounts each crash state, up to {@code maxStates} of them, and runs {@code verification} on it.
+     *
+     * @return the states checked, failing, duplicated and left out; {@link CrashStateReport#assertPassed()} fails
+     *     on the smallest failing state
+     */
+    public CrashStateReport check(int maxStates, Verification verification) throws IOException {
+        long started = System.nanoTime();
+        CrashStateSpace.Enumerated space = CrashStateSpace.enumerate(epochs, atomicUnit, maxStates);
+        List<CrashState> ordered = space.states();
+        // Images are made epoch by epoch; failures are reported in the enumeration's order, fewest lost first.
+        List<Integer> byEpoch = new ArrayList<>();
+        for (int i = 0; i < ordered.size(); i++) {
+            byEpoch.add(i);
+        }
+        byEpoch.sort(Comparator.comparingInt(i -> ordered.get(i).epoch()));
+        CrashStateReport.Failure[] failed = new CrashStateReport.Failure[ordered.size()];
+        Path image = dir.resolve("state.img");
+        Path mountPoint = Files.createDirectories(dir.resolve("state"));
+        // Noted for the cleanup after a killed run: the mount point once, each loop device once (the kernel
+        // hands the same few out again), so that a cleanup runs losetup once a device, not once a state.
+        Leftovers.record(work, "mount", mountPoint.toString());
+        Set<String> noted = new HashSet<>();
+        try (StateImages images = StateImages.open(base, log, Files.size(base), epochs, dir)) {
+            for (int i : byEpoch) {
+                CrashState state = ordered.get(i);
+                images.write(state, image);
+                failed[i] = checkOne(state, image, mountPoint, verification, noted);
+            }
+        } finally {
+            Files.deleteIfExists(image);
+            Files.deleteIfExists(mountPoint);
+        }
+        List<CrashStateReport.Failure> failures = new ArrayList<>();
+        for (CrashStateReport.Failure f : failed) {
+            if (f != null) {
+                failures.add(f);
+            }
+        }
+        return new CrashStateReport(ordered.size(), failures, space.duplicates(), space.leftOut(), maxStates,
+                (System.nanoTime() - started) / 1e9);
+    }
+
+    /** Mounts {@code image}, the state's, verifies it and takes it down: null when it passed. */
+    private CrashStateReport.Failure checkOne(CrashState state, Path image, Path mountPoint, Verification verification,
+                                              Set<String> noted) throws IOException {
+        String loop = LoopDevices.attach(image, false);
+        try {
+            if (noted.add(loop)) {
+                Leftovers.record(work, "loop", loop);
+            }
+            try {
+                SimulatedDisk.mountSurvivor(loop, mountPoint, fsType);
+            } catch (IOException e) {
+                return new CrashStateReport.Failure(describe(state), state.lost(), "the filesystem did not mount: "
+                        + e.getMessage(), e);
+            }
+            try {
+                verification.verify(mountPoint, acknowledged.acknowledgedBy(epochs.get(state.epoch()).flushesBefore()));
+                return null;
+            } catch (Exception | AssertionError e) {
+                return new CrashStateReport.Failure(describe(state), state.lost(), String.valueOf(e.getMessage()), e);
+            } finally {
+                Mounts.unmountLazy(mountPoint);
+            }
+        } finally {
+            LoopDevices.detach(loop);
+            awaitRelease(loop, image);
+        }
+    }
+
+    /** What {@code state} kept and lost, with the places of the writes it dropped or tore on the drive. */
+    String describe(CrashState state) {
+        Epoch epoch = epochs.get(state.epoch());
+        List<RecordedWrite> writes = epoch.writes();
+        int n = writes.size();
+        boolean last = state.epoch() == epochs.size() - 1;
+        if (n == 0) {
+            return "after flush " + epoch.flushesBefore() + ", the end of the recording, no write after it";
+        }
+        String at = "after flush " + epoch.flushesBefore() + " (" + n + (n == 1 ? " write" : " writes")
+                + (last ? " to the end of the recording): " : " before the next flush): ");
+        return switch (state.kind()) {
+            case PREFIX -> at + (state.write() == n ? "all kept"
+                    : "the first " + state.write() + " kept, the " + (n - state.write()) + " after them lost (from "
+                    + place(writes.get(state.write())) + ")");
+            case DROP -> at + "write " + (state.write() + 1) + " (" + place(writes.get(state.write())) + ") lost, the "
+                    + (n - state.write() - 1) + " after it kept";
+            case TORN -> at + "the first " + state.write() + " kept, write " + (state.write() + 1) + " ("
+                    + place(writes.get(state.write())) + ") torn after its first " + state.keptBytes() + " bytes, the "
+                    + (n - state.write() - 1) + " after it lost";
+        };
+    }
+
+    /** Where {@code w} wrote: on the drive, and in which file's bytes as the recording ended. */
+    private String place(RecordedWrite w) {
+        String files = places.name(w.offset(), w.length());
+        return w.length() + " bytes at drive byte " + w.offset() + (files.isEmpty() ? ", no file's data" : ", " + files);
+    }
+
+    /** Waits a little for the detached device to let go of the image, so that nothing of it outlives the check. */
+    private static void awaitRelease(String device, Path image) {
+        Path backing = Path.of("/sys/block", Path.of(device).getFileName().toString(), "loop", "backing_file");
+        long deadline = System.nanoTime() + RELEASE_WAIT_NANOS;
+        while (System.nanoTime() < deadline) {
+            try {
+                if (!Files.readString(backing).trim().equals(image.toString())) {
+                    return;
+                }
+                Thread.sleep(2);
+            } catch (IOException e) {
+                return; // detached: the kernel removed the attribute
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}

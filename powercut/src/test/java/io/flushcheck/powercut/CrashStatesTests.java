@@ -1,0 +1,256 @@
+package io.flushcheck.powercut;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.flushcheck.powercut.internal.Filesystems;
+import io.flushcheck.testing.Mounts;
+import io.flushcheck.testing.Requirements;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Every crash state of one recorded run, on ext4: a log that syncs its records before committing them
+ * passes each; one that commits them in the same epoch fails in a state that only a drive writing out of
+ * order reaches, which a seeded sweep of as many cuts misses.
+ */
+@ResourceLock(SimulatedPowerLoss.LOCK)
+class CrashStatesTests {
+
+    @BeforeEach
+    void needs() {
+        Mounts.requireMountTools();
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+    }
+
+    private static Path work(String name) {
+        return Path.of("/dev/shm", "flushcheck-states-" + name + "-" + ProcessHandle.current().pid());
+    }
+
+    /**
+     * ext4 with 4 KiB blocks, as on any disk above 512 MiB: mke2fs gives a drive this small 1 KiB blocks, and
+     * a 4 KiB write of a file then straddles two of the drive's sectors, reaching it as two writes.
+     */
+    private static SimulatedDisk disk(String name, int atomicWriteBytes) throws IOException {
+        return SimulatedDisk.create(work(name), 32L << 20, "ext4", List.of("-b", "4096"), false, atomicWriteBytes);
+    }
+
+    private static SimulatedDisk disk(String name) throws IOException {
+        return disk(name, 4096);
+    }
+
+    @Test
+    void aLogThatSyncsItsRecordsBeforeTheirCommitPassesEveryState() throws Exception {
+        try (SimulatedDisk disk = disk("careful")) {
+            Path log = disk.path().resolve("log");
+            BatchLog.create(log);
+            CrashStates states = disk.recordCrashStates(acks -> BatchLog.appendAll(log, true, acks));
+            CrashStateReport report = states.check(1000, (survivor, mustSurvive) ->
+                    BatchLog.verify(survivor.resolve("log"), mustSurvive));
+            System.out.println("careful log: " + states.writes() + " writes in " + states.epochs() + " epochs; " + report
+                    + "; " + String.format("%.1f", report.checked() / report.seconds()) + " states/s; load "
+                    + Files.readString(Path.of("/proc/loadavg")).trim());
+            report.assertPassed();
+            assertThat(report.checked()).isGreaterThan(BatchLog.BATCHES * 2 * BatchLog.BATCH);
+            assertThat(report.leftOut()).isZero();
+        }
+    }
+
+    @Test
+    void filesWrittenSyncedRenamedAndTheirDirectorySyncedPassEveryStateAfterJournalReplay() throws Exception {
+        try (SimulatedDisk disk = disk("renames")) {
+            Path dir = Files.createDirectories(disk.path().resolve("records"));
+            CrashStates states = disk.recordCrashStates(acks -> {
+                for (int i = 0; i < RENAMED; i++) {
+                    RenamedFiles.put(dir, "r" + i, "value " + i);
+                    acks.add("r" + i);
+                }
+            });
+            CrashStateReport report = states.check(1000, (survivor, mustSurvive) ->
+                    RenamedFiles.verify(survivor.resolve("records"), mustSurvive));
+            System.out.println("renamed files: " + states.writes() + " writes in " + states.epochs() + " epochs; " + report
+                    + "; " + String.format("%.1f", report.checked() / report.seconds()) + " states/s; load "
+                    + Files.readString(Path.of("/proc/loadavg")).trim());
+            report.assertPassed();
+            assertThat(report.checked()).isGreaterThan(RENAMED);
+        }
+    }
+
+    private static final int RENAMED = 10;
+
+    /**
+     * xfs and btrfs too, each state's log replayed: the careful log passes every state on both; the careless
+     * one fails on xfs, which overwrites in place as ext4 does, and passes every state on btrfs, which writes
+     * an O_DIRECT overwrite to a new extent that the file points to only once fdatasync has written its log
+     * tree: the batch becomes durable at once. btrfs mounts a clone of a mounted filesystem under a temporary
+     * fsid, and refuses one while the last state's teardown is under way: the state's mount waits for it.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"xfs", "btrfs"})
+    void onXfsAndBtrfsTheCarefulLogPassesEveryStateAndTheCarelessOneFailsWhereOverwritesAreInPlace(String fs)
+            throws Exception {
+        Requirements.require(Filesystems.find("mkfs." + fs) != null, "mkfs." + fs + " (apt-get install "
+                + Filesystems.debianPackage(fs) + ")");
+        for (boolean careful : new boolean[] {true, false}) {
+            try (SimulatedDisk disk = SimulatedDisk.create(work(fs), SimulatedDisk.minimumSizeBytes(fs) + (16L << 20), fs,
+                    List.of())) {
+                Path log = disk.path().resolve("log");
+                BatchLog.create(log);
+                CrashStates states = disk.recordCrashStates(acks -> BatchLog.appendAll(log, careful, acks));
+                CrashStateReport report = states.check(1000, (survivor, mustSurvive) ->
+                        BatchLog.verify(survivor.resolve("log"), mustSurvive));
+                System.out.println(fs + (careful ? " careful" : " careless") + " log: " + states.writes() + " writes in "
+                        + states.epochs() + " epochs; " + report);
+                assertThat(report.checked()).isGreaterThan(BatchLog.BATCHES * 2 * BatchLog.BATCH);
+                if (careful || fs.equals("btrfs")) {
+                    report.assertPassed();
+                } else {
+                    assertThatThrownBy(report::assertPassed).hasMessageContaining("a record nobody wrote");
+                }
+            }
+        }
+    }
+
+    @Test
+    void aCommitInTheEpochOfItsRecordsFailsInAReorderedStateThatASeededSweepOfAsManyCutsMisses() throws Exception {
+        CrashStateReport report;
+        long flushes;
+        try (SimulatedDisk disk = disk("careless")) {
+            Path log = disk.path().resolve("log");
+            BatchLog.create(log);
+            long before = disk.flushes();
+            CrashStates states = disk.recordCrashStates(acks -> BatchLog.appendAll(log, false, acks));
+            flushes = disk.flushes() - before;
+            report = states.check(1000, (survivor, mustSurvive) -> BatchLog.verify(survivor.resolve("log"), mustSurvive));
+            System.out.println("careless log: " + states.writes() + " writes in " + states.epochs() + " epochs, " + flushes
+                    + " flushes; " + report);
+        }
+        try {
+            report.assertPassed();
+        } catch (AssertionError e) {
+            System.out.println("  " + e.getMessage());
+        }
+        assertThatThrownBy(report::assertPassed)
+                .hasMessageContaining("the smallest, after flush")
+                .hasMessageMatching("(?s).*write \\d+ \\(4096 bytes at drive byte \\d+, log bytes \\d+ to \\d+\\) lost, the \\d+ after it kept: the reader"
+                        + " recovered a record nobody wrote.*");
+        assertThat(report.failures()).allSatisfy(f -> assertThat(f.lost()).isEqualTo(1));
+        // Each lost write is named as a record's body in the log: an odd block of its batch, before the commit.
+        assertThat(report.failures()).allSatisfy(f -> {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("log bytes (\\d+) to ").matcher(f.state());
+            assertThat(m.find()).as(f.state()).isTrue();
+            long block = Long.parseLong(m.group(1)) / BatchLog.BLOCK % (2 * BatchLog.BATCH + 1);
+            assertThat(block % 2).as("block %d of its batch, in %s", block, f.state()).isEqualTo(1);
+        });
+
+        // The sweep @RepeatedPowerCut makes of as many cuts: after flushes, and during flushes keeping a seeded subset.
+        List<CrashPoint> points = RepeatedPowerCutExtension.points(flushes, report.checked(), RepeatedPowerCut.Sweep.BOTH, 0);
+        int found = 0;
+        int partial = 0;
+        long started = System.nanoTime();
+        for (CrashPoint point : points) {
+            try (SimulatedDisk disk = disk("sweep")) {
+                Path log = disk.path().resolve("log");
+                BatchLog.create(log);
+                long start = disk.flushes();
+                if (point.kind() == CrashPoint.Kind.AFTER) {
+                    disk.cutAfterFlushes(start + point.flush());
+                } else {
+                    disk.cutDuringFlush(start + point.flush(), point.seed());
+                }
+                AcknowledgedRecords acks = disk.untilPowerCut(a -> BatchLog.appendAll(log, false, a));
+                Path survivor = disk.cutPower();
+                PowerCut cut = disk.cuts().get(0);
+                if (cut.keptBytes() > 0 && cut.keptBytes() < cut.unflushedBytes()) {
+                    partial++;
+                }
+                try {
+                    BatchLog.verify(survivor.resolve("log"), acks.all());
+                } catch (AssertionError e) {
+                    found++;
+                }
+            }
+        }
+        System.out.println("the seeded sweep: " + points.size() + " cuts in "
+                + String.format("%.1f", (System.nanoTime() - started) / 1e9) + " s, " + partial
+                + " keeping part of the drive's cache, " + found + " failing");
+        assertThat(points).hasSize(report.checked());
+        assertThat(partial).as("cuts that kept some of the writes since the last flush, not all").isPositive();
+        assertThat(found).as("cuts of the seeded sweep that found the bug").isZero();
+    }
+
+    @Test
+    void aRecordOverwrittenInPlaceWithoutAChecksumIsFoundTornOnADriveThatWrites512BytesAtomically() throws Exception {
+        try (SimulatedDisk disk = disk("torn", 512)) {
+            Path slot = disk.path().resolve("slot");
+            Slot.create(slot);
+            CrashStates states = disk.recordCrashStates(acks -> {
+                for (int v = 1; v <= 3; v++) {
+                    Slot.overwrite(slot, v);
+                    acks.add(String.valueOf(v));
+                }
+            });
+            CrashStateReport report = states.check(1000, (survivor, mustSurvive) ->
+                    Slot.verify(survivor.resolve("slot"), mustSurvive));
+            System.out.println("slot: " + states.writes() + " writes in " + states.epochs() + " epochs; " + report);
+            assertThatThrownBy(report::assertPassed).hasMessageMatching(
+                    "(?s).*the smallest, after flush \\d+ .*write \\d+ \\(4096 bytes at drive byte \\d+, slot bytes 0 to 4095\\) torn after its first 2048"
+                    + " bytes.*: the slot holds version \\d, its body versions \\[.*");
+            assertThat(report.failures()).allSatisfy(f -> assertThat(f.state()).contains("torn after its first 2048 bytes"));
+        }
+    }
+
+    @Test
+    void statesLeavingOneImageAreCheckedOnceAndTheBoundSaysWhatItLeftOut() throws Exception {
+        try (SimulatedDisk disk = disk("bound")) {
+            Path log = disk.path().resolve("log");
+            BatchLog.create(log);
+            CrashStates states = disk.recordCrashStates(acks -> {
+                BatchLog.appendAll(log, false, acks);
+                BatchLog.rewriteFirstBlockTwice(log);
+            });
+            CrashStateReport all = states.check(1000, (survivor, mustSurvive) -> { });
+            // The last epoch: the first block, the same bytes again, the second block. Keeping the first write
+            // and not the second leaves what keeping both does; dropping either with the third kept, the whole epoch.
+            assertThat(all.duplicates()).isGreaterThanOrEqualTo(3);
+            assertThat(all.leftOut()).isZero();
+            CrashStateReport bounded = states.check(10, (survivor, mustSurvive) ->
+                    BatchLog.verify(survivor.resolve("log"), mustSurvive));
+            assertThat(bounded.checked()).isEqualTo(10);
+            assertThat(bounded.leftOut()).isEqualTo(all.checked() - 10);
+            assertThat(bounded.duplicates()).isEqualTo(all.duplicates());
+            assertThatThrownBy(bounded::assertPassed).hasMessageContaining(
+                    "(" + bounded.leftOut() + " more left out by the bound of 10, " + all.duplicates() + " duplicates checked once)");
+            assertThat(bounded.toString()).contains("10 crash states checked");
+            assertThat(leftBehind(work("bound"))).isEmpty();
+        }
+    }
+
+    /** Loop devices mapping a file under {@code work}, and mounts under it, but the disk's own (its drive and filesystem). */
+    private static List<String> leftBehind(Path work) throws IOException {
+        List<String> found = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
+            String point = line.split(" ")[4];
+            if (point.startsWith(work.toString()) && !point.equals(work + "/fs") && !point.equals(work + "/drive")) {
+                found.add("mount " + point);
+            }
+        }
+        try (var loops = Files.list(Path.of("/sys/block"))) {
+            for (Path loop : loops.filter(p -> p.getFileName().toString().startsWith("loop")).toList()) {
+                Path backing = loop.resolve("loop/backing_file");
+                String file = Files.exists(backing) ? Files.readString(backing).trim() : "";
+                if (file.startsWith(work + "/") && !file.startsWith(work + "/drive/")) {
+                    found.add(loop.getFileName() + " on " + file);
+                }
+            }
+        }
+        return found;
+    }
+}
