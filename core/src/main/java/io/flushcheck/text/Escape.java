@@ -8,7 +8,7 @@ import org.apiguardian.api.API;
  * of the report, a tab shifts it and an escape sequence (ESC, U+001B) drives the terminal.
  *
  * <p>Every human-readable output passes the data it prints (paths, finding messages, error messages)
- * through {@link #of}; the JSON output escapes with its own rules ({@link Json}). Escaped: the C0
+ * through {@link #of}; the JSON output escapes with its own rules (the report package's {@code Json}). Escaped: the C0
  * controls as {@code \n}, {@code \t}, {@code \r} or {@code \xHH} (ESC is {@code \x1b}), DEL and the
  * C1 controls as {@code \xHH}, and the characters that reorder or break lines on a terminal (U+2028,
  * U+2029 and the bidirectional overrides and isolates) as a backslash, {@code u} and four hex digits. Everything else, backslashes
