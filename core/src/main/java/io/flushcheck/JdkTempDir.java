@@ -9,7 +9,8 @@ import java.nio.file.Path;
  * Where the JDK creates temp files in this JVM. {@code Files.createTempDirectory(prefix)} and
  * {@code File.createTempFile} use {@code java.io.tmpdir} as it was when the JVM started; setting the
  * property later (as Surefire does with its system property variables) changes the property but not
- * where the files go. Found once by creating a directory and looking where it landed.
+ * where the files go. Found once: from how the JVM was launched where that is certain ({@link LaunchedTempDir}),
+ * else by creating a directory and looking where it landed.
  */
 final class JdkTempDir {
 
@@ -23,7 +24,8 @@ final class JdkTempDir {
         if (p == null) {
             synchronized (JdkTempDir.class) {
                 if (found == null) {
-                    found = create();
+                    Path launched = LaunchedTempDir.of();
+                    found = launched != null ? launched : create();
                 }
                 p = found;
             }
