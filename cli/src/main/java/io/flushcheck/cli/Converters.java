@@ -108,6 +108,14 @@ final class Converters {
         }
     }
 
+    /** {@code powercut --max-states}: 1 to {@link PowerCutCommand#MAX_STATES}. */
+    static final class MaxStates implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return convertInt("--max-states", value, 1, PowerCutCommand.MAX_STATES);
+        }
+    }
+
     /** {@code powercut --after-flushes}: 1 to {@link Integer#MAX_VALUE}. */
     static final class AfterFlushes implements ITypeConverter<Long> {
         @Override

@@ -1,5 +1,6 @@
 package io.flushcheck.cli;
 
+import io.flushcheck.powercut.CrashStateReport;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.Errno;
 import io.flushcheck.powercut.FaultPlan;
@@ -29,6 +30,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "powercut", synopsisHeading = "usage: ",
         customSynopsis = {"flushcheck powercut [options] --verify 'VERIFY {dir}' -- COMMAND {dir}",
+            "       flushcheck powercut --explore [--max-states N] [options] --verify 'VERIFY {dir} {acks}' -- COMMAND {dir}",
             "       flushcheck powercut sqlite [--cuts N] [--json]",
             "       flushcheck powercut postgres [--row 'NAME=VALUE,...']... [--cuts N] [--json]"},
         description = {"cut the power under a program, then check what survived",
@@ -64,6 +66,18 @@ import picocli.CommandLine.Spec;
             "with --fail-once), with the power on, and cuts the power at the command's exit: VERIFY then",
             "shows whether the program acknowledged anything after the failed sync that did not survive.",
             "",
+            "--explore runs COMMAND once, the power on, while the drive records every write and flush (block model),",
+            "then checks every crash state of that run: for each epoch (the writes between two flushes, and after",
+            "the last) every prefix of its writes, each write lost with the later ones kept, and with",
+            "--atomic-write-bytes under 4096 each written sector torn; states leaving the same image are checked",
+            "once, the others fewest writes lost first, up to --max-states (those left out are counted). COMMAND",
+            "finds in $FLUSHCHECK_ACKS the path of a file to append its acknowledgements to, a line each, once",
+            "what it acknowledges is synced; flushcheck follows it and counts each line from the drive's flushes",
+            "completed as it reads it. Each state is mounted (the filesystem replays its journal) and VERIFY runs",
+            "there by sh -c, {dir} its path and {acks} a file of the lines acknowledged at or before the state's",
+            "flushes, in order. The first failing states are explained by name: what differs from the same epoch",
+            "with all its writes kept, with the sync that would have kept it. Progress goes to stderr.",
+            "",
             "--model file simulates files instead, with no root: a tree of files served over FUSE (mounted by",
             "fusermount3), where a file's data is durable at its fsync or fdatasync; by default (--rules",
             "journaled) a sync of anything also makes every earlier create, rename, link and unlink durable,",
@@ -79,7 +93,10 @@ import picocli.CommandLine.Spec;
             "\"rules\" is the file model's (null on the block model). The byte columns count data; on the file",
             "model the names column counts the name changes (create, rename, link, unlink) a cut discarded, a",
             "failing cut's row is followed by what it discarded, with the sync it missed (a cut's \"discarded\"",
-            "in the JSON lists all of it), and a cut's \"lost\" says what only the model's rules lost."},
+            "in the JSON lists all of it), and a cut's \"lost\" says what only the model's rules lost.",
+            "With --explore --json: {\"mode\":\"explore\", \"maxStates\", \"commandExit\", \"flushes\", \"writes\",",
+            "\"epochs\", \"acknowledgements\", \"checked\", \"passed\", \"failed\", \"duplicates\", \"leftOut\",",
+            "\"states\":[{\"state\",\"lost\",\"passed\",\"failure\",\"explanation\"}], ...}."},
         descriptionHeading = "%n", optionListHeading = "%noptions:%n", commandListHeading = "%ncommands:%n",
         footer = {"%nexit codes: 0 every verify passed, 1 some verify failed, 2 bad usage, 3 this machine cannot"
             + " run simulated disks (not root, no /dev/fuse, no free loop device) or a disk failed, 4 the output"
@@ -87,6 +104,8 @@ import picocli.CommandLine.Spec;
 final class PowerCutCommand implements Job {
 
     static final int DEFAULT_CUTS = 10;
+    static final int DEFAULT_MAX_STATES = 1000;
+    static final int MAX_STATES = 1_000_000;
     static final int MAX_CUTS = 100_000;
     static final int DEFAULT_SIZE_MIB = 256;
     private static final int TAIL_CHARS = 60;
@@ -159,6 +178,17 @@ final class PowerCutCommand implements Job {
                     + " the file model passes it to the program's fsync")
     Errno errno;
 
+    @Option(names = "--explore", arity = "0",
+            description = "run the command once, the drive recording, and check every crash state of that run (block"
+                    + " model); the command writes its acknowledgements to $FLUSHCHECK_ACKS, a line each, and VERIFY"
+                    + " finds those made at or before the state's flushes in the file {acks}")
+    boolean explore;
+
+    @Option(names = "--max-states", paramLabel = "N", converter = Converters.MaxStates.class,
+            description = "with --explore: the most states checked, fewest writes lost first (default "
+                    + DEFAULT_MAX_STATES + "); the output counts those left out")
+    Integer maxStates;
+
     @Option(names = "--seed", paramLabel = "S", converter = Converters.Seed.class,
             description = "the first cut's seed (default: a random one, printed)")
     Long seed;
@@ -193,6 +223,9 @@ final class PowerCutCommand implements Job {
         if (missing != null) {
             err.println("flushcheck powercut: simulated disks need " + missing + " here");
             return ExitCodes.INTERNAL;
+        }
+        if (explore) {
+            return explore(out, err);
         }
         long first = seed != null ? seed : new SecureRandom().nextInt() & Integer.MAX_VALUE;
         int n = cuts == null ? DEFAULT_CUTS : cuts;
@@ -326,7 +359,7 @@ final class PowerCutCommand implements Job {
     }
 
     /** What only the block model uses. */
-    private static final List<String> BLOCK_ONLY = List.of("--fs", "--atomic-write-bytes");
+    private static final List<String> BLOCK_ONLY = List.of("--fs", "--atomic-write-bytes", "--explore", "--max-states");
 
     private void checkUsage() throws UsageException {
         List<String> original = spec.commandLine().getParseResult().originalArgs();
@@ -348,6 +381,17 @@ final class PowerCutCommand implements Job {
         }
         if (!verify.contains(ProgramCuts.DIR)) {
             throw new UsageException("powercut: --verify must name the survivor's directory as {dir}: " + verify);
+        }
+        if (maxStates != null && !explore) {
+            throw new UsageException("powercut: --max-states bounds the states --explore checks; give --explore too");
+        }
+        if (explore) {
+            List<String> given = spec.commandLine().getParseResult().matchedOptions().stream()
+                    .map(o -> o.longestName()).filter(NOT_EXPLORING::contains).toList();
+            if (!given.isEmpty()) {
+                throw new UsageException("powercut --explore checks every crash state of one run of the command; it takes no "
+                        + String.join(" and no ", given));
+            }
         }
         if (errno != null && failFlush == null) {
             throw new UsageException("powercut: --errno says how --fail-flush K fails; give --fail-flush K too");
@@ -382,6 +426,57 @@ final class PowerCutCommand implements Job {
         }
         if (fs.isEmpty() || !fs.chars().allMatch(c -> Character.isLetterOrDigit(c))) {
             throw new UsageException("powercut --fs takes a filesystem's name (ext4, xfs, btrfs), not '" + fs + "'");
+        }
+    }
+
+    /** The options that choose or shape cuts, which --explore does not make. */
+    private static final List<String> NOT_EXPLORING = List.of("--cuts", "--after-flushes", "--during-flush",
+            "--at-random", "--sweep", "--fail-flush", "--fail-once", "--errno", "--seed", "--no-power-on-check");
+
+    /** {@code --explore}: the command once, recorded, then every crash state of it, each verified. */
+    private int explore(PrintStream out, PrintStream err) throws UsageException {
+        int bound = maxStates == null ? DEFAULT_MAX_STATES : maxStates;
+        boolean quiet = output.quiet;
+        try (ProgramStates run = ProgramStates.open(Machine.workDir(), sizeBytes(), fs, atomicBytes(), command, verify,
+                timeout == null ? 120 : timeout)) {
+            if (!quiet) {
+                err.println("flushcheck powercut: the command runs once, the power on, the drive recording its writes"
+                        + " and flushes");
+            }
+            ProgramStates.Recorded recorded = run.record();
+            if (recorded.commandExit() != 0) {
+                throw new UsageException("powercut: the command exited " + recorded.commandExit()
+                        + " with the power on, so its crash states would test nothing: " + recorded.commandTail());
+            }
+            int total = run.states(bound);
+            if (!quiet) {
+                err.printf(Locale.ROOT, "flushcheck powercut: %d flushes, %d writes, %d acknowledgements in %.1f s;"
+                        + " checking %d crash states%n", recorded.flushes(), recorded.writes(), recorded.acknowledgements(),
+                        recorded.seconds(), total);
+            }
+            long[] shown = {System.nanoTime()};
+            CrashStateReport report = run.check(bound, done -> {
+                long now = System.nanoTime();
+                // A line a second at most: a long run shows it is moving without a line per state.
+                if (!quiet && (now - shown[0] >= 1_000_000_000L || done == total)) {
+                    shown[0] = now;
+                    err.printf(Locale.ROOT, "flushcheck powercut: [%d/%d] crash states checked%n", done, total);
+                }
+            });
+            out.print(output.json ? Json.write(ExploreOutput.json(command, verify, fs, (int) (sizeBytes() >> 20),
+                    atomicBytes(), recorded, report)) : ExploreOutput.text(disks(), recorded, report));
+            out.flush();
+            return report.failing() == 0 ? ExitCodes.OK : ExitCodes.VERIFY_FAILED;
+        } catch (UsageException e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("flushcheck powercut: interrupted");
+            return ExitCodes.INTERNAL;
+        } catch (Exception e) {
+            err.println("flushcheck powercut --explore: " + Escape.of(e instanceof UncheckedIOException u
+                    ? u.getCause().getMessage() : String.valueOf(e.getMessage())));
+            return ExitCodes.INTERNAL;
         }
     }
 

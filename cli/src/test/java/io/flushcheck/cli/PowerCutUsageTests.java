@@ -145,4 +145,22 @@ class PowerCutUsageTests {
         Run s = run("powercut", "sqlite", "--help");
         assertThat(s.out()).contains("usage: flushcheck powercut sqlite [options]").contains("\"maxLostInOneCut\"");
     }
+
+    @Test
+    void exploringTakesTheBlockModelAndNoOptionThatChoosesCuts() {
+        assertUsageError(run("powercut", "--model", "file", "--explore", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "powercut: --explore applies to the block model, not to the file model; leave it out, or run as root"
+                        + " with --model block");
+        assertUsageError(run("powercut", "--model", "file", "--explore", "--max-states", "10", "--verify", VERIFY, "--",
+                        "touch", "{dir}/x"),
+                "powercut: --explore and --max-states apply to the block model, not to the file model; leave them out,"
+                        + " or run as root with --model block");
+        assertUsageError(run("powercut", "--max-states", "10", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "powercut: --max-states bounds the states --explore checks; give --explore too");
+        assertUsageError(run("powercut", "--explore", "--cuts", "3", "--seed", "1", "--verify", VERIFY, "--", "touch",
+                        "{dir}/x"),
+                "powercut --explore checks every crash state of one run of the command; it takes no --cuts and no --seed");
+        assertUsageError(run("powercut", "--explore", "--max-states", "0", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "--max-states 0 is out of range: use 1 to 1000000");
+    }
 }

@@ -13,10 +13,14 @@ import org.apiguardian.api.API;
  * @param leftOut distinct states beyond the bound, not checked
  * @param maxStates the bound
  * @param seconds how long the checking took, images, mounts and verification included
+ * @param states every state checked, fewest writes lost first, with its failure if it failed
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record CrashStateReport(int checked, List<Failure> failures, int duplicates, int leftOut, int maxStates,
-                               double seconds) {
+                               double seconds, List<State> states) {
+
+    /** The lines of a failing state's explanation that {@link #assertPassed()} shows; the rest are in the report. */
+    static final int SHOWN = 4;
 
     /**
      * A crash state whose verification failed.
@@ -25,13 +29,37 @@ public record CrashStateReport(int checked, List<Failure> failures, int duplicat
      * @param lost the writes of its epoch that did not survive whole
      * @param message what the verification (or the mount) said
      * @param cause what it threw
+     * @param explanation what the state lost by name, a line each, with the sync that would have kept it, after a
+     *     first line that says what it was compared with (its epoch's state that kept every write, or a later one);
+     *     empty for the failing states past the first few, and where the names could not be read
      */
     @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-    public record Failure(String state, int lost, String message, Throwable cause) {
+    public record Failure(String state, int lost, String message, Throwable cause, List<String> explanation) {
+
+        public Failure {
+            explanation = List.copyOf(explanation);
+        }
+    }
+
+    /**
+     * One state checked.
+     *
+     * @param state what the state kept and lost, as {@link CrashStates} says it
+     * @param lost the writes of its epoch that did not survive whole
+     * @param failure why it failed; null when it passed
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public record State(String state, int lost, Failure failure) {
+
+        /** Whether the verification passed. */
+        public boolean passed() {
+            return failure == null;
+        }
     }
 
     public CrashStateReport {
         failures = List.copyOf(failures);
+        states = List.copyOf(states);
     }
 
     /** The states that failed. */
@@ -39,14 +67,25 @@ public record CrashStateReport(int checked, List<Failure> failures, int duplicat
         return failures.size();
     }
 
-    /** Passes when no state failed; otherwise fails naming the smallest failing state and what it dropped. */
+    /**
+     * Passes when no state failed; otherwise fails naming the smallest failing state, what it dropped, and the
+     * first lines of what it lost by name.
+     */
     public void assertPassed() {
         if (failures.isEmpty()) {
             return;
         }
         Failure first = failures.get(0);
-        AssertionError e = new AssertionError(failing() + " of " + checked + " crash states failed ("
+        StringBuilder message = new StringBuilder(failing() + " of " + checked + " crash states failed ("
                 + boundNote() + "); the smallest, " + first.state() + ": " + first.message());
+        List<String> lines = first.explanation();
+        for (int i = 0; i < Math.min(SHOWN, lines.size()); i++) {
+            message.append("\n  ").append(lines.get(i));
+        }
+        if (lines.size() > SHOWN) {
+            message.append("\n  and ").append(lines.size() - SHOWN).append(" more (the report's failures list them)");
+        }
+        AssertionError e = new AssertionError(message.toString());
         if (first.cause() != null) {
             e.initCause(first.cause());
         }

@@ -1,5 +1,6 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.BlockCutExplanation;
 import io.flushcheck.powercut.internal.CrashState;
 import io.flushcheck.powercut.internal.CrashStateSpace;
 import io.flushcheck.powercut.internal.Epoch;
@@ -8,6 +9,7 @@ import io.flushcheck.powercut.internal.LoopDevices;
 import io.flushcheck.powercut.internal.Mounts;
 import io.flushcheck.powercut.internal.RecordedWrite;
 import io.flushcheck.powercut.internal.StateImages;
+import io.flushcheck.powercut.internal.TreeView;
 import io.flushcheck.powercut.internal.WritePlaces;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -49,7 +51,12 @@ import org.apiguardian.api.API;
  *
  * <p>A failing state names the write it lost or tore by its place on the drive and by the file whose bytes
  * lie there as the recording ended (FIEMAP), or says that no file's data does (the filesystem's metadata or
- * journal, or space freed since). The recording and the images are files in the disk's work directory,
+ * journal, or space freed since). The first few failing states are explained by name as a power cut is: the
+ * names and files of the survivor that differ (by inode, size and modification time) from the state of the
+ * same epoch that kept every write, mounted for that, with the sync that would have kept each. Where that
+ * state differs in no name (the acknowledged change needed a later epoch's writes, such as the journal
+ * commit after the next flush), the complete state of the next epochs is compared, then the filesystem as
+ * the recording ended. The recording and the images are files in the disk's work directory,
  * removed when the disk closes.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
@@ -77,9 +84,11 @@ public final class CrashStates {
     private final String fsType;
     private final int atomicUnit;
     private final WritePlaces places;
+    /** The filesystem's names as the recording ended; null when they could not be looked at. */
+    private final TreeView ended;
 
     CrashStates(Path work, Path dir, Path base, Path log, List<Epoch> epochs, AcknowledgedRecords acknowledged,
-                String fsType, int atomicUnit, WritePlaces places) {
+                String fsType, int atomicUnit, WritePlaces places, TreeView ended) {
         this.work = work;
         this.dir = dir;
         this.base = base;
@@ -89,6 +98,7 @@ public final class CrashStates {
         this.fsType = fsType;
         this.atomicUnit = atomicUnit;
         this.places = places;
+        this.ended = ended;
     }
 
     /** What the workload acknowledged while it was recorded. */
@@ -104,6 +114,11 @@ public final class CrashStates {
     /** The writes the drive received while the workload was recorded. */
     public int writes() {
         return epochs.stream().mapToInt(e -> e.writes().size()).sum();
+    }
+
+    /** The states {@link #check} checks with the bound {@code maxStates}: the distinct ones, at most the bound. */
+    public int states(int maxStates) {
+        return CrashStateSpace.enumerate(epochs, atomicUnit, maxStates).states().size();
     }
 
     /**
@@ -122,36 +137,117 @@ public final class CrashStates {
             byEpoch.add(i);
         }
         byEpoch.sort(Comparator.comparingInt(i -> ordered.get(i).epoch()));
-        CrashStateReport.Failure[] failed = new CrashStateReport.Failure[ordered.size()];
+        Checked[] checked = new Checked[ordered.size()];
         Path image = dir.resolve("state.img");
         Path mountPoint = Files.createDirectories(dir.resolve("state"));
         // Noted for the cleanup after a killed run: the mount point once, each loop device once (the kernel
         // hands the same few out again), so that a cleanup runs losetup once a device, not once a state.
         Leftovers.record(work, "mount", mountPoint.toString());
         Set<String> noted = new HashSet<>();
-        try (StateImages images = StateImages.open(base, log, Files.size(base), epochs, dir)) {
-            for (int i : byEpoch) {
-                CrashState state = ordered.get(i);
-                images.write(state, image);
-                failed[i] = checkOne(state, image, mountPoint, verification, noted);
+        List<CrashStateReport.State> outcomes = new ArrayList<>();
+        List<CrashStateReport.Failure> failures = new ArrayList<>();
+        try {
+            try (StateImages images = StateImages.open(base, log, Files.size(base), epochs, dir)) {
+                for (int i : byEpoch) {
+                    CrashState state = ordered.get(i);
+                    images.write(state, image);
+                    checked[i] = checkOne(state, image, mountPoint, verification, noted);
+                }
+            }
+            List<Integer> explained = new ArrayList<>();
+            for (int i = 0; i < checked.length && explained.size() < EXPLAINED; i++) {
+                if (checked[i] != null) {
+                    explained.add(i);
+                }
+            }
+            List<List<String>> explanations = explain(ordered, checked, explained, image, mountPoint, noted);
+            for (int i = 0; i < checked.length; i++) {
+                CrashStateReport.Failure f = null;
+                if (checked[i] != null) {
+                    int at = explained.indexOf(i);
+                    f = checked[i].failure(at < 0 ? List.of() : explanations.get(at));
+                    failures.add(f);
+                }
+                outcomes.add(new CrashStateReport.State(describe(ordered.get(i)), ordered.get(i).lost(), f));
             }
         } finally {
             Files.deleteIfExists(image);
             Files.deleteIfExists(mountPoint);
         }
-        List<CrashStateReport.Failure> failures = new ArrayList<>();
-        for (CrashStateReport.Failure f : failed) {
-            if (f != null) {
-                failures.add(f);
-            }
-        }
         return new CrashStateReport(ordered.size(), failures, space.duplicates(), space.leftOut(), maxStates,
-                (System.nanoTime() - started) / 1e9);
+                (System.nanoTime() - started) / 1e9, outcomes);
     }
 
-    /** Mounts {@code image}, the state's, verifies it and takes it down: null when it passed. */
-    private CrashStateReport.Failure checkOne(CrashState state, Path image, Path mountPoint, Verification verification,
-                                              Set<String> noted) throws IOException {
+    /** The failing states explained by file, fewest writes lost first: a person reads the first few. */
+    static final int EXPLAINED = 3;
+
+    /** A failing state as its check left it: what the verification said, and the survivor's names. */
+    private record Checked(String state, int lost, String message, Throwable cause, TreeView survivor) {
+
+        CrashStateReport.Failure failure(List<String> explanation) {
+            return new CrashStateReport.Failure(state, lost, message, cause, explanation);
+        }
+    }
+
+    /** The later epochs whose complete state is looked at when the failing state's own shows no difference. */
+    private static final int LATER_EPOCHS = 2;
+
+    /**
+     * For each failing state of {@code which}, what its survivor lacks by name, with the sync that would have kept
+     * it: compared with the state of its epoch that kept every write (materialized and mounted again here); where
+     * that shows no difference (what was acknowledged needed writes of a later epoch), with the complete state of
+     * each of the next {@value #LATER_EPOCHS} epochs, the first that differs; then with the filesystem as the
+     * recording ended. The first line names what it was compared with.
+     */
+    private List<List<String>> explain(List<CrashState> ordered, Checked[] checked, List<Integer> which, Path image,
+                                       Path mountPoint, Set<String> noted) throws IOException {
+        List<List<String>> lines = new ArrayList<>();
+        for (int i : which) {
+            TreeView survivor = checked[i].survivor();
+            lines.add(survivor == null ? List.of() : explain(ordered.get(i), survivor, image, mountPoint, noted));
+        }
+        return lines;
+    }
+
+    private List<String> explain(CrashState state, TreeView survivor, Path image, Path mountPoint, Set<String> noted)
+            throws IOException {
+        // Images go forward only: each explanation makes its own, from the recording's start.
+        try (StateImages images = StateImages.open(base, log, Files.size(base), epochs, dir)) {
+            int last = Math.min(epochs.size() - 1, state.epoch() + LATER_EPOCHS);
+            for (int e = state.epoch(); e <= last; e++) {
+                if (e == epochs.size() - 1 && state.epoch() == e && state.lost() == 0) {
+                    break; // the state is its epoch's complete one
+                }
+                int n = epochs.get(e).writes().size();
+                images.write(new CrashState(e, CrashState.Kind.PREFIX, n, 0, 0), image);
+                TreeView whole = look(image, mountPoint, noted);
+                if (whole == null) {
+                    continue;
+                }
+                List<String> differences = BlockCutExplanation.differences(whole, survivor);
+                if (!differences.isEmpty()) {
+                    List<String> lines = new ArrayList<>();
+                    lines.add("compared with " + (e == state.epoch() ? "its epoch's state with every write kept"
+                            : "the state with every write up to " + (e == epochs.size() - 1 ? "the end of the recording"
+                            : "flush " + epochs.get(e + 1).flushesBefore()) + " kept") + ":");
+                    lines.addAll(differences);
+                    return lines;
+                }
+            }
+        }
+        List<String> differences = ended == null ? List.of() : BlockCutExplanation.differences(ended, survivor);
+        if (differences.isEmpty()) {
+            return List.of("no name or file differs from " + (ended == null ? "its epoch's state with every write kept"
+                    : "the filesystem as the recording ended") + ": what failed is in the files' bytes");
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add("compared with the filesystem as the recording ended:");
+        lines.addAll(differences);
+        return lines;
+    }
+
+    /** Mounts {@code image} and takes its names; null when it does not mount. */
+    private TreeView look(Path image, Path mountPoint, Set<String> noted) throws IOException {
         String loop = LoopDevices.attach(image, false);
         try {
             if (noted.add(loop)) {
@@ -160,20 +256,53 @@ public final class CrashStates {
             try {
                 SimulatedDisk.mountSurvivor(loop, mountPoint, fsType);
             } catch (IOException e) {
-                return new CrashStateReport.Failure(describe(state), state.lost(), "the filesystem did not mount: "
-                        + e.getMessage(), e);
+                return null;
             }
             try {
-                verification.verify(mountPoint, acknowledged.acknowledgedBy(epochs.get(state.epoch()).flushesBefore()));
-                return null;
-            } catch (Exception | AssertionError e) {
-                return new CrashStateReport.Failure(describe(state), state.lost(), String.valueOf(e.getMessage()), e);
+                return TreeView.of(mountPoint);
             } finally {
                 Mounts.unmountLazy(mountPoint);
             }
         } finally {
             LoopDevices.detach(loop);
             awaitRelease(loop, image);
+        }
+    }
+
+    /** Mounts {@code image}, the state's, verifies it and takes it down: null when it passed. */
+    private Checked checkOne(CrashState state, Path image, Path mountPoint, Verification verification,
+                             Set<String> noted) throws IOException {
+        String loop = LoopDevices.attach(image, false);
+        try {
+            if (noted.add(loop)) {
+                Leftovers.record(work, "loop", loop);
+            }
+            try {
+                SimulatedDisk.mountSurvivor(loop, mountPoint, fsType);
+            } catch (IOException e) {
+                return new Checked(describe(state), state.lost(), "the filesystem did not mount: " + e.getMessage(), e,
+                        null);
+            }
+            try {
+                verification.verify(mountPoint, acknowledged.acknowledgedBy(epochs.get(state.epoch()).flushesBefore()));
+                return null;
+            } catch (Exception | AssertionError e) {
+                return new Checked(describe(state), state.lost(), String.valueOf(e.getMessage()), e, names(mountPoint));
+            } finally {
+                Mounts.unmountLazy(mountPoint);
+            }
+        } finally {
+            LoopDevices.detach(loop);
+            awaitRelease(loop, image);
+        }
+    }
+
+    /** The survivor's names, taken before it is unmounted; null when they cannot be read. */
+    private static TreeView names(Path mountPoint) {
+        try {
+            return TreeView.of(mountPoint);
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 

@@ -761,7 +761,22 @@ public final class SimulatedDisk implements AutoCloseable {
             throw new IOException("the simulated drive did not stop recording: " + stopped);
         }
         return new CrashStates(work, dir, base, log, Recording.epochs(log), acknowledged, fsType, atomicWriteBytes,
-                places());
+                places(), endedView());
+    }
+
+    /**
+     * The names of the filesystem as the recording ended, page cache included, to explain a failing state that
+     * lost none of its epoch's writes; null after a cut, or where it could not be looked at.
+     */
+    private TreeView endedView() {
+        if (cut || !powered()) {
+            return null;
+        }
+        try {
+            return TreeView.of(path);
+        } catch (IOException | RuntimeException e) {
+            return null; // such a state is then explained by its writes alone
+        }
     }
 
     /** Where the files lie on the drive now, to name a crash state's writes by file; none after a cut. */

@@ -18,12 +18,20 @@ final class RenamedFiles {
     }
 
     static void put(Path dir, String key, String value) throws IOException {
+        put(dir, key, value, true);
+    }
+
+    /** As {@link #put(Path, String, String)}; without {@code syncDirectory} the rename may not be durable. */
+    static void put(Path dir, String key, String value, boolean syncDirectory) throws IOException {
         Path tmp = dir.resolve(key + ".tmp");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             ch.write(ByteBuffer.wrap(value.getBytes(StandardCharsets.UTF_8)));
             ch.force(true);
         }
         Files.move(tmp, dir.resolve(key), StandardCopyOption.ATOMIC_MOVE);
+        if (!syncDirectory) {
+            return;
+        }
         try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
             d.force(true);
         }

@@ -155,8 +155,12 @@ public final class BlockCutExplanation {
         return lines;
     }
 
-    /** A line per name whose state after the cut is older than before it; a missing directory's names not repeated. */
-    static List<String> differences(TreeView before, TreeView after) {
+    /**
+     * A line per name whose state in {@code after} is older than in {@code before}, with the sync that would have
+     * kept it; a missing directory's names not repeated. Both views must come from one image, so that an inode
+     * number names the same file in each.
+     */
+    public static List<String> differences(TreeView before, TreeView after) {
         List<String> lines = new ArrayList<>();
         Map<String, TreeView.Entry> was = before.entries();
         Map<String, TreeView.Entry> is = after.entries();

@@ -1,0 +1,132 @@
+package io.flushcheck.cli;
+
+import io.flushcheck.powercut.CrashStateReport;
+import io.flushcheck.powercut.CrashStates;
+import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.LoggedWorld;
+import io.flushcheck.powercut.ProcessWorld;
+import io.flushcheck.powercut.SimulatedDisk;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.IntConsumer;
+
+/**
+ * Every crash state of one run of a user's command: the command runs once on a block-model disk whose drive
+ * records every write and flush, with {@code FLUSHCHECK_ACKS} naming a file it writes its acknowledgements to,
+ * a line each, which is followed as it grows and each line stamped with the drive's completed flushes. Each
+ * state is then mounted and the verify run there by {@code sh -c}, in a world of its own, with {@code {dir}}
+ * naming the state and {@code {acks}} a file of the lines acknowledged at or before the state's flush count.
+ */
+final class ProgramStates implements AutoCloseable {
+
+    static final String ACKS = "{acks}";
+    static final String ACKS_VARIABLE = "FLUSHCHECK_ACKS";
+    private static final int TAIL_LINES = 3;
+
+    /** What the run with the recording drive showed. */
+    record Recorded(int commandExit, String commandTail, long flushes, int writes, int epochs, int acknowledgements,
+                    double seconds) {
+    }
+
+    private final SimulatedDisk disk;
+    private final List<String> command;
+    private final String verify;
+    private final double timeoutSeconds;
+    private CrashStates states;
+
+    private ProgramStates(SimulatedDisk disk, List<String> command, String verify, double timeoutSeconds) {
+        this.disk = disk;
+        this.command = List.copyOf(command);
+        this.verify = verify;
+        this.timeoutSeconds = timeoutSeconds;
+    }
+
+    /** A fresh block-model disk for the command; closing this removes it, the recording and its states with it. */
+    static ProgramStates open(Path work, long sizeBytes, String fs, int atomicWriteBytes, List<String> command,
+                              String verify, double timeoutSeconds) throws IOException {
+        return new ProgramStates(SimulatedDisk.create(DiskModel.BLOCK, work, sizeBytes, fs, atomicWriteBytes), command,
+                verify, timeoutSeconds);
+    }
+
+    /** Runs the command once, the power on, the drive recording; what it acknowledged is kept. */
+    Recorded record() throws Exception {
+        long t0 = System.nanoTime();
+        Path acks = Files.createTempFile("flushcheck-acks-" + ProcessHandle.current().pid() + "-", ".txt");
+        try {
+            int[] exit = new int[1];
+            String[] tail = new String[1];
+            long[] flushes = new long[1];
+            states = disk.recordCrashStates(acknowledged -> {
+                long start = disk.flushes();
+                try (AckTail following = AckTail.start(acks, acknowledged::add);
+                     LoggedWorld p = LoggedWorld.start(ProgramCuts.substitute(command, disk.path()), b -> {
+                         b.environment().put(ACKS_VARIABLE, acks.toString());
+                         return ProcessWorld.start(b);
+                     })) {
+                    if (!p.waitFor(timeoutSeconds)) {
+                        p.kill();
+                        throw new IOException("the command was still running after " + seconds(timeoutSeconds)
+                                + " with the power on: give it more with --timeout");
+                    }
+                    exit[0] = p.exitCode();
+                    tail[0] = p.tail(TAIL_LINES);
+                }
+                flushes[0] = disk.flushes() - start;
+            });
+            return new Recorded(exit[0], tail[0], flushes[0], states.writes(), states.epochs(),
+                    states.acknowledged().all().size(), (System.nanoTime() - t0) / 1e9);
+        } finally {
+            Files.deleteIfExists(acks);
+        }
+    }
+
+    /** The states {@link #check} checks with the bound {@code maxStates}. */
+    int states(int maxStates) {
+        return states.states(maxStates);
+    }
+
+    /** Mounts each state, up to {@code maxStates}, and runs the verify there; {@code done} hears each one checked. */
+    CrashStateReport check(int maxStates, IntConsumer done) throws IOException {
+        int[] count = new int[1];
+        return states.check(maxStates, (survivor, mustSurvive) -> {
+            try {
+                verifyOne(survivor, mustSurvive);
+            } finally {
+                done.accept(++count[0]);
+            }
+        });
+    }
+
+    private void verifyOne(Path survivor, List<String> mustSurvive) throws IOException, InterruptedException {
+        Path acks = Files.createTempFile("flushcheck-state-acks-" + ProcessHandle.current().pid() + "-", ".txt");
+        try {
+            Files.write(acks, mustSurvive);
+            String line = verify.replace(ProgramCuts.DIR, ProgramCuts.shellWord(survivor.toString()))
+                    .replace(ACKS, ProgramCuts.shellWord(acks.toString()));
+            // A world of its own: what the verify leaves running ends with it, before the state is unmounted.
+            try (LoggedWorld v = LoggedWorld.start(List.of("sh", "-c", line), ProcessWorld::start)) {
+                if (!v.waitFor(timeoutSeconds)) {
+                    v.kill();
+                    throw new AssertionError("the verify was still running after " + seconds(timeoutSeconds));
+                }
+                if (v.exitCode() != 0) {
+                    String tail = v.tail(TAIL_LINES);
+                    throw new AssertionError("exit " + v.exitCode() + (tail.isEmpty() ? "" : ": " + tail));
+                }
+            }
+        } finally {
+            Files.deleteIfExists(acks);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        disk.close();
+    }
+
+    private static String seconds(double s) {
+        return String.format(java.util.Locale.ROOT, "%.0f s", s);
+    }
+}

@@ -1,0 +1,137 @@
+package io.flushcheck.powercut;
+
+import static io.flushcheck.cli.InProcess.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flushcheck.cli.InProcess.Run;
+import io.flushcheck.testing.MiniJson;
+import io.flushcheck.testing.Mounts;
+import io.flushcheck.testing.Requirements;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * {@code flushcheck powercut --explore} on a program that is not Java: the settings store (a Python script)
+ * runs once, writing each acknowledgement to {@code $FLUSHCHECK_ACKS}, and the verify runs on every crash
+ * state of that run with the acknowledgements made before it in {@code {acks}}.
+ */
+@ResourceLock(SimulatedPowerLoss.LOCK)
+class PowerCutExploreTests {
+
+    private static final String PYTHON = "/usr/bin/python3";
+    private static final int VALUES = 4;
+
+    @TempDir
+    Path tmp;
+
+    private Path store;
+    private Path check;
+
+    @BeforeEach
+    void needs() throws IOException {
+        Mounts.requireMountTools();
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        Requirements.requireCommand("setsid", "util-linux");
+        Requirements.require(Files.isExecutable(Path.of(PYTHON)), PYTHON + " (apt-get install python3)");
+        store = copy("store.py");
+        check = copy("check.py");
+    }
+
+    private Path copy(String name) throws IOException {
+        try (InputStream in = getClass().getResourceAsStream(name)) {
+            Path p = tmp.resolve(name);
+            Files.write(p, in.readAllBytes());
+            return p;
+        }
+    }
+
+    /** The store, its acknowledgements going to the file flushcheck names in the environment. */
+    private List<String> line(String mode, String... options) {
+        List<String> args = new ArrayList<>(List.of("powercut", "--explore"));
+        args.addAll(List.of(options));
+        args.addAll(List.of("--verify", PYTHON + " " + check + " {dir} {acks}", "--", "sh", "-c",
+                "exec " + PYTHON + " " + store + " \"$1\" \"$FLUSHCHECK_ACKS\" " + mode + " " + VALUES, "store", "{dir}"));
+        return args;
+    }
+
+    @Test
+    void anHonestStorePassesEveryCrashStateOfOneRun() {
+        Run r = run(line("honest").toArray(new String[0]));
+        assertThat(r.exit()).as(r.err()).isEqualTo(0);
+        assertThat(r.out()).startsWith("crash states of one run on ext4 (256 MiB): the command made ")
+                .contains(" epochs, " + VALUES + " acknowledgements\n")
+                .containsPattern("\\d+ states checked in [\\d.]+ s, 0 failing, \\d+ duplicates checked once, none left"
+                        + " out by the bound of 1000\n")
+                .doesNotContain("failed:");
+        assertThat(r.err()).containsPattern("flushcheck powercut: \\[(\\d+)/\\1\\] crash states checked\n");
+        PowerCutCommandTests.assertNothingLeft();
+        assertNoAcksFilesLeft();
+    }
+
+    @Test
+    void aStoreWithoutTheDirectorysSyncFailsAStateNamingTheFileAndTheDirectorySync() {
+        Run r = run(line("nodirsync").toArray(new String[0]));
+        System.out.println(r.out());
+        assertThat(r.exit()).as(r.err()).isEqualTo(1);
+        assertThat(r.out()).containsPattern("\\d+ states checked in [\\d.]+ s, [1-9]\\d* failing")
+                .containsPattern("failed: after flush \\d+[^\n]*: exit 1: acknowledged value \\d, found [\\dnone]+\n"
+                        + "    compared with [^\n]+:\n")
+                .as("the rename that replaced value, and the directory whose sync would have kept it")
+                .containsPattern("\n    value (is inode \\d+ \\(\\d+ bytes\\) again, not \\d+ \\(\\d+ bytes\\): the rename or"
+                        + " creation that replaced it|\\(\\d+ bytes\\) missing: its creation or rename) not durable, no sync"
+                        + " of the top directory completed after it\n");
+        PowerCutCommandTests.assertNothingLeft();
+        assertNoAcksFilesLeft();
+    }
+
+    @Test
+    void theJsonHasEveryStateAndTheFailingOnesExplained() {
+        Run r = run(line("nodirsync", "--json", "--max-states", "12").toArray(new String[0]));
+        assertThat(r.exit()).as(r.err()).isEqualTo(1);
+        Map<String, Object> json = MiniJson.object(MiniJson.parse(r.out()));
+        assertThat(json.get("mode")).isEqualTo("explore");
+        assertThat(json.get("model")).isEqualTo("block");
+        assertThat(json.get("maxStates")).isEqualTo(12L);
+        assertThat(json.get("commandExit")).isEqualTo(0L);
+        assertThat(json.get("acknowledgements")).isEqualTo((long) VALUES);
+        assertThat(((Number) json.get("flushes")).longValue()).isGreaterThanOrEqualTo(VALUES);
+        List<Map<String, Object>> states = new ArrayList<>();
+        for (Object s : MiniJson.array(json.get("states"))) {
+            states.add(MiniJson.object(s));
+        }
+        assertThat(json.get("checked")).isEqualTo(12L);
+        assertThat(states).hasSize(12);
+        assertThat(((Number) json.get("leftOut")).longValue()).isPositive();
+        long failed = states.stream().filter(s -> s.get("passed").equals(false)).count();
+        assertThat(json.get("failed")).isEqualTo(failed);
+        assertThat(json.get("passed")).isEqualTo(12L - failed);
+        assertThat(states).allSatisfy(s -> {
+            assertThat(s).containsKeys("state", "lost", "passed");
+            assertThat(s.containsKey("failure")).as("%s", s).isEqualTo(s.get("passed").equals(false));
+        });
+        Map<String, Object> first = states.stream().filter(s -> s.get("passed").equals(false)).findFirst().orElseThrow();
+        assertThat(MiniJson.array(first.get("explanation"))).map(String::valueOf)
+                .anyMatch(line -> line.endsWith("no sync of the top directory completed after it"));
+        PowerCutCommandTests.assertNothingLeft();
+    }
+
+    /** The acknowledgements' files (the command's, and each state's for the verify) are gone. */
+    private static void assertNoAcksFilesLeft() {
+        try (var s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            assertThat(s.map(p -> p.getFileName().toString())).noneMatch(n ->
+                    n.startsWith("flushcheck-acks-" + ProcessHandle.current().pid() + "-")
+                            || n.startsWith("flushcheck-state-acks-" + ProcessHandle.current().pid() + "-"));
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
