@@ -160,7 +160,7 @@ public final class CrashStates {
                     explained.add(i);
                 }
             }
-            List<List<String>> explanations = explain(ordered, checked, explained, image, mountPoint, noted);
+            List<List<String>> explanations = explain(ordered, explained, image, mountPoint, noted);
             for (int i = 0; i < checked.length; i++) {
                 CrashStateReport.Failure f = null;
                 if (checked[i] != null) {
@@ -181,8 +181,8 @@ public final class CrashStates {
     /** The failing states explained by file, fewest writes lost first: a person reads the first few. */
     static final int EXPLAINED = 3;
 
-    /** A failing state as its check left it: what the verification said, and the survivor's names. */
-    private record Checked(String state, int lost, String message, Throwable cause, TreeView survivor) {
+    /** A failing state as its check left it: what the verification said. */
+    private record Checked(String state, int lost, String message, Throwable cause) {
 
         CrashStateReport.Failure failure(List<String> explanation) {
             return new CrashStateReport.Failure(state, lost, message, cause, explanation);
@@ -199,20 +199,26 @@ public final class CrashStates {
      * each of the next {@value #LATER_EPOCHS} epochs, the first that differs; then with the filesystem as the
      * recording ended. The first line names what it was compared with.
      */
-    private List<List<String>> explain(List<CrashState> ordered, Checked[] checked, List<Integer> which, Path image,
-                                       Path mountPoint, Set<String> noted) throws IOException {
+    private List<List<String>> explain(List<CrashState> ordered, List<Integer> which, Path image, Path mountPoint,
+                                       Set<String> noted) throws IOException {
         List<List<String>> lines = new ArrayList<>();
         for (int i : which) {
-            TreeView survivor = checked[i].survivor();
-            lines.add(survivor == null ? List.of() : explain(ordered.get(i), survivor, image, mountPoint, noted));
+            lines.add(explain(ordered.get(i), image, mountPoint, noted));
         }
         return lines;
     }
 
-    private List<String> explain(CrashState state, TreeView survivor, Path image, Path mountPoint, Set<String> noted)
-            throws IOException {
+    private List<String> explain(CrashState state, Path image, Path mountPoint, Set<String> noted) throws IOException {
+        TreeView survivor;
         // Images go forward only: each explanation makes its own, from the recording's start.
         try (StateImages images = StateImages.open(base, log, Files.size(base), epochs, dir)) {
+            // The state's names as the crash left them, mounted again: its verification may have changed them
+            // (SQLite rolls a hot journal back and deletes it as it opens the database).
+            images.write(state, image);
+            survivor = look(image, mountPoint, noted);
+            if (survivor == null) {
+                return List.of();
+            }
             int last = Math.min(epochs.size() - 1, state.epoch() + LATER_EPOCHS);
             for (int e = state.epoch(); e <= last; e++) {
                 if (e == epochs.size() - 1 && state.epoch() == e && state.lost() == 0) {
@@ -280,29 +286,19 @@ public final class CrashStates {
             try {
                 SimulatedDisk.mountSurvivor(loop, mountPoint, fsType);
             } catch (IOException e) {
-                return new Checked(describe(state), state.lost(), "the filesystem did not mount: " + e.getMessage(), e,
-                        null);
+                return new Checked(describe(state), state.lost(), "the filesystem did not mount: " + e.getMessage(), e);
             }
             try {
                 verification.verify(mountPoint, acknowledged.acknowledgedBy(epochs.get(state.epoch()).flushesBefore()));
                 return null;
             } catch (Exception | AssertionError e) {
-                return new Checked(describe(state), state.lost(), String.valueOf(e.getMessage()), e, names(mountPoint));
+                return new Checked(describe(state), state.lost(), String.valueOf(e.getMessage()), e);
             } finally {
                 Mounts.unmountLazy(mountPoint);
             }
         } finally {
             LoopDevices.detach(loop);
             awaitRelease(loop, image);
-        }
-    }
-
-    /** The survivor's names, taken before it is unmounted; null when they cannot be read. */
-    private static TreeView names(Path mountPoint) {
-        try {
-            return TreeView.of(mountPoint);
-        } catch (IOException | RuntimeException e) {
-            return null;
         }
     }
 
