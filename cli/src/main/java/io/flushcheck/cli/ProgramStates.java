@@ -31,13 +31,16 @@ final class ProgramStates implements AutoCloseable {
     }
 
     private final SimulatedDisk disk;
+    /** The disk's work directory: the acknowledgement files live there, and go with it, after a kill too. */
+    private final Path work;
     private final List<String> command;
     private final String verify;
     private final double timeoutSeconds;
     private CrashStates states;
 
-    private ProgramStates(SimulatedDisk disk, List<String> command, String verify, double timeoutSeconds) {
+    private ProgramStates(SimulatedDisk disk, Path work, List<String> command, String verify, double timeoutSeconds) {
         this.disk = disk;
+        this.work = work;
         this.command = List.copyOf(command);
         this.verify = verify;
         this.timeoutSeconds = timeoutSeconds;
@@ -46,14 +49,14 @@ final class ProgramStates implements AutoCloseable {
     /** A fresh block-model disk for the command; closing this removes it, the recording and its states with it. */
     static ProgramStates open(Path work, long sizeBytes, String fs, int atomicWriteBytes, List<String> command,
                               String verify, double timeoutSeconds) throws IOException {
-        return new ProgramStates(SimulatedDisk.create(DiskModel.BLOCK, work, sizeBytes, fs, atomicWriteBytes), command,
-                verify, timeoutSeconds);
+        return new ProgramStates(SimulatedDisk.create(DiskModel.BLOCK, work, sizeBytes, fs, atomicWriteBytes), work,
+                command, verify, timeoutSeconds);
     }
 
     /** Runs the command once, the power on, the drive recording; what it acknowledged is kept. */
     Recorded record() throws Exception {
         long t0 = System.nanoTime();
-        Path acks = Files.createTempFile("flushcheck-acks-" + ProcessHandle.current().pid() + "-", ".txt");
+        Path acks = Files.createTempFile(work, "acks-", ".txt");
         try {
             int[] exit = new int[1];
             String[] tail = new String[1];
@@ -100,7 +103,7 @@ final class ProgramStates implements AutoCloseable {
     }
 
     private void verifyOne(Path survivor, List<String> mustSurvive) throws IOException, InterruptedException {
-        Path acks = Files.createTempFile("flushcheck-state-acks-" + ProcessHandle.current().pid() + "-", ".txt");
+        Path acks = Files.createTempFile(work, "state-acks-", ".txt");
         try {
             Files.write(acks, mustSurvive);
             String line = verify.replace(ProgramCuts.DIR, ProgramCuts.shellWord(survivor.toString()))
