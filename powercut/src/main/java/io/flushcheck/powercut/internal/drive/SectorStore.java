@@ -1,7 +1,7 @@
 package io.flushcheck.powercut.internal.drive;
 
-import io.flushcheck.powercut.internal.model.FlushFaults;
 import io.flushcheck.powercut.internal.model.PowerLossModel;
+import io.flushcheck.powercut.internal.model.PowerSwitch;
 import io.flushcheck.powercut.internal.model.StoreFile;
 import io.flushcheck.powercut.internal.model.WriteFaults;
 import java.io.IOException;
@@ -59,19 +59,13 @@ public final class SectorStore implements PowerLossModel {
     private int[] oldSectors = new int[64];
     private int oldCount;
     private final ByteBuffer one = ByteBuffer.allocate(SECTOR);
-    private long flushes;
-    private boolean frozen;
-    private long cutAtFlush = -1;
-    private Runnable atCut;
-    private Runnable onFreeze = () -> { };
-    private long cutDuringFlush = -1;
-    private long duringSeed;
+    private final PowerSwitch power = new PowerSwitch();
+    /** What the cut during an armed flush kept and discarded; null until one happened. */
     private long[] duringCut;
     private long discardedAfterCut;
     /** The sectors the last cut put back whole, and those it kept only in part (torn). */
     private BitSet cutDiscarded = new BitSet();
     private BitSet cutTorn = new BitSet();
-    private final FlushFaults faults = new FlushFaults();
     private final WriteFaults writeFaults = new WriteFaults();
     /** Where the drive notes its writes and flushes while a workload is recorded ({@link #record}), or null. */
     private WriteLog recording;
@@ -183,14 +177,14 @@ public final class SectorStore implements PowerLossModel {
     public synchronized int writeResult(long offset, ByteBuffer data) {
         int length = data.remaining();
         check(offset, length);
-        if (!frozen) {
+        if (!power.frozen()) {
             int failure = writeFaults.failsNow(0, offset, length);
             if (failure != 0) {
                 data.position(data.limit());
                 return failure;
             }
         }
-        if (frozen) {
+        if (power.frozen()) {
             discardedAfterCut += length;
             data.position(data.limit());
             return 0;
@@ -344,30 +338,16 @@ public final class SectorStore implements PowerLossModel {
      * power went at it, the planned one for a failing flush, {@link #failFlushesAfter}).
      */
     public synchronized int flushResult() {
-        if (frozen) {
-            return armedCutHappened() ? PowerLossModel.EIO : 0;
-        }
-        int failure = faults.failsNow(flushes);
-        if (failure != 0) {
-            return failure;
-        }
-        if (flushes + 1 == cutDuringFlush) {
-            duringCut = freeze(CutMode.SUBSET, duringSeed);
-            return PowerLossModel.EIO;
+        int refused = power.arrive(seed -> duringCut = freeze(CutMode.SUBSET, seed));
+        if (refused != PowerSwitch.CARRY_OUT) {
+            return refused;
         }
         clearCache(); // what the file holds is durable now: the old contents are forgotten
-        flushes++;
-        if (recording != null) {
-            recording.flush(flushes);
-        }
-        if (flushes == cutAtFlush) {
-            frozen = true;
-            if (atCut != null) {
-                // Before the flush is reported done: whatever waits for it never learns that it completed.
-                atCut.run();
+        power.completed(k -> {
+            if (recording != null) {
+                recording.flush(k);
             }
-            onFreeze.run();
-        }
+        });
         return 0;
     }
 
@@ -377,12 +357,12 @@ public final class SectorStore implements PowerLossModel {
      */
     @Override
     public synchronized void failFlushesAfter(long k, boolean persistent, int errno) {
-        faults.failAfter(k, persistent, errno);
+        power.failFlushesAfter(k, persistent, errno);
     }
 
     @Override
     public synchronized long failedFlushes() {
-        return faults.failed();
+        return power.failedFlushes();
     }
 
     @Override
@@ -401,7 +381,7 @@ public final class SectorStore implements PowerLossModel {
 
     @Override
     public synchronized void whenFrozen(Runnable action) {
-        onFreeze = action;
+        power.whenFrozen(action);
     }
 
     /**
@@ -418,15 +398,7 @@ public final class SectorStore implements PowerLossModel {
      */
     @Override
     public synchronized void cutAtFlush(long k, Runnable atCut) {
-        if (frozen) {
-            throw new IllegalStateException("the power is already cut");
-        }
-        if (k <= flushes) {
-            throw new IllegalArgumentException("flush " + k + " has already happened (" + flushes + " so far)");
-        }
-        cutAtFlush = k;
-        this.atCut = atCut;
-        cutDuringFlush = -1;
+        power.cutAtFlush(k, atCut);
     }
 
     /**
@@ -437,21 +409,13 @@ public final class SectorStore implements PowerLossModel {
      */
     @Override
     public synchronized void cutDuringFlush(long k, long seed) {
-        if (frozen) {
-            throw new IllegalStateException("the power is already cut");
-        }
-        if (k <= flushes) {
-            throw new IllegalArgumentException("flush " + k + " has already happened (" + flushes + " so far)");
-        }
-        cutDuringFlush = k;
-        duringSeed = seed;
-        cutAtFlush = -1;
+        power.cutDuringFlush(k, seed);
     }
 
     /** True when the power went at an armed flush ({@link #cutAtFlush}, {@link #cutDuringFlush}). */
     @Override
     public synchronized boolean armedCutHappened() {
-        return frozen && (duringCut != null || cutAtFlush > 0 && flushes == cutAtFlush);
+        return power.armedCutHappened();
     }
 
     /** Bytes written after a cut, which the frozen drive discarded. */
@@ -462,7 +426,7 @@ public final class SectorStore implements PowerLossModel {
     /** Flushes completed so far. */
     @Override
     public synchronized long flushes() {
-        return flushes;
+        return power.flushes();
     }
 
     /** Bytes written since the last flush: what a cut now could lose. */
@@ -473,7 +437,7 @@ public final class SectorStore implements PowerLossModel {
 
     @Override
     public synchronized boolean frozen() {
-        return frozen;
+        return power.frozen();
     }
 
     /**
@@ -488,18 +452,15 @@ public final class SectorStore implements PowerLossModel {
         if (duringCut != null) {
             return duringCut.clone(); // cut already, as the armed flush arrived
         }
-        if (frozen && cutAtFlush > 0 && flushes == cutAtFlush) {
+        if (power.cutAtArmedFlush()) {
             return new long[] {0, 0}; // cut already, at the armed flush: nothing was cached since
         }
-        if (frozen) {
-            throw new IllegalStateException("the power is already cut");
-        }
+        power.requirePower();
         return freeze(mode, seed);
     }
 
     private long[] freeze(CutMode mode, long seed) {
-        frozen = true;
-        onFreeze.run();
+        power.freeze();
         long kept = 0;
         Random random = new Random(seed);
         long[] order = lastWriteOrder();
@@ -654,11 +615,11 @@ public final class SectorStore implements PowerLossModel {
         if (recording != null) {
             throw new IllegalStateException("the drive is recording already");
         }
-        if (frozen) {
+        if (power.frozen()) {
             throw new IllegalStateException("the power is cut: nothing is written to record");
         }
         save(base);
-        recording = WriteLog.create(log, flushes);
+        recording = WriteLog.create(log, power.flushes());
     }
 
     /** Ends the recording, its log complete on the disk; false when none was under way. */

@@ -1,6 +1,6 @@
 package io.flushcheck.powercut.internal.files;
 
-import io.flushcheck.powercut.internal.model.FlushFaults;
+import io.flushcheck.powercut.internal.model.PowerSwitch;
 import io.flushcheck.powercut.internal.model.PowerLossModel;
 import io.flushcheck.powercut.internal.model.StoreFile;
 import io.flushcheck.powercut.internal.model.WriteFaults;
@@ -204,18 +204,10 @@ public final class FileTree implements PowerLossModel {
 
     private final Map<Long, Node> nodes = new HashMap<>();
     private long nextId = ROOT;
-    private long flushes;
-    private boolean frozen;
-    private long cutAtFlush = -1;
-    private Runnable atCut;
-    private Runnable onFreeze = () -> { };
-    private long cutDuringFlush = -1;
-    private long duringSeed;
+    private final PowerSwitch power = new PowerSwitch();
+    /** What the cut kept, however the power went; null while it is on, and after an armed sync until {@link #cut}. */
     private Survivor duringCut;
-    private final FlushFaults faults = new FlushFaults();
     private final WriteFaults writeFaults = new WriteFaults();
-    /** The power went at {@link #cut}, not at an armed sync. */
-    private boolean cutByCall;
     private final FileStore store;
     /** The bytes of every write not yet synced, in the order written; {@link FileChange#logPos} says where. */
     private StoreFile log;
@@ -497,7 +489,7 @@ public final class FileTree implements PowerLossModel {
 
     private Node writableDir(long id) throws Errno {
         Node d = dir(id);
-        if (frozen) {
+        if (power.frozen()) {
             throw new Errno(Errno.EIO);
         }
         return d;
@@ -512,7 +504,7 @@ public final class FileTree implements PowerLossModel {
     /** Writes the bytes remaining in {@code data} at {@code offset} of file {@code id}, consuming them. */
     public synchronized void write(long id, long offset, ByteBuffer data) throws Errno {
         Node n = file(id);
-        if (frozen) {
+        if (power.frozen()) {
             throw new Errno(Errno.EIO);
         }
         int length = data.remaining();
@@ -569,7 +561,7 @@ public final class FileTree implements PowerLossModel {
     /** Sets a file's size, cutting it or extending it with zeros. */
     public synchronized void truncate(long id, long size) throws Errno {
         Node n = file(id);
-        if (frozen) {
+        if (power.frozen()) {
             throw new Errno(Errno.EIO);
         }
         if (size < 0) {
@@ -624,16 +616,9 @@ public final class FileTree implements PowerLossModel {
      */
     public synchronized int syncResult(long id) throws Errno {
         Node n = node(id);
-        if (frozen) {
-            return armedCutHappened() ? Errno.EIO : 0;
-        }
-        int failure = faults.failsNow(flushes);
-        if (failure != 0) {
-            return failure;
-        }
-        if (flushes + 1 == cutDuringFlush) {
-            duringCut = freeze(CutMode.SUBSET, duringSeed);
-            return Errno.EIO;
+        int refused = power.arrive(seed -> duringCut = freeze(CutMode.SUBSET, seed));
+        if (refused != PowerSwitch.CARRY_OUT) {
+            return refused;
         }
         if (journaled) {
             // One ordered log: every name change and permission change so far commits with this sync.
@@ -665,14 +650,7 @@ public final class FileTree implements PowerLossModel {
         }
         n.durableMode = n.mode;
         seqAtLastSync = nameSeq;
-        flushes++;
-        if (flushes == cutAtFlush) {
-            frozen = true;
-            if (atCut != null) {
-                atCut.run();
-            }
-            onFreeze.run();
-        }
+        power.completed();
         return 0;
     }
 
@@ -686,12 +664,12 @@ public final class FileTree implements PowerLossModel {
     /** Runs {@code action} the moment the power goes, however it goes, before a sync the cut interrupts returns. */
     @Override
     public synchronized void failFlushesAfter(long k, boolean persistent, int errno) {
-        faults.failAfter(k, persistent, errno);
+        power.failFlushesAfter(k, persistent, errno);
     }
 
     @Override
     public synchronized long failedFlushes() {
-        return faults.failed();
+        return power.failedFlushes();
     }
 
     /** Writes to file {@code unit} (its node id, the inode number a program stats) fail as planned. */
@@ -710,7 +688,7 @@ public final class FileTree implements PowerLossModel {
 
     @Override
     public synchronized void whenFrozen(Runnable action) {
-        onFreeze = action;
+        power.whenFrozen(action);
     }
 
     /**
@@ -719,10 +697,7 @@ public final class FileTree implements PowerLossModel {
      */
     @Override
     public synchronized void cutAtFlush(long k, Runnable atCut) {
-        armCheck(k);
-        cutAtFlush = k;
-        this.atCut = atCut;
-        cutDuringFlush = -1;
+        power.cutAtFlush(k, atCut);
     }
 
     /**
@@ -731,36 +706,24 @@ public final class FileTree implements PowerLossModel {
      */
     @Override
     public synchronized void cutDuringFlush(long k, long seed) {
-        armCheck(k);
-        cutDuringFlush = k;
-        duringSeed = seed;
-        cutAtFlush = -1;
-    }
-
-    private void armCheck(long k) {
-        if (frozen) {
-            throw new IllegalStateException("the power is already cut");
-        }
-        if (k <= flushes) {
-            throw new IllegalArgumentException("flush " + k + " has already happened (" + flushes + " so far)");
-        }
+        power.cutDuringFlush(k, seed);
     }
 
     /** True when the power went at an armed sync. */
     @Override
     public synchronized boolean armedCutHappened() {
-        return frozen && !cutByCall && (duringCut != null || cutAtFlush > 0 && flushes == cutAtFlush);
+        return power.armedCutHappened();
     }
 
     /** Syncs completed so far. */
     @Override
     public synchronized long flushes() {
-        return flushes;
+        return power.flushes();
     }
 
     @Override
     public synchronized boolean frozen() {
-        return frozen;
+        return power.frozen();
     }
 
     /** Bytes written to files since their last sync: what a cut now could lose. */
@@ -783,12 +746,8 @@ public final class FileTree implements PowerLossModel {
      */
     @Override
     public synchronized long[] cut(CutMode mode, long seed) {
-        if (duringCut == null && !(frozen && cutAtFlush > 0 && flushes == cutAtFlush)) {
-            if (frozen) {
-                throw new IllegalStateException("the power is already cut");
-            }
-            // Set first: the survivor stands in duringCut, and an armed cut must not be read from it.
-            cutByCall = true;
+        if (duringCut == null && !power.cutAtArmedFlush()) {
+            power.requirePower();
             duringCut = freeze(mode, seed);
         } else if (duringCut == null) {
             duringCut = survivor(CutMode.FLUSHED, 0);
@@ -797,8 +756,7 @@ public final class FileTree implements PowerLossModel {
     }
 
     private Survivor freeze(CutMode mode, long seed) {
-        frozen = true;
-        onFreeze.run();
+        power.freeze();
         return survivor(mode, seed);
     }
 
