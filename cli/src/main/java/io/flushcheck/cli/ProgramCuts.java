@@ -1,9 +1,9 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.powercut.DiskModel;
-import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.DriveServerFailedException;
 import io.flushcheck.powercut.FaultPlan;
+import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.LoggedWorld;
 import io.flushcheck.powercut.PowerCut;
 import io.flushcheck.powercut.ProcessWorld;

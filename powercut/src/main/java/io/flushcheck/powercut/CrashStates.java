@@ -1,15 +1,15 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.cleanup.Leftovers;
 import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
+import io.flushcheck.powercut.internal.explain.TreeView;
+import io.flushcheck.powercut.internal.kernel.LoopDevices;
+import io.flushcheck.powercut.internal.kernel.Mounts;
 import io.flushcheck.powercut.internal.states.CrashState;
 import io.flushcheck.powercut.internal.states.CrashStateSpace;
 import io.flushcheck.powercut.internal.states.Epoch;
-import io.flushcheck.powercut.internal.cleanup.Leftovers;
-import io.flushcheck.powercut.internal.kernel.LoopDevices;
-import io.flushcheck.powercut.internal.kernel.Mounts;
 import io.flushcheck.powercut.internal.states.RecordedWrite;
 import io.flushcheck.powercut.internal.states.StateImages;
-import io.flushcheck.powercut.internal.explain.TreeView;
 import io.flushcheck.powercut.internal.states.WritePlaces;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,9 +1,9 @@
 package io.flushcheck.powercut.internal.cleanup;
 
-import io.flushcheck.powercut.internal.sys.Commands;
 import io.flushcheck.powercut.internal.drive.FuseDiskServer;
-import io.flushcheck.powercut.internal.sys.Libc;
 import io.flushcheck.powercut.internal.kernel.Mounts;
+import io.flushcheck.powercut.internal.sys.Commands;
+import io.flushcheck.powercut.internal.sys.Libc;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;

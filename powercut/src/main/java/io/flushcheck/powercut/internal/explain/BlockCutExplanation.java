@@ -1,8 +1,8 @@
 package io.flushcheck.powercut.internal.explain;
 
+import io.flushcheck.powercut.internal.drive.SectorStore;
 import io.flushcheck.powercut.internal.kernel.FileExtents;
 import io.flushcheck.powercut.internal.kernel.JournalPlace;
-import io.flushcheck.powercut.internal.drive.SectorStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

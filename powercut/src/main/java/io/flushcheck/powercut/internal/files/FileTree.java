@@ -1,7 +1,7 @@
 package io.flushcheck.powercut.internal.files;
 
-import io.flushcheck.powercut.internal.model.PowerSwitch;
 import io.flushcheck.powercut.internal.model.PowerLossModel;
+import io.flushcheck.powercut.internal.model.PowerSwitch;
 import io.flushcheck.powercut.internal.model.StoreFile;
 import io.flushcheck.powercut.internal.model.WriteFaults;
 import java.io.IOException;

@@ -1,14 +1,14 @@
 package io.flushcheck.powercut.internal.fuse;
 
-import org.apiguardian.api.API;
-import io.flushcheck.powercut.internal.sys.DeviceCalls;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
+import io.flushcheck.powercut.internal.sys.DeviceCalls;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import org.apiguardian.api.API;
 
 /**
  * One FUSE connection's requests and replies, in the kernel's protocol over {@code /dev/fuse}

@@ -1,8 +1,8 @@
 package io.flushcheck.powercut.internal.fuse;
 
-import io.flushcheck.powercut.internal.sys.Libc;
-import io.flushcheck.powercut.internal.kernel.Mounts;
 import com.sun.jna.Memory;
+import io.flushcheck.powercut.internal.kernel.Mounts;
+import io.flushcheck.powercut.internal.sys.Libc;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

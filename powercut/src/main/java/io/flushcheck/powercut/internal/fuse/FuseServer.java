@@ -1,7 +1,7 @@
 package io.flushcheck.powercut.internal.fuse;
 
-import org.apiguardian.api.API;
 import java.io.IOException;
+import org.apiguardian.api.API;
 
 /** A FUSE filesystem of flushcheck's own, mounted: it answers the kernel until unmounted. */
 @API(status = API.Status.INTERNAL, since = "0.1")

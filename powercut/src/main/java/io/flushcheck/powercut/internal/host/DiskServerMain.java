@@ -1,7 +1,7 @@
 package io.flushcheck.powercut.internal.host;
 
-import io.flushcheck.powercut.internal.drive.FuseDiskServer;
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
+import io.flushcheck.powercut.internal.drive.FuseDiskServer;
 import io.flushcheck.powercut.internal.drive.SectorImage;
 import io.flushcheck.powercut.internal.drive.SectorStore;
 import java.io.BufferedReader;

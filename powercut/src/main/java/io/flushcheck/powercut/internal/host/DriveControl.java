@@ -1,12 +1,12 @@
 package io.flushcheck.powercut.internal.host;
 
-import io.flushcheck.powercut.internal.files.FileTree;
 import io.flushcheck.powercut.internal.drive.FuseDiskServer;
-import io.flushcheck.powercut.internal.fuse.FuseServer;
-import io.flushcheck.powercut.internal.files.FuseTreeServer;
-import io.flushcheck.powercut.internal.sys.Libc;
-import io.flushcheck.powercut.internal.model.PowerLossModel;
 import io.flushcheck.powercut.internal.drive.SectorStore;
+import io.flushcheck.powercut.internal.files.FileTree;
+import io.flushcheck.powercut.internal.files.FuseTreeServer;
+import io.flushcheck.powercut.internal.fuse.FuseServer;
+import io.flushcheck.powercut.internal.model.PowerLossModel;
+import io.flushcheck.powercut.internal.sys.Libc;
 import io.flushcheck.powercut.internal.world.Worlds;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.flushcheck.powercut.internal.kernel;
 
-import io.flushcheck.powercut.internal.sys.Libc;
 import com.sun.jna.Memory;
+import io.flushcheck.powercut.internal.sys.Libc;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

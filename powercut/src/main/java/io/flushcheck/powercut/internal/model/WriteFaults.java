@@ -1,9 +1,9 @@
 package io.flushcheck.powercut.internal.model;
 
-import org.apiguardian.api.API;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * Writes that fail with the power on ({@link PowerLossModel#failWrites}), for either model: a write that

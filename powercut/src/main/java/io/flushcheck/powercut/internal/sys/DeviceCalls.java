@@ -1,7 +1,7 @@
 package io.flushcheck.powercut.internal.sys;
 
-import org.apiguardian.api.API;
 import com.sun.jna.Native;
+import org.apiguardian.api.API;
 
 /**
  * read(2) and write(2) on {@code /dev/fuse}, bound by JNA's direct mapping: every request the drive

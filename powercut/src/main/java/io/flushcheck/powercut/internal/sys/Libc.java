@@ -1,9 +1,9 @@
 package io.flushcheck.powercut.internal.sys;
 
-import org.apiguardian.api.API;
 import com.sun.jna.Library;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
+import org.apiguardian.api.API;
 
 /**
  * The few C library calls a FUSE server needs besides reading and writing /dev/fuse, which {@link DeviceCalls}

@@ -1,8 +1,8 @@
 package io.flushcheck.powercut.internal.drive;
 
-import io.flushcheck.powercut.internal.model.PowerLossModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.powercut.internal.model.PowerLossModel;
 import org.junit.jupiter.api.Test;
 
 /** What a cut of the drive discarded, as runs of sectors in bytes of the drive: whole, or torn. */

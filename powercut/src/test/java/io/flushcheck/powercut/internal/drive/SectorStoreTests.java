@@ -1,9 +1,9 @@
 package io.flushcheck.powercut.internal.drive;
 
-import io.flushcheck.powercut.internal.model.PowerLossModel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flushcheck.powercut.internal.model.PowerLossModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,9 @@
 package io.flushcheck.powercut.internal.files;
 
-import io.flushcheck.powercut.internal.model.PowerLossModel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flushcheck.powercut.internal.model.PowerLossModel;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

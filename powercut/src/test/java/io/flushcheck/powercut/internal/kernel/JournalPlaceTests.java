@@ -1,8 +1,8 @@
 package io.flushcheck.powercut.internal.kernel;
 
-import io.flushcheck.powercut.internal.sys.Commands;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.powercut.internal.sys.Commands;
 import io.flushcheck.testing.Requirements;
 import java.io.IOException;
 import java.io.RandomAccessFile;

@@ -1,9 +1,9 @@
 package io.flushcheck.powercut.internal.states;
 
-import io.flushcheck.powercut.internal.drive.SectorStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flushcheck.powercut.internal.drive.SectorStore;
 import io.flushcheck.powercut.internal.states.CrashState.Kind;
 import java.util.ArrayList;
 import java.util.List;

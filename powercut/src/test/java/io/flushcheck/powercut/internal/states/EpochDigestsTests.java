@@ -1,8 +1,8 @@
 package io.flushcheck.powercut.internal.states;
 
-import io.flushcheck.powercut.internal.drive.SectorStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.powercut.internal.drive.SectorStore;
 import io.flushcheck.powercut.internal.states.CrashState.Kind;
 import java.util.ArrayList;
 import java.util.HashSet;

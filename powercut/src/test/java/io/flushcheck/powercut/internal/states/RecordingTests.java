@@ -1,8 +1,8 @@
 package io.flushcheck.powercut.internal.states;
 
-import io.flushcheck.powercut.internal.drive.SectorStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.powercut.internal.drive.SectorStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
