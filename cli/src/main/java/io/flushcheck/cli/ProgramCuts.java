@@ -1,13 +1,14 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.powercut.DiskModel;
-import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.DriveServerFailedException;
 import io.flushcheck.powercut.FaultPlan;
+import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.LoggedWorld;
 import io.flushcheck.powercut.PowerCut;
 import io.flushcheck.powercut.ProcessWorld;
 import io.flushcheck.powercut.SimulatedDisk;
+import io.flushcheck.powercut.SimulatedDiskBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -61,8 +62,10 @@ final class ProgramCuts {
     }
 
     private SimulatedDisk disk() throws IOException {
-        return model.resolved() == DiskModel.FILE ? SimulatedDisk.createFiles(work, sizeBytes, rules)
-                : SimulatedDisk.create(model, work, sizeBytes, fs, atomicWriteBytes);
+        // The options of the model AUTO did not choose stay out: the builder refuses them rather than ignore them.
+        DiskModel chosen = model.resolved();
+        SimulatedDiskBuilder disk = SimulatedDisk.builder().model(chosen).sizeBytes(sizeBytes);
+        return (chosen == DiskModel.FILE ? disk.rules(rules) : disk.fs(fs).atomicWriteBytes(atomicWriteBytes)).create(work);
     }
 
     /**

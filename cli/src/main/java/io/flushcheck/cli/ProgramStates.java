@@ -49,8 +49,9 @@ final class ProgramStates implements AutoCloseable {
     /** A fresh block-model disk for the command; closing this removes it, the recording and its states with it. */
     static ProgramStates open(Path work, long sizeBytes, String fs, int atomicWriteBytes, List<String> command,
                               String verify, double timeoutSeconds) throws IOException {
-        return new ProgramStates(SimulatedDisk.create(DiskModel.BLOCK, work, sizeBytes, fs, atomicWriteBytes), work,
-                command, verify, timeoutSeconds);
+        SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeBytes(sizeBytes).fs(fs)
+                .atomicWriteBytes(atomicWriteBytes).create(work);
+        return new ProgramStates(disk, work, command, verify, timeoutSeconds);
     }
 
     /** Runs the command once, the power on, the drive recording; what it acknowledged is kept. */

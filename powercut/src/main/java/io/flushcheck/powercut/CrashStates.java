@@ -1,16 +1,16 @@
 package io.flushcheck.powercut;
 
-import io.flushcheck.powercut.internal.BlockCutExplanation;
-import io.flushcheck.powercut.internal.CrashState;
-import io.flushcheck.powercut.internal.CrashStateSpace;
-import io.flushcheck.powercut.internal.Epoch;
-import io.flushcheck.powercut.internal.Leftovers;
-import io.flushcheck.powercut.internal.LoopDevices;
-import io.flushcheck.powercut.internal.Mounts;
-import io.flushcheck.powercut.internal.RecordedWrite;
-import io.flushcheck.powercut.internal.StateImages;
-import io.flushcheck.powercut.internal.TreeView;
-import io.flushcheck.powercut.internal.WritePlaces;
+import io.flushcheck.powercut.internal.cleanup.Leftovers;
+import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
+import io.flushcheck.powercut.internal.explain.TreeView;
+import io.flushcheck.powercut.internal.kernel.LoopDevices;
+import io.flushcheck.powercut.internal.kernel.Mounts;
+import io.flushcheck.powercut.internal.states.CrashState;
+import io.flushcheck.powercut.internal.states.CrashStateSpace;
+import io.flushcheck.powercut.internal.states.Epoch;
+import io.flushcheck.powercut.internal.states.RecordedWrite;
+import io.flushcheck.powercut.internal.states.StateImages;
+import io.flushcheck.powercut.internal.states.WritePlaces;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.flushcheck.powercut;
 
-import io.flushcheck.powercut.internal.Filesystems;
+import io.flushcheck.powercut.internal.kernel.Filesystems;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,7 +81,7 @@ final class Disks {
                 "fusermount3 or fusermount to mount FUSE without root (apt-get install fuse3)", annotation);
         try {
             long size = config.sizeMiB() == 0 ? SimulatedDisk.defaultSizeBytes("ext4") : (long) config.sizeMiB() << 20;
-            return SimulatedDisk.createFiles(workDir(), size, config.rules());
+            return SimulatedDisk.builder().model(DiskModel.FILE).sizeBytes(size).rules(config.rules()).create(workDir());
         } catch (IOException e) {
             throw new ExtensionConfigurationException("cannot make a simulated disk of the file model: " + e.getMessage(), e);
         }
@@ -105,8 +105,9 @@ final class Disks {
                 annotation);
         Path work = workDir();
         try {
-            return SimulatedDisk.create(work, size, config.fs(), List.of(config.mkfsOptions()), config.directIo(),
-                    config.atomicWriteBytes());
+            return SimulatedDisk.builder().model(DiskModel.BLOCK).sizeBytes(size).fs(config.fs())
+                    .mkfsOptions(config.mkfsOptions()).directIo(config.directIo()).atomicWriteBytes(config.atomicWriteBytes())
+                    .create(work);
         } catch (NoFreeLoopDeviceException e) {
             require(false, "a free loop device, and found " + e.getMessage(), annotation);
             throw new IllegalStateException(e);

@@ -1,23 +1,23 @@
 package io.flushcheck.powercut;
 
-import io.flushcheck.powercut.internal.BlockCutExplanation;
-import io.flushcheck.powercut.internal.Commands;
-import io.flushcheck.powercut.internal.DiskServerMain;
-import io.flushcheck.powercut.internal.DriveHost;
-import io.flushcheck.powercut.internal.Filesystems;
-import io.flushcheck.powercut.internal.FuseDiskServer;
-import io.flushcheck.powercut.internal.FuseMount;
-import io.flushcheck.powercut.internal.JournalPlace;
-import io.flushcheck.powercut.internal.Leftovers;
-import io.flushcheck.powercut.internal.LoopDevices;
-import io.flushcheck.powercut.internal.LoopPool;
-import io.flushcheck.powercut.internal.Mounts;
-import io.flushcheck.powercut.internal.PathWord;
-import io.flushcheck.powercut.internal.Recording;
-import io.flushcheck.powercut.internal.SectorStore;
-import io.flushcheck.powercut.internal.TreeView;
-import io.flushcheck.powercut.internal.WorkDirectory;
-import io.flushcheck.powercut.internal.WritePlaces;
+import io.flushcheck.powercut.internal.cleanup.Leftovers;
+import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
+import io.flushcheck.powercut.internal.drive.FuseDiskServer;
+import io.flushcheck.powercut.internal.drive.SectorStore;
+import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
+import io.flushcheck.powercut.internal.explain.TreeView;
+import io.flushcheck.powercut.internal.fuse.FuseMount;
+import io.flushcheck.powercut.internal.host.DiskServerMain;
+import io.flushcheck.powercut.internal.host.DriveHost;
+import io.flushcheck.powercut.internal.host.PathWord;
+import io.flushcheck.powercut.internal.kernel.Filesystems;
+import io.flushcheck.powercut.internal.kernel.JournalPlace;
+import io.flushcheck.powercut.internal.kernel.LoopDevices;
+import io.flushcheck.powercut.internal.kernel.LoopPool;
+import io.flushcheck.powercut.internal.kernel.Mounts;
+import io.flushcheck.powercut.internal.states.Recording;
+import io.flushcheck.powercut.internal.states.WritePlaces;
+import io.flushcheck.powercut.internal.sys.Commands;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -95,7 +95,7 @@ public final class SimulatedDisk implements AutoCloseable {
      * directories), and says so on stderr.
      */
     public static SimulatedDisk create(Path work, long sizeBytes, String fsType, List<String> mkfsOptions) throws IOException {
-        return create(work, sizeBytes, fsType, mkfsOptions, false);
+        return builder().model(DiskModel.BLOCK).sizeBytes(sizeBytes).fs(fsType).mkfsOptions(mkfsOptions).create(work);
     }
 
     /**
@@ -105,7 +105,8 @@ public final class SimulatedDisk implements AutoCloseable {
      */
     public static SimulatedDisk create(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo)
             throws IOException {
-        return create(work, sizeBytes, fsType, mkfsOptions, directIo, SectorStore.SECTOR);
+        return builder().model(DiskModel.BLOCK).sizeBytes(sizeBytes).fs(fsType).mkfsOptions(mkfsOptions).directIo(directIo)
+                .create(work);
     }
 
     /**
@@ -117,6 +118,22 @@ public final class SimulatedDisk implements AutoCloseable {
      */
     public static SimulatedDisk create(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo,
                                        int atomicWriteBytes) throws IOException {
+        return builder().model(DiskModel.BLOCK).sizeBytes(sizeBytes).fs(fsType).mkfsOptions(mkfsOptions).directIo(directIo)
+                .atomicWriteBytes(atomicWriteBytes).create(work);
+    }
+
+    /**
+     * A disk configured option by option, the way {@link SimulatedPowerLoss} configures one:
+     * {@code SimulatedDisk.builder().model(DiskModel.BLOCK).fs("xfs").sizeMiB(512).create(work)}. An option the
+     * chosen model does not take is refused, not ignored ({@link SimulatedDiskBuilder}).
+     */
+    public static SimulatedDiskBuilder builder() {
+        return new SimulatedDiskBuilder();
+    }
+
+    /** The block model's disk, its options checked here; what every way of making one comes to. */
+    static SimulatedDisk makeBlock(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo,
+                                   int atomicWriteBytes) throws IOException {
         if (!validAtomicWriteBytes(atomicWriteBytes)) {
             throw new IllegalArgumentException("a drive writes 512, 1024, 2048 or 4096 bytes atomically, not "
                     + atomicWriteBytes);
@@ -151,7 +168,7 @@ public final class SimulatedDisk implements AutoCloseable {
      * plain directory.
      */
     public static SimulatedDisk createFiles(Path work) throws IOException {
-        return createFiles(work, DEFAULT_FILES_BYTES);
+        return builder().model(DiskModel.FILE).create(work);
     }
 
     /** The size of a file model's disk made by {@link #createFiles(Path)}: 1 GiB. */
@@ -163,7 +180,7 @@ public final class SimulatedDisk implements AutoCloseable {
      * files under {@code work}, not in memory.
      */
     public static SimulatedDisk createFiles(Path work, long sizeBytes) throws IOException {
-        return createFiles(work, sizeBytes, FileRules.JOURNALED);
+        return builder().model(DiskModel.FILE).sizeBytes(sizeBytes).create(work);
     }
 
     /**
@@ -172,6 +189,11 @@ public final class SimulatedDisk implements AutoCloseable {
      * {@link FileRules#POSIX} (names durable only at their directory's sync).
      */
     public static SimulatedDisk createFiles(Path work, long sizeBytes, FileRules rules) throws IOException {
+        return builder().model(DiskModel.FILE).sizeBytes(sizeBytes).rules(rules).create(work);
+    }
+
+    /** The file model's disk, its options checked here; what every way of making one comes to. */
+    static SimulatedDisk makeFiles(Path work, long sizeBytes, FileRules rules) throws IOException {
         if (sizeBytes <= 0) {
             throw new IllegalArgumentException("a disk holds a positive number of bytes, not " + sizeBytes);
         }
@@ -208,8 +230,9 @@ public final class SimulatedDisk implements AutoCloseable {
      */
     public static SimulatedDisk create(DiskModel model, Path work, long sizeBytes, String fsType, int atomicWriteBytes)
             throws IOException {
-        return model.resolved() == DiskModel.FILE ? createFiles(work, sizeBytes)
-                : create(work, sizeBytes, fsType, List.of(), false, atomicWriteBytes);
+        SimulatedDiskBuilder builder = builder().model(model).sizeBytes(sizeBytes);
+        // Both models' options come in; the model AUTO does not choose takes none of them.
+        return (model.resolved() == DiskModel.FILE ? builder : builder.fs(fsType).atomicWriteBytes(atomicWriteBytes)).create(work);
     }
 
     /** fusermount3 or fuse 2's fusermount, which mounts the file model without root; null when neither is installed. */

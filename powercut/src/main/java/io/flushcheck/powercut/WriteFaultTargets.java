@@ -1,6 +1,6 @@
 package io.flushcheck.powercut;
 
-import io.flushcheck.powercut.internal.FileExtents;
+import io.flushcheck.powercut.internal.kernel.FileExtents;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -33,7 +33,7 @@ class BlockCutExplanationTests {
     private SimulatedDisk disk(String fs) throws IOException {
         Mounts.requireMountTools();
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        Requirements.require(io.flushcheck.powercut.internal.Filesystems.find("mkfs." + fs) != null, "mkfs." + fs);
+        Requirements.require(io.flushcheck.powercut.internal.kernel.Filesystems.find("mkfs." + fs) != null, "mkfs." + fs);
         long mib = switch (fs) {
             case "xfs" -> 320;
             case "btrfs" -> 128;

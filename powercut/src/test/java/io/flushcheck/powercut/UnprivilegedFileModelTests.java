@@ -2,7 +2,7 @@ package io.flushcheck.powercut;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flushcheck.powercut.internal.FuseMount;
+import io.flushcheck.powercut.internal.fuse.FuseMount;
 import io.flushcheck.testing.ChildJvm;
 import io.flushcheck.testing.Requirements;
 import io.flushcheck.testing.Unprivileged;

@@ -2,7 +2,7 @@ package io.flushcheck.powercut;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flushcheck.powercut.internal.Filesystems;
+import io.flushcheck.powercut.internal.kernel.Filesystems;
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
 import java.io.IOException;

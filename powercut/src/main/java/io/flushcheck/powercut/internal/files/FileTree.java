@@ -1,0 +1,1087 @@
+package io.flushcheck.powercut.internal.files;
+
+import io.flushcheck.powercut.internal.model.PowerLossModel;
+import io.flushcheck.powercut.internal.model.PowerSwitch;
+import io.flushcheck.powercut.internal.model.StoreFile;
+import io.flushcheck.powercut.internal.model.WriteFaults;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.apiguardian.api.API;
+
+/**
+ * A directory tree as the file-level model of a power cut, under one of two rules. Journaled (the default,
+ * {@link #FileTree(int, int, Path, long, boolean)}), as ext4, xfs and btrfs: the namespace is one ordered log
+ * across directories, and a sync of anything makes durable every name change made before it (and the permission
+ * bits), with the synced file's data; other files' data stays volatile. POSIX, the durability POSIX promises and
+ * no more: a file's data and size become durable when the file is synced ({@code fsync},
+ * {@code fdatasync}, a write through {@code O_SYNC} or {@code O_DSYNC}); a name (create, link, unlink,
+ * rename, mkdir, rmdir) becomes durable when its directory is synced. A cut keeps what is durable
+ * ({@link CutMode#FLUSHED}), or that and, drawn from a seed ({@link CutMode#SUBSET}), each write made
+ * since its file's last sync on its own (writeback goes page by page, in no order) and a prefix of each
+ * directory's changes since its last sync (a filesystem commits its names in order; under the journaled rules,
+ * a prefix of the one log of changes since the last sync of anything). Every sync counts
+ * as a flush: {@link #flushes()} are the durability points a workload reached.
+ *
+ * <p>Real filesystems give more: ext4 commits a rename over an existing file together with the file's
+ * data, and its journal makes a new file's name durable with the file's own fsync. This model does not,
+ * so it shows what a program gets on every POSIX filesystem, the way a filesystem that does the least
+ * would treat it.
+ *
+ * <p>Its size is bounded, as a disk's is ({@link #FileTree(int, int, Path, long)}): a write or a truncate
+ * that would take a file's blocks past it fails with ENOSPC (the model allocates every 4 KiB block a file's
+ * size covers; it keeps no holes). The bytes live on the disk, not in the heap: each file's current and
+ * durable versions in sparse files of a {@link FileStore}, and each write since a file's last sync, which
+ * a cut may keep or lose on its own, in one change log; the heap holds the tree and where each change lies.
+ */
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class FileTree implements PowerLossModel {
+
+    /** The root directory's node. */
+    public static final long ROOT = 1;
+
+    /** A change to a file not yet synced: {@code length} bytes written at an offset (kept at {@code logPos} of the change log), or a new size. */
+    private record FileChange(long offset, long logPos, int length, long newSize, long order, String path) {
+        static FileChange write(long offset, long logPos, int length, long order, String path) {
+            return new FileChange(offset, logPos, length, -1, order, path);
+        }
+
+        static FileChange truncate(long size, long order, String path) {
+            return new FileChange(0, -1, 0, size, order, path);
+        }
+
+        boolean isWrite() {
+            return newSize < 0;
+        }
+
+        void applyTo(Bytes b, StoreFile log) {
+            if (!isWrite()) {
+                b.truncate(newSize);
+            } else {
+                b.write(offset, bytesIn(log));
+            }
+        }
+
+        ByteBuffer bytesIn(StoreFile log) {
+            return log.bytes(logPos, length);
+        }
+    }
+
+    /**
+     * A change to a directory not yet synced: a name set to a node, or removed (node 0), the {@code seq}-th of the tree,
+     * part of the operation {@code op} says (a rename is two changes of one operation, the same object), its
+     * {@code order}-th.
+     */
+    private record NameChange(String name, long node, long seq, String op, long order) {
+        void applyTo(TreeMap<String, Long> entries) {
+            if (node == 0) {
+                entries.remove(name);
+            } else {
+                entries.put(name, node);
+            }
+        }
+    }
+
+    /** A file or directory: what the kernel sees now, what is durable, and the changes between. */
+    public static final class Node {
+        final long id;
+        final boolean dir;
+        int mode;
+        int durableMode;
+        int uid;
+        int gid;
+        int links;
+        long mtime;
+        long ctime;
+        final Bytes data;
+        final Bytes durableData;
+        final List<FileChange> fileChanges;
+        final TreeMap<String, Long> entries;
+        final TreeMap<String, Long> durableEntries;
+        final List<NameChange> nameChanges;
+        long parent;
+        /** The name last given to this node, and the directory it was given in: what a note of a change calls it. */
+        String lastName = "";
+        long lastDir = ROOT;
+        /** {@link #path(Node)} of a file, as of {@link FileTree#renames} {@code pathAt}. */
+        String pathCache;
+        long pathAt = -1;
+
+        Node(long id, boolean dir, int mode, int uid, int gid, long now, FileStore store) {
+            this.id = id;
+            this.dir = dir;
+            this.mode = mode;
+            this.durableMode = mode;
+            this.uid = uid;
+            this.gid = gid;
+            this.mtime = now;
+            this.ctime = now;
+            this.data = dir ? null : new Bytes(store, "n" + id);
+            this.durableData = dir ? null : new Bytes(store, "n" + id + "-durable");
+            this.fileChanges = dir ? null : new ArrayList<>();
+            this.entries = dir ? new TreeMap<>() : null;
+            this.durableEntries = dir ? new TreeMap<>() : null;
+            this.nameChanges = dir ? new ArrayList<>() : null;
+        }
+
+        public long id() {
+            return id;
+        }
+
+        public boolean dir() {
+            return dir;
+        }
+
+        /** The type and permission bits, as {@code st_mode}. */
+        public int mode() {
+            return (dir ? 040000 : 0100000) | (mode & 07777);
+        }
+
+        public int uid() {
+            return uid;
+        }
+
+        public int gid() {
+            return gid;
+        }
+
+        /** Hard links to a file; 2 plus subdirectories for a directory. */
+        public int links() {
+            return links;
+        }
+
+        public long size() {
+            return dir ? 0 : data.size();
+        }
+
+        public long mtime() {
+            return mtime;
+        }
+
+        public long ctime() {
+            return ctime;
+        }
+    }
+
+    /** An error a filesystem call returns, as its errno. */
+    public static final class Errno extends Exception {
+        private static final long serialVersionUID = 1L;
+        public static final int ENOENT = 2;
+        public static final int EIO = 5;
+        public static final int EEXIST = 17;
+        public static final int ENOTDIR = 20;
+        public static final int EISDIR = 21;
+        public static final int EINVAL = 22;
+        public static final int ENOSPC = 28;
+        public static final int ENOTEMPTY = 39;
+
+        private final int errno;
+
+        Errno(int errno) {
+            super("errno " + errno, null, false, false);
+            this.errno = errno;
+        }
+
+        public int errno() {
+            return errno;
+        }
+    }
+
+    private final Map<Long, Node> nodes = new HashMap<>();
+    private long nextId = ROOT;
+    private final PowerSwitch power = new PowerSwitch();
+    /** What the cut kept, however the power went; null while it is on, and after an armed sync until {@link #cut}. */
+    private Survivor duringCut;
+    private final WriteFaults writeFaults = new WriteFaults();
+    private final FileStore store;
+    /** The bytes of every write not yet synced, in the order written; {@link FileChange#logPos} says where. */
+    private StoreFile log;
+    private long logEnd;
+    /** Bytes of the log that changes not yet synced still need: {@link #unflushedBytes()}. */
+    private long logLive;
+    private final long capacity;
+    /** The journaled rules (one ordered namespace log, committed by any sync), else the POSIX floor. */
+    private final boolean journaled;
+    /** Name changes made so far, numbered in the order made: the one log under the journaled rules. */
+    private long nameSeq;
+    /** {@link #nameSeq} at the last sync of anything: a change before it a journaled filesystem has committed. */
+    private long seqAtLastSync;
+    /** Operations (name changes, writes, truncations) made so far, numbered in the order made. */
+    private long order;
+    /** Renames and links made so far: a path cached before one may be stale. */
+    private long renames;
+    /** Directories with name changes not yet durable, and nodes whose permission bits changed since they were. */
+    private final Map<Long, Node> pendingNames = new TreeMap<>();
+    private final Map<Long, Node> pendingModes = new TreeMap<>();
+    /** The 4 KiB blocks the sizes of the files with a name take, in bytes: what counts against {@link #capacity}. */
+    private long used;
+
+    /** The change log is emptied, or compacted, only past this: below, it is written over from its start. */
+    private static final long LOG_KEPT = 64L << 20;
+    private static final long BLOCK = 4096;
+
+    /** As {@link #FileTree(int, int, Path, long)}, unbounded, its bytes in the JVM's temporary directory. */
+    public FileTree(int uid, int gid) {
+        this(uid, gid, StoreFile.defaultDir(), Long.MAX_VALUE);
+    }
+
+    /** As {@link #FileTree(int, int)}, under the journaled rules or ({@code journaled} false) the POSIX floor. */
+    public FileTree(int uid, int gid, boolean journaled) {
+        this(uid, gid, StoreFile.defaultDir(), Long.MAX_VALUE, journaled);
+    }
+
+    /** As {@link #FileTree(int, int, Path, long, boolean)} under the journaled rules. */
+    public FileTree(int uid, int gid, Path dir, long capacity) {
+        this(uid, gid, dir, capacity, true);
+    }
+
+    /**
+     * An empty tree of {@code capacity} bytes whose root belongs to {@code uid}/{@code gid}, with mode 0755
+     * (the root is durable), its bytes kept in files under {@code dir} (the disk's work directory), under the
+     * journaled rules or ({@code journaled} false) the POSIX floor.
+     */
+    public FileTree(int uid, int gid, Path dir, long capacity, boolean journaled) {
+        if (capacity <= 0) {
+            throw new IllegalArgumentException("a disk holds a positive number of bytes, not " + capacity);
+        }
+        this.capacity = capacity;
+        this.journaled = journaled;
+        this.store = new FileStore(dir);
+        this.log = StoreFile.in(store.dir());
+        Node root = newNode(true, 0755, uid, gid);
+        root.links = 2;
+    }
+
+    /** True under the journaled rules, false under the POSIX floor. */
+    public boolean journaled() {
+        return journaled;
+    }
+
+    /** The bytes the tree may hold: a write past them fails with ENOSPC. */
+    public long capacity() {
+        return capacity;
+    }
+
+    /** The bytes its files take now, in 4 KiB blocks: what counts against {@link #capacity()}. */
+    public synchronized long used() {
+        return used;
+    }
+
+    private static long blocks(long bytes) {
+        return (bytes + BLOCK - 1) / BLOCK * BLOCK;
+    }
+
+    /** Accounts for file {@code n} (named) growing or shrinking to {@code newSize}: ENOSPC past the capacity. */
+    private void resize(Node n, long newSize) throws Errno {
+        if (n.links <= 0) {
+            return;
+        }
+        long change = blocks(newSize) - blocks(n.data.size());
+        if (change > 0 && used + change > capacity) {
+            throw new Errno(Errno.ENOSPC);
+        }
+        used += change;
+    }
+
+    /** Accounts for file {@code n} losing its last name ({@code before} > 0, links 0 now) or getting one back. */
+    private void relinked(Node n, int before) {
+        if (n.dir || (before > 0) == (n.links > 0)) {
+            return;
+        }
+        used += (n.links > 0 ? 1 : -1) * blocks(n.data.size());
+    }
+
+    private Node newNode(boolean dir, int mode, int uid, int gid) {
+        Node n = new Node(nextId++, dir, mode & 07777, uid, gid, System.currentTimeMillis() / 1000, store);
+        nodes.put(n.id, n);
+        return n;
+    }
+
+    /** The node {@code id}; ENOENT when there is none. */
+    public synchronized Node node(long id) throws Errno {
+        Node n = nodes.get(id);
+        if (n == null) {
+            throw new Errno(Errno.ENOENT);
+        }
+        return n;
+    }
+
+    private Node dir(long id) throws Errno {
+        Node d = node(id);
+        if (!d.dir) {
+            throw new Errno(Errno.ENOTDIR);
+        }
+        return d;
+    }
+
+    /** The node {@code name} names in directory {@code parent}. */
+    public synchronized Node lookup(long parent, String name) throws Errno {
+        Node d = dir(parent);
+        if (name.equals(".")) {
+            return d;
+        }
+        if (name.equals("..")) {
+            return node(d.id == ROOT ? ROOT : d.parent);
+        }
+        Long id = d.entries.get(name);
+        if (id == null) {
+            throw new Errno(Errno.ENOENT);
+        }
+        return node(id);
+    }
+
+    /** The names in directory {@code id}, sorted, with their nodes. */
+    public synchronized List<Map.Entry<String, Node>> list(long id) throws Errno {
+        Node d = dir(id);
+        List<Map.Entry<String, Node>> out = new ArrayList<>();
+        for (Map.Entry<String, Long> e : d.entries.entrySet()) {
+            out.add(Map.entry(e.getKey(), nodes.get(e.getValue())));
+        }
+        return out;
+    }
+
+    /** Creates a file or directory {@code name} in {@code parent}: EEXIST when the name is taken. */
+    public synchronized Node create(long parent, String name, boolean dir, int mode, int uid, int gid) throws Errno {
+        Node d = writableDir(parent);
+        checkName(name);
+        if (d.entries.containsKey(name)) {
+            throw new Errno(Errno.EEXIST);
+        }
+        Node n = newNode(dir, mode, uid, gid);
+        n.parent = d.id;
+        n.lastName = name;
+        n.lastDir = d.id;
+        n.links = dir ? 2 : 1;
+        if (dir) {
+            d.links++;
+        }
+        setName(d, name, n.id, (dir ? "mkdir " : "create ") + relPath(d, name));
+        return n;
+    }
+
+    /** A new name {@code name} in {@code parent} for the file {@code id}. */
+    public synchronized Node link(long id, long parent, String name) throws Errno {
+        Node n = node(id);
+        if (n.dir) {
+            throw new Errno(1); // EPERM: no hard links to directories
+        }
+        Node d = writableDir(parent);
+        checkName(name);
+        if (d.entries.containsKey(name)) {
+            throw new Errno(Errno.EEXIST);
+        }
+        n.links++;
+        relinked(n, n.links - 1);
+        n.ctime = now();
+        String op = "link " + filePath(n) + " -> " + relPath(d, name);
+        renames++;
+        n.lastName = name;
+        n.lastDir = d.id;
+        setName(d, name, n.id, op);
+        return n;
+    }
+
+    /** Removes the name {@code name} from {@code parent}: a file's ({@code dir} false) or an empty directory's. */
+    public synchronized void remove(long parent, String name, boolean dir) throws Errno {
+        Node d = writableDir(parent);
+        Long id = d.entries.get(name);
+        if (id == null) {
+            throw new Errno(Errno.ENOENT);
+        }
+        Node n = nodes.get(id);
+        if (dir && !n.dir) {
+            throw new Errno(Errno.ENOTDIR);
+        }
+        if (!dir && n.dir) {
+            throw new Errno(Errno.EISDIR);
+        }
+        if (dir && !n.entries.isEmpty()) {
+            throw new Errno(Errno.ENOTEMPTY);
+        }
+        n.links -= dir ? 2 : 1;
+        relinked(n, n.links + 1);
+        if (dir) {
+            d.links--;
+        }
+        n.ctime = now();
+        setName(d, name, 0, (dir ? "rmdir " : "unlink ") + relPath(d, name));
+    }
+
+    /**
+     * Renames {@code name} in {@code parent} to {@code newName} in {@code newParent}, replacing a file there,
+     * or an empty directory; with {@code noReplace}, EEXIST when the new name is taken.
+     */
+    public synchronized void rename(long parent, String name, long newParent, String newName, boolean noReplace)
+            throws Errno {
+        Node from = writableDir(parent);
+        Node to = writableDir(newParent);
+        checkName(newName);
+        Long id = from.entries.get(name);
+        if (id == null) {
+            throw new Errno(Errno.ENOENT);
+        }
+        Node n = nodes.get(id);
+        Long old = to.entries.get(newName);
+        if (old != null && old.equals(id)) {
+            return;
+        }
+        if (old != null) {
+            if (noReplace) {
+                throw new Errno(Errno.EEXIST);
+            }
+            Node replaced = nodes.get(old);
+            if (replaced.dir != n.dir) {
+                throw new Errno(replaced.dir ? Errno.EISDIR : Errno.ENOTDIR);
+            }
+            if (replaced.dir && !replaced.entries.isEmpty()) {
+                throw new Errno(Errno.ENOTEMPTY);
+            }
+            replaced.links -= replaced.dir ? 2 : 1;
+            relinked(replaced, replaced.links + 1);
+            if (replaced.dir) {
+                to.links--;
+            }
+        }
+        if (n.dir) {
+            for (long up = to.id; up != ROOT; up = nodes.get(up).parent) {
+                if (up == n.id) {
+                    throw new Errno(Errno.EINVAL); // into itself
+                }
+            }
+            from.links--;
+            to.links++;
+            n.parent = to.id;
+        }
+        String op = from == to
+                ? "rename " + name + " -> " + newName + (from.id == ROOT ? "" : " in " + relPath(from, null))
+                : "rename " + relPath(from, name) + " -> " + relPath(to, newName);
+        setName(from, name, 0, op);
+        setName(to, newName, n.id, op);
+        renames++;
+        n.lastName = newName;
+        n.lastDir = to.id;
+        n.ctime = now();
+    }
+
+    private void setName(Node d, String name, long id, String op) {
+        NameChange c = new NameChange(name, id, nameSeq++, op, order++);
+        c.applyTo(d.entries);
+        d.nameChanges.add(c);
+        pendingNames.put(d.id, d);
+        d.mtime = now();
+        d.ctime = d.mtime;
+    }
+
+    private Node writableDir(long id) throws Errno {
+        Node d = dir(id);
+        if (power.frozen()) {
+            throw new Errno(Errno.EIO);
+        }
+        return d;
+    }
+
+    private static void checkName(String name) throws Errno {
+        if (name.isEmpty() || name.equals(".") || name.equals("..") || name.indexOf('/') >= 0) {
+            throw new Errno(Errno.EINVAL);
+        }
+    }
+
+    /** Writes the bytes remaining in {@code data} at {@code offset} of file {@code id}, consuming them. */
+    public synchronized void write(long id, long offset, ByteBuffer data) throws Errno {
+        Node n = file(id);
+        if (power.frozen()) {
+            throw new Errno(Errno.EIO);
+        }
+        int length = data.remaining();
+        int failure = writeFaults.failsNow(id, offset, length);
+        if (failure != 0) {
+            throw new Errno(failure);
+        }
+        if (offset < 0 || offset + length < 0) {
+            throw new Errno(Errno.EINVAL);
+        }
+        resize(n, Math.max(n.data.size(), offset + length));
+        if (logEnd > LOG_KEPT && logEnd > 2 * logLive) {
+            compactLog();
+        }
+        FileChange c = FileChange.write(offset, logEnd, length, order++, filePath(n));
+        log.write(logEnd, data.duplicate());
+        logEnd += length;
+        logLive += length;
+        n.data.write(offset, data);
+        n.fileChanges.add(c);
+        n.mtime = now();
+    }
+
+    /**
+     * Moves the changes not yet synced into a new log, in place of one that holds mostly the bytes of changes
+     * synced since: a workload that always leaves some file unsynced would otherwise grow it without end.
+     */
+    private void compactLog() {
+        StoreFile fresh = StoreFile.in(store.dir());
+        long end = 0;
+        for (Node n : nodes.values()) {
+            if (n.dir) {
+                continue;
+            }
+            for (int i = 0; i < n.fileChanges.size(); i++) {
+                FileChange c = n.fileChanges.get(i);
+                if (c.isWrite()) {
+                    fresh.write(end, c.bytesIn(log));
+                    n.fileChanges.set(i, FileChange.write(c.offset(), end, c.length(), c.order(), c.path()));
+                    end += c.length();
+                }
+            }
+        }
+        log.close();
+        log = fresh;
+        logEnd = end;
+    }
+
+    /** Reads file {@code id} at {@code offset} into the space remaining in {@code out}; returns the bytes read. */
+    public synchronized int read(long id, long offset, ByteBuffer out) throws Errno {
+        return file(id).data.read(offset, out);
+    }
+
+    /** Sets a file's size, cutting it or extending it with zeros. */
+    public synchronized void truncate(long id, long size) throws Errno {
+        Node n = file(id);
+        if (power.frozen()) {
+            throw new Errno(Errno.EIO);
+        }
+        if (size < 0) {
+            throw new Errno(Errno.EINVAL);
+        }
+        resize(n, size);
+        FileChange c = FileChange.truncate(size, order++, filePath(n));
+        c.applyTo(n.data, log);
+        n.fileChanges.add(c);
+        n.mtime = now();
+    }
+
+    /** Sets the permission bits, owner or times that {@code chmod}, {@code chown} and {@code utimes} change. */
+    public synchronized void setAttributes(long id, Integer mode, Integer uid, Integer gid, Long mtime) throws Errno {
+        Node n = node(id);
+        if (mode != null) {
+            n.mode = mode & 07777;
+            pendingModes.put(n.id, n);
+        }
+        if (uid != null) {
+            n.uid = uid;
+        }
+        if (gid != null) {
+            n.gid = gid;
+        }
+        if (mtime != null) {
+            n.mtime = mtime;
+        }
+        n.ctime = now();
+    }
+
+    private Node file(long id) throws Errno {
+        Node n = node(id);
+        if (n.dir) {
+            throw new Errno(Errno.EISDIR);
+        }
+        return n;
+    }
+
+    /**
+     * A sync of node {@code id}: a file's data, size and mode, or a directory's names, become durable.
+     *
+     * @return false when the power went at this sync (an armed cut during it): it must fail
+     */
+    public boolean sync(long id) throws Errno {
+        return syncResult(id) == 0;
+    }
+
+    /**
+     * As {@link #sync(long)}: 0 when the sync completed, else the errno it fails with (EIO when the power
+     * went at it, the planned one for a failing sync, {@link #failFlushesAfter}).
+     */
+    public synchronized int syncResult(long id) throws Errno {
+        Node n = node(id);
+        int refused = power.arrive(seed -> duringCut = freeze(CutMode.SUBSET, seed));
+        if (refused != PowerSwitch.CARRY_OUT) {
+            return refused;
+        }
+        if (journaled) {
+            // One ordered log: every name change and permission change so far commits with this sync.
+            for (Node d : pendingNames.values()) {
+                commitNames(d);
+            }
+            pendingNames.clear();
+            for (Node m : pendingModes.values()) {
+                m.durableMode = m.mode;
+            }
+            pendingModes.clear();
+        } else if (n.dir) {
+            commitNames(n);
+            pendingNames.remove(n.id);
+        }
+        if (!n.dir) {
+            for (FileChange c : n.fileChanges) {
+                c.applyTo(n.durableData, log);
+                logLive -= c.length();
+            }
+            n.fileChanges.clear();
+            if (logLive == 0) {
+                // Nothing in the log is needed now: written over from its start, its blocks freed when it grew large.
+                if (logEnd > LOG_KEPT) {
+                    log.clear();
+                }
+                logEnd = 0;
+            }
+        }
+        n.durableMode = n.mode;
+        seqAtLastSync = nameSeq;
+        power.completed();
+        return 0;
+    }
+
+    private static void commitNames(Node d) {
+        for (NameChange c : d.nameChanges) {
+            c.applyTo(d.durableEntries);
+        }
+        d.nameChanges.clear();
+    }
+
+    /** Runs {@code action} the moment the power goes, however it goes, before a sync the cut interrupts returns. */
+    @Override
+    public synchronized void failFlushesAfter(long k, boolean persistent, int errno) {
+        power.failFlushesAfter(k, persistent, errno);
+    }
+
+    @Override
+    public synchronized long failedFlushes() {
+        return power.failedFlushes();
+    }
+
+    /** Writes to file {@code unit} (its node id, the inode number a program stats) fail as planned. */
+    @Override
+    public synchronized void failWrites(long unit, long from, long length, boolean persistent, int errno) {
+        if (!nodes.containsKey(unit) || nodes.get(unit).dir) {
+            throw new IllegalArgumentException("no file has node " + unit);
+        }
+        writeFaults.fail(unit, from, length, persistent, errno);
+    }
+
+    @Override
+    public synchronized long failedWrites() {
+        return writeFaults.failed();
+    }
+
+    @Override
+    public synchronized void whenFrozen(Runnable action) {
+        power.whenFrozen(action);
+    }
+
+    /**
+     * Cuts the power the moment the {@code k}-th sync completes (counted from the start), running
+     * {@code atCut} (may be null) before that sync returns.
+     */
+    @Override
+    public synchronized void cutAtFlush(long k, Runnable atCut) {
+        power.cutAtFlush(k, atCut);
+    }
+
+    /**
+     * Cuts the power the moment the {@code k}-th sync arrives, keeping a subset of what is not durable drawn
+     * from {@code seed}; that sync fails.
+     */
+    @Override
+    public synchronized void cutDuringFlush(long k, long seed) {
+        power.cutDuringFlush(k, seed);
+    }
+
+    /** True when the power went at an armed sync. */
+    @Override
+    public synchronized boolean armedCutHappened() {
+        return power.armedCutHappened();
+    }
+
+    /** Syncs completed so far. */
+    @Override
+    public synchronized long flushes() {
+        return power.flushes();
+    }
+
+    @Override
+    public synchronized boolean frozen() {
+        return power.frozen();
+    }
+
+    /** Bytes written to files since their last sync: what a cut now could lose. */
+    @Override
+    public synchronized long unflushedBytes() {
+        return logLive;
+    }
+
+    /**
+     * What a cut kept: the tree to write out, each file's changes kept over its durable bytes (which no
+     * longer change: the power is gone), and the bytes of file writes it kept and lost.
+     */
+    private record Survivor(Map<Long, TreeMap<String, Long>> entries, Map<Long, List<FileChange>> data, long kept,
+                            long discarded, String note, List<String> discardedOps) {
+    }
+
+    /**
+     * Cuts the power: from now on every change fails with EIO. Returns {kept, discarded}: the bytes written
+     * since their file's last sync that the cut kept and lost.
+     */
+    @Override
+    public synchronized long[] cut(CutMode mode, long seed) {
+        if (duringCut == null && !power.cutAtArmedFlush()) {
+            power.requirePower();
+            duringCut = freeze(mode, seed);
+        } else if (duringCut == null) {
+            duringCut = survivor(CutMode.FLUSHED, 0);
+        }
+        return new long[] {duringCut.kept, duringCut.discarded};
+    }
+
+    private Survivor freeze(CutMode mode, long seed) {
+        power.freeze();
+        return survivor(mode, seed);
+    }
+
+    private Survivor survivor(CutMode mode, long seed) {
+        Random random = new Random(seed);
+        Map<Long, TreeMap<String, Long>> entries = new HashMap<>();
+        Map<Long, List<FileChange>> data = new HashMap<>();
+        long kept = 0;
+        long discarded = 0;
+        // Under the journaled rules, a prefix of the one log since the last sync: the changes before seq `upTo`.
+        long upTo = Long.MAX_VALUE;
+        if (journaled) {
+            List<Long> seqs = new ArrayList<>();
+            for (Node d : pendingNames.values()) {
+                for (NameChange c : d.nameChanges) {
+                    seqs.add(c.seq());
+                }
+            }
+            seqs.sort(null);
+            // Drawn apart from the writes, and mixed: java.util.Random's first draw differs little between near seeds.
+            int prefix = mode == CutMode.SUBSET && !seqs.isEmpty() ? new SplittableRandom(seed).nextInt(seqs.size() + 1) : 0;
+            upTo = prefix == seqs.size() ? Long.MAX_VALUE : seqs.get(prefix);
+        }
+        List<String> lostToPosix = new ArrayList<>();
+        // What the cut discarded, by the order it was made in; a rename's two changes are one operation.
+        TreeMap<Long, String> lostOps = new TreeMap<>();
+        Set<String> opsSeen = Collections.newSetFromMap(new IdentityHashMap<>());
+        String nameReason = journaled ? "no sync after it" : "directory not synced";
+        // In node order, so that a seed draws the same subset for the same workload.
+        for (long id = ROOT; id < nextId; id++) {
+            Node n = nodes.get(id);
+            if (n == null) {
+                continue;
+            }
+            if (n.dir) {
+                TreeMap<String, Long> e = new TreeMap<>(n.durableEntries);
+                if (journaled) {
+                    for (NameChange c : n.nameChanges) {
+                        if (c.seq() < upTo) {
+                            c.applyTo(e);
+                        } else if (opsSeen.add(c.op())) {
+                            lostOps.put(c.order(), c.op() + ", " + nameReason);
+                        }
+                    }
+                } else {
+                    int prefix = mode == CutMode.SUBSET && !n.nameChanges.isEmpty() ? random.nextInt(n.nameChanges.size() + 1) : 0;
+                    for (int i = 0; i < n.nameChanges.size(); i++) {
+                        NameChange c = n.nameChanges.get(i);
+                        if (i < prefix) {
+                            c.applyTo(e);
+                        } else {
+                            if (c.seq() < seqAtLastSync) {
+                                lostToPosix.add(describe(n, c));
+                            }
+                            if (opsSeen.add(c.op())) {
+                                lostOps.put(c.order(), c.op() + ", " + nameReason);
+                            }
+                        }
+                    }
+                }
+                entries.put(id, e);
+            } else {
+                List<FileChange> b = new ArrayList<>();
+                // A run of discarded writes each starting where the one before ended, said as one.
+                FileChange runStart = null;
+                long runEnd = 0;
+                for (FileChange c : n.fileChanges) {
+                    long bytes = c.length();
+                    if (mode == CutMode.SUBSET && random.nextBoolean()) {
+                        b.add(c);
+                        kept += bytes;
+                        continue;
+                    }
+                    discarded += bytes;
+                    if (runStart != null && c.isWrite() && c.offset() == runEnd && c.path().equals(runStart.path())) {
+                        runEnd += c.length();
+                        continue;
+                    }
+                    if (runStart != null) {
+                        lostOps.put(runStart.order(), describeWrites(runStart, runEnd));
+                        runStart = null;
+                    }
+                    if (c.isWrite()) {
+                        runStart = c;
+                        runEnd = c.offset() + c.length();
+                    } else {
+                        lostOps.put(c.order(), "truncate " + c.path() + " to " + c.newSize() + " bytes, file not synced");
+                    }
+                }
+                if (runStart != null) {
+                    lostOps.put(runStart.order(), describeWrites(runStart, runEnd));
+                }
+                data.put(id, b);
+            }
+        }
+        String note = "";
+        if (!lostToPosix.isEmpty()) {
+            int shown = Math.min(lostToPosix.size(), 5);
+            note = "the POSIX rules lost " + lostToPosix.size() + " name change" + (lostToPosix.size() == 1 ? "" : "s")
+                    + " whose directory was never synced after " + (lostToPosix.size() == 1 ? "it" : "them") + " ("
+                    + String.join(", ", lostToPosix.subList(0, shown)) + (shown < lostToPosix.size() ? ", ..." : "")
+                    + "); a later fsync made " + (lostToPosix.size() == 1 ? "it" : "them")
+                    + " durable on ext4, xfs and btrfs, whose journal commits every name change before any sync:"
+                    + " those would have kept " + (lostToPosix.size() == 1 ? "it" : "them");
+        }
+        if (discarded > 0) {
+            // Linux sends FUSE_SYNCFS to virtiofs only (fs/fuse: fc->sync_fs): a syncfs(2) or sync(2) on this mount
+            // never reaches the model, which a real filesystem would have made these bytes durable at.
+            note = (note.isEmpty() ? "" : note + "; ") + "the file model sees no syncfs(2) or sync(2) (the kernel sends"
+                    + " FUSE_SYNCFS to virtiofs only): where the program relied on one, ext4, xfs and btrfs would have kept"
+                    + " what this cut discarded";
+        }
+        List<String> ops = new ArrayList<>(lostOps.values());
+        if (ops.size() > DISCARDED_LISTED) {
+            int more = ops.size() - DISCARDED_LISTED;
+            ops = new ArrayList<>(ops.subList(0, DISCARDED_LISTED));
+            ops.add("and " + more + " more");
+        }
+        return new Survivor(entries, data, kept, discarded, note, List.copyOf(ops));
+    }
+
+    /** The most operations a cut lists as discarded; past them, one entry says how many more. */
+    static final int DISCARDED_LISTED = 1000;
+
+    private static String describeWrites(FileChange first, long end) {
+        return (end - first.offset()) + " bytes at offset " + first.offset() + " of " + first.path() + ", file not synced";
+    }
+
+    /** Where name {@code name} of directory {@code d} is, from the root, without a leading '/'; {@code d}'s own path for a null name. */
+    private String relPath(Node d, String name) {
+        StringBuilder out = new StringBuilder(name == null ? "" : name);
+        for (Node at = d; at.id != ROOT; at = nodes.get(at.lastDir)) {
+            if (out.length() > 0) {
+                out.insert(0, '/');
+            }
+            out.insert(0, at.lastName);
+        }
+        return out.length() == 0 ? "." : out.toString();
+    }
+
+    /** Where file {@code n} is now, by the name last given to it, cached until a rename or a link. */
+    private String filePath(Node n) {
+        if (n.pathAt != renames || n.pathCache == null) {
+            n.pathCache = relPath(nodes.get(n.lastDir), n.lastName);
+            n.pathAt = renames;
+        }
+        return n.pathCache;
+    }
+
+    /** What the last cut discarded, an operation a line in the order made, with why it was not durable; empty before a cut. */
+    @Override
+    public synchronized List<String> discarded() {
+        return duringCut == null ? List.of() : duringCut.discardedOps();
+    }
+
+    /** A name change of directory {@code d}, as the note of what the POSIX rules lost says it. */
+    private String describe(Node d, NameChange c) {
+        String path = path(d) + c.name();
+        Node n = c.node() == 0 ? null : nodes.get(c.node());
+        return c.node() == 0 ? "the removal of " + path : (n != null && n.dir ? "directory " : "") + path;
+    }
+
+    /** Where directory {@code d} is now, from the root, ending in '/'; "?/" for a directory no longer named. */
+    private String path(Node d) {
+        StringBuilder out = new StringBuilder();
+        for (Node at = d; at.id != ROOT; at = nodes.get(at.parent)) {
+            Node parent = nodes.get(at.parent);
+            String name = null;
+            for (Map.Entry<String, Long> e : parent.entries.entrySet()) {
+                if (e.getValue() == at.id) {
+                    name = e.getKey();
+                }
+            }
+            out.insert(0, (name == null ? "?" : name) + "/");
+            if (name == null) {
+                break;
+            }
+        }
+        return "/" + out;
+    }
+
+    /** What the last cut lost that only these rules lose: the POSIX floor's names a journaled filesystem keeps; empty else. */
+    @Override
+    public synchronized String cutNote() {
+        return duringCut == null ? "" : duringCut.note();
+    }
+
+    /**
+     * Writes what survived the cut into the empty directory {@code to}: the durable tree from the root, each
+     * file with the permission bits of its last sync. A file with two surviving names gets two hard links;
+     * a directory that survived under two names (renamed, both parents synced, neither since) appears under
+     * the first.
+     */
+    @Override
+    public synchronized void save(Path to) throws IOException {
+        if (duringCut == null) {
+            throw new IllegalStateException("the power is on: nothing has survived anything yet");
+        }
+        Map<Long, Path> written = new HashMap<>();
+        written.put(ROOT, to);
+        writeDir(ROOT, to, written);
+    }
+
+    private void writeDir(long id, Path dir, Map<Long, Path> written) throws IOException {
+        for (Map.Entry<String, Long> e : duringCut.entries.get(id).entrySet()) {
+            Node n = nodes.get(e.getValue());
+            Path p = dir.resolve(e.getKey());
+            Path earlier = written.get(n.id);
+            if (n.dir) {
+                if (earlier != null) {
+                    continue;
+                }
+                Files.createDirectory(p);
+                written.put(n.id, p);
+                writeDir(n.id, p, written);
+            } else if (earlier != null) {
+                Files.createLink(p, earlier);
+            } else {
+                writeFile(n, duringCut.data.get(n.id), p);
+                written.put(n.id, p);
+            }
+            Files.setPosixFilePermissions(p, permissions(n.durableMode));
+        }
+    }
+
+    private static Set<PosixFilePermission> permissions(int mode) {
+        Set<PosixFilePermission> out = EnumSet.noneOf(PosixFilePermission.class);
+        PosixFilePermission[] bits = PosixFilePermission.values(); // OWNER_READ .. OTHERS_EXECUTE, high bit first
+        for (int i = 0; i < 9; i++) {
+            if ((mode & (1 << (8 - i))) != 0) {
+                out.add(bits[i]);
+            }
+        }
+        return out;
+    }
+
+    /** Writes file {@code n} as it survived into {@code p}: its durable bytes with the changes kept applied in order. */
+    private void writeFile(Node n, List<FileChange> kept, Path p) throws IOException {
+        try (FileChannel out = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            long size = n.durableData.size();
+            n.durableData.copyTo(out);
+            for (FileChange c : kept) {
+                if (c.isWrite()) {
+                    ByteBuffer bytes = c.bytesIn(log);
+                    for (long at = c.offset(); bytes.hasRemaining(); ) {
+                        at += out.write(bytes, at);
+                    }
+                    size = Math.max(size, c.offset() + c.length());
+                } else {
+                    out.truncate(c.newSize());
+                    size = c.newSize();
+                }
+            }
+            if (out.size() < size) {
+                out.write(ByteBuffer.allocate(1), size - 1); // the size, the rest a hole that reads as zeros
+            }
+        }
+    }
+
+    /** Frees the files it keeps its bytes in; the tree is not used again. */
+    @Override
+    public synchronized void close() {
+        log.close();
+        store.close();
+    }
+
+    private static long now() {
+        return System.currentTimeMillis() / 1000;
+    }
+
+    /**
+     * A version of a file's bytes, in a sparse file of the {@link FileStore} made on its first write; the
+     * heap holds its size (past what the file holds, zeros).
+     */
+    static final class Bytes {
+        private final FileStore store;
+        private final String name;
+        private long size;
+        private boolean made;
+
+        Bytes(FileStore store, String name) {
+            this.store = store;
+            this.name = name;
+        }
+
+        long size() {
+            return size;
+        }
+
+        void write(long offset, ByteBuffer src) {
+            long end = offset + src.remaining();
+            store.write(name, offset, src);
+            made = true;
+            size = Math.max(size, end);
+        }
+
+        void truncate(long newSize) {
+            if (made && newSize < size) {
+                store.truncate(name, newSize);
+            }
+            size = newSize;
+        }
+
+        int read(long offset, ByteBuffer out) {
+            if (offset >= size) {
+                return 0;
+            }
+            int n = (int) Math.min(out.remaining(), size - offset);
+            int limit = out.limit();
+            out.limit(out.position() + n);
+            if (made) {
+                store.read(name, offset, out);
+            } else {
+                StoreFile.zeros(out);
+            }
+            out.limit(limit);
+            return n;
+        }
+
+        /** Copies its bytes into {@code out} from its start (not its size: what lies past them reads as zeros). */
+        void copyTo(FileChannel out) throws IOException {
+            if (made) {
+                store.copyTo(name, size, out);
+            }
+        }
+    }
+}

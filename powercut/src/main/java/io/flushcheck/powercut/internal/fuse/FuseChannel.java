@@ -1,0 +1,150 @@
+package io.flushcheck.powercut.internal.fuse;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import io.flushcheck.powercut.internal.sys.DeviceCalls;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import org.apiguardian.api.API;
+
+/**
+ * One FUSE connection's requests and replies, in the kernel's protocol over {@code /dev/fuse}
+ * (linux/fuse.h, 7.x), with no libfuse: reads a request into one buffer, lets a {@link Handler} write
+ * the reply's body into another, and writes the reply. Each buffer has one view for the connection's
+ * life: a view made per request is a JNI call and an object.
+ */
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class FuseChannel {
+
+    public static final int IN_HEADER = 40;
+    public static final int OUT_HEADER = 16;
+    static final int MAX_WRITE = 128 * 1024;
+    private static final int BUFFER = MAX_WRITE + 64 * 1024;
+
+    /** A handler's answer: send the body written so far, with no error. */
+    public static final int REPLY = 0;
+    /** A handler's answer: no reply at all (FORGET, INTERRUPT). */
+    public static final int NO_REPLY = Integer.MIN_VALUE;
+    /** A handler's answer: reply, then stop serving (DESTROY). */
+    public static final int STOP = Integer.MIN_VALUE + 1;
+
+    public static final int ENOENT = 2;
+    static final int EINTR = 4;
+    public static final int EIO = 5;
+    static final int EAGAIN = 11;
+    static final int ENODEV = 19;
+    public static final int ENOSYS = 38;
+    static final int ECONNABORTED = 103;
+
+    /** The answer to one request. */
+    public interface Handler {
+        /**
+         * Answers request {@code opcode} for {@code node}: its body is in {@code req} from its position, the
+         * reply's body goes into {@code rep} from its position. Returns {@link #REPLY}, a negative errno,
+         * {@link #NO_REPLY} or {@link #STOP}.
+         */
+        int answer(int opcode, long node, ByteBuffer req, ByteBuffer rep) throws IOException;
+    }
+
+    private final int fd;
+    private final Memory in = new Memory(BUFFER);
+    private final Memory out = new Memory(BUFFER);
+    private final ByteBuffer req = in.getByteBuffer(0, BUFFER).order(ByteOrder.nativeOrder());
+    private final ByteBuffer rep = out.getByteBuffer(0, BUFFER).order(ByteOrder.nativeOrder());
+    private final long inAddress = Pointer.nativeValue(in);
+    private final long outAddress = Pointer.nativeValue(out);
+
+    public FuseChannel(int fd) {
+        this.fd = fd;
+    }
+
+    int fd() {
+        return fd;
+    }
+
+    /** Answers requests until the filesystem is unmounted or the handler stops. */
+    public void serve(Handler handler) throws IOException {
+        while (true) {
+            long n = DeviceCalls.read(fd, inAddress, BUFFER);
+            if (n < 0) {
+                int errno = Native.getLastError();
+                if (errno == EINTR || errno == EAGAIN || errno == ENOENT) {
+                    continue; // an interrupted request, or none: read again
+                }
+                if (errno == ENODEV || errno == ECONNABORTED) {
+                    return; // unmounted, or the connection ended with its last mount
+                }
+                throw new IOException("reading /dev/fuse: errno " + errno);
+            }
+            if (n < IN_HEADER) {
+                continue;
+            }
+            req.limit((int) n).position(IN_HEADER);
+            int opcode = req.getInt(4);
+            long unique = req.getLong(8);
+            long node = req.getLong(16);
+            rep.clear().position(OUT_HEADER);
+            int answer = handler.answer(opcode, node, req, rep);
+            if (answer == NO_REPLY) {
+                continue;
+            }
+            reply(unique, answer == STOP ? 0 : answer, rep.position() - OUT_HEADER);
+            if (answer == STOP) {
+                return;
+            }
+        }
+    }
+
+    /** The uid of the process a request came from. */
+    public int uid() {
+        return req.getInt(24);
+    }
+
+    /** The gid of the process a request came from. */
+    public int gid() {
+        return req.getInt(28);
+    }
+
+    private void reply(long unique, int error, int payload) throws IOException {
+        int len = OUT_HEADER + (error == 0 ? payload : 0);
+        rep.putInt(0, len).putInt(4, error).putLong(8, unique);
+        if (DeviceCalls.write(fd, outAddress, len) < 0) {
+            int errno = Native.getLastError();
+            if (errno != ENOENT) { // the request was interrupted meanwhile: nothing to answer
+                throw new IOException("writing /dev/fuse: errno " + errno);
+            }
+        }
+    }
+
+    /**
+     * The INIT reply: protocol 7 at the kernel's minor version up to 38, {@link #MAX_WRITE} bytes a write,
+     * and of the flags the kernel offers only those in {@code wanted}.
+     */
+    public static void init(ByteBuffer req, ByteBuffer rep, int wanted) {
+        int minor = req.getInt(IN_HEADER + 4);
+        int readahead = req.getInt(IN_HEADER + 8);
+        int offered = req.getInt(IN_HEADER + 12);
+        rep.putInt(7).putInt(Math.min(minor, 38)).putInt(readahead).putInt(offered & wanted)
+                .putShort((short) 16).putShort((short) 12).putInt(MAX_WRITE).putInt(1)
+                .putShort((short) (MAX_WRITE / 4096)).putShort((short) 0).putInt(0);
+        for (int i = 0; i < 7; i++) {
+            rep.putInt(0);
+        }
+    }
+
+    /** A NUL-terminated name at the buffer's position, which moves past it. */
+    public static String cString(ByteBuffer req) {
+        int start = req.position();
+        int end = start;
+        while (end < req.limit() && req.get(end) != 0) {
+            end++;
+        }
+        byte[] b = new byte[end - start];
+        req.get(start, b);
+        req.position(Math.min(req.limit(), end + 1));
+        return new String(b, StandardCharsets.UTF_8);
+    }
+}

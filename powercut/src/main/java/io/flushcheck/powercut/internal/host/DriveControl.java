@@ -1,0 +1,185 @@
+package io.flushcheck.powercut.internal.host;
+
+import io.flushcheck.powercut.internal.drive.FuseDiskServer;
+import io.flushcheck.powercut.internal.drive.SectorStore;
+import io.flushcheck.powercut.internal.files.FileTree;
+import io.flushcheck.powercut.internal.files.FuseTreeServer;
+import io.flushcheck.powercut.internal.fuse.FuseServer;
+import io.flushcheck.powercut.internal.model.PowerLossModel;
+import io.flushcheck.powercut.internal.sys.Libc;
+import io.flushcheck.powercut.internal.world.Worlds;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.apiguardian.api.API;
+
+/**
+ * A mounted model and the commands that drive it, one line each, answered with one line (the protocol
+ * {@link DiskServerMain} speaks on its pipes for each disk it serves):
+ * {@code stats}, {@code cut MODE SEED}, {@code arm K [PGID]}, {@code arm-during K SEED},
+ * {@code fail-flush K once|persistent [ERRNO]},
+ * {@code fail-writes UNIT FROM LENGTH once|persistent ERRNO}, {@code save PATH} (a {@link PathWord}), {@code world PID},
+ * {@code record LOG BASE} and {@code record-stop} (the block model's recording of a workload, {@link SectorStore#record}),
+ * {@code powered}, {@code note} (what the last cut lost that only the model's rules lose),
+ * {@code discarded} (what the last cut discarded, an operation a {@link PathWord#ofText} word), {@code unmount}, {@code quit}. Once its FUSE server has failed (its model's store could not be read
+ * or written, a request threw), every command but {@code quit} is answered {@code failed REASON}: what the model holds
+ * can no longer be trusted, and a cut of it must not pass.
+ */
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class DriveControl {
+
+    private final PowerLossModel model;
+    private final FuseServer server;
+    private final Worlds worlds;
+    private final Thread serving;
+    /** Why the server failed (its FUSE server stopped other than by an unmount, its store failed), or null. */
+    private volatile Throwable failure;
+    private volatile boolean quitting;
+
+    private DriveControl(PowerLossModel model, FuseServer server, Worlds worlds) {
+        this.model = model;
+        this.server = server;
+        this.worlds = worlds;
+        this.serving = new Thread(() -> {
+            try {
+                server.serve();
+            } catch (Throwable e) {
+                // Not a reply of the drive: the server failed, and every later command says so.
+                if (!quitting) {
+                    failure = e;
+                    System.err.println("flushcheck disk server: its FUSE server failed: " + e);
+                }
+            } finally {
+                server.close();
+            }
+        }, "flushcheck-fuse");
+        serving.setDaemon(true);
+    }
+
+    /**
+     * The file model of {@code size} bytes on {@code mountPoint}, served by a thread of this process (a server
+     * of its own: never the workload's), its bytes kept beside the mount point, in the disk's work directory,
+     * under the journaled rules or ({@code journaled} false) the POSIX floor.
+     */
+    static DriveControl files(Path mountPoint, long size, boolean journaled) throws IOException {
+        Worlds worlds = new Worlds();
+        FileTree tree = new FileTree(Libc.C.geteuid(), Libc.C.getegid(), mountPoint.toAbsolutePath().getParent(), size,
+                journaled);
+        tree.whenFrozen(worlds::powerGone);
+        return start(tree, FuseTreeServer.mount(tree, mountPoint), worlds);
+    }
+
+    /** The block model's drive {@code store}, its file served on {@code mountPoint}. */
+    static DriveControl drive(Path mountPoint, SectorStore store) throws IOException {
+        Worlds worlds = new Worlds();
+        store.whenFrozen(worlds::powerGone);
+        return start(store, FuseDiskServer.mount(store, mountPoint), worlds);
+    }
+
+    private static DriveControl start(PowerLossModel model, FuseServer server, Worlds worlds) {
+        DriveControl c = new DriveControl(model, server, worlds);
+        c.serving.start();
+        return c;
+    }
+
+    /** The answer to one command line; {@code bye} after {@code quit}. */
+    public synchronized String answer(String line) {
+        String[] w = line.trim().split(" ");
+        Throwable failed = failure;
+        if (failed != null && !w[0].equals("quit")) {
+            return "failed the drive's server failed: " + failed;
+        }
+        try {
+            switch (w[0]) {
+                case "stats" -> {
+                    return "flushes " + model.flushes() + " unflushed " + model.unflushedBytes() + " failed "
+                            + model.failedFlushes() + " failed-writes " + model.failedWrites();
+                }
+                case "fail-flush" -> {
+                    model.failFlushesAfter(Long.parseLong(w[1]), w.length > 2 && w[2].equals("persistent"),
+                            w.length > 3 ? Integer.parseInt(w[3]) : FileTree.Errno.EIO);
+                    return "failing";
+                }
+                case "fail-writes" -> { // UNIT FROM LENGTH once|persistent ERRNO
+                    model.failWrites(Long.parseLong(w[1]), Long.parseLong(w[2]), Long.parseLong(w[3]),
+                            w[4].equals("persistent"), Integer.parseInt(w[5]));
+                    return "failing";
+                }
+                case "cut" -> {
+                    long[] r = model.cut(PowerLossModel.CutMode.valueOf(w[1]), w.length > 2 ? Long.parseLong(w[2]) : 0);
+                    return "cut kept " + r[0] + " discarded " + r[1] + " at " + model.flushes()
+                            + (model.armedCutHappened() ? " armed" : " now");
+                }
+                case "arm" -> {
+                    if (w.length > 2) {
+                        int group = Integer.parseInt(w[2]);
+                        model.cutAtFlush(Long.parseLong(w[1]), () -> Libc.C.kill(-group, Libc.SIGKILL));
+                    } else {
+                        model.cutAtFlush(Long.parseLong(w[1]), null);
+                    }
+                    return "armed";
+                }
+                case "arm-during" -> {
+                    model.cutDuringFlush(Long.parseLong(w[1]), Long.parseLong(w[2]));
+                    return "armed";
+                }
+                case "save" -> {
+                    model.save(PathWord.path(w[1]));
+                    return "saved";
+                }
+                case "world" -> {
+                    return worlds.add(Integer.parseInt(w[1])) ? "world" : "world killed";
+                }
+                case "note" -> {
+                    return ("note " + model.cutNote()).trim();
+                }
+                case "discarded" -> { // what the last cut discarded, an operation a word (PathWord.ofText)
+                    StringBuilder out = new StringBuilder("discarded");
+                    for (String op : model.discarded()) {
+                        out.append(' ').append(PathWord.ofText(op));
+                    }
+                    return out.toString();
+                }
+                case "record" -> { // LOG BASE, PathWords: the block model's recording (SectorStore#record)
+                    if (!(model instanceof SectorStore store)) {
+                        return "error only the block model's drive records its writes";
+                    }
+                    store.record(PathWord.path(w[1]), PathWord.path(w[2]));
+                    return "recording";
+                }
+                case "record-stop" -> {
+                    if (!(model instanceof SectorStore store) || !store.stopRecording()) {
+                        return "error the drive is not recording";
+                    }
+                    return "recorded";
+                }
+                case "powered" -> {
+                    return "powered " + !model.frozen();
+                }
+                case "unmount" -> {
+                    server.unmount();
+                    return "unmounted";
+                }
+                case "quit" -> {
+                    quitting = true;
+                    server.unmount();
+                    model.close();
+                    return "bye";
+                }
+                default -> {
+                    return "error unknown command " + w[0];
+                }
+            }
+        } catch (java.io.UncheckedIOException e) {
+            // The model's store failed (StoreFile): the server's failure, not the drive's answer.
+            failure = e;
+            return "failed the drive's server failed: " + e;
+        } catch (Exception e) {
+            return "error " + e;
+        }
+    }
+
+    /** Unmounts, as {@code quit} does, for a parent that is gone without one. */
+    void unmount() throws IOException {
+        server.unmount();
+    }
+}

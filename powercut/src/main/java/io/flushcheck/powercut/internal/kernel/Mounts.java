@@ -1,0 +1,135 @@
+package io.flushcheck.powercut.internal.kernel;
+
+import io.flushcheck.powercut.internal.sys.Libc;
+import java.io.IOException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apiguardian.api.API;
+
+/**
+ * Mounts, unmounts and syncs filesystems by their system calls, as root: mount(8), umount(8) and sync(1)
+ * would each cost a process, several times per power-cut cycle.
+ */
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class Mounts {
+
+    private static final int EINVAL = 22;
+    private static final int ENOENT = 2;
+    private static final int O_PATH = 010000000;
+
+    private Mounts() {
+    }
+
+    /** {@code mount -t type -o options device target}. */
+    public static void mount(String device, Path target, String type, List<String> options) throws IOException {
+        String data = options.isEmpty() ? null : String.join(",", options);
+        if (Libc.C.mount(device, target.toString(), type, 0, data) != 0) {
+            int errno = Libc.errno();
+            throw new IOException("cannot mount " + device + " (" + type + (data == null ? "" : ", " + data) + ") on "
+                    + target + ": " + Libc.C.strerror(errno) + hint(type, errno));
+        }
+    }
+
+    private static String hint(String type, int errno) {
+        return errno == EINVAL ? " (the kernel's log says why: dmesg | grep -i " + type + ")" : "";
+    }
+
+    /**
+     * Detaches the filesystem at {@code target} now and frees it once no file there is open any more
+     * ({@code umount --lazy}); nothing mounted there is not an error.
+     */
+    public static void unmountLazy(Path target) throws IOException {
+        if (Libc.C.umount2(target.toString(), Libc.MNT_DETACH) != 0) {
+            int errno = Libc.errno();
+            if (errno != EINVAL && errno != ENOENT) {
+                throw new IOException("cannot unmount " + target + ": " + Libc.C.strerror(errno));
+            }
+        }
+    }
+
+    /**
+     * As {@link #unmountLazy}, returning as soon as the mount is gone from the tree: the filesystem's own
+     * teardown (ext4 commits its journal and stops its journal thread, about 10 ms) runs in a thread of its
+     * own. A descriptor held on the mount makes umount2 leave the teardown to the descriptor's last close,
+     * which that thread makes.
+     */
+    public static void unmountInBackground(Path target) throws IOException {
+        int fd = Libc.C.open(target.toString(), O_PATH | Libc.O_CLOEXEC);
+        try {
+            unmountLazy(target);
+        } finally {
+            if (fd >= 0) {
+                Thread closer = new Thread(() -> Libc.C.close(fd), "flushcheck-unmount");
+                closer.setDaemon(true);
+                closer.start();
+            }
+        }
+    }
+
+    /**
+     * Whether a filesystem of {@code type} is mounted at {@code target} in this process's mount table. The
+     * table is compared byte for byte, as the kernel writes it (a space, tab, newline or backslash of a
+     * mount point as an octal escape), so that no name read differently can hide a mount.
+     */
+    public static boolean mountedAt(Path target, String type) throws IOException {
+        return at(target).stream().anyMatch(m -> m[0].equals(type));
+    }
+
+    /** The source (the device) of the filesystem mounted last at {@code target}, or null when none is. */
+    public static String deviceAt(Path target) throws IOException {
+        List<String[]> mounts = at(target);
+        return mounts.isEmpty() ? null : mounts.get(mounts.size() - 1)[1];
+    }
+
+    /** The type and source of each filesystem mounted at {@code target}, first mounted first. */
+    private static List<String[]> at(Path target) throws IOException {
+        String point = escaped(target.toString().getBytes(NAMES));
+        String table = new String(Files.readAllBytes(Path.of("/proc/self/mountinfo")), StandardCharsets.ISO_8859_1);
+        List<String[]> found = new ArrayList<>();
+        for (String line : table.split("\n")) {
+            String[] f = line.split(" ");
+            int dash = line.indexOf(" - ");
+            if (f.length > 4 && f[4].equals(point) && dash > 0) {
+                String[] after = line.substring(dash + 3).split(" ");
+                found.add(new String[] {after[0], after.length > 1 ? after[1] : ""});
+            }
+        }
+        return found;
+    }
+
+    /** How this JVM turns file names into bytes (the locale's: {@code sun.jnu.encoding}). */
+    private static final Charset NAMES = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
+
+    /** A name's bytes as mountinfo writes them, one char per byte. */
+    private static String escaped(byte[] name) {
+        StringBuilder sb = new StringBuilder();
+        for (byte b : name) {
+            int c = b & 0xff;
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\\') {
+                sb.append('\\').append(String.format("%03o", c));
+            } else {
+                sb.append((char) c);
+            }
+        }
+        return sb.toString();
+    }
+
+    /** {@code sync -f}: writes the filesystem of {@code path} out and flushes its device. */
+    public static void syncFilesystem(Path path) throws IOException {
+        int fd = Libc.C.open(path.toString(), Libc.O_RDONLY | Libc.O_CLOEXEC);
+        if (fd < 0) {
+            throw new IOException("cannot open " + path + ": " + Libc.C.strerror(Libc.errno()));
+        }
+        try {
+            if (Libc.C.syncfs(fd) != 0) {
+                throw new IOException("cannot sync the filesystem of " + path + ": " + Libc.C.strerror(Libc.errno()));
+            }
+        } finally {
+            Libc.C.close(fd);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.flushcheck.powercut.internal.sys;
+
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import org.apiguardian.api.API;
+
+/**
+ * The few C library calls a FUSE server needs besides reading and writing /dev/fuse, which {@link DeviceCalls}
+ * binds directly: each request costs one of each.
+ */
+@API(status = API.Status.INTERNAL, since = "0.1")
+public interface Libc extends Library {
+
+    Libc C = Native.load("c", Libc.class);
+
+    int O_RDONLY = 0;
+    int O_RDWR = 2;
+    int O_CLOEXEC = 02000000;
+    long MS_NOSUID = 2;
+    long MS_NODEV = 4;
+    int MNT_DETACH = 2;
+
+    int open(String path, int flags);
+
+    int close(int fd);
+
+    int mount(String source, String target, String fsType, long flags, String data);
+
+    int umount2(String target, int flags);
+
+    /** {@code ioctl(2)} with a pointer argument. */
+    int ioctl(int fd, long request, Pointer arg);
+
+    /** {@code ioctl(2)} with an integer argument. */
+    int ioctl(int fd, long request, long arg);
+
+    int syncfs(int fd);
+
+    String strerror(int errno);
+
+    int SIGKILL = 9;
+
+    /** {@code kill(2)}; a negative {@code pid} names a process group. */
+    int kill(int pid, int sig);
+
+    long SYS_PIDFD_SEND_SIGNAL = 424;
+    long SYS_PIDFD_OPEN = 434;
+
+    /** {@code pidfd_open(2)}: a descriptor that names one process, never another that reuses its PID. */
+    int syscall(long number, int pid, int flags);
+
+    /** {@code pidfd_send_signal(2)}, with no siginfo. */
+    int syscall(long number, int pidfd, int sig, Pointer info, int flags);
+
+    int geteuid();
+
+    int getegid();
+
+    int socketpair(int domain, int type, int protocol, int[] fds);
+
+    int fcntl(int fd, int cmd, int arg);
+
+    /** {@code posix_spawn(3)}: returns 0 or an errno; the child inherits every descriptor without FD_CLOEXEC. */
+    int posix_spawn(int[] pid, String path, Pointer fileActions, Pointer attributes, String[] argv, String[] envp);
+
+    long recvmsg(int socket, Pointer msg, int flags);
+
+    int waitpid(int pid, int[] status, int options);
+
+    static int errno() {
+        return Native.getLastError();
+    }
+}
