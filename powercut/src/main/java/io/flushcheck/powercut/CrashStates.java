@@ -19,6 +19,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import org.apiguardian.api.API;
 
 /**
@@ -254,30 +255,35 @@ public final class CrashStates {
 
     /** Mounts {@code image} and takes its names; null when it does not mount. */
     private TreeView look(Path image, Path mountPoint, Set<String> noted) throws IOException {
-        String loop = LoopDevices.attach(image, false);
-        try {
-            if (noted.add(loop)) {
-                Leftovers.record(work, "loop", loop);
-            }
-            try {
-                SimulatedDisk.mountSurvivor(loop, mountPoint, fsType);
-            } catch (IOException e) {
-                return null;
-            }
-            try {
-                return TreeView.of(mountPoint);
-            } finally {
-                Mounts.unmountLazy(mountPoint);
-            }
-        } finally {
-            LoopDevices.detach(loop);
-            awaitRelease(loop, image);
-        }
+        return mounted(image, mountPoint, noted, TreeView::of, notMounted -> null);
     }
 
     /** Mounts {@code image}, the state's, verifies it and takes it down: null when it passed. */
     private Checked checkOne(CrashState state, Path image, Path mountPoint, Verification verification,
                              Set<String> noted) throws IOException {
+        return mounted(image, mountPoint, noted, survivor -> {
+            try {
+                verification.verify(survivor, acknowledged.acknowledgedBy(epochs.get(state.epoch()).flushesBefore()));
+                return null;
+            } catch (Exception | AssertionError e) {
+                return new Checked(describe(state), state.lost(), String.valueOf(e.getMessage()), e);
+            }
+        }, e -> new Checked(describe(state), state.lost(), "the filesystem did not mount: " + e.getMessage(), e));
+    }
+
+    /** What is done with a mounted state. */
+    @FunctionalInterface
+    private interface OnMounted<T> {
+        T apply(Path mountPoint) throws IOException;
+    }
+
+    /**
+     * Attaches {@code image} to a loop device, mounts it at {@code mountPoint} (the filesystem replays its
+     * journal), runs {@code onMounted} there and takes it all down; {@code notMounted}'s answer when the
+     * filesystem refuses to mount.
+     */
+    private <T> T mounted(Path image, Path mountPoint, Set<String> noted, OnMounted<T> onMounted,
+                          Function<IOException, T> notMounted) throws IOException {
         String loop = LoopDevices.attach(image, false);
         try {
             if (noted.add(loop)) {
@@ -286,13 +292,10 @@ public final class CrashStates {
             try {
                 SimulatedDisk.mountSurvivor(loop, mountPoint, fsType);
             } catch (IOException e) {
-                return new Checked(describe(state), state.lost(), "the filesystem did not mount: " + e.getMessage(), e);
+                return notMounted.apply(e);
             }
             try {
-                verification.verify(mountPoint, acknowledged.acknowledgedBy(epochs.get(state.epoch()).flushesBefore()));
-                return null;
-            } catch (Exception | AssertionError e) {
-                return new Checked(describe(state), state.lost(), String.valueOf(e.getMessage()), e);
+                return onMounted.apply(mountPoint);
             } finally {
                 Mounts.unmountLazy(mountPoint);
             }
