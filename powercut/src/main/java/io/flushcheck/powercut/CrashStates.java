@@ -140,6 +140,16 @@ public final class CrashStates {
         return id;
     }
 
+    /** The filesystem the workload ran on, which each state is mounted as. */
+    public String fs() {
+        return fsType;
+    }
+
+    /** The bytes the drive wrote atomically: under 4096, its states include torn sectors. */
+    public int atomicWriteBytes() {
+        return atomicUnit;
+    }
+
     /** What the workload acknowledged while it was recorded. */
     public AcknowledgedRecords acknowledged() {
         return acknowledged;
@@ -236,8 +246,11 @@ public final class CrashStates {
                 (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - byEpoch.size());
     }
 
-    /** The failing states explained by file, fewest writes lost first: a person reads the first few. */
-    static final int EXPLAINED = 3;
+    /**
+     * The failing states explained by file, fewest writes lost first: a person reads the first few. A shard
+     * explains its own first few, among which are those of all the shards' first few that it checked.
+     */
+    public static final int EXPLAINED = 3;
 
     /** A failing state as its check left it: what the verification said. */
     private record Checked(String state, int lost, String message, Throwable cause) {
