@@ -45,6 +45,7 @@ final class CommandLines {
             CommandLine powercut = withHelp(new CommandLine(new PowerCutCommand()));
             powercut.addSubcommand("sqlite", withHelp(new CommandLine(new PowerCutSqliteCommand())));
             powercut.addSubcommand("postgres", withHelp(new CommandLine(new PowerCutPostgresCommand())));
+            powercut.addSubcommand("merge", withHelp(new CommandLine(new PowerCutMergeCommand())));
             root.addSubcommand("powercut", powercut);
             root.addSubcommand("vm", withHelp(new CommandLine(new VmCommand())));
         }

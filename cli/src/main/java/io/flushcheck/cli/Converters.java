@@ -36,6 +36,18 @@ final class Converters {
         }
     }
 
+    /** {@code powercut --shard I/N}: 1 &lt;= I &lt;= N. */
+    static final class ShardValue implements ITypeConverter<Shard> {
+        @Override
+        public Shard convert(String value) {
+            try {
+                return Shard.parse(value);
+            } catch (UsageException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
     /** {@code --rounds}: 1 to {@link ProbePlan#MAX_ROUNDS}. */
     static final class Rounds implements ITypeConverter<Integer> {
         @Override

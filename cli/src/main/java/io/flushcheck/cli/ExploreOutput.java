@@ -47,14 +47,15 @@ final class ExploreOutput {
     }
 
     static Document json(List<String> command, String verify, String fs, int sizeMiB, int atomicWriteBytes,
-                         ProgramStates.Recorded recorded, CrashStateReport report) {
+                         ProgramStates.Recorded recorded, CrashStateReport report, String recording) {
         List<State> states = new ArrayList<>();
         for (CrashStateReport.State s : report.states()) {
             CrashStateReport.Failure f = s.failure();
             states.add(new State(s.state(), s.lost(), s.passed(), f == null ? null : f.message(),
                     f == null || f.explanation().isEmpty() ? null : f.explanation()));
         }
-        return new Document(command, verify, "block", fs, sizeMiB, atomicWriteBytes, "explore", report.maxStates(),
+        return new Document(command, verify, "block", fs, sizeMiB, atomicWriteBytes, "explore", recording,
+                report.maxStates(),
                 recorded.commandExit(), recorded.flushes(), recorded.writes(), recorded.epochs(),
                 recorded.acknowledgements(), report.checked(), report.checked() - report.failing(), report.failing(),
                 report.duplicates(), report.leftOut(), report.seconds(), states);
@@ -66,6 +67,7 @@ final class ExploreOutput {
     /**
      * {@code flushcheck powercut --explore --json}.
      *
+     * @param recording       with --record, the recording's id (the SHA-256 of its manifest)
      * @param maxStates       the bound on the states checked
      * @param flushes         the flushes the command made while it was recorded
      * @param writes          the writes the drive received then
@@ -76,7 +78,7 @@ final class ExploreOutput {
      * @param states          every state checked, fewest writes lost first
      */
     public record Document(List<String> command, String verify, String model, String fs, int sizeMiB,
-                           int atomicWriteBytes, String mode, int maxStates, int commandExit, long flushes, int writes,
+                           int atomicWriteBytes, String mode, @Json.LeftOutWhenNull String recording, int maxStates, int commandExit, long flushes, int writes,
                            int epochs, int acknowledgements, int checked, int passed, int failed, int duplicates,
                            int leftOut, double seconds, List<State> states) {
 

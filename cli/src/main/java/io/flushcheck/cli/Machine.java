@@ -64,7 +64,7 @@ final class Machine {
         return null;
     }
 
-    private static boolean isRoot() {
+    static boolean isRoot() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith("Uid:")) {

@@ -30,7 +30,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "powercut", synopsisHeading = "usage: ",
         customSynopsis = {"flushcheck powercut [options] --verify 'VERIFY {dir}' -- COMMAND {dir}",
-            "       flushcheck powercut --explore [--max-states N] [options] --verify 'VERIFY {dir} {acks}' -- COMMAND {dir}",
+            "       flushcheck powercut --explore [--max-states N] [--record DIR] [options] --verify 'VERIFY {dir} {acks}' -- COMMAND {dir}",
+            "       flushcheck powercut --replay DIR [--max-states N] [--shard I/N] [--json] --verify 'VERIFY {dir} {acks}'",
+            "       flushcheck powercut merge SHARD.json...",
             "       flushcheck powercut sqlite [--cuts N] [--json]",
             "       flushcheck powercut postgres [--row 'NAME=VALUE,...']... [--cuts N] [--json]"},
         description = {"cut the power under a program, then check what survived",
@@ -78,6 +80,14 @@ import picocli.CommandLine.Spec;
             "flushes, in order. The first failing states are explained by name: what differs from the same epoch",
             "with all its writes kept, with the sync that would have kept it. Progress goes to stderr.",
             "",
+            "--record DIR (with --explore) also keeps the recording in DIR, a new or empty directory: the drive's",
+            "image before the command (sparse), its log of writes and flushes, and manifest.txt, whose SHA-256 is",
+            "the recording's id; the states are still checked here. --replay DIR checks the states of a recording",
+            "kept so, on this machine or another (root, no COMMAND: it does not run again), with --max-states and",
+            "--verify as --explore takes them. --shard I/N checks only the states whose place in the enumeration",
+            "(from 0) is I-1 modulo N, so that N runs (a CI matrix, an indexed job) check every state once between",
+            "them; the others are listed as not checked. flushcheck powercut merge joins their --json documents.",
+            "",
             "--model file simulates files instead, with no root: a tree of files served over FUSE (mounted by",
             "fusermount3), where a file's data is durable at its fsync or fdatasync; by default (--rules",
             "journaled) a sync of anything also makes every earlier create, rename, link and unlink durable,",
@@ -96,7 +106,10 @@ import picocli.CommandLine.Spec;
             "in the JSON lists all of it), and a cut's \"lost\" says what only the model's rules lost.",
             "With --explore --json: {\"mode\":\"explore\", \"maxStates\", \"commandExit\", \"flushes\", \"writes\",",
             "\"epochs\", \"acknowledgements\", \"checked\", \"passed\", \"failed\", \"duplicates\", \"leftOut\",",
-            "\"states\":[{\"state\",\"lost\",\"passed\",\"failure\",\"explanation\"}], ...}."},
+            "\"states\":[{\"state\",\"lost\",\"passed\",\"failure\",\"explanation\"}], ...}, with --record its",
+            "\"recording\" id. With --replay --json: {\"mode\":\"replay\", \"recording\", \"shard\" (with --shard),",
+            "\"checked\", \"passed\", \"failed\", \"otherShards\", ..., \"states\":[{\"state\",\"lost\",\"checked\",",
+            "\"passed\",\"failure\",\"explanation\"}]}."},
         descriptionHeading = "%n", optionListHeading = "%noptions:%n", commandListHeading = "%ncommands:%n",
         footer = {"%nexit codes: 0 every verify passed, 1 some verify failed, 2 bad usage, 3 this machine cannot"
             + " run simulated disks (not root, no /dev/fuse, no free loop device) or a disk failed, 4 the output"
@@ -189,6 +202,19 @@ final class PowerCutCommand implements Job {
                     + DEFAULT_MAX_STATES + "); the output counts those left out")
     Integer maxStates;
 
+    @Option(names = "--record", paramLabel = "DIR",
+            description = "with --explore: also keep the recording in DIR (new or empty), to check it again with --replay")
+    Path record;
+
+    @Option(names = "--replay", paramLabel = "DIR",
+            description = "check the crash states of the recording --record kept in DIR; no COMMAND runs")
+    Path replay;
+
+    @Option(names = "--shard", paramLabel = "I/N", converter = Converters.ShardValue.class,
+            description = "with --replay: check only the I-th of N shares of the states (I from 1); flushcheck powercut"
+                    + " merge joins the N runs' --json")
+    Shard shard;
+
     @Option(names = "--seed", paramLabel = "S", converter = Converters.Seed.class,
             description = "the first cut's seed (default: a random one, printed)")
     Long seed;
@@ -211,6 +237,10 @@ final class PowerCutCommand implements Job {
 
     @Override
     public int run(PrintStream out, PrintStream err) throws UsageException {
+        if (replay != null) {
+            return new Replay(replay, shard, maxStates == null ? DEFAULT_MAX_STATES : maxStates, verify,
+                    timeout == null ? 120 : timeout, output).run(out, err, replayUsage());
+        }
         checkUsage();
         DiskModel resolved = model.resolved();
         checkModelOptions(resolved);
@@ -382,6 +412,13 @@ final class PowerCutCommand implements Job {
         if (!verify.contains(ProgramCuts.DIR)) {
             throw new UsageException("powercut: --verify must name the survivor's directory as {dir}: " + verify);
         }
+        if (shard != null) {
+            throw new UsageException("powercut: --shard checks a share of a kept recording's states: keep it with --explore"
+                    + " --record DIR, then check it with --replay DIR --shard I/N");
+        }
+        if (record != null && !explore) {
+            throw new UsageException("powercut: --record keeps the recording --explore makes; give --explore too");
+        }
         if (maxStates != null && !explore) {
             throw new UsageException("powercut: --max-states bounds the states --explore checks; give --explore too");
         }
@@ -429,6 +466,28 @@ final class PowerCutCommand implements Job {
         }
     }
 
+    /**
+     * What {@code --replay} takes: the check's options, not those that make a disk or run the command, which were
+     * fixed when it was recorded.
+     */
+    private List<String> replayUsage() {
+        List<String> given = spec.commandLine().getParseResult().matchedOptions().stream()
+                .map(o -> o.longestName()).filter(o -> !REPLAY_OPTIONS.contains(o)).toList();
+        List<String> problems = new ArrayList<>();
+        if (!given.isEmpty()) {
+            problems.add("--replay checks a kept recording, made with its disk and command; it takes no "
+                    + String.join(" and no ", given));
+        }
+        if (!command.isEmpty()) {
+            problems.add("--replay runs no command: the recording holds what it wrote; got '" + String.join(" ", command)
+                    + "'");
+        }
+        return problems;
+    }
+
+    private static final List<String> REPLAY_OPTIONS = List.of("--replay", "--shard", "--max-states", "--verify",
+            "--timeout", "--json", "--quiet");
+
     /** The options that choose or shape cuts, which --explore does not make. */
     private static final List<String> NOT_EXPLORING = List.of("--cuts", "--after-flushes", "--during-flush",
             "--at-random", "--sweep", "--fail-flush", "--fail-once", "--errno", "--seed", "--no-power-on-check");
@@ -448,6 +507,14 @@ final class PowerCutCommand implements Job {
                 throw new UsageException("powercut: the command exited " + recorded.commandExit()
                         + " with the power on, so its crash states would test nothing: " + recorded.commandTail());
             }
+            String id = null;
+            if (record != null) {
+                id = run.save(record);
+                if (!quiet) {
+                    err.println("flushcheck powercut: the recording is kept in " + Escape.of(record.toString())
+                            + " (recording " + id + "): check it with --replay");
+                }
+            }
             int total = run.states(bound);
             if (!quiet) {
                 err.printf(Locale.ROOT, "flushcheck powercut: %d flushes, %d writes, %d acknowledgements in %.1f s;"
@@ -464,7 +531,7 @@ final class PowerCutCommand implements Job {
                 }
             });
             out.print(output.json ? Json.write(ExploreOutput.json(command, verify, fs, (int) (sizeBytes() >> 20),
-                    atomicBytes(), recorded, report)) : ExploreOutput.text(disks(), recorded, report));
+                    atomicBytes(), recorded, report, id)) : ExploreOutput.text(disks(), recorded, report));
             out.flush();
             return report.failing() == 0 ? ExitCodes.OK : ExitCodes.VERIFY_FAILED;
         } catch (UsageException e) {

@@ -21,9 +21,8 @@ import java.util.function.IntConsumer;
  */
 final class ProgramStates implements AutoCloseable {
 
-    static final String ACKS = "{acks}";
     static final String ACKS_VARIABLE = "FLUSHCHECK_ACKS";
-    private static final int TAIL_LINES = 3;
+    static final int TAIL_LINES = 3;
 
     /** What the run with the recording drive showed. */
     record Recorded(int commandExit, String commandTail, long flushes, int writes, int epochs, int acknowledgements,
@@ -86,6 +85,14 @@ final class ProgramStates implements AutoCloseable {
         }
     }
 
+    /**
+     * Keeps the recording in {@code dir} ({@link CrashStates#save}), to be checked with {@code --replay} here or
+     * elsewhere; returns its id.
+     */
+    String save(Path dir) throws IOException {
+        return states.save(dir);
+    }
+
     /** The states {@link #check} checks with the bound {@code maxStates}. */
     int states(int maxStates) {
         return states.states(maxStates);
@@ -93,36 +100,7 @@ final class ProgramStates implements AutoCloseable {
 
     /** Mounts each state, up to {@code maxStates}, and runs the verify there; {@code done} hears each one checked. */
     CrashStateReport check(int maxStates, IntConsumer done) throws IOException {
-        int[] count = new int[1];
-        return states.check(maxStates, (survivor, mustSurvive) -> {
-            try {
-                verifyOne(survivor, mustSurvive);
-            } finally {
-                done.accept(++count[0]);
-            }
-        });
-    }
-
-    private void verifyOne(Path survivor, List<String> mustSurvive) throws IOException, InterruptedException {
-        Path acks = Files.createTempFile(work, "state-acks-", ".txt");
-        try {
-            Files.write(acks, mustSurvive);
-            String line = verify.replace(ProgramCuts.DIR, ProgramCuts.shellWord(survivor.toString()))
-                    .replace(ACKS, ProgramCuts.shellWord(acks.toString()));
-            // A world of its own: what the verify leaves running ends with it, before the state is unmounted.
-            try (LoggedWorld v = LoggedWorld.start(List.of("sh", "-c", line), ProcessWorld::start)) {
-                if (!v.waitFor(timeoutSeconds)) {
-                    v.kill();
-                    throw new AssertionError("the verify was still running after " + seconds(timeoutSeconds));
-                }
-                if (v.exitCode() != 0) {
-                    String tail = v.tail(TAIL_LINES);
-                    throw new AssertionError("exit " + v.exitCode() + (tail.isEmpty() ? "" : ": " + tail));
-                }
-            }
-        } finally {
-            Files.deleteIfExists(acks);
-        }
+        return states.check(maxStates, new VerifyCommand(verify, work, timeoutSeconds, done));
     }
 
     @Override

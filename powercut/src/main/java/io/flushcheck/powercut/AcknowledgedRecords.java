@@ -33,7 +33,7 @@ import org.apiguardian.api.API;
 public final class AcknowledgedRecords {
 
     /** A record, with the drive's failures and completed flushes when it was noted. */
-    private record Ack(String record, long failuresBefore, long flushes) {
+    record Ack(String record, long failuresBefore, long flushes) {
     }
 
     private final SimulatedDisk disk;
@@ -52,11 +52,27 @@ public final class AcknowledgedRecords {
         return records;
     }
 
+    /** The records of a saved recording ({@link CrashStates#load}): fixed, no disk counts for them any more. */
+    static AcknowledgedRecords loaded(List<Ack> acks) {
+        AcknowledgedRecords records = new AcknowledgedRecords(null);
+        records.acks.addAll(acks);
+        return records;
+    }
+
+    /** Each record with the counts noted with it, in order: what a saved recording keeps. */
+    List<Ack> noted() {
+        return List.copyOf(acks);
+    }
+
     /**
      * Notes that the program acknowledged {@code record} now (its sync returned); call it before the cut. Once
      * the power has gone, the record is noted apart and not counted ({@link #afterPowerCut()}).
      */
     public void add(String record) {
+        if (disk == null) {
+            throw new IllegalStateException("the acknowledgements of a saved recording are fixed: nothing runs to add "
+                    + "to them");
+        }
         long[] counts = disk.failuresAndFlushes();
         if (counts == null) {
             afterPowerCut.add(record);
@@ -136,7 +152,7 @@ public final class AcknowledgedRecords {
                     + " had failed a sync (" + String.join(", ", late) + "): the program carried on after its storage"
                     + " reported an error";
         }
-        List<PowerCut> cuts = disk.cuts();
+        List<PowerCut> cuts = disk == null ? List.of() : disk.cuts();
         List<String> discarded = cuts.isEmpty() ? List.of() : cuts.get(cuts.size() - 1).discarded();
         if (!discarded.isEmpty()) {
             message += "; " + discardedSummary(discarded, 5);

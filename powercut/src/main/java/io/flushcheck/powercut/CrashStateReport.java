@@ -13,11 +13,20 @@ import org.apiguardian.api.API;
  * @param leftOut distinct states beyond the bound, not checked
  * @param maxStates the bound
  * @param seconds how long the checking took, images, mounts and verification included
- * @param states every state checked, fewest writes lost first, with its failure if it failed
+ * @param states every state within the bound, fewest writes lost first, with its failure if it failed; those
+ *     another shard checks among them, marked not checked
+ * @param otherShards states within the bound that other shards check ({@link CrashStates#check(int, int, int,
+ *     CrashStates.Verification)}), not checked here; 0 for a check of them all
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record CrashStateReport(int checked, List<Failure> failures, int duplicates, int leftOut, int maxStates,
-                               double seconds, List<State> states) {
+                               double seconds, List<State> states, int otherShards) {
+
+    /** A report of every state within the bound, none left to other shards. */
+    public CrashStateReport(int checked, List<Failure> failures, int duplicates, int leftOut, int maxStates,
+                            double seconds, List<State> states) {
+        this(checked, failures, duplicates, leftOut, maxStates, seconds, states, 0);
+    }
 
     /** The lines of a failing state's explanation that {@link #assertPassed()} shows; the rest are in the report. */
     static final int SHOWN = 4;
@@ -42,18 +51,24 @@ public record CrashStateReport(int checked, List<Failure> failures, int duplicat
     }
 
     /**
-     * One state checked.
+     * One state within the bound.
      *
      * @param state what the state kept and lost, as {@link CrashStates} says it
      * @param lost the writes of its epoch that did not survive whole
-     * @param failure why it failed; null when it passed
+     * @param failure why it failed; null when it passed or was not checked
+     * @param checked false for a state another shard checks
      */
     @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-    public record State(String state, int lost, Failure failure) {
+    public record State(String state, int lost, Failure failure, boolean checked) {
 
-        /** Whether the verification passed. */
+        /** A state checked. */
+        public State(String state, int lost, Failure failure) {
+            this(state, lost, failure, true);
+        }
+
+        /** Whether it was checked and the verification passed. */
         public boolean passed() {
-            return failure == null;
+            return checked && failure == null;
         }
     }
 
@@ -94,6 +109,7 @@ public record CrashStateReport(int checked, List<Failure> failures, int duplicat
 
     private String boundNote() {
         return (leftOut == 0 ? "none left out" : leftOut + " more left out by the bound of " + maxStates)
+                + (otherShards == 0 ? "" : ", " + otherShards + " left to other shards")
                 + (duplicates == 0 ? "" : ", " + duplicates + " duplicates checked once");
     }
 

@@ -9,6 +9,7 @@ import io.flushcheck.powercut.internal.states.CrashState;
 import io.flushcheck.powercut.internal.states.CrashStateSpace;
 import io.flushcheck.powercut.internal.states.Epoch;
 import io.flushcheck.powercut.internal.states.RecordedWrite;
+import io.flushcheck.powercut.internal.states.Recording;
 import io.flushcheck.powercut.internal.states.StateImages;
 import io.flushcheck.powercut.internal.states.WritePlaces;
 import java.io.IOException;
@@ -87,6 +88,8 @@ public final class CrashStates {
     private final WritePlaces places;
     /** The filesystem's names as the recording ended; null when they could not be looked at. */
     private final TreeView ended;
+    /** The id of the recording as saved or loaded ({@link #save}); null before. */
+    private String id;
 
     CrashStates(Path work, Path dir, Path base, Path log, List<Epoch> epochs, AcknowledgedRecords acknowledged,
                 String fsType, int atomicUnit, WritePlaces places, TreeView ended) {
@@ -100,6 +103,52 @@ public final class CrashStates {
         this.atomicUnit = atomicUnit;
         this.places = places;
         this.ended = ended;
+    }
+
+    /**
+     * Keeps the recording in {@code saved}, a directory made now (or empty): the drive's image before the workload
+     * (copied sparse), its log of writes and flushes, and a text manifest of the rest (what was acknowledged with
+     * the flushes completed then, the filesystem, the atomic unit, the files' places on the drive and the names
+     * as the recording ended). {@link #load} reads it back, on this machine or another, to check its states there.
+     *
+     * @return the recording's id: the SHA-256 of its manifest, which names the log's own hash
+     */
+    public String save(Path saved) throws IOException {
+        id = SavedRecording.save(saved, base, log, acknowledged, fsType, atomicUnit, places, ended);
+        return id;
+    }
+
+    /**
+     * The recording {@link #save} kept in {@code saved}, to be checked here: the states' images and their mount
+     * point are made in {@code work}, a directory this makes, marked as flushcheck's so that a cleanup after a
+     * killed run finds it; each is removed once checked, and the caller deletes {@code work} when done. Root only,
+     * as every check: the states are mounted.
+     *
+     * @throws IOException when {@code saved} holds no whole recording
+     */
+    public static CrashStates load(Path saved, Path work) throws IOException {
+        SavedRecording.Loaded r = SavedRecording.load(saved);
+        List<Epoch> epochs = Recording.epochs(r.log());
+        Path claimed = Leftovers.claim(work);
+        CrashStates states = new CrashStates(claimed, claimed, r.base(), r.log(), epochs, r.acknowledged(), r.fsType(),
+                r.atomicUnit(), r.places(), r.ended());
+        states.id = r.id();
+        return states;
+    }
+
+    /** The id of the recording once saved or as loaded ({@link #save}); null for one neither saved nor loaded. */
+    public String recordingId() {
+        return id;
+    }
+
+    /** The filesystem the workload ran on, which each state is mounted as. */
+    public String fs() {
+        return fsType;
+    }
+
+    /** The bytes the drive wrote atomically: under 4096, its states include torn sectors. */
+    public int atomicWriteBytes() {
+        return atomicUnit;
     }
 
     /** What the workload acknowledged while it was recorded. */
@@ -129,12 +178,30 @@ public final class CrashStates {
      *     on the smallest failing state
      */
     public CrashStateReport check(int maxStates, Verification verification) throws IOException {
+        return check(maxStates, 0, 1, verification);
+    }
+
+    /**
+     * Checks one share of the states, so that {@code shards} machines (a CI matrix, an indexed job) check all of
+     * them between them: the states whose index in the enumeration's order, fewest writes lost first, is
+     * {@code shard} modulo {@code shards}. The others are in the report's states, marked not checked
+     * ({@link CrashStateReport.State#checked()}), and counted apart ({@link CrashStateReport#otherShards()}).
+     * Interleaving gives each shard states of every size, so the shards take about as long. The failing states
+     * explained are the first few of this shard's.
+     *
+     * @param shard from 0 to {@code shards - 1}
+     */
+    public CrashStateReport check(int maxStates, int shard, int shards, Verification verification) throws IOException {
+        if (shards < 1 || shard < 0 || shard >= shards) {
+            throw new IllegalArgumentException("a shard is from 0 to one less than the shards, at least 1: not " + shard
+                    + " of " + shards);
+        }
         long started = System.nanoTime();
         CrashStateSpace.Enumerated space = CrashStateSpace.enumerate(epochs, atomicUnit, maxStates);
         List<CrashState> ordered = space.states();
         // Images are made epoch by epoch; failures are reported in the enumeration's order, fewest lost first.
         List<Integer> byEpoch = new ArrayList<>();
-        for (int i = 0; i < ordered.size(); i++) {
+        for (int i = shard; i < ordered.size(); i += shards) {
             byEpoch.add(i);
         }
         byEpoch.sort(Comparator.comparingInt(i -> ordered.get(i).epoch()));
@@ -169,18 +236,22 @@ public final class CrashStates {
                     f = checked[i].failure(at < 0 ? List.of() : explanations.get(at));
                     failures.add(f);
                 }
-                outcomes.add(new CrashStateReport.State(describe(ordered.get(i)), ordered.get(i).lost(), f));
+                outcomes.add(new CrashStateReport.State(describe(ordered.get(i)), ordered.get(i).lost(), f,
+                        i % shards == shard));
             }
         } finally {
             Files.deleteIfExists(image);
             Files.deleteIfExists(mountPoint);
         }
-        return new CrashStateReport(ordered.size(), failures, space.duplicates(), space.leftOut(), maxStates,
-                (System.nanoTime() - started) / 1e9, outcomes);
+        return new CrashStateReport(byEpoch.size(), failures, space.duplicates(), space.leftOut(), maxStates,
+                (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - byEpoch.size());
     }
 
-    /** The failing states explained by file, fewest writes lost first: a person reads the first few. */
-    static final int EXPLAINED = 3;
+    /**
+     * The failing states explained by file, fewest writes lost first: a person reads the first few. A shard
+     * explains its own first few, among which are those of all the shards' first few that it checked.
+     */
+    public static final int EXPLAINED = 3;
 
     /** A failing state as its check left it: what the verification said. */
     private record Checked(String state, int lost, String message, Throwable cause) {

@@ -49,6 +49,11 @@ public final class TreeView {
         return new TreeView(root, entries, complete);
     }
 
+    /** A view read back from where it was kept ({@code CrashStates.save}): the names with what identified each. */
+    public static TreeView of(Path root, Map<String, Entry> entries, boolean complete) {
+        return new TreeView(root, new TreeMap<>(entries), complete);
+    }
+
     /** Adds the names under {@code dir} (named {@code prefix}) and below; false when {@link #MOST} stopped it. */
     private static boolean walk(Path dir, String prefix, Map<String, Entry> entries) throws IOException {
         List<Path> children = new ArrayList<>();

@@ -23,7 +23,7 @@ import org.apiguardian.api.API;
 public final class WritePlaces {
 
     /** {@code length} bytes of {@code name} from {@code logical}, at drive byte {@code device}. */
-    private record Owned(String name, long logical, long device, long length) {
+    public record Owned(String name, long logical, long device, long length) {
     }
 
     private static final int MOST_NAMED = 3;
@@ -38,6 +38,20 @@ public final class WritePlaces {
     /** No file named anywhere: where the filesystem could not be looked at. */
     public static WritePlaces none() {
         return new WritePlaces(new TreeMap<>());
+    }
+
+    /** The places {@link #owned()} listed, read back from where they were kept ({@code CrashStates.save}). */
+    public static WritePlaces of(List<Owned> owned) {
+        TreeMap<Long, Owned> byDevice = new TreeMap<>();
+        for (Owned o : owned) {
+            byDevice.put(o.device(), o);
+        }
+        return new WritePlaces(byDevice);
+    }
+
+    /** Every range a file maps, by drive byte. */
+    public List<Owned> owned() {
+        return List.copyOf(byDevice.values());
     }
 
     /** Where the regular files under {@code mounted} (a filesystem on the drive) lie on it now. */

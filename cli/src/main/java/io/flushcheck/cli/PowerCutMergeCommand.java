@@ -1,0 +1,59 @@
+package io.flushcheck.cli;
+
+import io.flushcheck.report.Json;
+import io.flushcheck.text.Escape;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code flushcheck powercut merge A.json B.json ...}: the shards' reports of one recording, as one. */
+@Command(name = "merge", synopsisHeading = "usage: ",
+        customSynopsis = "flushcheck powercut merge SHARD.json...",
+        description = {"join the --replay --shard I/N --json documents of one recording into one",
+            "",
+            "Prints on stdout the JSON one --replay of the recording would print, every state from the shard",
+            "that checked it, in the order the states are enumerated; \"seconds\" is the sum of the shards'.",
+            "Refuses documents of different recordings (their \"recording\" id differs), of different bounds",
+            "or verifies, and a shard missing or given twice."},
+        descriptionHeading = "%n",
+        footer = {"%nexit codes: 0 every state passed, 1 some state failed, 2 bad usage or documents that are not"
+            + " the shards of one check, 4 the output could not be written"})
+final class PowerCutMergeCommand implements Job {
+
+    @Parameters(paramLabel = "SHARD.json", arity = "1..*", description = "the shards' documents")
+    List<Path> files = new ArrayList<>();
+
+    @Override
+    public int run(PrintStream out, PrintStream err) throws UsageException {
+        List<String> names = new ArrayList<>();
+        List<ReplayOutput.Document> docs = new ArrayList<>();
+        for (Path f : files) {
+            String text;
+            try {
+                text = Files.readString(f);
+            } catch (IOException e) {
+                throw new UsageException("powercut merge: cannot read " + f + ": " + e.getMessage());
+            }
+            try {
+                docs.add(ReplayOutput.read(text));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("powercut merge: " + f + ": " + e.getMessage());
+            }
+            names.add(f.toString());
+        }
+        ReplayOutput.Document merged;
+        try {
+            merged = ReplayMerge.merge(names, docs);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("powercut merge: " + Escape.of(e.getMessage()));
+        }
+        out.print(Json.write(merged));
+        out.flush();
+        return merged.failed() == 0 ? ExitCodes.OK : ExitCodes.VERIFY_FAILED;
+    }
+}

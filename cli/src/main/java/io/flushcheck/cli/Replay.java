@@ -1,0 +1,116 @@
+package io.flushcheck.cli;
+
+import io.flushcheck.powercut.CrashStateReport;
+import io.flushcheck.powercut.CrashStates;
+import io.flushcheck.report.Json;
+import io.flushcheck.text.Escape;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * {@code flushcheck powercut --replay DIR [--shard I/N]}: the crash states of a recording {@code --record} kept,
+ * checked here as {@code --explore} checks them, without running its command again.
+ */
+final class Replay {
+
+    private final Path saved;
+    private final Shard shard;
+    private final int maxStates;
+    private final String verify;
+    private final double timeoutSeconds;
+    private final OutputOptions output;
+
+    Replay(Path saved, Shard shard, int maxStates, String verify, double timeoutSeconds, OutputOptions output) {
+        this.saved = saved;
+        this.shard = shard;
+        this.maxStates = maxStates;
+        this.verify = verify;
+        this.timeoutSeconds = timeoutSeconds;
+        this.output = output;
+    }
+
+    /** {@code problems}: what the command line asked that --replay does not take, refused first. */
+    int run(PrintStream out, PrintStream err, List<String> problems) throws UsageException {
+        if (!problems.isEmpty()) {
+            throw new UsageException("powercut: " + String.join("; ", problems));
+        }
+        if (verify == null || !verify.contains(ProgramCuts.DIR)) {
+            throw new UsageException("powercut --replay: --verify 'VERIFY {dir} {acks}' is " + (verify == null
+                    ? "missing: the command that checks each state" : "missing {dir}, the state's directory: " + verify));
+        }
+        if (!Files.isDirectory(saved)) {
+            throw new UsageException("powercut --replay " + saved + ": no such directory (keep a recording there with"
+                    + " --explore --record DIR)");
+        }
+        String missing = !Machine.isRoot() ? "root (to attach loop devices and mount)" : null;
+        for (String tool : List.of("losetup", "mount", "umount", "setsid", "setpriv", "unshare")) {
+            if (missing == null && Machine.which(tool) == null) {
+                missing = "the " + tool + " command (util-linux)";
+            }
+        }
+        if (missing != null) {
+            err.println("flushcheck powercut --replay: checking crash states needs " + missing + " here");
+            return ExitCodes.INTERNAL;
+        }
+        Path work = Machine.workDir();
+        try {
+            CrashStates states;
+            try {
+                states = CrashStates.load(saved, work);
+            } catch (IOException e) {
+                throw new UsageException("powercut --replay " + saved + ": " + e.getMessage());
+            }
+            int total = states.states(maxStates);
+            int mine = shard == null ? total
+                    : Math.max(0, (total - shard.fromZero() + shard.count() - 1) / shard.count());
+            boolean quiet = output.quiet;
+            if (!quiet) {
+                err.printf(Locale.ROOT, "flushcheck powercut: recording %s: %d writes, %d acknowledgements; checking %d"
+                        + " of its %d crash states%s%n", states.recordingId(), states.writes(),
+                        states.acknowledged().all().size(), mine, total, shard == null ? "" : " (shard " + shard + ")");
+            }
+            long[] shown = {System.nanoTime()};
+            VerifyCommand verification = new VerifyCommand(verify, work, timeoutSeconds, done -> {
+                long now = System.nanoTime();
+                // A line a second at most, as --explore prints.
+                if (!quiet && (now - shown[0] >= 1_000_000_000L || done == mine)) {
+                    shown[0] = now;
+                    err.printf(Locale.ROOT, "flushcheck powercut: [%d/%d] crash states checked%n", done, mine);
+                }
+            });
+            CrashStateReport report = shard == null ? states.check(maxStates, verification)
+                    : states.check(maxStates, shard.fromZero(), shard.count(), verification);
+            out.print(output.json ? Json.write(ReplayOutput.json(verify, shard, states, report))
+                    : ReplayOutput.text(saved, shard, states, report));
+            out.flush();
+            return report.failing() == 0 ? ExitCodes.OK : ExitCodes.VERIFY_FAILED;
+        } catch (IOException | UncheckedIOException e) {
+            err.println("flushcheck powercut --replay: " + Escape.of(e instanceof UncheckedIOException u
+                    ? u.getCause().getMessage() : String.valueOf(e.getMessage())));
+            return ExitCodes.INTERNAL;
+        } finally {
+            delete(work);
+        }
+    }
+
+    /** The work directory: the check removed its image and mount point; its marks for a cleanup stay till here. */
+    private static void delete(Path work) {
+        if (!Files.exists(work)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(work)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // A leftover in the temporary directory: the next disk's sweep removes it (its owner no longer runs).
+        }
+    }
+}

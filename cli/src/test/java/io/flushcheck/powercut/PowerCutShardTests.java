@@ -1,0 +1,190 @@
+package io.flushcheck.powercut;
+
+import static io.flushcheck.cli.InProcess.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flushcheck.cli.InProcess.Run;
+import io.flushcheck.testing.ChildJvm;
+import io.flushcheck.testing.MiniJson;
+import io.flushcheck.testing.Mounts;
+import io.flushcheck.testing.Requirements;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * A recording kept by {@code --explore --record}, checked again by {@code --replay}, and by two shards run as two
+ * processes at once, whose documents {@code powercut merge} joins into the one run's.
+ */
+@ResourceLock(SimulatedPowerLoss.LOCK)
+class PowerCutShardTests {
+
+    private static final String PYTHON = "/usr/bin/python3";
+    private static final int VALUES = 4;
+    /** A bound above the store's states: every one is checked, the failing one at the recording's end too. */
+    private static final String BOUND = "30";
+
+    @TempDir
+    Path tmp;
+
+    private Path store;
+    private Path check;
+
+    @BeforeEach
+    void needs() throws IOException {
+        Mounts.requireMountTools();
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        Requirements.requireCommand("setsid", "util-linux");
+        Requirements.require(Files.isExecutable(Path.of(PYTHON)), PYTHON + " (apt-get install python3)");
+        store = copy("store.py");
+        check = copy("check.py");
+    }
+
+    private Path copy(String name) throws IOException {
+        try (InputStream in = getClass().getResourceAsStream(name)) {
+            Path p = tmp.resolve(name);
+            Files.write(p, in.readAllBytes());
+            return p;
+        }
+    }
+
+    private String verify() {
+        return PYTHON + " " + check + " {dir} {acks}";
+    }
+
+    @Test
+    void twoShardsInTwoProcessesCheckTheStatesOneReplayChecksAndMergeIntoItsReport() throws Exception {
+        Path saved = tmp.resolve("recording");
+        Run recorded = run("powercut", "--explore", "--record", saved.toString(), "--max-states", BOUND, "--json",
+                "--verify", verify(), "--", "sh", "-c",
+                "exec " + PYTHON + " " + store + " \"$1\" \"$FLUSHCHECK_ACKS\" nodirsync " + VALUES, "store", "{dir}");
+        assertThat(recorded.exit()).as(recorded.err()).isEqualTo(1);
+        String id = (String) json(recorded.out()).get("recording");
+        assertThat(id).hasSize(64);
+        assertThat(saved.resolve("manifest.txt")).isRegularFile();
+
+        Run whole = run("powercut", "--replay", saved.toString(), "--max-states", BOUND, "--json", "--verify", verify());
+        assertThat(whole.exit()).as(whole.err()).isEqualTo(1);
+        Map<String, Object> one = json(whole.out());
+        assertThat(one.get("recording")).isEqualTo(id);
+        assertThat(one).doesNotContainKey("shard");
+        assertThat(states(one)).hasSize(((Long) one.get("checked")).intValue()).hasSizeGreaterThan(2);
+        assertThat(states(one)).as("the replay checks what --explore checked, with the same outcomes")
+                .isEqualTo(states(json(recorded.out())).stream().map(PowerCutShardTests::withChecked).toList());
+
+        Process first = shard(saved, "1/2");
+        Process second = shard(saved, "2/2");
+        String out1 = finish(first, "1/2");
+        String out2 = finish(second, "2/2");
+        Map<String, Object> shard1 = json(out1);
+        Map<String, Object> shard2 = json(out2);
+        assertThat(shard1.get("shard")).isEqualTo("1/2");
+        List<Map<String, Object>> all = states(one);
+        for (int i = 0; i < all.size(); i++) {
+            Map<String, Object> a = states(shard1).get(i);
+            Map<String, Object> b = states(shard2).get(i);
+            assertThat(List.of(a.get("checked"), b.get("checked"))).as("state %d is checked by one shard", i)
+                    .containsExactlyInAnyOrder(true, false);
+            Map<String, Object> checkedOne = a.get("checked").equals(true) ? a : b;
+            assertThat(checkedOne.get("state")).isEqualTo(all.get(i).get("state"));
+            assertThat(checkedOne.get("passed")).isEqualTo(all.get(i).get("passed"));
+        }
+        assertThat((Long) shard1.get("checked") + (Long) shard2.get("checked")).isEqualTo(one.get("checked"));
+
+        Path a = Files.writeString(tmp.resolve("a.json"), out1);
+        Path b = Files.writeString(tmp.resolve("b.json"), out2);
+        Run merged = run("powercut", "merge", b.toString(), a.toString());
+        assertThat(merged.exit()).as(merged.err()).isEqualTo(1);
+        assertThat(withoutSeconds(json(merged.out()))).isEqualTo(withoutSeconds(one));
+
+        Path other = Files.writeString(tmp.resolve("other.json"), out2.replace(id, "0".repeat(64)));
+        Run refused = run("powercut", "merge", a.toString(), other.toString());
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err()).contains("shards of different recordings do not merge");
+        Run missing = run("powercut", "merge", a.toString());
+        assertThat(missing.exit()).isEqualTo(2);
+        assertThat(missing.err()).contains("shard 2/2 is missing");
+        PowerCutCommandTests.assertNothingLeft();
+    }
+
+    @Test
+    void aBadShardAShardWithoutReplayAndAMissingRecordingAreUsageErrors() {
+        for (String bad : List.of("3/2", "0/2", "2", "a/b")) {
+            Run r = run("powercut", "--replay", tmp.toString(), "--shard", bad, "--verify", verify());
+            assertThat(r.exit()).as(bad + ": " + r.err()).isEqualTo(2);
+            assertThat(r.err()).contains("--shard");
+        }
+        Run noReplay = run("powercut", "--shard", "1/2", "--verify", "true {dir}", "--", "true", "{dir}");
+        assertThat(noReplay.exit()).isEqualTo(2);
+        assertThat(noReplay.err()).contains("--shard checks a share of a kept recording's states");
+        Run missing = run("powercut", "--replay", tmp.resolve("none").toString(), "--verify", verify());
+        assertThat(missing.exit()).isEqualTo(2);
+        assertThat(missing.err()).contains("no such directory");
+        Run notOne = run("powercut", "--replay", tmp.toString(), "--verify", verify());
+        assertThat(notOne.exit()).isEqualTo(2);
+        assertThat(notOne.err()).contains("holds no saved recording");
+        Run withCommand = run("powercut", "--replay", tmp.toString(), "--fs", "xfs", "--verify", verify());
+        assertThat(withCommand.exit()).isEqualTo(2);
+        assertThat(withCommand.err()).contains("it takes no --fs");
+    }
+
+    private Process shard(Path saved, String shard) throws IOException {
+        List<String> args = List.of("powercut", "--replay", saved.toString(), "--shard", shard, "--max-states", BOUND,
+                "--json", "--verify", verify());
+        File out = tmp.resolve("shard-" + shard.charAt(0) + ".out").toFile();
+        return new ProcessBuilder(ChildJvm.command(List.of(), "io.flushcheck.cli.Main", args)).redirectOutput(out)
+                .redirectError(tmp.resolve("shard-" + shard.charAt(0) + ".err").toFile()).start();
+    }
+
+    private String finish(Process p, String shard) throws Exception {
+        assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
+        String name = "shard-" + shard.charAt(0);
+        String err = Files.readString(tmp.resolve(name + ".err"), StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).as(err).isIn(0, 1);
+        return Files.readString(tmp.resolve(name + ".out"), StandardCharsets.UTF_8);
+    }
+
+    private static Map<String, Object> json(String text) {
+        return MiniJson.object(MiniJson.parse(text));
+    }
+
+    private static List<Map<String, Object>> states(Map<String, Object> json) {
+        List<Map<String, Object>> states = new ArrayList<>();
+        for (Object s : MiniJson.array(json.get("states"))) {
+            states.add(MiniJson.object(s));
+        }
+        return states;
+    }
+
+    /** An --explore state as --replay lists it: every one checked. */
+    private static Map<String, Object> withChecked(Map<String, Object> state) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("state", state.get("state"));
+        m.put("lost", state.get("lost"));
+        m.put("checked", true);
+        state.forEach((k, v) -> {
+            if (!m.containsKey(k)) {
+                m.put(k, v);
+            }
+        });
+        return m;
+    }
+
+    private static Map<String, Object> withoutSeconds(Map<String, Object> json) {
+        Map<String, Object> m = new LinkedHashMap<>(json);
+        m.remove("seconds");
+        return m;
+    }
+}

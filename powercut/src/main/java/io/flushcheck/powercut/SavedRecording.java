@@ -1,0 +1,175 @@
+package io.flushcheck.powercut;
+
+import io.flushcheck.powercut.internal.drive.SparseCopy;
+import io.flushcheck.powercut.internal.explain.TreeView;
+import io.flushcheck.powercut.internal.states.WritePlaces;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A recording of {@link CrashStates} kept in a directory, to be checked elsewhere: the base image (copied
+ * sparse), the drive's write log, and a text manifest, a line a fact, versioned by its first line. Strings are
+ * URL-encoded, so that a record or a name with spaces or line breaks stays one field of one line. The
+ * recording's id is the SHA-256 of the manifest, which names the log's SHA-256 and both files' sizes: two
+ * shards' reports of one recording carry the same id, of different recordings different ones.
+ */
+final class SavedRecording {
+
+    static final String MANIFEST = "manifest.txt";
+    static final String BASE = "base.img";
+    static final String LOG = "recording.log";
+    private static final String VERSION = "flushcheck recording 1";
+
+    /** What {@link #load} read: the files stay where they are, in the saved directory. */
+    record Loaded(String id, Path base, Path log, AcknowledgedRecords acknowledged, String fsType, int atomicUnit,
+                  WritePlaces places, TreeView ended) {
+    }
+
+    private SavedRecording() {
+    }
+
+    /** Saves into {@code dir}, made now (an empty one is taken); returns the recording's id. */
+    static String save(Path dir, Path base, Path log, AcknowledgedRecords acknowledged, String fsType, int atomicUnit,
+                       WritePlaces places, TreeView ended) throws IOException {
+        Files.createDirectories(dir);
+        try (var entries = Files.list(dir)) {
+            if (entries.findAny().isPresent()) {
+                throw new IOException("cannot save a recording in " + dir + ": it is not empty");
+            }
+        }
+        SparseCopy.copy(base, dir.resolve(BASE));
+        Files.copy(log, dir.resolve(LOG));
+        StringBuilder m = new StringBuilder(VERSION).append('\n');
+        m.append("fs ").append(word(fsType)).append('\n');
+        m.append("atomic-unit ").append(atomicUnit).append('\n');
+        m.append("base ").append(Files.size(base)).append('\n');
+        m.append("log ").append(Files.size(log)).append(' ').append(sha256(log)).append('\n');
+        for (AcknowledgedRecords.Ack a : acknowledged.noted()) {
+            m.append("ack ").append(a.flushes()).append(' ').append(a.failuresBefore()).append(' ')
+                    .append(word(a.record())).append('\n');
+        }
+        for (WritePlaces.Owned o : places.owned()) {
+            m.append("place ").append(o.device()).append(' ').append(o.logical()).append(' ').append(o.length())
+                    .append(' ').append(word(o.name())).append('\n');
+        }
+        if (ended != null) {
+            m.append("ended ").append(ended.complete() ? "complete" : "incomplete").append(' ')
+                    .append(word(ended.root().toString())).append('\n');
+            for (Map.Entry<String, TreeView.Entry> e : ended.entries().entrySet()) {
+                TreeView.Entry v = e.getValue();
+                m.append("entry ").append(v.directory() ? "d" : "f").append(' ').append(v.inode()).append(' ')
+                        .append(v.size()).append(' ').append(v.modified().to(TimeUnit.NANOSECONDS)).append(' ')
+                        .append(word(e.getKey())).append('\n');
+            }
+        }
+        byte[] manifest = m.toString().getBytes(StandardCharsets.UTF_8);
+        Files.write(dir.resolve(MANIFEST), manifest);
+        return id(manifest);
+    }
+
+    /** Reads a recording {@link #save} kept in {@code dir}, refusing one that is not whole. */
+    static Loaded load(Path dir) throws IOException {
+        Path file = dir.resolve(MANIFEST);
+        if (!Files.isRegularFile(file)) {
+            throw new IOException(dir + " holds no saved recording: it has no " + MANIFEST);
+        }
+        byte[] manifest = Files.readAllBytes(file);
+        List<String> lines = new String(manifest, StandardCharsets.UTF_8).lines().toList();
+        if (lines.isEmpty() || !lines.get(0).equals(VERSION)) {
+            throw new IOException(file + " is not a manifest this flushcheck reads: its first line is not \"" + VERSION
+                    + "\"");
+        }
+        String fsType = null;
+        int atomicUnit = 0;
+        List<AcknowledgedRecords.Ack> acks = new ArrayList<>();
+        List<WritePlaces.Owned> owned = new ArrayList<>();
+        Map<String, TreeView.Entry> entries = new TreeMap<>();
+        String endedRoot = null;
+        boolean complete = false;
+        Path base = dir.resolve(BASE);
+        Path log = dir.resolve(LOG);
+        for (int i = 1; i < lines.size(); i++) {
+            String[] f = lines.get(i).split(" ", -1);
+            try {
+                switch (f[0]) {
+                    case "fs" -> fsType = text(f[1]);
+                    case "atomic-unit" -> atomicUnit = Integer.parseInt(f[1]);
+                    case "base" -> sized(base, Long.parseLong(f[1]));
+                    case "log" -> sized(log, Long.parseLong(f[1]));
+                    case "ack" -> acks.add(new AcknowledgedRecords.Ack(text(f[3]), Long.parseLong(f[2]),
+                            Long.parseLong(f[1])));
+                    case "place" -> owned.add(new WritePlaces.Owned(text(f[4]), Long.parseLong(f[2]),
+                            Long.parseLong(f[1]), Long.parseLong(f[3])));
+                    case "ended" -> {
+                        complete = f[1].equals("complete");
+                        endedRoot = text(f[2]);
+                    }
+                    case "entry" -> entries.put(text(f[5]), new TreeView.Entry(f[1].equals("d"), Long.parseLong(f[2]),
+                            Long.parseLong(f[3]), FileTime.from(Long.parseLong(f[4]), TimeUnit.NANOSECONDS)));
+                    default -> throw new IOException("unknown line");
+                }
+            } catch (RuntimeException | IOException e) {
+                throw new IOException(file + " line " + (i + 1) + " cannot be read: " + e.getMessage(), e);
+            }
+        }
+        if (fsType == null || atomicUnit == 0) {
+            throw new IOException(file + " names no filesystem or no atomic unit");
+        }
+        TreeView ended = endedRoot == null ? null : TreeView.of(Path.of(endedRoot), entries, complete);
+        return new Loaded(id(manifest), base, log, AcknowledgedRecords.loaded(acks), fsType, atomicUnit,
+                WritePlaces.of(owned), ended);
+    }
+
+    /** Refuses a file of the recording that is missing or not the size saved: a copy cut short. */
+    private static void sized(Path file, long size) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new IOException(file + " is missing");
+        }
+        if (Files.size(file) != size) {
+            throw new IOException(file + " has " + Files.size(file) + " bytes, not the " + size + " saved");
+        }
+    }
+
+    private static String word(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private static String text(String word) {
+        return URLDecoder.decode(word, StandardCharsets.UTF_8);
+    }
+
+    private static String id(byte[] manifest) {
+        return HexFormat.of().formatHex(digest().digest(manifest));
+    }
+
+    private static String sha256(Path file) throws IOException {
+        MessageDigest d = digest();
+        try (InputStream in = new DigestInputStream(Files.newInputStream(file), d)) {
+            in.transferTo(java.io.OutputStream.nullOutputStream());
+        }
+        return HexFormat.of().formatHex(d.digest());
+    }
+
+    private static MessageDigest digest() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package io.flushcheck.powercut;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.flushcheck.testing.Mounts;
+import io.flushcheck.testing.Requirements;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * A recording saved, loaded back in another work directory and checked there, whole or by shards: the states,
+ * their outcomes and what must survive at each are those of the recording checked where it was made.
+ */
+@ResourceLock(SimulatedPowerLoss.LOCK)
+class SavedCrashStatesTests {
+
+    /** Enough states to reach the careless log's reordered failures, few enough to check three times quickly. */
+    private static final int BOUND = 40;
+
+    @BeforeEach
+    void needs() {
+        Mounts.requireMountTools();
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+    }
+
+    private static Path scratch(String name) {
+        return Path.of("/dev/shm", "flushcheck-saved-" + name + "-" + ProcessHandle.current().pid());
+    }
+
+    @Test
+    void aLoadedRecordingHasTheSameStatesOutcomesAndIdAsTheOneSaved() throws Exception {
+        Path saved = scratch("round-trip");
+        Path work = scratch("round-trip-work");
+        try (SimulatedDisk disk = SimulatedDisk.create(scratch("round-trip-disk"), 32L << 20, "ext4",
+                List.of("-b", "4096"), false, 4096)) {
+            Path log = disk.path().resolve("log");
+            BatchLog.create(log);
+            CrashStates recorded = disk.recordCrashStates(acks -> BatchLog.appendAll(log, false, acks));
+            String id = recorded.save(saved);
+            CrashStateReport here = recorded.check(BOUND, SavedCrashStatesTests::verify);
+
+            CrashStates loaded = CrashStates.load(saved, work);
+
+            assertThat(loaded.recordingId()).isEqualTo(id).hasSize(64);
+            assertThat(loaded.acknowledged().all()).isEqualTo(recorded.acknowledged().all()).isNotEmpty();
+            assertThat(loaded.writes()).isEqualTo(recorded.writes());
+            assertThat(loaded.epochs()).isEqualTo(recorded.epochs());
+            CrashStateReport there = loaded.check(BOUND, SavedCrashStatesTests::verify);
+            assertThat(outcomes(there)).isEqualTo(outcomes(here));
+            assertThat(there.failing()).isPositive();
+            // The explanation names files by their places and compares names with the view as the recording ended:
+            // both came through the manifest.
+            assertThat(there.failures().get(0).explanation()).isEqualTo(here.failures().get(0).explanation());
+            Path image = saved.resolve(SavedRecording.BASE);
+            Process stat = new ProcessBuilder("stat", "-c", "%b", image.toString()).start();
+            long allocated = Long.parseLong(new String(stat.getInputStream().readAllBytes()).trim()) * 512;
+            assertThat(allocated).as("the saved image is sparse").isLessThan(Files.size(image) / 2);
+        } finally {
+            delete(saved);
+            delete(work);
+        }
+    }
+
+    @Test
+    void shardsCheckEachStateOnceAndTogetherFindWhatOneCheckFinds() throws Exception {
+        Path saved = scratch("shards");
+        try (SimulatedDisk disk = SimulatedDisk.create(scratch("shards-disk"), 32L << 20, "ext4",
+                List.of("-b", "4096"), false, 4096)) {
+            Path log = disk.path().resolve("log");
+            BatchLog.create(log);
+            CrashStates states = disk.recordCrashStates(acks -> BatchLog.appendAll(log, false, acks));
+            CrashStateReport whole = states.check(BOUND, SavedCrashStatesTests::verify);
+            int shards = 3;
+            List<CrashStateReport> parts = new ArrayList<>();
+            for (int s = 0; s < shards; s++) {
+                parts.add(states.check(BOUND, s, shards, SavedCrashStatesTests::verify));
+            }
+            for (int i = 0; i < whole.states().size(); i++) {
+                int at = i;
+                List<CrashStateReport.State> checkedBy = parts.stream().map(p -> p.states().get(at))
+                        .filter(CrashStateReport.State::checked).toList();
+                assertThat(checkedBy).as("state " + i + " is checked by one shard").hasSize(1);
+                assertThat(checkedBy.get(0).state()).isEqualTo(whole.states().get(i).state());
+                assertThat(checkedBy.get(0).passed()).isEqualTo(whole.states().get(i).passed());
+                assertThat(parts.get(i % shards).states().get(i).checked()).isTrue();
+            }
+            assertThat(parts.stream().mapToInt(CrashStateReport::checked).sum()).isEqualTo(whole.checked());
+            assertThat(parts.stream().mapToInt(CrashStateReport::failing).sum()).isEqualTo(whole.failing()).isPositive();
+            for (CrashStateReport p : parts) {
+                assertThat(p.checked() + p.otherShards()).isEqualTo(whole.checked());
+                assertThat(p.states().stream().filter(s -> !s.checked()).noneMatch(CrashStateReport.State::passed))
+                        .as("a state left to another shard is not reported passed").isTrue();
+            }
+            assertThatThrownBy(() -> states.check(BOUND, 3, 3, SavedCrashStatesTests::verify))
+                    .isInstanceOf(IllegalArgumentException.class);
+        } finally {
+            delete(saved);
+        }
+    }
+
+    @Test
+    void aDirectoryWithoutAWholeRecordingIsRefused() throws Exception {
+        Path saved = Files.createDirectories(scratch("broken"));
+        try {
+            assertThatThrownBy(() -> CrashStates.load(saved, scratch("broken-work")))
+                    .isInstanceOf(IOException.class).hasMessageContaining("no saved recording");
+            Files.writeString(saved.resolve(SavedRecording.MANIFEST), "flushcheck recording 1\nfs ext4\natomic-unit 4096\n"
+                    + "base 4096\nlog 9 00\n");
+            assertThatThrownBy(() -> CrashStates.load(saved, scratch("broken-work")))
+                    .isInstanceOf(IOException.class).hasMessageContaining("base.img is missing");
+        } finally {
+            delete(saved);
+        }
+    }
+
+    private static void verify(Path survivor, List<String> mustSurvive) throws IOException {
+        BatchLog.verify(survivor.resolve("log"), mustSurvive);
+    }
+
+    private static List<String> outcomes(CrashStateReport report) {
+        return report.states().stream().map(s -> s.state() + (s.passed() ? " passed" : " failed")).toList();
+    }
+
+    private static void delete(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
