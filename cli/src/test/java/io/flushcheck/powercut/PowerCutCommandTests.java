@@ -7,11 +7,9 @@ import io.flushcheck.cli.InProcess.Run;
 import io.flushcheck.testing.ChildJvm;
 import io.flushcheck.testing.MarkedProgram;
 import io.flushcheck.testing.MiniJson;
-import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
 import io.flushcheck.testing.Unprivileged;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,7 +31,7 @@ class PowerCutCommandTests {
     /** The command's documented exit code for a verify that failed. */
     private static final int VERIFY_FAILED = 1;
 
-    private static final String PYTHON = "/usr/bin/python3";
+    private static final String PYTHON = PythonStore.PYTHON;
     private static final int VALUES = 4;
 
     @TempDir
@@ -45,22 +43,12 @@ class PowerCutCommandTests {
 
     @BeforeEach
     void needs() throws IOException {
-        Mounts.requireMountTools();
-        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        Requirements.requireCommand("setsid", "util-linux");
-        Requirements.require(Files.isExecutable(Path.of(PYTHON)), PYTHON + " (apt-get install python3)");
-        store = copy("store.py");
-        check = copy("check.py");
+        PythonStore python = PythonStore.in(tmp);
+        store = python.store();
+        check = python.check();
         acks = tmp.resolve("acks");
     }
 
-    private Path copy(String name) throws IOException {
-        try (InputStream in = getClass().getResourceAsStream(name)) {
-            Path p = tmp.resolve(name);
-            Files.write(p, in.readAllBytes());
-            return p;
-        }
-    }
 
     private List<String> line(String mode, String... options) {
         List<String> args = new ArrayList<>(List.of("powercut"));

@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flushcheck.cli.InProcess.Run;
 import io.flushcheck.testing.MiniJson;
-import io.flushcheck.testing.Mounts;
-import io.flushcheck.testing.Requirements;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,7 +24,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 @ResourceLock(SimulatedPowerLoss.LOCK)
 class PowerCutExploreTests {
 
-    private static final String PYTHON = "/usr/bin/python3";
+    private static final String PYTHON = PythonStore.PYTHON;
     private static final int VALUES = 4;
 
     @TempDir
@@ -38,21 +35,11 @@ class PowerCutExploreTests {
 
     @BeforeEach
     void needs() throws IOException {
-        Mounts.requireMountTools();
-        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        Requirements.requireCommand("setsid", "util-linux");
-        Requirements.require(Files.isExecutable(Path.of(PYTHON)), PYTHON + " (apt-get install python3)");
-        store = copy("store.py");
-        check = copy("check.py");
+        PythonStore python = PythonStore.in(tmp);
+        store = python.store();
+        check = python.check();
     }
 
-    private Path copy(String name) throws IOException {
-        try (InputStream in = getClass().getResourceAsStream(name)) {
-            Path p = tmp.resolve(name);
-            Files.write(p, in.readAllBytes());
-            return p;
-        }
-    }
 
     /** The store, its acknowledgements going to the file flushcheck names in the environment. */
     private List<String> line(String mode, String... options) {

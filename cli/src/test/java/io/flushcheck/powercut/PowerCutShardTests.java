@@ -6,11 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.flushcheck.cli.InProcess.Run;
 import io.flushcheck.testing.ChildJvm;
 import io.flushcheck.testing.MiniJson;
-import io.flushcheck.testing.Mounts;
-import io.flushcheck.testing.Requirements;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +28,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 @ResourceLock(SimulatedPowerLoss.LOCK)
 class PowerCutShardTests {
 
-    private static final String PYTHON = "/usr/bin/python3";
+    private static final String PYTHON = PythonStore.PYTHON;
     private static final int VALUES = 4;
     /** A bound above the store's states: every one is checked, the failing one at the recording's end too. */
     private static final String BOUND = "30";
@@ -44,21 +41,11 @@ class PowerCutShardTests {
 
     @BeforeEach
     void needs() throws IOException {
-        Mounts.requireMountTools();
-        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        Requirements.requireCommand("setsid", "util-linux");
-        Requirements.require(Files.isExecutable(Path.of(PYTHON)), PYTHON + " (apt-get install python3)");
-        store = copy("store.py");
-        check = copy("check.py");
+        PythonStore python = PythonStore.in(tmp);
+        store = python.store();
+        check = python.check();
     }
 
-    private Path copy(String name) throws IOException {
-        try (InputStream in = getClass().getResourceAsStream(name)) {
-            Path p = tmp.resolve(name);
-            Files.write(p, in.readAllBytes());
-            return p;
-        }
-    }
 
     private String verify() {
         return PYTHON + " " + check + " {dir} {acks}";
