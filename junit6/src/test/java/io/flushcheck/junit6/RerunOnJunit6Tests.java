@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -35,10 +36,18 @@ import org.junit.platform.commons.support.AnnotationSupport;
  * or a nested class), or that starts a
  * launcher or the engine test kit (directly or through the shared {@code RunFixture}). The rest (the
  * probe's, the command's and the VM images' suites) does not change with JUnit's version and runs once.
+ *
+ * <p>A class may instead name, with a tag {@value #SAME_AS}{@code CLASS}, a tagged class that drives the same
+ * part of JUnit's API, so that it runs once: a suite whose minute goes to booting QEMU guests or cutting a
+ * database's power, where JUnit only sees a dynamic test or an extension that a quicker class already runs on
+ * JUnit 6. The named class must use every extension of flushcheck's it uses, and start a launcher if it does.
  */
 class RerunOnJunit6Tests {
 
     static final String TAG = "junit-api";
+
+    /** A tag's prefix naming the class that runs, on JUnit 6, the part of its API a class drives. */
+    static final String SAME_AS = "junit-api-as:";
 
     /** Class-file names that mean a class drives a launcher of its own. */
     private static final List<String> LAUNCHING = List.of("org/junit/platform/launcher/",
@@ -50,19 +59,27 @@ class RerunOnJunit6Tests {
         List<String> drive = new ArrayList<>();
         List<String> untagged = new ArrayList<>();
         List<String> taggedIdle = new ArrayList<>();
+        List<String> coveredWrongly = new ArrayList<>();
         for (String name : testClasses()) {
             if (name.startsWith("io.flushcheck.jupiter.") || name.startsWith("io.flushcheck.junit6.")) {
                 continue;
             }
             scanned.add(name);
-            Class<?> c = Class.forName(name, false, getClass().getClassLoader());
-            boolean drives = usesExtension(c) || launches(c);
-            boolean tagged = AnnotationSupport.findRepeatableAnnotations(c, Tag.class).stream()
-                    .anyMatch(t -> t.value().equals(TAG));
+            Class<?> c = load(name);
+            Set<String> uses = apiUses(c);
+            boolean drives = !uses.isEmpty();
+            boolean tagged = tags(c).contains(TAG);
+            String sameAs = tags(c).stream().filter(t -> t.startsWith(SAME_AS)).map(t -> t.substring(SAME_AS.length()))
+                    .findFirst().orElse(null);
             if (drives) {
                 drive.add(name);
             }
-            if (drives && !tagged) {
+            if (sameAs != null) {
+                String why = sameAsRefused(uses, sameAs);
+                if (why != null) {
+                    coveredWrongly.add(name + " names " + sameAs + ", which " + why);
+                }
+            } else if (drives && !tagged) {
                 untagged.add(name);
             } else if (tagged && !drives) {
                 taggedIdle.add(name);
@@ -74,36 +91,74 @@ class RerunOnJunit6Tests {
                         "io.flushcheck.guest.GuestSuiteTests");
         assertThat(untagged).as("test classes that drive JUnit's API without @Tag(\"%s\"): they would not run on JUnit 6",
                 TAG).isEmpty();
+        assertThat(coveredWrongly).as("test classes that name another to run their part of JUnit's API on JUnit 6")
+                .isEmpty();
         assertThat(taggedIdle).as("test classes tagged %s that do not drive JUnit's API: they would run twice for"
                 + " nothing", TAG).isEmpty();
     }
 
-    private static boolean usesExtension(Class<?> c) {
-        if (extends_(c)) {
-            return true;
+    /** Why {@code sameAs} cannot stand for a class that uses {@code uses}; null when it can. */
+    private String sameAsRefused(Set<String> uses, String sameAs) {
+        Class<?> other;
+        try {
+            other = load(sameAs);
+        } catch (ClassNotFoundException e) {
+            return "is not a test class of any module";
         }
-        for (Method m : c.getDeclaredMethods()) {
-            if (extends_(m)) {
-                return true;
+        if (!tags(other).contains(TAG)) {
+            return "is not tagged " + TAG + " itself";
+        }
+        Set<String> missing = new TreeSet<>(uses);
+        missing.removeAll(apiUses(other));
+        return missing.isEmpty() ? null : "does not use " + missing;
+    }
+
+    private Class<?> load(String name) throws ClassNotFoundException {
+        return Class.forName(name, false, getClass().getClassLoader());
+    }
+
+    private static Set<String> tags(Class<?> c) {
+        Set<String> out = new TreeSet<>();
+        AnnotationSupport.findRepeatableAnnotations(c, Tag.class).forEach(t -> out.add(t.value()));
+        return out;
+    }
+
+    /** The extensions of flushcheck's a class uses, by name, and {@value #LAUNCHER} if it starts a launcher. */
+    private static Set<String> apiUses(Class<?> c) {
+        Set<String> out = new TreeSet<>();
+        extensions(c, out);
+        try {
+            if (launches(c)) {
+                out.add(LAUNCHER);
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    private static final String LAUNCHER = "a launcher";
+
+    private static void extensions(Class<?> c, Set<String> out) {
+        extensions((AnnotatedElement) c, out);
+        for (Method m : c.getDeclaredMethods()) {
+            extensions(m, out);
         }
         for (Field f : c.getDeclaredFields()) {
-            if (extends_(f) || AnnotationSupport.isAnnotated(f, RegisterExtension.class) && ours(f.getType())) {
-                return true;
+            extensions(f, out);
+            if (AnnotationSupport.isAnnotated(f, RegisterExtension.class) && ours(f.getType())) {
+                out.add(f.getType().getName());
             }
         }
         for (Class<?> nested : c.getDeclaredClasses()) {
-            if (usesExtension(nested)) {
-                return true;
-            }
+            extensions(nested, out);
         }
-        return false;
     }
 
-    /** Extended by one of flushcheck's extensions (JUnit's own, as {@code @ParameterizedTest}'s, do not count). */
-    private static boolean extends_(AnnotatedElement e) {
-        return AnnotationSupport.findRepeatableAnnotations(e, ExtendWith.class).stream()
-                .flatMap(w -> Stream.of(w.value())).anyMatch(RerunOnJunit6Tests::ours);
+    /** The extensions of flushcheck's on an element (JUnit's own, as {@code @ParameterizedTest}'s, do not count). */
+    private static void extensions(AnnotatedElement e, Set<String> out) {
+        AnnotationSupport.findRepeatableAnnotations(e, ExtendWith.class).stream().flatMap(w -> Stream.of(w.value()))
+                .filter(RerunOnJunit6Tests::ours).forEach(x -> out.add(x.getName()));
     }
 
     private static boolean ours(Class<?> c) {

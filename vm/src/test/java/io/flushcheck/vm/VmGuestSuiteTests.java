@@ -37,7 +37,9 @@ import org.junit.platform.testkit.engine.Events;
  * disk drops its flushes ({@code cache=unsafe}) fails the class's durability test with the host's figures, the
  * guest whose flushes reach the host ({@code cache=none}) passes it.
  */
-@Tag("junit-api") // runs on JUnit 6 too: see RerunOnJunit6Tests
+// On JUnit 6, GuestSuiteTests drives the same dynamic tests and guest launcher in containers, without a minute
+// of QEMU (see RerunOnJunit6Tests).
+@Tag("junit-api-as:io.flushcheck.guest.GuestSuiteTests")
 class VmGuestSuiteTests {
 
     /** What a user's durability test looks like; it runs in every place. */
