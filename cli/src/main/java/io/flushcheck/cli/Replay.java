@@ -2,6 +2,7 @@ package io.flushcheck.cli;
 
 import io.flushcheck.powercut.CrashStateReport;
 import io.flushcheck.powercut.CrashStates;
+import io.flushcheck.powercut.UnreadableRecordingException;
 import io.flushcheck.report.Json;
 import io.flushcheck.text.Escape;
 import java.io.IOException;
@@ -64,7 +65,7 @@ final class Replay {
             CrashStates states;
             try {
                 states = CrashStates.load(saved, work);
-            } catch (IOException e) {
+            } catch (UnreadableRecordingException e) {
                 throw new UsageException("powercut --replay " + saved + ": " + e.getMessage());
             }
             int total = states.states(maxStates);

@@ -107,6 +107,34 @@ class PowerCutShardTests {
     }
 
     @Test
+    void aRecordingChangedSinceItWasKeptIsAUsageErrorAndAWorkDirectoryThatCannotBeMadeIsTheMachines() throws Exception {
+        Path saved = tmp.resolve("recording");
+        Run recorded = run("powercut", "--explore", "--record", saved.toString(), "--max-states", "1", "-q",
+                "--verify", verify(), "--", "sh", "-c",
+                "exec " + PYTHON + " " + store + " \"$1\" \"$FLUSHCHECK_ACKS\" honest " + VALUES, "store", "{dir}");
+        assertThat(recorded.exit()).as(recorded.err()).isZero();
+
+        Path file = tmp.resolve("a-file");
+        Files.writeString(file, "not a directory");
+        Process p = new ProcessBuilder(ChildJvm.command(List.of(), List.of("-Djava.io.tmpdir=" + file),
+                "io.flushcheck.cli.Main", List.of("powercut", "--replay", saved.toString(), "--verify", verify())))
+                .redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(said).isEqualTo(3);
+        assertThat(said).contains("flushcheck powercut --replay: ").contains(file.toString());
+
+        Path log = saved.resolve("recording.log");
+        byte[] bytes = Files.readAllBytes(log);
+        bytes[bytes.length / 2] ^= 1;
+        Files.write(log, bytes);
+        Run changed = run("powercut", "--replay", saved.toString(), "--verify", verify());
+        assertThat(changed.exit()).as(changed.err()).isEqualTo(2);
+        assertThat(changed.err()).contains("recording.log is not what was saved: its SHA-256 is ");
+        PowerCutCommandTests.assertNothingLeft();
+    }
+
+    @Test
     void aBadShardAShardWithoutReplayAndAMissingRecordingAreUsageErrors() {
         for (String bad : List.of("3/2", "0/2", "2", "a/b")) {
             Run r = run("powercut", "--replay", tmp.toString(), "--shard", bad, "--verify", verify());

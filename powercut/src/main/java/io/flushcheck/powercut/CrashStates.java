@@ -124,7 +124,9 @@ public final class CrashStates {
      * killed run finds it; each is removed once checked, and the caller deletes {@code work} when done. Root only,
      * as every check: the states are mounted.
      *
-     * @throws IOException when {@code saved} holds no whole recording
+     * @throws UnreadableRecordingException when {@code saved} holds no whole recording: a file missing, cut short or
+     *                                      changed since it was saved
+     * @throws IOException                  when {@code work} cannot be made, or a file cannot be read
      */
     public static CrashStates load(Path saved, Path work) throws IOException {
         SavedRecording.Loaded r = SavedRecording.load(saved);

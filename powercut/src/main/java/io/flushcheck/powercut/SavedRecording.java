@@ -1,5 +1,6 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.drive.ImageContent;
 import io.flushcheck.powercut.internal.drive.SparseCopy;
 import io.flushcheck.powercut.internal.explain.TreeView;
 import io.flushcheck.powercut.internal.states.WritePlaces;
@@ -25,15 +26,16 @@ import java.util.concurrent.TimeUnit;
  * A recording of {@link CrashStates} kept in a directory, to be checked elsewhere: the base image (copied
  * sparse), the drive's write log, and a text manifest, a line a fact, versioned by its first line. Strings are
  * URL-encoded, so that a record or a name with spaces or line breaks stays one field of one line. The
- * recording's id is the SHA-256 of the manifest, which names the log's SHA-256 and both files' sizes: two
- * shards' reports of one recording carry the same id, of different recordings different ones.
+ * recording's id is the SHA-256 of the manifest, which names both files' sizes and SHA-256 (the image's of its
+ * content, {@link ImageContent#sha256}, so that holes and written zeros count alike): two shards' reports of one
+ * recording carry the same id, of different recordings different ones. A load checks both files against it.
  */
 final class SavedRecording {
 
     static final String MANIFEST = "manifest.txt";
     static final String BASE = "base.img";
     static final String LOG = "recording.log";
-    private static final String VERSION = "flushcheck recording 1";
+    private static final String VERSION = "flushcheck recording 2";
 
     /** What {@link #load} read: the files stay where they are, in the saved directory. */
     record Loaded(String id, Path base, Path log, AcknowledgedRecords acknowledged, String fsType, int atomicUnit,
@@ -52,12 +54,12 @@ final class SavedRecording {
                 throw new IOException("cannot save a recording in " + dir + ": it is not empty");
             }
         }
-        SparseCopy.copy(base, dir.resolve(BASE));
+        String baseSha256 = SparseCopy.copy(base, dir.resolve(BASE));
         Files.copy(log, dir.resolve(LOG));
         StringBuilder m = new StringBuilder(VERSION).append('\n');
         m.append("fs ").append(word(fsType)).append('\n');
         m.append("atomic-unit ").append(atomicUnit).append('\n');
-        m.append("base ").append(Files.size(base)).append('\n');
+        m.append("base ").append(Files.size(base)).append(' ').append(baseSha256).append('\n');
         m.append("log ").append(Files.size(log)).append(' ').append(sha256(log)).append('\n');
         for (AcknowledgedRecords.Ack a : acknowledged.noted()) {
             m.append("ack ").append(a.flushes()).append(' ').append(a.failuresBefore()).append(' ')
@@ -82,17 +84,23 @@ final class SavedRecording {
         return id(manifest);
     }
 
-    /** Reads a recording {@link #save} kept in {@code dir}, refusing one that is not whole. */
+    /**
+     * Reads a recording {@link #save} kept in {@code dir}, refusing one that is not whole.
+     *
+     * @throws UnreadableRecordingException when it is not: the message says which file and why
+     * @throws IOException when a file of it cannot be read
+     */
     static Loaded load(Path dir) throws IOException {
         Path file = dir.resolve(MANIFEST);
         if (!Files.isRegularFile(file)) {
-            throw new IOException(dir + " holds no saved recording: it has no " + MANIFEST);
+            throw new UnreadableRecordingException(dir + " holds no saved recording: it has no " + MANIFEST);
         }
         byte[] manifest = Files.readAllBytes(file);
         List<String> lines = new String(manifest, StandardCharsets.UTF_8).lines().toList();
         if (lines.isEmpty() || !lines.get(0).equals(VERSION)) {
-            throw new IOException(file + " is not a manifest this flushcheck reads: its first line is not \"" + VERSION
-                    + "\"");
+            throw new UnreadableRecordingException(file + " is not a manifest this flushcheck reads: its first line is"
+                    + " not \"" + VERSION + "\"" + (!lines.isEmpty() && lines.get(0).startsWith("flushcheck recording ")
+                    ? " (record the workload again with this version)" : ""));
         }
         String fsType = null;
         int atomicUnit = 0;
@@ -109,8 +117,8 @@ final class SavedRecording {
                 switch (f[0]) {
                     case "fs" -> fsType = text(f[1]);
                     case "atomic-unit" -> atomicUnit = Integer.parseInt(f[1]);
-                    case "base" -> sized(base, Long.parseLong(f[1]));
-                    case "log" -> sized(log, Long.parseLong(f[1]));
+                    case "base" -> whole(base, Long.parseLong(f[1]), f[2], ImageContent::sha256);
+                    case "log" -> whole(log, Long.parseLong(f[1]), f[2], SavedRecording::sha256);
                     case "ack" -> acks.add(new AcknowledgedRecords.Ack(text(f[3]), Long.parseLong(f[2]),
                             Long.parseLong(f[1])));
                     case "place" -> owned.add(new WritePlaces.Owned(text(f[4]), Long.parseLong(f[2]),
@@ -121,27 +129,44 @@ final class SavedRecording {
                     }
                     case "entry" -> entries.put(text(f[5]), new TreeView.Entry(f[1].equals("d"), Long.parseLong(f[2]),
                             Long.parseLong(f[3]), FileTime.from(Long.parseLong(f[4]), TimeUnit.NANOSECONDS)));
-                    default -> throw new IOException("unknown line");
+                    default -> throw new UnreadableRecordingException("unknown line");
                 }
-            } catch (RuntimeException | IOException e) {
-                throw new IOException(file + " line " + (i + 1) + " cannot be read: " + e.getMessage(), e);
+            } catch (UnreadableRecordingException e) {
+                throw new UnreadableRecordingException(file + " line " + (i + 1) + ": " + e.getMessage(), e);
+            } catch (RuntimeException e) {
+                throw new UnreadableRecordingException(file + " line " + (i + 1) + " cannot be read: " + e, e);
             }
         }
         if (fsType == null || atomicUnit == 0) {
-            throw new IOException(file + " names no filesystem or no atomic unit");
+            throw new UnreadableRecordingException(file + " names no filesystem or no atomic unit");
         }
         TreeView ended = endedRoot == null ? null : TreeView.of(Path.of(endedRoot), entries, complete);
         return new Loaded(id(manifest), base, log, AcknowledgedRecords.loaded(acks), fsType, atomicUnit,
                 WritePlaces.of(owned), ended);
     }
 
-    /** Refuses a file of the recording that is missing or not the size saved: a copy cut short. */
-    private static void sized(Path file, long size) throws IOException {
+    /** How a file's SHA-256 is taken. */
+    @FunctionalInterface
+    private interface Sha256 {
+        String of(Path file) throws IOException;
+    }
+
+    /**
+     * Refuses a file of the recording that is missing, not the size saved (a copy cut short), or not the content
+     * saved (changed or damaged since).
+     */
+    private static void whole(Path file, long size, String sha256, Sha256 hash) throws IOException {
         if (!Files.isRegularFile(file)) {
-            throw new IOException(file + " is missing");
+            throw new UnreadableRecordingException(file + " is missing");
         }
         if (Files.size(file) != size) {
-            throw new IOException(file + " has " + Files.size(file) + " bytes, not the " + size + " saved");
+            throw new UnreadableRecordingException(file + " has " + Files.size(file) + " bytes, not the " + size
+                    + " saved");
+        }
+        String found = hash.of(file);
+        if (!found.equals(sha256)) {
+            throw new UnreadableRecordingException(file + " is not what was saved: its SHA-256 is " + found + ", not "
+                    + sha256);
         }
     }
 

@@ -6,8 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -108,15 +111,69 @@ class SavedCrashStatesTests {
     }
 
     @Test
+    void aRecordingChangedSinceItWasSavedIsRefusedNamingTheFile() throws Exception {
+        Path saved = scratch("changed");
+        Path disk = scratch("changed-disk");
+        try (SimulatedDisk d = SimulatedDisk.create(disk, 32L << 20, "ext4", List.of("-b", "4096"), false, 4096)) {
+            Path log = d.path().resolve("log");
+            BatchLog.create(log);
+            d.recordCrashStates(acks -> BatchLog.appendAll(log, true, acks)).save(saved);
+        }
+        try {
+            for (String name : List.of(SavedRecording.LOG, SavedRecording.BASE)) {
+                Path file = saved.resolve(name);
+                // One byte in the middle changed, the size kept: in the image it lies in a hole or a written block.
+                long at = Files.size(file) / 2;
+                byte[] was = read(file, at);
+                write(file, at, new byte[] {(byte) (was[0] ^ 0x5a)});
+                assertThatThrownBy(() -> CrashStates.load(saved, scratch("changed-work")))
+                        .isInstanceOf(UnreadableRecordingException.class)
+                        .hasMessageContaining(name + " is not what was saved: its SHA-256 is ");
+                write(file, at, was);
+            }
+            Path notADirectory = Files.writeString(scratch("changed-file"), "x");
+            try {
+                assertThatThrownBy(() -> CrashStates.load(saved, notADirectory.resolve("work")))
+                        .isInstanceOf(IOException.class).isNotInstanceOf(UnreadableRecordingException.class);
+            } finally {
+                Files.delete(notADirectory);
+            }
+            CrashStates whole = CrashStates.load(saved, scratch("changed-work"));
+            assertThat(whole.writes()).isPositive();
+        } finally {
+            delete(saved);
+            delete(scratch("changed-work"));
+        }
+    }
+
+    private static byte[] read(Path file, long at) throws IOException {
+        try (FileChannel c = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer b = ByteBuffer.allocate(1);
+            c.read(b, at);
+            return b.array();
+        }
+    }
+
+    private static void write(Path file, long at, byte[] bytes) throws IOException {
+        try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            c.write(ByteBuffer.wrap(bytes), at);
+        }
+    }
+
+    @Test
     void aDirectoryWithoutAWholeRecordingIsRefused() throws Exception {
         Path saved = Files.createDirectories(scratch("broken"));
         try {
             assertThatThrownBy(() -> CrashStates.load(saved, scratch("broken-work")))
-                    .isInstanceOf(IOException.class).hasMessageContaining("no saved recording");
-            Files.writeString(saved.resolve(SavedRecording.MANIFEST), "flushcheck recording 1\nfs ext4\natomic-unit 4096\n"
-                    + "base 4096\nlog 9 00\n");
+                    .isInstanceOf(UnreadableRecordingException.class).hasMessageContaining("no saved recording");
+            Files.writeString(saved.resolve(SavedRecording.MANIFEST), "flushcheck recording 1\nfs ext4\n");
             assertThatThrownBy(() -> CrashStates.load(saved, scratch("broken-work")))
-                    .isInstanceOf(IOException.class).hasMessageContaining("base.img is missing");
+                    .isInstanceOf(UnreadableRecordingException.class)
+                    .hasMessageContaining("record the workload again with this version");
+            Files.writeString(saved.resolve(SavedRecording.MANIFEST), "flushcheck recording 2\nfs ext4\natomic-unit 4096\n"
+                    + "base 4096 00\nlog 9 00\n");
+            assertThatThrownBy(() -> CrashStates.load(saved, scratch("broken-work")))
+                    .isInstanceOf(UnreadableRecordingException.class).hasMessageContaining("base.img is missing");
         } finally {
             delete(saved);
         }

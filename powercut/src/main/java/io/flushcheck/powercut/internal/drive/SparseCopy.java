@@ -14,42 +14,30 @@ import org.apiguardian.api.API;
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class SparseCopy {
 
-    private static final int BLOCK = 64 << 10;
-
     private SparseCopy() {
     }
 
-    /** Copies {@code from} to {@code to}, a new file, of the same size; the runs of zeros left unwritten. */
-    public static void copy(Path from, Path to) throws IOException {
+    /**
+     * Copies {@code from} to {@code to}, a new file, of the same size; the runs of zeros left unwritten.
+     *
+     * @return the copy's {@link ImageContent#sha256}, taken as it was read
+     */
+    public static String copy(Path from, Path to) throws IOException {
         try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
              FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ByteBuffer buffer = ByteBuffer.allocate(BLOCK);
             long size = in.size();
-            for (long at = 0; at < size; at += BLOCK) {
-                buffer.clear();
-                while (buffer.hasRemaining() && in.read(buffer, at + buffer.position()) > 0) {
-                    // a short read leaves the rest to read again
+            ImageContent.Digest digest = new ImageContent.Digest(size);
+            ImageContent.nonZeroBlocks(in, (at, bytes) -> {
+                digest.block(at, bytes);
+                while (bytes.hasRemaining()) {
+                    out.write(bytes, at + bytes.position());
                 }
-                buffer.flip();
-                if (!zeros(buffer)) {
-                    while (buffer.hasRemaining()) {
-                        out.write(buffer, at + buffer.position());
-                    }
-                }
-            }
+            });
             // Setting the size past the last write leaves the end a hole too.
             if (out.size() < size) {
                 out.write(ByteBuffer.allocate(1), size - 1);
             }
+            return digest.hex();
         }
-    }
-
-    private static boolean zeros(ByteBuffer b) {
-        for (int i = b.position(); i < b.limit(); i++) {
-            if (b.get(i) != 0) {
-                return false;
-            }
-        }
-        return true;
     }
 }
