@@ -90,6 +90,7 @@ public final class CrashStates {
     private final TreeView ended;
     /** The id of the recording as saved or loaded ({@link #save}); null before. */
     private String id;
+    private CrashStateSpace.Draws draws = CrashStateSpace.Draws.NONE;
 
     CrashStates(Path work, Path dir, Path base, Path log, List<Epoch> epochs, AcknowledgedRecords acknowledged,
                 String fsType, int atomicUnit, WritePlaces places, TreeView ended) {
@@ -170,7 +171,21 @@ public final class CrashStates {
 
     /** The states {@link #check} checks with the bound {@code maxStates}: the distinct ones, at most the bound. */
     public int states(int maxStates) {
-        return CrashStateSpace.enumerate(epochs, atomicUnit, maxStates).states().size();
+        return CrashStateSpace.enumerate(epochs, atomicUnit, maxStates, draws).states().size();
+    }
+
+    /**
+     * Checks, beyond the states enumerated, up to {@code count} distinct states drawn from {@code seed}: in an
+     * epoch of at least three writes, each write kept or lost on its own, as a drive that reorders its writes
+     * freely may leave them, where the enumeration loses a prefix's end or one write. They come after the
+     * enumerated states, within the same bound, in the order drawn; the same seed draws the same states, here
+     * or where the recording is loaded.
+     *
+     * @return this, to check
+     */
+    public CrashStates draw(int count, long seed) {
+        this.draws = new CrashStateSpace.Draws(count, seed);
+        return this;
     }
 
     /**
@@ -199,7 +214,7 @@ public final class CrashStates {
                     + " of " + shards);
         }
         long started = System.nanoTime();
-        CrashStateSpace.Enumerated space = CrashStateSpace.enumerate(epochs, atomicUnit, maxStates);
+        CrashStateSpace.Enumerated space = CrashStateSpace.enumerate(epochs, atomicUnit, maxStates, draws);
         List<CrashState> ordered = space.states();
         // Images are made epoch by epoch; failures are reported in the enumeration's order, fewest lost first.
         List<Integer> byEpoch = new ArrayList<>();
@@ -398,7 +413,21 @@ public final class CrashStates {
             case TORN -> at + "the first " + state.write() + " kept, write " + (state.write() + 1) + " ("
                     + place(writes.get(state.write())) + ") torn after its first " + state.keptBytes() + " bytes, the "
                     + (n - state.write() - 1) + " after it lost";
+            case DRAWN -> at + "draw " + state.write() + " of seed " + draws.seed() + ": " + lostOf(state, writes);
         };
+    }
+
+    /** The writes a drawn state lost, by number and place: the first three named, the rest counted. */
+    private String lostOf(CrashState state, List<RecordedWrite> writes) {
+        List<String> named = new ArrayList<>();
+        int lost = 0;
+        for (int i = 0; i < writes.size(); i++) {
+            if (!state.keeps(i) && lost++ < 3) {
+                named.add((i + 1) + " (" + place(writes.get(i)) + ")");
+            }
+        }
+        return (lost == 1 ? "write " : "writes ") + String.join(", ", named) + (lost > 3 ? " and " + (lost - 3)
+                + " more" : "") + " lost, the other " + (writes.size() - lost) + " kept";
     }
 
     /** Where {@code w} wrote: on the drive, and in which file's bytes as the recording ended. */

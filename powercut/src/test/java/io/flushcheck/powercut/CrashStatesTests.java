@@ -245,6 +245,40 @@ class CrashStatesTests {
     }
 
     @Test
+    void aMarkerUnorderedAfterItsTwoCopiesFailsOnlyInDrawnStatesThatLoseBothCopies() throws Exception {
+        try (SimulatedDisk disk = disk("drawn")) {
+            Path file = disk.path().resolve("mirrored");
+            MirroredRecord.create(file);
+            CrashStates states = disk.recordCrashStates(acks -> {
+                for (int v = 1; v <= 4; v++) {
+                    MirroredRecord.commit(file, v);
+                    acks.add(String.valueOf(v));
+                }
+            });
+            CrashStates.Verification verify = (survivor, mustSurvive) ->
+                    MirroredRecord.verify(survivor.resolve("mirrored"), mustSurvive);
+            CrashStateReport enumerated = states.check(1000, verify);
+            assertThat(enumerated.leftOut()).isZero();
+            assertThat(enumerated.failures()).as("every prefix and every single write lost").extracting(
+                    f -> f.state() + ": " + f.message()).isEmpty();
+
+            CrashStateReport drawn = states.draw(24, 7).check(1000, verify);
+            System.out.println("mirrored record: " + states.writes() + " writes in " + states.epochs() + " epochs; "
+                    + enumerated + "; with draws: " + drawn);
+            assertThat(drawn.checked()).isGreaterThan(enumerated.checked());
+            assertThat(drawn.failing()).isPositive();
+            assertThat(drawn.failures()).allSatisfy(f -> assertThat(f.state()).contains("draw ").contains(" of seed 7: ")
+                    .containsPattern("writes \\d+ \\(4096 bytes at drive byte \\d+, mirrored bytes 0 to 4095\\), \\d+ "
+                            + "\\(4096 bytes at drive byte \\d+, mirrored bytes 4096 to 8191\\) lost"));
+            assertThatThrownBy(drawn::assertPassed).hasMessageContaining("but copy A holds");
+            assertThat(outcomes(states.draw(24, 7).check(1000, verify))).as("the same seed draws the same states")
+                    .isEqualTo(outcomes(drawn));
+            assertThat(outcomes(states.draw(24, 8).check(1000, verify))).isNotEqualTo(outcomes(drawn));
+            assertThat(leftBehind(work("drawn"))).isEmpty();
+        }
+    }
+
+    @Test
     void statesLeavingOneImageAreCheckedOnceAndTheBoundSaysWhatItLeftOut() throws Exception {
         try (SimulatedDisk disk = disk("bound")) {
             Path log = disk.path().resolve("log");
@@ -268,6 +302,10 @@ class CrashStatesTests {
             assertThat(bounded.toString()).contains("10 crash states checked");
             assertThat(leftBehind(work("bound"))).isEmpty();
         }
+    }
+
+    private static List<String> outcomes(CrashStateReport report) {
+        return report.states().stream().map(s -> s.state() + (s.passed() ? " passed" : " failed")).toList();
     }
 
     /** Loop devices mapping a file under {@code work}, and mounts under it, but the disk's own (its drive and filesystem). */

@@ -83,6 +83,8 @@ public final class EpochDigests {
             case PREFIX -> new Key(epoch, prefixA[i], prefixB[i]);
             case DROP -> dropped(i);
             case TORN -> torn(i, state.keptBytes());
+            // Drawn states are few (a budget) and drop any number of writes: made from scratch.
+            case DRAWN -> fromScratch(epoch, state, writes);
         };
     }
 
@@ -128,7 +130,8 @@ public final class EpochDigests {
     /** The key of {@code state} made from scratch, from the units its writes leave: what {@link #of} must equal. */
     static Key fromScratch(int epoch, CrashState state, List<RecordedWrite> writes) {
         Map<Long, Long> units = new HashMap<>();
-        int upTo = state.kind() == CrashState.Kind.DROP ? writes.size() : state.write();
+        int upTo = state.kind() == CrashState.Kind.DROP || state.kind() == CrashState.Kind.DRAWN ? writes.size()
+                : state.write();
         for (int i = 0; i < upTo; i++) {
             if (state.keeps(i)) {
                 put(units, writes.get(i), writes.get(i).length());

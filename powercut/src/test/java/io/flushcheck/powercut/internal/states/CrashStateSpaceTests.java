@@ -117,4 +117,70 @@ class CrashStateSpaceTests {
         assertThatThrownBy(() -> CrashStateSpace.enumerate(epochs, 1000, 1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new RecordedWrite(100, 512, 0, new long[1])).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void drawnStatesComeAfterTheEnumeratedOnesEachANewImageOfAnEpochOfThreeWritesOrMore() {
+        List<Epoch> epochs = List.of(epoch(0, write(1, 1, 1), write(2, 1, 2)),
+                epoch(1, write(10, 1, 3), write(11, 1, 4), write(12, 1, 5), write(13, 1, 6)),
+                epoch(2, write(20, 1, 7)));
+        CrashStateSpace.Enumerated enumerated = CrashStateSpace.enumerate(epochs, SECTOR, 1000);
+        CrashStateSpace.Enumerated drawn = CrashStateSpace.enumerate(epochs, SECTOR, 1000,
+                new CrashStateSpace.Draws(5, 42));
+
+        assertThat(drawn.states().subList(0, enumerated.states().size())).isEqualTo(enumerated.states());
+        List<CrashState> draws = drawn.states().subList(enumerated.states().size(), drawn.states().size());
+        assertThat(draws).hasSize(5).allSatisfy(s -> {
+            assertThat(s.kind()).isEqualTo(Kind.DRAWN);
+            assertThat(s.epoch()).as("the only epoch of 3 writes or more").isEqualTo(1);
+            assertThat(s.drawn().cardinality()).as("a whole epoch is the next one's start").isLessThan(4);
+            assertThat(s.lost()).isEqualTo(4 - s.drawn().cardinality());
+        });
+        assertThat(draws).extracting(CrashState::write).containsExactly(1, 2, 3, 4, 5);
+        EpochDigests digests = new EpochDigests(1, epochs.get(1).writes());
+        java.util.Set<EpochDigests.Key> keys = new java.util.HashSet<>();
+        for (CrashState s : drawn.states()) {
+            if (s.epoch() == 1) {
+                assertThat(keys.add(digests.of(s))).as("%s is a new image", s).isTrue();
+            }
+        }
+        assertThat(CrashStateSpace.enumerate(epochs, SECTOR, 1000, new CrashStateSpace.Draws(5, 42)).states())
+                .as("the same seed, the same draws").isEqualTo(drawn.states());
+        assertThat(CrashStateSpace.enumerate(epochs, SECTOR, 1000, new CrashStateSpace.Draws(5, 43)).states())
+                .isNotEqualTo(drawn.states());
+    }
+
+    @Test
+    void drawsStopWhereNoNewStateIsLeftAndTheBoundCountsThemAsLeftOut() {
+        // Four writes: 16 subsets, 15 without the whole epoch (the last epoch's whole is its end, enumerated).
+        List<Epoch> epochs = List.of(epoch(0, write(1, 1, 1), write(2, 1, 2), write(3, 1, 3), write(4, 1, 4)));
+        CrashStateSpace.Enumerated enumerated = CrashStateSpace.enumerate(epochs, SECTOR, 1000);
+        CrashStateSpace.Enumerated all = CrashStateSpace.enumerate(epochs, SECTOR, 1000,
+                new CrashStateSpace.Draws(100, 1));
+        assertThat(all.states()).hasSize(16);
+        assertThat(all.states().size() - enumerated.states().size()).isEqualTo(16 - 8);
+        CrashStateSpace.Enumerated bounded = CrashStateSpace.enumerate(epochs, SECTOR, 10,
+                new CrashStateSpace.Draws(100, 1));
+        assertThat(bounded.states()).hasSize(10);
+        assertThat(bounded.leftOut()).isEqualTo(6);
+        assertThat(CrashStateSpace.enumerate(epochs, SECTOR, 1000, CrashStateSpace.Draws.NONE).states())
+                .isEqualTo(enumerated.states());
+        assertThatThrownBy(() -> new CrashStateSpace.Draws(-1, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aDrawnStatesKeyIsTheOneItsWritesMakeFromScratch() {
+        List<RecordedWrite> writes = List.of(write(1, 1, 1), write(1, 1, 2), write(2, 1, 3), write(1, 1, 4));
+        EpochDigests digests = new EpochDigests(0, writes);
+        java.util.BitSet kept = new java.util.BitSet();
+        kept.set(1);
+        kept.set(2);
+        CrashState s = new CrashState(0, Kind.DRAWN, 1, 0, 2, kept);
+        assertThat(digests.of(s)).isEqualTo(EpochDigests.fromScratch(0, s, writes));
+        // Writes 2 and 3 kept (from 1): the same image as the prefix of three, whose first write write 2 covers.
+        assertThat(digests.of(s)).isEqualTo(digests.of(new CrashState(0, Kind.PREFIX, 3, 0, 1)));
+        assertThat(s.keeps(0)).isFalse();
+        assertThat(s.keeps(1)).isTrue();
+        assertThatThrownBy(() -> new CrashState(0, Kind.DRAWN, 1, 0, 2, null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new CrashState(0, Kind.PREFIX, 1, 0, 2, kept)).isInstanceOf(IllegalArgumentException.class);
+    }
 }
