@@ -1,6 +1,7 @@
 import io.flushcheck.powercut.AcknowledgedRecords;
 import io.flushcheck.powercut.CrashStateReport;
 import io.flushcheck.powercut.CrashStates;
+import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.SimulatedDisk;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -51,7 +52,7 @@ public final class CrashStatesBench {
     }
 
     private static SimulatedDisk disk(Path work) throws IOException {
-        return SimulatedDisk.create(work, 32L << 20, "ext4", List.of("-b", "4096"));
+        return SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).mkfsOptions("-b", "4096").create(work);
     }
 
     private static void compare(String name, Path work, Workload workload, int maxStates) throws Exception {

@@ -44,8 +44,8 @@ public final class FailingSyncSweepBench {
 
     /** One fault point: the journal stops at its first failed sync; returns the acknowledged records lost (0). */
     private static int point(DiskModel model, Path work, int records, long after) throws IOException {
-        try (SimulatedDisk disk = model == DiskModel.FILE ? SimulatedDisk.createFiles(work)
-                : SimulatedDisk.create(work, 32L << 20, "ext4", List.of())) {
+        try (SimulatedDisk disk = model == DiskModel.FILE ? SimulatedDisk.builder().model(DiskModel.FILE).create(work)
+                : SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).create(work)) {
             disk.failFlushes(FaultPlan.flushesAfter(disk.flushes() + after));
             AcknowledgedRecords acks = AcknowledgedRecords.on(disk);
             Path journal = disk.path().resolve("journal");

@@ -73,7 +73,7 @@ public final class PowerCutBench {
     /** {make, cut and survivor, undo, all but the workload} of one cycle, in seconds. */
     private static double[] cycle(Path work, DiskModel model) throws IOException {
         long t0 = System.nanoTime();
-        SimulatedDisk disk = SimulatedDisk.create(model, work, 32L << 20, "ext4", 4096);
+        SimulatedDisk disk = SimulatedDisk.builder().model(model).sizeMiB(32).create(work);
         long t1;
         long t2;
         long t3;
@@ -116,7 +116,7 @@ public final class PowerCutBench {
     private static void sweep(Path work, int n) throws IOException {
         long t0 = System.nanoTime();
         for (int k = 1; k <= n; k++) {
-            try (SimulatedDisk disk = SimulatedDisk.create(DiskModel.BLOCK, work, 32L << 20, "ext4", 4096)) {
+            try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).create(work)) {
                 Path file = disk.path().resolve("records");
                 try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
                     ch.write(ByteBuffer.allocate(n * 4096), 0);
@@ -171,11 +171,11 @@ public final class PowerCutBench {
         Path shm = work.resolveSibling(work.getFileName() + "-plain");
         Path disk = realDir.resolve("flushcheck-bench-" + ProcessHandle.current().pid() + "-plain");
         for (int r = 0; r < rounds; r++) {
-            try (SimulatedDisk d = SimulatedDisk.create(work, 256L << 20, "ext4", List.of())) {
+            try (SimulatedDisk d = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(256).create(work)) {
                 simulated.add(commitsPerSecond(d.path().resolve("bench.db"), commits));
                 d.cutPower();
             }
-            try (SimulatedDisk d = SimulatedDisk.create(DiskModel.FILE, work, 256L << 20, "ext4", 4096)) {
+            try (SimulatedDisk d = SimulatedDisk.builder().model(DiskModel.FILE).sizeMiB(256).create(work)) {
                 files.add(commitsPerSecond(d.path().resolve("bench.db"), commits));
                 d.cutPower();
             }

@@ -3,6 +3,7 @@ package io.flushcheck.powercut;
 import static io.flushcheck.cli.InProcess.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.cli.DocumentedCommand;
 import io.flushcheck.cli.InProcess.Run;
 import io.flushcheck.testing.ChildJvm;
 import io.flushcheck.testing.MarkedProgram;
@@ -72,7 +73,9 @@ class PowerCutCommandTests {
 
     @Test
     void anHonestStoreSurvivesEveryCutAtItsFlushes() {
-        Run r = run(line("honest", "--json", "--cuts", "8", "--seed", "11").toArray(new String[0]));
+        Run r = run(DocumentedCommand.of(PowerCutCommandTests.class, "honest-store").with("python3", PYTHON)
+                .with("check.py", check).with("store.py", store).with("/tmp/acks", acks).adding("--json", "--seed", "11")
+                .args());
         assertThat(r.exit()).as(r.err()).isEqualTo(0);
         Map<String, Object> json = json(r);
         assertThat(json.get("mode")).isEqualTo("at-random");

@@ -3,6 +3,7 @@ package io.flushcheck.powercut;
 import static io.flushcheck.cli.InProcess.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.cli.DocumentedCommand;
 import io.flushcheck.cli.InProcess.Run;
 import io.flushcheck.testing.MiniJson;
 import java.io.IOException;
@@ -66,7 +67,8 @@ class PowerCutExploreTests {
 
     @Test
     void aStoreWithoutTheDirectorysSyncFailsAStateNamingTheFileAndTheDirectorySync() {
-        Run r = run(line("nodirsync").toArray(new String[0]));
+        Run r = run(DocumentedCommand.of(PowerCutExploreTests.class, "explore").with("python3", PYTHON)
+                .with("check.py", check).with("store.py", store).args());
         System.out.println(r.out());
         assertThat(r.exit()).as(r.err()).isEqualTo(1);
         assertThat(r.out()).containsPattern("\\d+ states checked in [\\d.]+ s, [1-9]\\d* failing")

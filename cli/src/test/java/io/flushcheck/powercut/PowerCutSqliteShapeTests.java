@@ -3,6 +3,7 @@ package io.flushcheck.powercut;
 import static io.flushcheck.cli.InProcess.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.cli.DocumentedCommand;
 import io.flushcheck.cli.InProcess.Run;
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
- * {@code flushcheck powercut sqlite --cuts 20}, exactly as the README shows it. About 16 s on two
+ * {@code flushcheck powercut sqlite --cuts 20}, exactly as the guide shows it. About 16 s on two
  * cores, so it runs once per build: junit6/ leaves it out, as the figures do not depend on JUnit's version.
  */
 @ResourceLock(SimulatedPowerLoss.LOCK)
@@ -35,7 +36,7 @@ class PowerCutSqliteShapeTests {
     @Test
     void twentyCutsPerCellShowTheDocumentedShape() {
         long t0 = System.nanoTime();
-        Run r = run("powercut", "sqlite", "--cuts", "20");
+        Run r = run(DocumentedCommand.of(PowerCutSqliteShapeTests.class, "sqlite-matrix").args());
         double seconds = (System.nanoTime() - t0) / 1e9;
         System.out.printf("flushcheck powercut sqlite --cuts 20: %.1f s%n%s", seconds, r.out());
         assertThat(r.exit()).as(r.err()).isZero();

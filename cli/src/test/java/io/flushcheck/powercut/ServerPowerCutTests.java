@@ -3,6 +3,7 @@ package io.flushcheck.powercut;
 import static io.flushcheck.cli.InProcess.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.cli.DocumentedCommand;
 import io.flushcheck.cli.InProcess.Run;
 import io.flushcheck.testing.MarkedProgram;
 import io.flushcheck.testing.MiniJson;
@@ -102,10 +103,9 @@ class ServerPowerCutTests {
         Path acks = pg.resolve("acks");
         Path command = copy("pg-command.sh");
         Path verify = copy("pg-verify.sh");
-        Run r = run("powercut", "--json", "--cuts", "3", "--seed", "19", "--timeout", "120",
-                "--verify", "sh " + verify + " " + bin + " {dir} " + acks + " " + sockets,
-                "--", "sh", command.toString(), bin.toString(), template.toString(), "{dir}", acks.toString(),
-                sockets.toString(), "20");
+        Run r = run(DocumentedCommand.of(ServerPowerCutTests.class, "postgres-server")
+                .with("$BIN", bin).with("$TEMPLATE", template).with("$ACKS", acks).with("$SOCKETS", sockets)
+                .with("pg-command.sh", command).with("pg-verify.sh", verify).adding("--json", "--seed", "19").args());
         assertThat(r.exit()).as(r.out() + r.err()).isZero();
         Map<String, Object> json = MiniJson.object(MiniJson.parse(r.out()));
         assertThat(((Number) json.get("passed")).intValue()).as(r.out()).isEqualTo(3);

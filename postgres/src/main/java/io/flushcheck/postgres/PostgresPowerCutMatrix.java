@@ -1,6 +1,7 @@
 package io.flushcheck.postgres;
 
 import io.flushcheck.powercut.ProcessWorld;
+import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.SimulatedDisk;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -116,7 +117,7 @@ public final class PostgresPowerCutMatrix {
     private static Outcome once(Path work, PostgresInstallation pg, TemplateCluster template, List<String> settings,
                                 long seed) throws IOException, SQLException {
         int commits = MIN_COMMITS + new Random(seed).nextInt(MAX_COMMITS - MIN_COMMITS + 1);
-        try (SimulatedDisk disk = SimulatedDisk.create(work, DISK_BYTES, "ext4", List.of())) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeBytes(DISK_BYTES).create(work)) {
             Path data = disk.path().resolve("pg");
             template.copyTo(data);
             PostgresInstallation.run(List.of("sync", "-f", data.toString()));

@@ -93,7 +93,12 @@ public final class SimulatedDisk implements AutoCloseable {
      * close), puts a fresh {@code fsType} filesystem on it (mkfs options {@code mkfsOptions}) and mounts it.
      * First it removes what disks of killed JVMs left beside {@code work} (mounts, loop devices,
      * directories), and says so on stderr.
+     *
+     * @deprecated use {@link #builder()}: {@code builder().model(DiskModel.BLOCK).sizeBytes(sizeBytes).fs(fsType)
+     *     .mkfsOptions(mkfsOptions).create(work)}
      */
+    @Deprecated(since = "0.1")
+    @API(status = API.Status.DEPRECATED, since = "0.1")
     public static SimulatedDisk create(Path work, long sizeBytes, String fsType, List<String> mkfsOptions) throws IOException {
         return builder().model(DiskModel.BLOCK).sizeBytes(sizeBytes).fs(fsType).mkfsOptions(mkfsOptions).create(work);
     }
@@ -102,7 +107,12 @@ public final class SimulatedDisk implements AutoCloseable {
      * As {@link #create(Path, long, String, List)}; with {@code directIo}, the loop device reads and writes
      * the drive with direct I/O ({@code losetup --direct-io=on}), bypassing the page cache of the drive's
      * file, and creation fails if the kernel leaves it off.
+     *
+     * @deprecated use {@link #builder()}: {@code builder().model(DiskModel.BLOCK).sizeBytes(sizeBytes).fs(fsType)
+     *     .mkfsOptions(mkfsOptions).directIo(directIo).create(work)}
      */
+    @Deprecated(since = "0.1")
+    @API(status = API.Status.DEPRECATED, since = "0.1")
     public static SimulatedDisk create(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo)
             throws IOException {
         return builder().model(DiskModel.BLOCK).sizeBytes(sizeBytes).fs(fsType).mkfsOptions(mkfsOptions).directIo(directIo)
@@ -115,7 +125,12 @@ public final class SimulatedDisk implements AutoCloseable {
      * at all) or 512, 1024, 2048, where a cut keeping a seeded subset ({@link #cutPower(long)},
      * {@link #cutDuringFlush}) keeps each such unit of a sector on its own, so a 4 KiB write may survive
      * torn, part new and part old.
+     *
+     * @deprecated use {@link #builder()}: {@code builder().model(DiskModel.BLOCK).sizeBytes(sizeBytes).fs(fsType)
+     *     .mkfsOptions(mkfsOptions).directIo(directIo).atomicWriteBytes(atomicWriteBytes).create(work)}
      */
+    @Deprecated(since = "0.1")
+    @API(status = API.Status.DEPRECATED, since = "0.1")
     public static SimulatedDisk create(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo,
                                        int atomicWriteBytes) throws IOException {
         return builder().model(DiskModel.BLOCK).sizeBytes(sizeBytes).fs(fsType).mkfsOptions(mkfsOptions).directIo(directIo)
@@ -166,7 +181,11 @@ public final class SimulatedDisk implements AutoCloseable {
      * mounts it wherever it is installed, and its {@code auto_unmount} removes the mount however the
      * server ends; as root without it, {@code mount(2)} does. {@link #cutPower()} writes what survived into a
      * plain directory.
+     *
+     * @deprecated use {@link #builder()}: {@code builder().model(DiskModel.FILE).create(work)}
      */
+    @Deprecated(since = "0.1")
+    @API(status = API.Status.DEPRECATED, since = "0.1")
     public static SimulatedDisk createFiles(Path work) throws IOException {
         return builder().model(DiskModel.FILE).create(work);
     }
@@ -178,7 +197,11 @@ public final class SimulatedDisk implements AutoCloseable {
      * As {@link #createFiles(Path)}, a disk of {@code sizeBytes}: a write that would take its files past it
      * fails with ENOSPC, as on a full disk, and {@code statfs} reports it. What the files hold is kept in
      * files under {@code work}, not in memory.
+     *
+     * @deprecated use {@link #builder()}: {@code builder().model(DiskModel.FILE).sizeBytes(sizeBytes).create(work)}
      */
+    @Deprecated(since = "0.1")
+    @API(status = API.Status.DEPRECATED, since = "0.1")
     public static SimulatedDisk createFiles(Path work, long sizeBytes) throws IOException {
         return builder().model(DiskModel.FILE).sizeBytes(sizeBytes).create(work);
     }
@@ -187,7 +210,12 @@ public final class SimulatedDisk implements AutoCloseable {
      * As {@link #createFiles(Path, long)}, under {@code rules}: {@link FileRules#JOURNALED} (the default, as
      * ext4, xfs and btrfs: a sync of anything commits every name change made before it) or
      * {@link FileRules#POSIX} (names durable only at their directory's sync).
+     *
+     * @deprecated use {@link #builder()}: {@code builder().model(DiskModel.FILE).sizeBytes(sizeBytes).rules(rules)
+     *     .create(work)}
      */
+    @Deprecated(since = "0.1")
+    @API(status = API.Status.DEPRECATED, since = "0.1")
     public static SimulatedDisk createFiles(Path work, long sizeBytes, FileRules rules) throws IOException {
         return builder().model(DiskModel.FILE).sizeBytes(sizeBytes).rules(rules).create(work);
     }
@@ -227,7 +255,12 @@ public final class SimulatedDisk implements AutoCloseable {
      * or the block model with a fresh {@code fsType} of {@code sizeBytes} on a drive that writes {@code atomicWriteBytes}
      * atomically ({@link #create(Path, long, String, List, boolean, int)}); AUTO chooses as
      * {@link DiskModel#resolved()} says.
+     *
+     * @deprecated use {@link #builder()}: {@code builder().model(model).sizeBytes(sizeBytes).create(work)}, with
+     *     {@code .fs(fsType).atomicWriteBytes(atomicWriteBytes)} where the model is the block model
      */
+    @Deprecated(since = "0.1")
+    @API(status = API.Status.DEPRECATED, since = "0.1")
     public static SimulatedDisk create(DiskModel model, Path work, long sizeBytes, String fsType, int atomicWriteBytes)
             throws IOException {
         SimulatedDiskBuilder builder = builder().model(model).sizeBytes(sizeBytes);

@@ -24,7 +24,7 @@ import org.apiguardian.api.API;
  * does not take is refused with an {@link IllegalArgumentException} naming it, never ignored: with
  * {@link DiskModel#AUTO} (the default) the chosen model is AUTO's choice here ({@link DiskModel#resolved()}).
  * Unset options take {@link SimulatedPowerLoss}'s defaults, except the file model's size:
- * {@link SimulatedDisk#DEFAULT_FILES_BYTES}, as {@link SimulatedDisk#createFiles(Path)}.
+ * {@link SimulatedDisk#DEFAULT_FILES_BYTES}.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class SimulatedDiskBuilder {
@@ -109,8 +109,10 @@ public final class SimulatedDiskBuilder {
     }
 
     /**
-     * Makes the disk under {@code work} (created; removed on close), as {@link SimulatedDisk#create(Path, long, String,
-     * List, boolean, int)} or {@link SimulatedDisk#createFiles(Path, long, FileRules)} do.
+     * Makes the disk under {@code work} (created; removed on close) and mounts it at {@link SimulatedDisk#path()}:
+     * the block model's drive with a fresh filesystem, or the file model's tree of files served over FUSE. First it
+     * removes what disks of killed JVMs left beside {@code work} (mounts, loop devices, directories), and says so
+     * on stderr.
      *
      * @throws IllegalArgumentException an option the chosen model does not take, or a size the filesystem's mkfs refuses
      * @throws IOException              the disk could not be made (a tool missing, no free loop device, a mount refused)

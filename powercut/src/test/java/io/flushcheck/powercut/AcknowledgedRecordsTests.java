@@ -79,7 +79,7 @@ class AcknowledgedRecordsTests {
     @Test
     void aRecordLostWithoutAnyFailureIsNamedWithoutBlamingAFailedSync() throws IOException {
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("files"))) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).create(tmp.resolve("files"))) {
             AcknowledgedRecords acks = AcknowledgedRecords.on(disk);
             Files.writeString(disk.path().resolve("unsynced"), "x"); // acknowledged without a sync
             acks.add("x");
@@ -93,8 +93,8 @@ class AcknowledgedRecordsTests {
     @Test
     void aWriteAndRenameStoreWithoutAnySyncFailsNamingTheFileAndTheMissingSync() throws IOException {
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("files"), SimulatedDisk.DEFAULT_FILES_BYTES,
-                FileRules.POSIX)) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).rules(FileRules.POSIX)
+                .create(tmp.resolve("files"))) {
             AcknowledgedRecords acks = AcknowledgedRecords.on(disk);
             Files.createDirectory(disk.path().resolve("data"));
             for (int i = 1; i <= 4; i++) { // write config.tmp, rename it over config: no fsync, no directory fsync

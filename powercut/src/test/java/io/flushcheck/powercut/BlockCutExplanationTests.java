@@ -39,7 +39,7 @@ class BlockCutExplanationTests {
             case "btrfs" -> 128;
             default -> 64;
         };
-        return SimulatedDisk.create(tmp.resolve("disk"), mib << 20, fs, List.of());
+        return SimulatedDisk.builder().model(DiskModel.BLOCK).fs(fs).sizeBytes(mib << 20).create(tmp.resolve("disk"));
     }
 
     /** {@code data/config}, durable with its name: its contents, its fsync, its directory's fsync. */

@@ -101,7 +101,8 @@ class BoundedMemoryTests {
     @Test
     void theFileModelHoldsMoreThanItsServersHeap() throws IOException {
         Path work = work("bounded-files", false);
-        try (SimulatedDisk disk = withServerHeap("64m", () -> SimulatedDisk.createFiles(work, 512L * MIB))) {
+        try (SimulatedDisk disk = withServerHeap("64m", () -> SimulatedDisk.builder().model(DiskModel.FILE).sizeMiB(512)
+                .create(work))) {
             workloadLargerThanTheHeap(disk);
             assertThat(disk.cuts().get(0).unflushedBytes()).as("the write after the sync").isEqualTo(MIB);
         }
@@ -111,7 +112,8 @@ class BoundedMemoryTests {
     @Test
     void theBlockModelHoldsMoreThanItsServersHeap() throws IOException {
         Path work = work("bounded-block", true);
-        try (SimulatedDisk disk = withServerHeap("64m", () -> SimulatedDisk.create(work, 512L * MIB, "ext4", List.of()))) {
+        try (SimulatedDisk disk = withServerHeap("64m", () -> SimulatedDisk.builder().model(DiskModel.BLOCK)
+                .sizeMiB(512).create(work))) {
             workloadLargerThanTheHeap(disk);
         }
         assertThat(work).doesNotExist();
@@ -120,7 +122,7 @@ class BoundedMemoryTests {
     @Test
     void theFileModelIsAsLargeAsItsSizeAndAWritePastItFailsWithEnospc() throws IOException {
         Path work = work("sized-files", false);
-        try (SimulatedDisk disk = SimulatedDisk.createFiles(work, 16L * MIB)) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).sizeMiB(16).create(work)) {
             assertThat(Files.getFileStore(disk.path()).getTotalSpace()).isEqualTo(16L * MIB);
             assertThatThrownBy(() -> writeSynced(disk.path().resolve("big"), 32))
                     .isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
@@ -152,7 +154,8 @@ class BoundedMemoryTests {
     void aKilledServerMakesTheNextCutOfTheFileModelThrow() throws Exception {
         Path work = work("killed-files", false);
         // A server of its own (its heap picks it), so that no other disk loses its server.
-        try (SimulatedDisk disk = withServerHeap("65m", () -> SimulatedDisk.createFiles(work))) {
+        try (SimulatedDisk disk = withServerHeap("65m", () -> SimulatedDisk.builder().model(DiskModel.FILE)
+                .create(work))) {
             theCutOfADeadServersDriveThrows(disk);
         }
         assertThat(work).doesNotExist();
@@ -161,7 +164,8 @@ class BoundedMemoryTests {
     @Test
     void aKilledServerMakesTheNextCutOfTheBlockModelThrow() throws Exception {
         Path work = work("killed-block", true);
-        try (SimulatedDisk disk = withServerHeap("66m", () -> SimulatedDisk.create(work, 64L * MIB, "ext4", List.of()))) {
+        try (SimulatedDisk disk = withServerHeap("66m", () -> SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(64)
+                .create(work))) {
             theCutOfADeadServersDriveThrows(disk);
         }
         assertThat(work).doesNotExist();
@@ -177,7 +181,8 @@ class BoundedMemoryTests {
         Path base = Files.createDirectories(work("small-store", false));
         Shell.run("mount", "-t", "tmpfs", "-o", "size=8m", "flushcheck-small-store", base.toString());
         try {
-            try (SimulatedDisk disk = withServerHeap("67m", () -> SimulatedDisk.createFiles(base.resolve("disk"), 64L * MIB))) {
+            try (SimulatedDisk disk = withServerHeap("67m", () -> SimulatedDisk.builder().model(DiskModel.FILE)
+                    .sizeMiB(64).create(base.resolve("disk")))) {
                 assertThatThrownBy(() -> writeSynced(disk.path().resolve("big"), 16)).isInstanceOf(IOException.class);
                 assertThatThrownBy(disk::cutPower).isInstanceOf(UncheckedIOException.class)
                         .hasCauseInstanceOf(DriveServerFailedException.class).hasMessageContaining("the drive's server failed");

@@ -8,7 +8,6 @@ import io.flushcheck.testing.Requirements;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.ResourceLock;
@@ -26,8 +25,8 @@ class CrashPointSweepTests {
     }
 
     private static SimulatedDisk disk() throws IOException {
-        return SimulatedDisk.create(Path.of("/dev/shm", "flushcheck-sweep-" + ProcessHandle.current().pid()), 32L << 20,
-                "ext4", List.of());
+        return SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32)
+                .create(Path.of("/dev/shm", "flushcheck-sweep-" + ProcessHandle.current().pid()));
     }
 
     /**

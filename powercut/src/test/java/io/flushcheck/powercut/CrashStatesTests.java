@@ -39,7 +39,8 @@ class CrashStatesTests {
      * a 4 KiB write of a file then straddles two of the drive's sectors, reaching it as two writes.
      */
     private static SimulatedDisk disk(String name, int atomicWriteBytes) throws IOException {
-        return SimulatedDisk.create(work(name), 32L << 20, "ext4", List.of("-b", "4096"), false, atomicWriteBytes);
+        return SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).mkfsOptions("-b", "4096")
+                .atomicWriteBytes(atomicWriteBytes).create(work(name));
     }
 
     private static SimulatedDisk disk(String name) throws IOException {
@@ -136,8 +137,8 @@ class CrashStatesTests {
         Requirements.require(Filesystems.find("mkfs." + fs) != null, "mkfs." + fs + " (apt-get install "
                 + Filesystems.debianPackage(fs) + ")");
         for (boolean careful : new boolean[] {true, false}) {
-            try (SimulatedDisk disk = SimulatedDisk.create(work(fs), SimulatedDisk.minimumSizeBytes(fs) + (16L << 20), fs,
-                    List.of())) {
+            try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).fs(fs)
+                    .sizeBytes(SimulatedDisk.minimumSizeBytes(fs) + (16L << 20)).create(work(fs))) {
                 Path log = disk.path().resolve("log");
                 BatchLog.create(log);
                 CrashStates states = disk.recordCrashStates(acks -> BatchLog.appendAll(log, careful, acks));

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.ResourceLock;
@@ -32,7 +31,8 @@ class DirectIoTests {
 
     @Test
     void directIoIsOnInTheKernelAndWhatWasSyncedSurvives() throws IOException {
-        try (SimulatedDisk disk = SimulatedDisk.create(work("on"), 64L << 20, "ext4", List.of(), true)) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(64).directIo(true)
+                .create(work("on"))) {
             String dio = Path.of("/sys/block", Path.of(disk.loopDevice()).getFileName().toString(), "loop", "dio").toString();
             assertThat(Files.readString(Path.of(dio)).trim()).as(dio).isEqualTo("1");
             assertThat(disk.directIo()).isTrue();
@@ -52,7 +52,7 @@ class DirectIoTests {
 
     @Test
     void withoutItTheKernelReadsTheDriveThroughThePageCache() throws IOException {
-        try (SimulatedDisk disk = SimulatedDisk.create(work("off"), 32L << 20, "ext4", List.of())) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).create(work("off"))) {
             assertThat(disk.directIo()).isFalse();
         }
     }

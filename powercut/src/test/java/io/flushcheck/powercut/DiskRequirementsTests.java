@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flushcheck.testing.Requirements;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.engine.TestExecutionResult;
@@ -24,10 +23,10 @@ class DiskRequirementsTests {
     @Test
     void aDriveSmallerThanItsFilesystemsMkfsAcceptsIsRefusedBeforeAnythingIsMade() {
         Path work = Path.of("target", "powercut", "too-small").toAbsolutePath();
-        assertThatThrownBy(() -> SimulatedDisk.create(work, 256L << 20, "xfs", List.of()))
+        assertThatThrownBy(() -> SimulatedDisk.builder().model(DiskModel.BLOCK).fs("xfs").sizeMiB(256).create(work))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("xfs needs a drive of at least 300 MiB (mkfs.xfs refuses smaller ones), not 256 MiB");
-        assertThatThrownBy(() -> SimulatedDisk.create(work, 100L << 20, "btrfs", List.of()))
+        assertThatThrownBy(() -> SimulatedDisk.builder().model(DiskModel.BLOCK).fs("btrfs").sizeMiB(100).create(work))
                 .hasMessageContaining("at least 109 MiB");
         assertThat(work).doesNotExist();
         assertThat(SimulatedDisk.defaultSizeBytes("xfs")).isGreaterThanOrEqualTo(SimulatedDisk.minimumSizeBytes("xfs"));
@@ -42,7 +41,7 @@ class DiskRequirementsTests {
     @Test
     void aFilesystemWithoutItsMkfsIsSkippedWithTheReasonOrFailsInCi() {
         Path work = Path.of("target", "powercut", "no-mkfs").toAbsolutePath();
-        assertThatThrownBy(() -> SimulatedDisk.create(work, 64L << 20, "nosuchfs", List.of()))
+        assertThatThrownBy(() -> SimulatedDisk.builder().model(DiskModel.BLOCK).fs("nosuchfs").sizeMiB(64).create(work))
                 .hasMessage("mkfs.nosuchfs is not installed (Debian: apt-get install the package with mkfs.nosuchfs)");
         assertThat(work).doesNotExist();
 

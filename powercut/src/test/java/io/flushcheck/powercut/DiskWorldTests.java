@@ -8,7 +8,6 @@ import io.flushcheck.testing.Requirements;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,7 +50,7 @@ class DiskWorldTests {
     @Test
     void anArmedCutKillsTheWorldBeforeTheFlushReturnsAndTheCutReturnsOnceItIsReaped() throws Exception {
         Path work = work("world-armed");
-        try (SimulatedDisk disk = SimulatedDisk.create(work, SIZE, "ext4", List.of())) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeBytes(SIZE).create(work)) {
             disk.cutAfterFlushes(disk.flushes() + 20);
             ProcessWorld world = disk.start(syncingDaemon(disk.path()));
             assertThat(world.waitFor(30, TimeUnit.SECONDS)).as("the world died with the power").isTrue();
@@ -67,7 +66,7 @@ class DiskWorldTests {
     @Test
     void aCalledCutReturnsOnlyOnceEveryProcessOfTheWorldIsReaped() throws Exception {
         Path work = work("world-called");
-        try (SimulatedDisk disk = SimulatedDisk.create(work, SIZE, "ext4", List.of())) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeBytes(SIZE).create(work)) {
             ProcessWorld world = disk.start(syncingDaemon(disk.path()));
             daemon.awaitAlive(1, 10_000);
             while (disk.flushes() < 10) {
@@ -81,7 +80,8 @@ class DiskWorldTests {
 
     @Test
     void aWorldStartedAfterTheCutIsKilledAtOnce() throws Exception {
-        try (SimulatedDisk disk = SimulatedDisk.create(work("world-after"), SIZE, "ext4", List.of())) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeBytes(SIZE)
+                .create(work("world-after"))) {
             disk.cutPower();
             ProcessWorld late = disk.start(new ProcessBuilder(daemon.path(), "-c", "sleep 300"));
             assertThat(late.waitFor(10, TimeUnit.SECONDS)).as("killed as it started").isTrue();
@@ -94,7 +94,7 @@ class DiskWorldTests {
     void worldsStillRunningWhenTheDiskClosesAreKilledFirst() throws Exception {
         Path work = work("world-close");
         ProcessWorld world;
-        try (SimulatedDisk disk = SimulatedDisk.create(work, SIZE, "ext4", List.of())) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeBytes(SIZE).create(work)) {
             world = disk.start(syncingDaemon(disk.path()));
             daemon.awaitAlive(1, 10_000);
         }

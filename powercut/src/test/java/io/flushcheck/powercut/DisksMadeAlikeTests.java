@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,9 +39,12 @@ class DisksMadeAlikeTests {
     @Test
     void disksMadeAlikeShareTheFirstOnesMkfsButNoWriteAndOtherOptionsMakeAnotherFilesystem() throws IOException {
         Path root = work("alike");
-        try (SimulatedDisk first = SimulatedDisk.create(root.resolve("first"), SIZE, "ext4", List.of());
-             SimulatedDisk second = SimulatedDisk.create(root.resolve("second"), SIZE, "ext4", List.of());
-             SimulatedDisk small = SimulatedDisk.create(root.resolve("small"), SIZE, "ext4", List.of("-b", "2048"))) {
+        try (SimulatedDisk first = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeBytes(SIZE)
+                .create(root.resolve("first"));
+             SimulatedDisk second = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeBytes(SIZE)
+                     .create(root.resolve("second"));
+             SimulatedDisk small = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeBytes(SIZE)
+                     .mkfsOptions("-b", "2048").create(root.resolve("small"))) {
             assertThat(ext4Uuid(second)).as("made from the first one's image, not by mkfs").isEqualTo(ext4Uuid(first));
             assertThat(ext4Uuid(small)).as("other mkfs options: a filesystem of its own").isNotEqualTo(ext4Uuid(first));
             assertThat(Files.getFileStore(small.path()).getBlockSize()).isEqualTo(2048);
@@ -56,7 +58,8 @@ class DisksMadeAlikeTests {
             }
             Path survivor = first.cutPower();
             assertThat(survivor.resolve("only-in-second")).doesNotExist();
-            try (SimulatedDisk third = SimulatedDisk.create(root.resolve("third"), SIZE, "ext4", List.of())) {
+            try (SimulatedDisk third = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeBytes(SIZE)
+                    .create(root.resolve("third"))) {
                 try (var s = Files.list(third.path())) {
                     assertThat(s).as("a disk made after others were written on is empty").isEmpty();
                 }
@@ -70,8 +73,10 @@ class DisksMadeAlikeTests {
         Path root = work("alike-xfs");
         Requirements.requireCommand("mkfs.xfs", "xfsprogs");
         long size = SimulatedDisk.minimumSizeBytes("xfs");
-        try (SimulatedDisk first = SimulatedDisk.create(root.resolve("first"), size, "xfs", List.of());
-             SimulatedDisk second = SimulatedDisk.create(root.resolve("second"), size, "xfs", List.of())) {
+        try (SimulatedDisk first = SimulatedDisk.builder().model(DiskModel.BLOCK).fs("xfs").sizeBytes(size)
+                .create(root.resolve("first"));
+             SimulatedDisk second = SimulatedDisk.builder().model(DiskModel.BLOCK).fs("xfs").sizeBytes(size)
+                     .create(root.resolve("second"))) {
             SimulatedPowerLossExtensionTests.append(second.path().resolve("data"), "x", true);
             assertThat(first.path().resolve("data")).doesNotExist();
             assertThat(Files.readString(second.cutPower().resolve("data"))).isEqualTo("x");

@@ -23,7 +23,7 @@ class Ext4AgreementTests {
     private int disks;
 
     private SimulatedDisk disk() throws java.io.IOException {
-        return SimulatedDisk.create(tmp.resolve("d" + ++disks), 32L << 20, "ext4", List.of());
+        return SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).create(tmp.resolve("d" + ++disks));
     }
 
     @Test

@@ -161,7 +161,7 @@ class FailingSyncTests {
         try (SimulatedDisk disk = files()) {
             assertThat(run(disk, false, true)).isEmpty();
         }
-        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("files2"))) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).create(tmp.resolve("files2"))) {
             assertThat(run(disk, true, true)).contains("record " + (BEFORE_FAULT + 1));
         }
     }

@@ -44,8 +44,8 @@ class FileModelTests {
     /** About the POSIX floor, so under {@link FileRules#POSIX}; the default's counterpart follows. */
     @Test
     void underPosixRulesAFileSurvivesWithWhatItsFsyncMadeDurableAndItsNameWithItsDirectorysFsync() throws IOException {
-        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("disk"), SimulatedDisk.DEFAULT_FILES_BYTES,
-                FileRules.POSIX)) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).rules(FileRules.POSIX)
+                .create(tmp.resolve("disk"))) {
             assertThat(disk.model()).isEqualTo(DiskModel.FILE);
             assertThat(disk.fileRules()).isEqualTo(FileRules.POSIX);
             Path dir = disk.path();
@@ -76,7 +76,7 @@ class FileModelTests {
 
     @Test
     void byDefaultAnyFsyncMakesEveryEarlierNameDurableAsExt4sJournalDoes() throws IOException {
-        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("disk"))) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).create(tmp.resolve("disk"))) {
             assertThat(disk.fileRules()).isEqualTo(FileRules.JOURNALED);
             Path dir = disk.path();
             Files.createDirectories(dir.resolve("store/index"));
@@ -98,7 +98,7 @@ class FileModelTests {
      */
     @Test
     void aSyncfsOrSyncReachesNoFuseServerAndTheModelSaysSo() throws Exception {
-        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("disk"))) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).create(tmp.resolve("disk"))) {
             Path dir = disk.path();
             write(dir.resolve("data"), "written, then syncfs", false);
             long before = disk.flushes();
@@ -114,7 +114,7 @@ class FileModelTests {
 
     @Test
     void writeThenRenameWithoutTheDirectorysFsyncLosesTheRename() throws IOException {
-        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("disk"))) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).create(tmp.resolve("disk"))) {
             Path dir = disk.path();
             write(dir.resolve("store"), "old", true);
             syncDir(dir);
@@ -124,7 +124,7 @@ class FileModelTests {
             Path survivor = disk.cutPower();
             assertThat(Files.readString(survivor.resolve("store"))).as("the rename was never made durable").isEqualTo("old");
         }
-        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("disk2"))) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).create(tmp.resolve("disk2"))) {
             Path dir = disk.path();
             write(dir.resolve("store"), "old", true);
             syncDir(dir);
@@ -140,7 +140,7 @@ class FileModelTests {
     /** SQLite maps its WAL index: a shared mapping of a file on the model, written and forced, is durable. */
     @Test
     void aMappedFileWrittenAndForcedIsDurable() throws IOException {
-        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("disk"))) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).create(tmp.resolve("disk"))) {
             Path f = disk.path().resolve("mapped");
             try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.READ,
                     StandardOpenOption.WRITE)) {
@@ -159,7 +159,7 @@ class FileModelTests {
 
     @Test
     void afterTheCutTheMountIsGoneAndWritesThereFail() throws IOException {
-        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("disk"))) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).create(tmp.resolve("disk"))) {
             Path dir = disk.path();
             disk.cutPower();
             assertThatThrownBy(() -> write(dir.resolve("late"), "x", false)).isInstanceOf(IOException.class);

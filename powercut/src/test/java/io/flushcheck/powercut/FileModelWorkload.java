@@ -20,7 +20,7 @@ public final class FileModelWorkload {
         String uid = Files.readAllLines(Path.of("/proc/self/status")).stream().filter(l -> l.startsWith("Uid:"))
                 .findFirst().orElseThrow().split("\\s+")[1];
         System.out.println("uid " + uid);
-        try (SimulatedDisk disk = SimulatedDisk.createFiles(Path.of(args[0]))) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).create(Path.of(args[0]))) {
             Path dir = disk.path();
             List<String> mounts = Files.readAllLines(Path.of("/proc/self/mountinfo"));
             System.out.println("mounted " + mounts.stream().anyMatch(l -> l.contains(" " + dir + " ")

@@ -25,7 +25,7 @@ class FileRulesAgreementTests {
 
     private SimulatedDisk disk() throws java.io.IOException {
         // The default rules, whatever they are: this is the test that fails should they stop agreeing with ext4.
-        return SimulatedDisk.createFiles(tmp.resolve("d" + ++disks));
+        return SimulatedDisk.builder().model(DiskModel.FILE).create(tmp.resolve("d" + ++disks));
     }
 
     static void requireFileModel() {
@@ -52,8 +52,8 @@ class FileRulesAgreementTests {
     @Test
     void thePosixRulesFailTheStoreInItsOwnDirectoryAndSayExt4WouldHaveKeptIt() throws Exception {
         requireFileModel();
-        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("posix"), SimulatedDisk.DEFAULT_FILES_BYTES,
-                FileRules.POSIX)) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).rules(FileRules.POSIX)
+                .create(tmp.resolve("posix"))) {
             AgreementCorpus.OWN_DIRECTORY.run(disk, 2);
             assertThat(AgreementCorpus.OWN_DIRECTORY.kept(disk.cutPower(), 2)).isFalse();
             assertThat(disk.cuts().get(0).toString()).contains("the POSIX rules lost 3 name changes",

@@ -43,7 +43,7 @@ class FilesystemTests {
         Requirements.requireCommand(Filesystems.tool(fs), Filesystems.debianPackage(fs));
         Requirements.requireCommand("dmesg", "util-linux");
         Path work = Path.of("/dev/shm", "flushcheck-fs-" + fs + "-" + ProcessHandle.current().pid());
-        try (SimulatedDisk disk = SimulatedDisk.create(work, SimulatedDisk.defaultSizeBytes(fs), fs, List.of())) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).fs(fs).create(work)) {
             assertThat(Shell.run("findmnt", "-n", "-o", "FSTYPE", disk.path().toString()).trim()).isEqualTo(fs);
             try (var s = Files.list(disk.path())) {
                 assertThat(s).as("a fresh filesystem is empty").isEmpty();

@@ -7,7 +7,6 @@ import io.flushcheck.testing.Requirements;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,7 +44,8 @@ class FlushErrnoTests {
     void onTheBlockModelTheLoopDeviceReportsEveryFailedFlushAsEio(Errno errno) throws IOException {
         Mounts.requireMountTools();
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        try (SimulatedDisk disk = SimulatedDisk.create(tmp.resolve("disk"), 64L << 20, "ext4", List.of())) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(64)
+                .create(tmp.resolve("disk"))) {
             assertThat(PosixCalls.name(fdatasyncErrno(disk, errno))).isEqualTo("EIO");
         }
     }
@@ -54,7 +54,7 @@ class FlushErrnoTests {
     @EnumSource(Errno.class)
     void onTheFileModelFuseHandsTheErrnoToTheSyncUnchanged(Errno errno) throws IOException {
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("files"))) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).create(tmp.resolve("files"))) {
             assertThat(PosixCalls.name(fdatasyncErrno(disk, errno))).isEqualTo(errno.name());
         }
     }

@@ -1,7 +1,6 @@
 package io.flushcheck.powercut;
 
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * A JVM that makes a simulated disk under args[0], writes to it, and dies without any cleanup; with
@@ -13,7 +12,7 @@ public final class KilledDiskChild {
     }
 
     public static void main(String[] args) throws Exception {
-        SimulatedDisk disk = SimulatedDisk.create(Path.of(args[0]), 32L << 20, "ext4", List.of());
+        SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).create(Path.of(args[0]));
         SimulatedPowerLossExtensionTests.append(disk.path().resolve("data"), "x", true);
         if (args.length > 1 && args[1].equals("both")) {
             ProcessHandle server = ProcessHandle.of(disk.serverPid()).orElseThrow();

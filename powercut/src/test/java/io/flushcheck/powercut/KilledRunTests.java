@@ -63,7 +63,8 @@ class KilledRunTests {
             kill(killed, "both");
             assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).as("the killed run's filesystem is still mounted")
                     .contains(killed.toString());
-            try (SimulatedDisk next = SimulatedDisk.create(base.resolve("next"), 32L << 20, "ext4", List.of())) {
+            try (SimulatedDisk next = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32)
+                    .create(base.resolve("next"))) {
                 assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain(killed.toString());
                 assertThat(killed).doesNotExist();
                 assertThat(next.path()).isDirectory();

@@ -80,7 +80,7 @@ class PlantedLeftoversTests {
         Files.writeString(othersLog, "someone's output");
         Shell.run("chown", NOBODY + ":" + NOBODY, othersLog.toString());
 
-        try (SimulatedDisk next = SimulatedDisk.createFiles(scratch.resolve("next"))) {
+        try (SimulatedDisk next = SimulatedDisk.builder().model(DiskModel.FILE).create(scratch.resolve("next"))) {
             assertThat(next.path()).isDirectory();
         }
 
@@ -104,7 +104,7 @@ class PlantedLeftoversTests {
         Path foreign;
         java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
         java.io.PrintStream err = System.err;
-        try (SimulatedDisk disk = SimulatedDisk.createFiles(work)) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).create(work)) {
             Path survivor = disk.cutPower();
             foreign = survivor.resolve("mnt");
             Files.createDirectories(foreign);
@@ -139,7 +139,7 @@ class PlantedLeftoversTests {
         Path ownLog = scratch.resolve("flushcheck-world-" + dead + "-2.log");
         Files.writeString(ownLog, "a killed run's output");
 
-        try (SimulatedDisk next = SimulatedDisk.createFiles(scratch.resolve("next"))) {
+        try (SimulatedDisk next = SimulatedDisk.builder().model(DiskModel.FILE).create(scratch.resolve("next"))) {
             assertThat(next.path()).isDirectory();
         }
 

@@ -43,8 +43,8 @@ class SavedCrashStatesTests {
     void aLoadedRecordingHasTheSameStatesOutcomesAndIdAsTheOneSaved() throws Exception {
         Path saved = scratch("round-trip");
         Path work = scratch("round-trip-work");
-        try (SimulatedDisk disk = SimulatedDisk.create(scratch("round-trip-disk"), 32L << 20, "ext4",
-                List.of("-b", "4096"), false, 4096)) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).mkfsOptions("-b", "4096")
+                .create(scratch("round-trip-disk"))) {
             Path log = disk.path().resolve("log");
             BatchLog.create(log);
             CrashStates recorded = disk.recordCrashStates(acks -> BatchLog.appendAll(log, false, acks));
@@ -76,8 +76,8 @@ class SavedCrashStatesTests {
     @Test
     void shardsCheckEachStateOnceAndTogetherFindWhatOneCheckFinds() throws Exception {
         Path saved = scratch("shards");
-        try (SimulatedDisk disk = SimulatedDisk.create(scratch("shards-disk"), 32L << 20, "ext4",
-                List.of("-b", "4096"), false, 4096)) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).mkfsOptions("-b", "4096")
+                .create(scratch("shards-disk"))) {
             Path log = disk.path().resolve("log");
             BatchLog.create(log);
             CrashStates states = disk.recordCrashStates(acks -> BatchLog.appendAll(log, false, acks));

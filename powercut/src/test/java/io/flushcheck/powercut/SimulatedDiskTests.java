@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** A real ext4 on the simulated drive: what a sync made durable survives a cut, and nothing else is promised. */
@@ -44,7 +43,7 @@ class SimulatedDiskTests {
     @Test
     void whatASyncMadeDurableSurvivesACutAndWhatWasNeverSyncedIsGone() throws IOException {
         Path work = work("flushed");
-        try (SimulatedDisk disk = SimulatedDisk.create(work, SIZE, "ext4", List.of())) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeBytes(SIZE).create(work)) {
             Path fs = disk.path();
             try (var s = Files.list(fs)) {
                 assertThat(s).as("a fresh filesystem is empty").isEmpty();
@@ -66,7 +65,7 @@ class SimulatedDiskTests {
     @Test
     void writtenButUnflushedDataIsCountedAndASubsetCutIsReproducibleBySeed() throws IOException {
         Path work = work("subset");
-        try (SimulatedDisk disk = SimulatedDisk.create(work, SIZE, "ext4", List.of())) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeBytes(SIZE).create(work)) {
             try (FileChannel ch = FileChannel.open(disk.path().resolve("data"), StandardOpenOption.CREATE,
                     StandardOpenOption.WRITE, StandardOpenOption.DSYNC)) {
                 ch.write(ByteBuffer.allocate(64 << 10));
@@ -85,7 +84,7 @@ class SimulatedDiskTests {
     @Test
     void aFreshDiskLeftIdleReceivesNoWritesAndNoFlushes() throws Exception {
         Path work = work("idle");
-        try (SimulatedDisk disk = SimulatedDisk.create(work, SIZE, "ext4", List.of())) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeBytes(SIZE).create(work)) {
             Path stat = Path.of("/sys/block", Path.of(disk.loopDevice()).getFileName().toString(), "stat");
             long flushes = disk.flushes();
             long written = sectorsWritten(stat);

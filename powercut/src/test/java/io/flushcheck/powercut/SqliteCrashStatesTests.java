@@ -46,7 +46,8 @@ class SqliteCrashStatesTests {
     @CsvSource({"WAL, FULL, kept", "DELETE, EXTRA, kept", "DELETE, FULL, lost"})
     void everyAcknowledgedRowIsInEveryStateUnlessTheJournalsDeletionIsNotSynced(String journalMode, String synchronous,
                                                                                  String expected) throws Exception {
-        try (SimulatedDisk disk = SimulatedDisk.create(tmp.resolve("disk"), 32L << 20, "ext4", List.of("-b", "4096"))) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).mkfsOptions("-b", "4096")
+                .create(tmp.resolve("disk"))) {
             CrashStates states = disk.recordCrashStates(acknowledged -> {
                 try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + disk.path().resolve("app.db"));
                      Statement s = c.createStatement()) {

@@ -5,7 +5,6 @@ import io.flushcheck.testing.Requirements;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 /** The disks the failing-sync tests run on, each skipped (or failed with CI=true) where its model cannot run. */
 final class TestDisks {
@@ -17,12 +16,12 @@ final class TestDisks {
     static SimulatedDisk ext4(Path dir) throws IOException {
         Mounts.requireMountTools();
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        return SimulatedDisk.create(dir.resolve("disk"), 64L << 20, "ext4", List.of());
+        return SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(64).create(dir.resolve("disk"));
     }
 
     /** A disk of the file model, under {@code dir}. */
     static SimulatedDisk files(Path dir) throws IOException {
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        return SimulatedDisk.createFiles(dir.resolve("files"));
+        return SimulatedDisk.builder().model(DiskModel.FILE).create(dir.resolve("files"));
     }
 }

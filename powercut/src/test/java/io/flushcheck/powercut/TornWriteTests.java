@@ -90,8 +90,8 @@ class TornWriteTests {
         List<byte[]> survived = new ArrayList<>();
         for (long seed = 1; seed <= SEEDS; seed++) {
             // 4 KiB blocks: mke2fs gives a filesystem this small 1 KiB blocks, which need not be contiguous.
-            try (SimulatedDisk disk = SimulatedDisk.create(work(atomic + "-" + seed), 64L << 20, "ext4", List.of("-b", "4096"),
-                    false, atomic)) {
+            try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(64)
+                    .mkfsOptions("-b", "4096").atomicWriteBytes(atomic).create(work(atomic + "-" + seed))) {
                 Path file = disk.path().resolve("record");
                 writeSynced(file, 0, record(1));
                 if (second > 0) {
@@ -136,7 +136,8 @@ class TornWriteTests {
 
     @Test
     void aDriveWritesOnlyAPowerOfTwoFromFiveHundredTwelveToFourKibAtomically() {
-        assertThatThrownBy(() -> SimulatedDisk.create(work("bad"), 64L << 20, "ext4", List.of(), false, 1000))
+        assertThatThrownBy(() -> SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(64).atomicWriteBytes(1000)
+                .create(work("bad")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("512, 1024, 2048 or 4096");
     }
 

@@ -42,8 +42,8 @@ class XfsFailingSyncTests {
         Mounts.requireMountTools();
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
         Requirements.require(Filesystems.find("mkfs.xfs") != null, "mkfs.xfs (apt-get install xfsprogs)");
-        try (SimulatedDisk disk = SimulatedDisk.create(tmp.resolve("disk"), SimulatedDisk.defaultSizeBytes("xfs"), "xfs",
-                List.of())) {
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).fs("xfs")
+                .create(tmp.resolve("disk"))) {
             Path a = disk.path().resolve("a");
             PosixCalls.writeSynced(a, "old!");
             PosixCalls.syncDirectory(disk.path());

@@ -3,6 +3,7 @@ package io.flushcheck.sqlite;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.SimulatedDisk;
+import io.flushcheck.powercut.SimulatedDiskBuilder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -117,8 +118,9 @@ public final class PowerCutMatrix {
                                long seed) throws IOException, SQLException {
         Random random = new Random(seed);
         int commits = MIN_COMMITS + random.nextInt(MAX_COMMITS - MIN_COMMITS + 1);
-        try (SimulatedDisk disk = model.resolved() == DiskModel.FILE ? SimulatedDisk.createFiles(work, DISK_BYTES, rules)
-                : SimulatedDisk.create(model, work, DISK_BYTES, "ext4", 4096)) {
+        SimulatedDiskBuilder builder = SimulatedDisk.builder().model(model).sizeBytes(DISK_BYTES);
+        // The block model has its filesystem's rules and refuses others.
+        try (SimulatedDisk disk = (model.resolved() == DiskModel.FILE ? builder.rules(rules) : builder).create(work)) {
             Path db = disk.path().resolve("matrix.db");
             long acknowledged = 0;
             Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);

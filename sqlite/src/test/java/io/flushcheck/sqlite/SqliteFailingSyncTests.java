@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flushcheck.powercut.AcknowledgedRecords;
 import io.flushcheck.powercut.FaultPlan;
+import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.SimulatedDisk;
 import io.flushcheck.powercut.SimulatedPowerLoss;
 import io.flushcheck.testing.Mounts;
@@ -115,9 +116,9 @@ class SqliteFailingSyncTests {
 
     private SimulatedDisk disk(String model) throws IOException {
         if (model.equals("FILE")) {
-            return SimulatedDisk.createFiles(tmp.resolve("files"));
+            return SimulatedDisk.builder().model(DiskModel.FILE).create(tmp.resolve("files"));
         }
         Mounts.requireMountTools();
-        return SimulatedDisk.create(tmp.resolve("disk"), 64L << 20, "ext4", List.of());
+        return SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(64).create(tmp.resolve("disk"));
     }
 }
