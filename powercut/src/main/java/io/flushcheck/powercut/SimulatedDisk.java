@@ -687,7 +687,7 @@ public final class SimulatedDisk implements AutoCloseable {
      * when the disk closes are killed first.
      *
      * <pre>{@code
-     * try (SimulatedDisk disk = SimulatedDisk.create(work, 256 << 20, "ext4", List.of())) {
+     * try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(256).create(work)) {
      *     ProcessWorld server = disk.start(new ProcessBuilder("postgres", "-D", disk.path() + "/data"));
      *     // ... commit through a client in this JVM, noting what was acknowledged ...
      *     Path survivor = disk.cutPower(seed);          // the server is dead and reaped here

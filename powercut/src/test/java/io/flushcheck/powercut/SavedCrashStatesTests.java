@@ -114,7 +114,8 @@ class SavedCrashStatesTests {
     void aRecordingChangedSinceItWasSavedIsRefusedNamingTheFile() throws Exception {
         Path saved = scratch("changed");
         Path disk = scratch("changed-disk");
-        try (SimulatedDisk d = SimulatedDisk.create(disk, 32L << 20, "ext4", List.of("-b", "4096"), false, 4096)) {
+        try (SimulatedDisk d = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).mkfsOptions("-b", "4096")
+                .create(disk)) {
             Path log = d.path().resolve("log");
             BatchLog.create(log);
             d.recordCrashStates(acks -> BatchLog.appendAll(log, true, acks)).save(saved);
