@@ -121,6 +121,13 @@ final class Converters {
     }
 
     /** {@code powercut --max-states}: 1 to {@link PowerCutCommand#MAX_STATES}. */
+    static final class Draw implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return convertInt("--draw", value, 1, PowerCutCommand.MAX_STATES);
+        }
+    }
+
     static final class MaxStates implements ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {

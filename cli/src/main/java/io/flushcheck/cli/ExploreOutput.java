@@ -47,7 +47,8 @@ final class ExploreOutput {
     }
 
     static Document json(List<String> command, String verify, String fs, int sizeMiB, int atomicWriteBytes,
-                         ProgramStates.Recorded recorded, CrashStateReport report, String recording) {
+                         ReplayOutput.Draw draw, ProgramStates.Recorded recorded, CrashStateReport report,
+                         String recording) {
         List<State> states = new ArrayList<>();
         for (CrashStateReport.State s : report.states()) {
             CrashStateReport.Failure f = s.failure();
@@ -55,7 +56,7 @@ final class ExploreOutput {
                     f == null || f.explanation().isEmpty() ? null : f.explanation()));
         }
         return new Document(command, verify, "block", fs, sizeMiB, atomicWriteBytes, "explore", recording,
-                report.maxStates(),
+                report.maxStates(), draw,
                 recorded.commandExit(), recorded.flushes(), recorded.writes(), recorded.epochs(),
                 recorded.acknowledgements(), report.checked(), report.checked() - report.failing(), report.failing(),
                 report.duplicates(), report.leftOut(), report.seconds(), states);
@@ -69,6 +70,7 @@ final class ExploreOutput {
      *
      * @param recording       with --record, the recording's id (the SHA-256 of its manifest)
      * @param maxStates       the bound on the states checked
+     * @param draw            with --draw, the states drawn beyond those enumerated and their seed
      * @param flushes         the flushes the command made while it was recorded
      * @param writes          the writes the drive received then
      * @param epochs          the runs of writes between two flushes (and after the last)
@@ -78,7 +80,8 @@ final class ExploreOutput {
      * @param states          every state checked, fewest writes lost first
      */
     public record Document(List<String> command, String verify, String model, String fs, int sizeMiB,
-                           int atomicWriteBytes, String mode, @Json.LeftOutWhenNull String recording, int maxStates, int commandExit, long flushes, int writes,
+                           int atomicWriteBytes, String mode, @Json.LeftOutWhenNull String recording, int maxStates,
+                           @Json.LeftOutWhenNull ReplayOutput.Draw draw, int commandExit, long flushes, int writes,
                            int epochs, int acknowledgements, int checked, int passed, int failed, int duplicates,
                            int leftOut, double seconds, List<State> states) {
 

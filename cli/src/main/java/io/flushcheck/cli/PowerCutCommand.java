@@ -30,8 +30,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "powercut", synopsisHeading = "usage: ",
         customSynopsis = {"flushcheck powercut [options] --verify 'VERIFY {dir}' -- COMMAND {dir}",
-            "       flushcheck powercut --explore [--max-states N] [--record DIR] [options] --verify 'VERIFY {dir} {acks}' -- COMMAND {dir}",
-            "       flushcheck powercut --replay DIR [--max-states N] [--shard I/N] [--json] --verify 'VERIFY {dir} {acks}'",
+            "       flushcheck powercut --explore [--max-states N] [--draw N [--seed S]] [--record DIR] [options] --verify 'VERIFY {dir} {acks}' -- COMMAND {dir}",
+            "       flushcheck powercut --replay DIR [--max-states N] [--draw N [--seed S]] [--shard I/N] [--json] --verify 'VERIFY {dir} {acks}'",
             "       flushcheck powercut merge SHARD.json...",
             "       flushcheck powercut sqlite [--cuts N] [--json]",
             "       flushcheck powercut postgres [--row 'NAME=VALUE,...']... [--cuts N] [--json]"},
@@ -72,7 +72,9 @@ import picocli.CommandLine.Spec;
             "then checks every crash state of that run: for each epoch (the writes between two flushes, and after",
             "the last) every prefix of its writes, each write lost with the later ones kept, and with",
             "--atomic-write-bytes under 4096 each written sector torn; states leaving the same image are checked",
-            "once, the others fewest writes lost first, up to --max-states (those left out are counted). COMMAND",
+            "once, the others fewest writes lost first, up to --max-states (those left out are counted); --draw N",
+            "adds up to N states drawn from --seed S (default 1), each write of an epoch of three or more kept or",
+            "lost on its own, after those and within the bound; the same seed draws the same states. COMMAND",
             "finds in $FLUSHCHECK_ACKS the path of a file to append its acknowledgements to, a line each, once",
             "what it acknowledges is synced; flushcheck follows it and counts each line from the drive's flushes",
             "completed as it reads it. Each state is mounted (the filesystem replays its journal) and VERIFY runs",
@@ -84,7 +86,7 @@ import picocli.CommandLine.Spec;
             "image before the command (sparse), its log of writes and flushes, and manifest.txt, whose SHA-256 is",
             "the recording's id; the states are still checked here. --replay DIR checks the states of a recording",
             "kept so, on this machine or another (root, no COMMAND: it does not run again), with --max-states and",
-            "--verify as --explore takes them. --shard I/N checks only the states whose place in the enumeration",
+            "--verify and --draw as --explore takes them. --shard I/N checks only the states whose place in the enumeration",
             "(from 0) is I-1 modulo N, so that N runs (a CI matrix, an indexed job) check every state once between",
             "them; the others are listed as not checked. flushcheck powercut merge joins their --json documents.",
             "",
@@ -215,8 +217,15 @@ final class PowerCutCommand implements Job {
                     + " merge joins the N runs' --json")
     Shard shard;
 
+    @Option(names = "--draw", paramLabel = "N", converter = Converters.Draw.class,
+            description = "with --explore or --replay: up to N more states, drawn from --seed (default "
+                    + ReplayOutput.Draw.DEFAULT_SEED + ") beyond those enumerated: in an epoch of three writes or more,"
+                    + " each write kept or lost on its own")
+    Integer draw;
+
     @Option(names = "--seed", paramLabel = "S", converter = Converters.Seed.class,
-            description = "the first cut's seed (default: a random one, printed)")
+            description = "the first cut's seed (default: a random one, printed); with --draw, the seed of the states"
+                    + " drawn")
     Long seed;
 
     @Option(names = "--verify", paramLabel = "'VERIFY {dir}'",
@@ -238,7 +247,8 @@ final class PowerCutCommand implements Job {
     @Override
     public int run(PrintStream out, PrintStream err) throws UsageException {
         if (replay != null) {
-            return new Replay(replay, shard, maxStates == null ? DEFAULT_MAX_STATES : maxStates, verify,
+            return new Replay(replay, shard, maxStates == null ? DEFAULT_MAX_STATES : maxStates,
+                    ReplayOutput.Draw.of(draw, seed), verify,
                     timeout == null ? 120 : timeout, output).run(out, err, replayUsage());
         }
         checkUsage();
@@ -389,7 +399,8 @@ final class PowerCutCommand implements Job {
     }
 
     /** What only the block model uses. */
-    private static final List<String> BLOCK_ONLY = List.of("--fs", "--atomic-write-bytes", "--explore", "--max-states");
+    private static final List<String> BLOCK_ONLY = List.of("--fs", "--atomic-write-bytes", "--explore", "--max-states",
+            "--draw");
 
     private void checkUsage() throws UsageException {
         List<String> original = spec.commandLine().getParseResult().originalArgs();
@@ -421,6 +432,13 @@ final class PowerCutCommand implements Job {
         }
         if (maxStates != null && !explore) {
             throw new UsageException("powercut: --max-states bounds the states --explore checks; give --explore too");
+        }
+        if (draw != null && !explore) {
+            throw new UsageException("powercut: --draw adds states to those --explore checks; give --explore too");
+        }
+        if (explore && seed != null && draw == null) {
+            throw new UsageException("powercut --explore: --seed is the seed of the states --draw N draws; give --draw N"
+                    + " too");
         }
         if (explore) {
             List<String> given = spec.commandLine().getParseResult().matchedOptions().stream()
@@ -478,6 +496,9 @@ final class PowerCutCommand implements Job {
             problems.add("--replay checks a kept recording, made with its disk and command; it takes no "
                     + String.join(" and no ", given));
         }
+        if (seed != null && draw == null) {
+            problems.add("--seed is the seed of the states --draw N draws; give --draw N too");
+        }
         if (!command.isEmpty()) {
             problems.add("--replay runs no command: the recording holds what it wrote; got '" + String.join(" ", command)
                     + "'");
@@ -485,12 +506,12 @@ final class PowerCutCommand implements Job {
         return problems;
     }
 
-    private static final List<String> REPLAY_OPTIONS = List.of("--replay", "--shard", "--max-states", "--verify",
-            "--timeout", "--json", "--quiet");
+    private static final List<String> REPLAY_OPTIONS = List.of("--replay", "--shard", "--max-states", "--draw",
+            "--seed", "--verify", "--timeout", "--json", "--quiet");
 
     /** The options that choose or shape cuts, which --explore does not make. */
     private static final List<String> NOT_EXPLORING = List.of("--cuts", "--after-flushes", "--during-flush",
-            "--at-random", "--sweep", "--fail-flush", "--fail-once", "--errno", "--seed", "--no-power-on-check");
+            "--at-random", "--sweep", "--fail-flush", "--fail-once", "--errno", "--no-power-on-check");
 
     /** {@code --explore}: the command once, recorded, then every crash state of it, each verified. */
     private int explore(PrintStream out, PrintStream err) throws UsageException {
@@ -515,6 +536,7 @@ final class PowerCutCommand implements Job {
                             + " (recording " + id + "): check it with --replay");
                 }
             }
+            run.draw(ReplayOutput.Draw.of(draw, seed));
             int total = run.states(bound);
             if (!quiet) {
                 err.printf(Locale.ROOT, "flushcheck powercut: %d flushes, %d writes, %d acknowledgements in %.1f s;"
@@ -531,7 +553,7 @@ final class PowerCutCommand implements Job {
                 }
             });
             out.print(output.json ? Json.write(ExploreOutput.json(command, verify, fs, (int) (sizeBytes() >> 20),
-                    atomicBytes(), recorded, report, id)) : ExploreOutput.text(disks(), recorded, report));
+                    atomicBytes(), ReplayOutput.Draw.of(draw, seed), recorded, report, id)) : ExploreOutput.text(disks(), recorded, report));
             out.flush();
             return report.failing() == 0 ? ExitCodes.OK : ExitCodes.VERIFY_FAILED;
         } catch (UsageException e) {

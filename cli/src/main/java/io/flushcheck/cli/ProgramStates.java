@@ -93,6 +93,13 @@ final class ProgramStates implements AutoCloseable {
         return states.save(dir);
     }
 
+    /** Draws up to {@code draw}'s count of states beyond those enumerated, from its seed; nothing for null. */
+    void draw(ReplayOutput.Draw draw) {
+        if (draw != null) {
+            states.draw(draw.count(), draw.seed());
+        }
+    }
+
     /** The states {@link #check} checks with the bound {@code maxStates}. */
     int states(int maxStates) {
         return states.states(maxStates);

@@ -24,14 +24,17 @@ final class Replay {
     private final Path saved;
     private final Shard shard;
     private final int maxStates;
+    private final ReplayOutput.Draw draw;
     private final String verify;
     private final double timeoutSeconds;
     private final OutputOptions output;
 
-    Replay(Path saved, Shard shard, int maxStates, String verify, double timeoutSeconds, OutputOptions output) {
+    Replay(Path saved, Shard shard, int maxStates, ReplayOutput.Draw draw, String verify, double timeoutSeconds,
+           OutputOptions output) {
         this.saved = saved;
         this.shard = shard;
         this.maxStates = maxStates;
+        this.draw = draw;
         this.verify = verify;
         this.timeoutSeconds = timeoutSeconds;
         this.output = output;
@@ -68,6 +71,9 @@ final class Replay {
             } catch (UnreadableRecordingException e) {
                 throw new UsageException("powercut --replay " + saved + ": " + e.getMessage());
             }
+            if (draw != null) {
+                states.draw(draw.count(), draw.seed());
+            }
             int total = states.states(maxStates);
             int mine = shard == null ? total
                     : Math.max(0, (total - shard.fromZero() + shard.count() - 1) / shard.count());
@@ -88,7 +94,7 @@ final class Replay {
             });
             CrashStateReport report = shard == null ? states.check(maxStates, verification)
                     : states.check(maxStates, shard.fromZero(), shard.count(), verification);
-            out.print(output.json ? Json.write(ReplayOutput.json(verify, shard, states, report))
+            out.print(output.json ? Json.write(ReplayOutput.json(verify, shard, draw, states, report))
                     : ReplayOutput.text(saved, shard, states, report));
             out.flush();
             return report.failing() == 0 ? ExitCodes.OK : ExitCodes.VERIFY_FAILED;

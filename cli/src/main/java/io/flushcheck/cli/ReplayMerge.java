@@ -30,6 +30,7 @@ final class ReplayMerge {
             }
             same(name, "verify", doc.verify(), first.verify(), names.get(0));
             same(name, "maxStates", doc.maxStates(), first.maxStates(), names.get(0));
+            same(name, "draw", String.valueOf(doc.draw()), String.valueOf(first.draw()), names.get(0));
             same(name, "states", doc.states().size(), first.states().size(), names.get(0));
             if (count(name, doc) != shards) {
                 throw new IllegalArgumentException(name + " is shard " + doc.shard() + ", " + names.get(0) + " "
@@ -71,7 +72,7 @@ final class ReplayMerge {
             seconds += doc.seconds();
         }
         return new ReplayOutput.Document(ReplayOutput.MODE, first.recording(), null, first.verify(), first.model(),
-                first.fs(), first.atomicWriteBytes(), first.maxStates(), first.writes(), first.epochs(),
+                first.fs(), first.atomicWriteBytes(), first.maxStates(), first.draw(), first.writes(), first.epochs(),
                 first.acknowledgements(), checked, checked - failed, failed, 0, first.duplicates(), first.leftOut(),
                 seconds, states);
     }

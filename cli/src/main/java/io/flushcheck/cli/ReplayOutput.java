@@ -49,7 +49,7 @@ final class ReplayOutput {
         return sb.toString();
     }
 
-    static Document json(String verify, Shard shard, CrashStates states, CrashStateReport report) {
+    static Document json(String verify, Shard shard, Draw draw, CrashStates states, CrashStateReport report) {
         List<State> out = new ArrayList<>();
         for (CrashStateReport.State s : report.states()) {
             CrashStateReport.Failure f = s.failure();
@@ -57,7 +57,7 @@ final class ReplayOutput {
                     f == null || f.explanation().isEmpty() ? null : f.explanation()));
         }
         return new Document(MODE, states.recordingId(), shard == null ? null : shard.toString(), verify, "block",
-                states.fs(), states.atomicWriteBytes(), report.maxStates(), states.writes(), states.epochs(),
+                states.fs(), states.atomicWriteBytes(), report.maxStates(), draw, states.writes(), states.epochs(),
                 states.acknowledged().all().size(), report.checked(), report.checked() - report.failing(),
                 report.failing(), report.otherShards(), report.duplicates(), report.leftOut(), report.seconds(), out);
     }
@@ -88,10 +88,18 @@ final class ReplayOutput {
         }
         return new Document(MODE, required(JsonInput.string(m, "recording"), "recording"), JsonInput.string(m, "shard"),
                 JsonInput.string(m, "verify"), JsonInput.string(m, "model"), JsonInput.string(m, "fs"),
-                (int) whole(m, "atomicWriteBytes"), (int) whole(m, "maxStates"), (int) whole(m, "writes"),
+                (int) whole(m, "atomicWriteBytes"), (int) whole(m, "maxStates"), draw(m), (int) whole(m, "writes"),
                 (int) whole(m, "epochs"), (int) whole(m, "acknowledgements"), (int) whole(m, "checked"),
                 (int) whole(m, "passed"), (int) whole(m, "failed"), (int) whole(m, "otherShards"),
                 (int) whole(m, "duplicates"), (int) whole(m, "leftOut"), JsonInput.doubleValue(m, "seconds"), states);
+    }
+
+    private static Draw draw(Map<String, Object> m) {
+        if (m.get("draw") == null) {
+            return null;
+        }
+        Map<String, Object> d = JsonInput.object(m.get("draw"), "\"draw\"");
+        return new Draw((int) whole(d, "count"), whole(d, "seed"));
     }
 
     private static long whole(Map<String, Object> m, String key) {
@@ -129,13 +137,28 @@ final class ReplayOutput {
      * @param states      every state within the bound, fewest writes lost first
      */
     public record Document(String mode, String recording, @Json.LeftOutWhenNull String shard, String verify,
-                           String model, String fs, int atomicWriteBytes, int maxStates, int writes, int epochs,
+                           String model, String fs, int atomicWriteBytes, int maxStates,
+                           @Json.LeftOutWhenNull Draw draw, int writes, int epochs,
                            int acknowledgements, int checked, int passed, int failed, int otherShards, int duplicates,
                            int leftOut, double seconds, List<State> states) {
 
         public Document {
             states = List.copyOf(states);
         }
+    }
+
+    /**
+     * With {@code --draw}: the most states drawn beyond those enumerated, and the seed they were drawn from.
+     */
+    public record Draw(int count, long seed) {
+
+        /** The draw a command line asked for: none without {@code --draw}. */
+        static Draw of(Integer count, Long seed) {
+            return count == null ? null : new Draw(count, seed == null ? DEFAULT_SEED : seed);
+        }
+
+        /** The seed of {@code --draw} without {@code --seed}: a fixed one, so that shards draw alike unasked. */
+        static final long DEFAULT_SEED = 1;
     }
 
     /**

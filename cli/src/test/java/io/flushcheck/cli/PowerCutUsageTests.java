@@ -157,9 +157,10 @@ class PowerCutUsageTests {
                         + " or run as root with --model block");
         assertUsageError(run("powercut", "--max-states", "10", "--verify", VERIFY, "--", "touch", "{dir}/x"),
                 "powercut: --max-states bounds the states --explore checks; give --explore too");
-        assertUsageError(run("powercut", "--explore", "--cuts", "3", "--seed", "1", "--verify", VERIFY, "--", "touch",
-                        "{dir}/x"),
-                "powercut --explore checks every crash state of one run of the command; it takes no --cuts and no --seed");
+        assertUsageError(run("powercut", "--explore", "--cuts", "3", "--after-flushes", "1", "--verify", VERIFY, "--",
+                        "touch", "{dir}/x"),
+                "powercut --explore checks every crash state of one run of the command; it takes no --cuts and no"
+                        + " --after-flushes");
         assertUsageError(run("powercut", "--explore", "--max-states", "0", "--verify", VERIFY, "--", "touch", "{dir}/x"),
                 "--max-states 0 is out of range: use 1 to 1000000");
     }

@@ -1,6 +1,7 @@
 package io.flushcheck.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flushcheck.powercut.CrashStates;
 import java.util.ArrayList;
@@ -40,6 +41,18 @@ class ReplayMergeTests {
         assertThat(merged.states().get(7).failure()).isEqualTo("lost record 7");
     }
 
+    @Test
+    void shardsOfDifferentDrawsDoNotMerge() {
+        ReplayOutput.Document drawn = shard(1);
+        drawn = new ReplayOutput.Document(drawn.mode(), drawn.recording(), drawn.shard(), drawn.verify(), drawn.model(),
+                drawn.fs(), drawn.atomicWriteBytes(), drawn.maxStates(), new ReplayOutput.Draw(5, 1), drawn.writes(),
+                drawn.epochs(), drawn.acknowledgements(), drawn.checked(), drawn.passed(), drawn.failed(),
+                drawn.otherShards(), drawn.duplicates(), drawn.leftOut(), drawn.seconds(), drawn.states());
+        List<ReplayOutput.Document> docs = List.of(drawn, shard(2));
+        assertThatThrownBy(() -> ReplayMerge.merge(List.of("a.json", "b.json"), docs))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("\"draw\"");
+    }
+
     /** Shard {@code n} of 2, as {@code --replay --shard n/2} documents it: its own first failing states explained. */
     private static ReplayOutput.Document shard(int n) {
         List<ReplayOutput.State> states = new ArrayList<>();
@@ -61,6 +74,6 @@ class ReplayMergeTests {
             }
         }
         return new ReplayOutput.Document(ReplayOutput.MODE, "f".repeat(64), n + "/2", "check {dir}", "block", "ext4",
-                4096, 8, 20, 4, 6, checked, checked - failed, failed, PASSES.length - checked, 0, 0, 1.5, states);
+                4096, 8, null, 20, 4, 6, checked, checked - failed, failed, PASSES.length - checked, 0, 0, 1.5, states);
     }
 }

@@ -113,6 +113,31 @@ class PowerCutExploreTests {
         PowerCutCommandTests.assertNothingLeft();
     }
 
+    @Test
+    void statesDrawnFromASeedAreCheckedAfterTheEnumeratedOnesAndNamedByTheirDraw() {
+        Run r = run(line("honest", "--json", "--draw", "10", "--seed", "3").toArray(new String[0]));
+        assertThat(r.exit()).as(r.err()).isEqualTo(0);
+        Map<String, Object> json = MiniJson.object(MiniJson.parse(r.out()));
+        assertThat(json.get("draw")).isEqualTo(Map.of("count", 10L, "seed", 3L));
+        List<String> states = new ArrayList<>();
+        for (Object s : MiniJson.array(json.get("states"))) {
+            states.add((String) MiniJson.object(s).get("state"));
+        }
+        List<String> drawn = states.stream().filter(s -> s.contains(": draw ")).toList();
+        assertThat(drawn).hasSizeBetween(1, 10).allSatisfy(s -> assertThat(s).containsPattern(
+                ": draw \\d+ of seed 3: writes? \\d+ \\(\\d+ bytes at drive byte \\d+[^)]*\\)"));
+        assertThat(states.subList(states.size() - drawn.size(), states.size())).as("drawn after those enumerated")
+                .isEqualTo(drawn);
+
+        Run unseeded = run(line("honest", "--seed", "3").toArray(new String[0]));
+        assertThat(unseeded.exit()).isEqualTo(2);
+        assertThat(unseeded.err()).contains("--seed is the seed of the states --draw N draws");
+        Run notExploring = run("powercut", "--draw", "3", "--verify", "true {dir}", "--", "true", "{dir}");
+        assertThat(notExploring.exit()).isEqualTo(2);
+        assertThat(notExploring.err()).contains("--draw adds states to those --explore checks");
+        PowerCutCommandTests.assertNothingLeft();
+    }
+
     /**
      * The acknowledgements' files (the command's, and each state's for the verify) are made in the disk's work
      * directory, which must be gone, with nothing of this run left in the temp directory either.
