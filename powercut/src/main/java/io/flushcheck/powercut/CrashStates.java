@@ -13,6 +13,7 @@ import io.flushcheck.powercut.internal.states.Recording;
 import io.flushcheck.powercut.internal.states.StateImages;
 import io.flushcheck.powercut.internal.states.WritePlaces;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -90,6 +91,8 @@ public final class CrashStates {
     private final TreeView ended;
     /** The id of the recording as saved or loaded ({@link #save}); null before. */
     private String id;
+    /** The file model's recording, which checks its states itself; null on the block model. */
+    private final FileCrashStates files;
 
     CrashStates(Path work, Path dir, Path base, Path log, List<Epoch> epochs, AcknowledgedRecords acknowledged,
                 String fsType, int atomicUnit, WritePlaces places, TreeView ended) {
@@ -103,6 +106,22 @@ public final class CrashStates {
         this.atomicUnit = atomicUnit;
         this.places = places;
         this.ended = ended;
+        this.files = null;
+    }
+
+    /** The crash states of a run recorded on the file model. */
+    CrashStates(FileCrashStates files) {
+        this.work = null;
+        this.dir = null;
+        this.base = null;
+        this.log = null;
+        this.epochs = List.of();
+        this.acknowledged = files.acknowledged();
+        this.fsType = "files";
+        this.atomicUnit = 1;
+        this.places = WritePlaces.none();
+        this.ended = null;
+        this.files = files;
     }
 
     /**
@@ -114,6 +133,10 @@ public final class CrashStates {
      * @return the recording's id: the SHA-256 of its manifest, which names the log's own hash
      */
     public String save(Path saved) throws IOException {
+        if (files != null) {
+            throw new UnsupportedOperationException("only the block model's recordings are saved: a file model's is"
+                    + " checked where it was made");
+        }
         id = SavedRecording.save(saved, base, log, acknowledged, fsType, atomicUnit, places, ended);
         return id;
     }
@@ -156,18 +179,32 @@ public final class CrashStates {
         return acknowledged;
     }
 
-    /** The epochs of the recording that hold writes (and the last, which may not): the writes between two flushes. */
+    /**
+     * The epochs of the recording that hold writes (and the last, which may not): the writes between two flushes.
+     * On the file model, every sync ends one: the operations between two syncs, and after the last.
+     */
     public int epochs() {
-        return epochs.size();
+        return files != null ? files.epochs() : epochs.size();
     }
 
-    /** The writes the drive received while the workload was recorded. */
+    /**
+     * The writes the drive received while the workload was recorded; on the file model, the operations: name
+     * changes, writes, truncations and permission changes.
+     */
     public int writes() {
-        return epochs.stream().mapToInt(e -> e.writes().size()).sum();
+        return files != null ? (int) Math.min(Integer.MAX_VALUE, files.operations())
+                : epochs.stream().mapToInt(e -> e.writes().size()).sum();
     }
 
     /** The states {@link #check} checks with the bound {@code maxStates}: the distinct ones, at most the bound. */
     public int states(int maxStates) {
+        if (files != null) {
+            try {
+                return files.states(maxStates);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
         return CrashStateSpace.enumerate(epochs, atomicUnit, maxStates).states().size();
     }
 
@@ -195,6 +232,9 @@ public final class CrashStates {
         if (shards < 1 || shard < 0 || shard >= shards) {
             throw new IllegalArgumentException("a shard is from 0 to one less than the shards, at least 1: not " + shard
                     + " of " + shards);
+        }
+        if (files != null) {
+            return files.check(maxStates, shard, shards, verification);
         }
         long started = System.nanoTime();
         CrashStateSpace.Enumerated space = CrashStateSpace.enumerate(epochs, atomicUnit, maxStates);

@@ -754,17 +754,19 @@ public final class SimulatedDisk implements AutoCloseable {
      * @throws UnsupportedOperationException on the file model, whose recording is not built
      */
     public CrashStates recordCrashStates(Workload workload) throws Exception {
-        if (model != DiskModel.BLOCK) {
-            throw new UnsupportedOperationException("only the block model's drive records a workload's writes");
-        }
         if (cut) {
             throw new IllegalStateException("the power is already cut");
         }
         Path dir = Files.createDirectories(work.resolve("crash-states-" + recordings++));
         Path log = dir.resolve("recording.log");
         Path base = dir.resolve("base.img");
-        Mounts.syncFilesystem(path);
-        String r = ask("record " + PathWord.of(log) + " " + PathWord.of(base));
+        String r;
+        if (model == DiskModel.FILE) {
+            r = ask("record " + PathWord.of(log));
+        } else {
+            Mounts.syncFilesystem(path);
+            r = ask("record " + PathWord.of(log) + " " + PathWord.of(base));
+        }
         if (!r.equals("recording")) {
             throw new IOException("the simulated drive did not start recording: " + r);
         }
@@ -782,6 +784,9 @@ public final class SimulatedDisk implements AutoCloseable {
         String stopped = ask("record-stop");
         if (!stopped.equals("recorded")) {
             throw new IOException("the simulated drive did not stop recording: " + stopped);
+        }
+        if (model == DiskModel.FILE) {
+            return new CrashStates(new FileCrashStates(dir, log, acknowledged));
         }
         return new CrashStates(work, dir, base, log, Recording.epochs(log), acknowledged, fsType, atomicWriteBytes,
                 places(), endedView());
