@@ -77,7 +77,7 @@ class SqliteCrashStatesTests {
     }
 
     /** The rows a survivor's database holds; none when the table never became durable. */
-    private static List<String> rows(Path db) throws SQLException {
+    static List<String> rows(Path db) throws SQLException {
         List<String> rows = new ArrayList<>();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT v FROM t")) {
