@@ -25,10 +25,12 @@ import java.util.function.Function;
 import org.apiguardian.api.API;
 
 /**
- * The crash states of one recorded run of a workload on the block model ({@link SimulatedDisk#recordCrashStates}),
- * each checked on a real filesystem: the drive logged every write and flush while the workload ran once
- * with the power on, and each state is an image made from that log, mounted (the filesystem replays its
- * journal there), verified and thrown away. The workload runs once, however many states are checked.
+ * The crash states of one recorded run of a workload ({@link SimulatedDisk#recordCrashStates}), each checked:
+ * on the block model on a real filesystem, the drive having logged every write and flush while the workload
+ * ran once with the power on, each state an image made from that log, mounted (the filesystem replays its
+ * journal there), verified and thrown away; on the file model, each state written out as a plain directory
+ * from the tree's log of operations, verified and removed. The workload runs once, however many states are
+ * checked.
  *
  * <pre>{@code
  * CrashStates states = disk.recordCrashStates(acknowledged -> {
@@ -61,6 +63,18 @@ import org.apiguardian.api.API;
  * commit after the next flush), the complete state of the next epochs is compared, then the filesystem as
  * the recording ended. The recording and the images are files in the disk's work directory,
  * removed when the disk closes.
+ *
+ * <p>On the file model an epoch is the operations between two syncs (every sync is a flush there), and
+ * after the last. Its states, of the changes made since their last sync as the epoch ends: those the
+ * disk's {@link FileRules} had made durable; every prefix of the name changes (under the journaled rules the
+ * one log of them, under POSIX's each directory's with the other directories' all kept; a rename's two
+ * names go together), every write kept; each write or truncation lost alone, the others kept; all kept. Each
+ * is a state a power cut of the file model keeps for some seed. States of one epoch that keep the same names,
+ * permission bits and bytes are checked once; the rest in order of the operations they lose, fewest first,
+ * up to the bound. A failing state is explained by the operations it lost, in the order made, each with the
+ * sync that would have kept it, as {@link PowerCut#discarded()} says a cut's. {@link #writes()} counts the
+ * operations, {@link #atomicWriteBytes()} is 1 and {@link #fs()} is {@code files}; such a recording is not
+ * saved ({@link #save}).
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class CrashStates {
@@ -131,6 +145,7 @@ public final class CrashStates {
      * as the recording ended). {@link #load} reads it back, on this machine or another, to check its states there.
      *
      * @return the recording's id: the SHA-256 of its manifest, which names the log's own hash
+     * @throws UnsupportedOperationException for a recording on the file model
      */
     public String save(Path saved) throws IOException {
         if (files != null) {
@@ -209,7 +224,8 @@ public final class CrashStates {
     }
 
     /**
-     * Mounts each crash state, up to {@code maxStates} of them, and runs {@code verification} on it.
+     * Mounts each crash state (on the file model, writes it into a directory), up to {@code maxStates} of
+     * them, and runs {@code verification} on it.
      *
      * @return the states checked, failing, duplicated and left out; {@link CrashStateReport#assertPassed()} fails
      *     on the smallest failing state

@@ -740,7 +740,9 @@ public final class SimulatedDisk implements AutoCloseable {
      * Runs {@code workload} once with the power on while the drive records every write and flush it
      * receives, and returns the crash states of that run, to be checked each on a real filesystem
      * ({@link CrashStates#check}). The filesystem is synced first: the recording starts from a durable
-     * image. Block model only.
+     * image. On the file model the tree records its operations instead (names, writes, truncations, permission
+     * bits, syncs), everything in it made durable first, and its states are written out as plain directories:
+     * no root, no mount.
      *
      * <pre>{@code
      * CrashStates states = disk.recordCrashStates(acknowledged -> {
@@ -750,8 +752,6 @@ public final class SimulatedDisk implements AutoCloseable {
      * states.check(200, (survivor, mustSurvive) ->
      *         assertThat(Store.readAll(survivor)).containsAll(mustSurvive)).assertPassed();
      * }</pre>
-     *
-     * @throws UnsupportedOperationException on the file model, whose recording is not built
      */
     public CrashStates recordCrashStates(Workload workload) throws Exception {
         if (cut) {
