@@ -3,7 +3,6 @@ package io.flushcheck.powercut;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.flushcheck.testing.Requirements;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,9 +26,7 @@ class FileCrashStatesTests {
 
     @BeforeEach
     void needs() {
-        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        Requirements.require(Requirements.which("fusermount3") != null || Requirements.which("fusermount") != null
-                || Requirements.isRoot(), "fusermount3 or fusermount (apt-get install fuse3)");
+        TestDisks.requireFileModel();
     }
 
     private CrashStates record(SimulatedDisk disk, boolean syncData) throws Exception {
@@ -43,13 +40,17 @@ class FileCrashStatesTests {
         });
     }
 
+    private static CrashStateReport check(CrashStates states) throws IOException {
+        return states.check(1000, (survivor, mustSurvive) -> ReplacedFile.verify(survivor.resolve("data/config"),
+                mustSurvive));
+    }
+
     @ParameterizedTest
     @EnumSource(FileRules.class)
     void aFileReplacedByARenameOfItsSyncedCopyPassesEveryState(FileRules rules) throws Exception {
         try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("disk"), 64L << 20, rules)) {
             CrashStates states = record(disk, true);
-            CrashStateReport report = states.check(1000, (survivor, mustSurvive) ->
-                    ReplacedFile.verify(survivor.resolve("data/config"), mustSurvive));
+            CrashStateReport report = check(states);
             System.out.println(rules + " synced copy: " + states.writes() + " operations in " + states.epochs()
                     + " epochs; " + report + "; " + String.format("%.1f", report.checked() / report.seconds())
                     + " states/s; load " + Files.readString(Path.of("/proc/loadavg")).trim());
@@ -69,8 +70,7 @@ class FileCrashStatesTests {
     void aRenameOfAnUnsyncedCopyFailsInTheStateThatKeptTheRenameAndLostTheWrite(FileRules rules) throws Exception {
         try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("disk"), 64L << 20, rules)) {
             CrashStates states = record(disk, false);
-            CrashStateReport report = states.check(1000, (survivor, mustSurvive) ->
-                    ReplacedFile.verify(survivor.resolve("data/config"), mustSurvive));
+            CrashStateReport report = check(states);
             System.out.println(rules + " unsynced copy: " + report);
             assertThat(report.failing()).isPositive();
             CrashStateReport.Failure first = report.failures().get(0);

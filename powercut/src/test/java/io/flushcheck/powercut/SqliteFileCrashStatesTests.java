@@ -3,12 +3,8 @@ package io.flushcheck.powercut;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.flushcheck.testing.Requirements;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,16 +19,12 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class SqliteFileCrashStatesTests {
 
-    private static final int ROWS = 12;
-
     @TempDir
     Path tmp;
 
     @BeforeEach
     void needs() {
-        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        Requirements.require(Requirements.which("fusermount3") != null || Requirements.which("fusermount") != null
-                || Requirements.isRoot(), "fusermount3 or fusermount (apt-get install fuse3)");
+        TestDisks.requireFileModel();
     }
 
     @ParameterizedTest(name = "{0} {1} {2}: {3}")
@@ -42,18 +34,7 @@ class SqliteFileCrashStatesTests {
                                                                                  FileRules rules, String expected)
             throws Exception {
         try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("disk"), 64L << 20, rules)) {
-            CrashStates states = disk.recordCrashStates(acknowledged -> {
-                try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + disk.path().resolve("app.db"));
-                     Statement s = c.createStatement()) {
-                    s.execute("PRAGMA journal_mode=" + journalMode);
-                    s.execute("PRAGMA synchronous=" + synchronous);
-                    s.execute("CREATE TABLE t (v TEXT)");
-                    for (int i = 1; i <= ROWS; i++) {
-                        s.executeUpdate("INSERT INTO t (v) VALUES ('row " + i + "')");   // returns once committed
-                        acknowledged.add("row " + i);
-                    }
-                }
-            });
+            CrashStates states = SqliteCrashStatesTests.record(disk, journalMode, synchronous);
             CrashStateReport report = states.check(5000, (survivor, mustSurvive) ->
                     assertThat(SqliteCrashStatesTests.rows(survivor.resolve("app.db"))).as("rows after the state")
                             .containsAll(mustSurvive));
@@ -63,7 +44,7 @@ class SqliteFileCrashStatesTests {
                     + Files.readString(Path.of("/proc/loadavg")).trim()
                     + (report.failures().isEmpty() ? "" : "; the first: " + report.failures().get(0).explanation()));
             assertThat(report.leftOut()).isZero();
-            assertThat(report.checked()).isGreaterThan(ROWS);
+            assertThat(report.checked()).isGreaterThan(SqliteCrashStatesTests.ROWS);
             if (expected.equals("kept")) {
                 report.assertPassed();
             } else {
