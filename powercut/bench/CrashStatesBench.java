@@ -26,8 +26,8 @@ import java.util.Locale;
  * each overwritten in place and fdatasynced), and SQLite WAL with synchronous FULL (COMMITS one-row commits).
  * The sweep cuts after and during each of the workload's flushes and at its end (2F+1 cuts, a fresh disk each,
  * the workload run again each time); the exploration records the workload once and mounts and checks each of its
- * crash states. Both check that every acknowledged record survived; a loss fails the bench. Block model, 32 MiB
- * ext4 with 4 KiB blocks.
+ * crash states. Both check that every acknowledged record survived; a loss fails the bench. On the block model
+ * (32 MiB ext4 with 4 KiB blocks), the file model (64 MiB, journaled rules) or both, one after the other.
  */
 public final class CrashStatesBench {
 
@@ -43,21 +43,26 @@ public final class CrashStatesBench {
         int commits = Integer.parseInt(args[1]);
         int maxStates = Integer.parseInt(args[2]);
         Path work = Path.of("/dev/shm", "flushcheck-states-bench-" + ProcessHandle.current().pid());
-        if (flushes > 0) {
-            compare("a record a flush, " + flushes + " records", work, records(flushes), maxStates);
-        }
-        if (commits > 0) {
-            compare("SQLite WAL+FULL, " + commits + " one-row commits", work, sqlite(commits), maxStates);
+        for (String model : args[3].split(",")) {
+            DiskModel m = DiskModel.valueOf(model.trim().toUpperCase(Locale.ROOT));
+            if (flushes > 0) {
+                compare(m + " model, a record a flush, " + flushes + " records", work, m, records(flushes), maxStates);
+            }
+            if (commits > 0) {
+                compare(m + " model, SQLite WAL+FULL, " + commits + " one-row commits", work, m, sqlite(commits), maxStates);
+            }
         }
     }
 
-    private static SimulatedDisk disk(Path work) throws IOException {
-        return SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).mkfsOptions("-b", "4096").create(work);
+    private static SimulatedDisk disk(Path work, DiskModel model) throws IOException {
+        return model == DiskModel.FILE ? SimulatedDisk.builder().model(DiskModel.FILE).sizeMiB(64).create(work)
+                : SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).mkfsOptions("-b", "4096").create(work);
     }
 
-    private static void compare(String name, Path work, Workload workload, int maxStates) throws Exception {
+    private static void compare(String name, Path work, DiskModel model, Workload workload, int maxStates)
+            throws Exception {
         long f;
-        try (SimulatedDisk disk = disk(work)) {
+        try (SimulatedDisk disk = disk(work, model)) {
             long base = disk.flushes();
             workload.run(disk, AcknowledgedRecords.on(disk));
             f = disk.flushes() - base;
@@ -67,7 +72,7 @@ public final class CrashStatesBench {
         int cuts = 0;
         for (long k = 0; k <= f; k++) {
             for (boolean during : k == 0 ? new boolean[] {false} : new boolean[] {false, true}) {
-                try (SimulatedDisk disk = disk(work)) {
+                try (SimulatedDisk disk = disk(work, model)) {
                     long base = disk.flushes();
                     if (k > 0 && during) {
                         disk.cutDuringFlush(base + k, k);
@@ -88,7 +93,7 @@ public final class CrashStatesBench {
         long t1 = System.nanoTime();
         CrashStateReport report;
         int writes;
-        try (SimulatedDisk disk = disk(work)) {
+        try (SimulatedDisk disk = disk(work, model)) {
             CrashStates states = disk.recordCrashStates(a -> workload.run(disk, a));
             writes = states.writes();
             report = states.check(maxStates, (survivor, mustSurvive) -> {
@@ -100,7 +105,8 @@ public final class CrashStatesBench {
         }
         double explore = (System.nanoTime() - t1) / 1e9;
         report.assertPassed();
-        System.out.printf(Locale.ROOT, "%s, %d flushes, %d writes:%n", name, f, writes);
+        System.out.printf(Locale.ROOT, "%s, %d flushes, %d %s:%n", name, f, writes,
+                model == DiskModel.FILE ? "operations" : "writes");
         System.out.printf(Locale.ROOT, "   sweep: %d cuts, each re-running the workload on a fresh disk: %.1f s, %.1f cuts/s"
                 + " (load %s)%n", cuts, sweep, cuts / sweep, loadBefore);
         System.out.printf(Locale.ROOT, "   every crash state of one run: %d states (%d duplicates, %d left out by %d), %.1f s"

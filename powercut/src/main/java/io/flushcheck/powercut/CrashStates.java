@@ -13,6 +13,7 @@ import io.flushcheck.powercut.internal.states.Recording;
 import io.flushcheck.powercut.internal.states.StateImages;
 import io.flushcheck.powercut.internal.states.WritePlaces;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,10 +25,12 @@ import java.util.function.Function;
 import org.apiguardian.api.API;
 
 /**
- * The crash states of one recorded run of a workload on the block model ({@link SimulatedDisk#recordCrashStates}),
- * each checked on a real filesystem: the drive logged every write and flush while the workload ran once
- * with the power on, and each state is an image made from that log, mounted (the filesystem replays its
- * journal there), verified and thrown away. The workload runs once, however many states are checked.
+ * The crash states of one recorded run of a workload ({@link SimulatedDisk#recordCrashStates}), each checked:
+ * on the block model on a real filesystem, the drive having logged every write and flush while the workload
+ * ran once with the power on, each state an image made from that log, mounted (the filesystem replays its
+ * journal there), verified and thrown away; on the file model, each state written out as a plain directory
+ * from the tree's log of operations, verified and removed. The workload runs once, however many states are
+ * checked.
  *
  * <pre>{@code
  * CrashStates states = disk.recordCrashStates(acknowledged -> {
@@ -60,6 +63,18 @@ import org.apiguardian.api.API;
  * commit after the next flush), the complete state of the next epochs is compared, then the filesystem as
  * the recording ended. The recording and the images are files in the disk's work directory,
  * removed when the disk closes.
+ *
+ * <p>On the file model an epoch is the operations between two syncs (every sync is a flush there), and
+ * after the last. Its states, of the changes made since their last sync as the epoch ends: those the
+ * disk's {@link FileRules} had made durable; every prefix of the name changes (under the journaled rules the
+ * one log of them, under POSIX's each directory's with the other directories' all kept; a rename's two
+ * names go together), every write kept; each write or truncation lost alone, the others kept; all kept. Each
+ * is a state a power cut of the file model keeps for some seed. States of one epoch that keep the same names,
+ * permission bits and bytes are checked once; the rest in order of the operations they lose, fewest first,
+ * up to the bound. A failing state is explained by the operations it lost, in the order made, each with the
+ * sync that would have kept it, as {@link PowerCut#discarded()} says a cut's. {@link #writes()} counts the
+ * operations, {@link #atomicWriteBytes()} is 1 and {@link #fs()} is {@code files}; such a recording is not
+ * saved ({@link #save}).
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class CrashStates {
@@ -91,6 +106,8 @@ public final class CrashStates {
     /** The id of the recording as saved or loaded ({@link #save}); null before. */
     private String id;
     private CrashStateSpace.Draws draws = CrashStateSpace.Draws.NONE;
+    /** The file model's recording, which checks its states itself; null on the block model. */
+    private final FileCrashStates files;
 
     CrashStates(Path work, Path dir, Path base, Path log, List<Epoch> epochs, AcknowledgedRecords acknowledged,
                 String fsType, int atomicUnit, WritePlaces places, TreeView ended) {
@@ -104,6 +121,22 @@ public final class CrashStates {
         this.atomicUnit = atomicUnit;
         this.places = places;
         this.ended = ended;
+        this.files = null;
+    }
+
+    /** The crash states of a run recorded on the file model. */
+    CrashStates(FileCrashStates files) {
+        this.work = null;
+        this.dir = null;
+        this.base = null;
+        this.log = null;
+        this.epochs = List.of();
+        this.acknowledged = files.acknowledged();
+        this.fsType = "files";
+        this.atomicUnit = 1;
+        this.places = WritePlaces.none();
+        this.ended = null;
+        this.files = files;
     }
 
     /**
@@ -113,8 +146,13 @@ public final class CrashStates {
      * as the recording ended). {@link #load} reads it back, on this machine or another, to check its states there.
      *
      * @return the recording's id: the SHA-256 of its manifest, which names the log's own hash
+     * @throws UnsupportedOperationException for a recording on the file model
      */
     public String save(Path saved) throws IOException {
+        if (files != null) {
+            throw new UnsupportedOperationException("only the block model's recordings are saved: a file model's is"
+                    + " checked where it was made");
+        }
         id = SavedRecording.save(saved, base, log, acknowledged, fsType, atomicUnit, places, ended);
         return id;
     }
@@ -159,18 +197,32 @@ public final class CrashStates {
         return acknowledged;
     }
 
-    /** The epochs of the recording that hold writes (and the last, which may not): the writes between two flushes. */
+    /**
+     * The epochs of the recording that hold writes (and the last, which may not): the writes between two flushes.
+     * On the file model, every sync ends one: the operations between two syncs, and after the last.
+     */
     public int epochs() {
-        return epochs.size();
+        return files != null ? files.epochs() : epochs.size();
     }
 
-    /** The writes the drive received while the workload was recorded. */
+    /**
+     * The writes the drive received while the workload was recorded; on the file model, the operations: name
+     * changes, writes, truncations and permission changes.
+     */
     public int writes() {
-        return epochs.stream().mapToInt(e -> e.writes().size()).sum();
+        return files != null ? (int) Math.min(Integer.MAX_VALUE, files.operations())
+                : epochs.stream().mapToInt(e -> e.writes().size()).sum();
     }
 
     /** The states {@link #check} checks with the bound {@code maxStates}: the distinct ones, at most the bound. */
     public int states(int maxStates) {
+        if (files != null) {
+            try {
+                return files.states(maxStates);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
         return CrashStateSpace.enumerate(epochs, atomicUnit, maxStates, draws).states().size();
     }
 
@@ -179,17 +231,23 @@ public final class CrashStates {
      * epoch of at least three writes, each write kept or lost on its own, as a drive that reorders its writes
      * freely may leave them, where the enumeration loses a prefix's end or one write. They come after the
      * enumerated states, within the same bound, in the order drawn; the same seed draws the same states, here
-     * or where the recording is loaded.
+     * or where the recording is loaded. The block model's: the file model's states keep or lose each pending
+     * write on its own already.
      *
      * @return this, to check
+     * @throws UnsupportedOperationException on the file model
      */
     public CrashStates draw(int count, long seed) {
+        if (files != null) {
+            throw new UnsupportedOperationException("states are drawn on the block model's recordings only");
+        }
         this.draws = new CrashStateSpace.Draws(count, seed);
         return this;
     }
 
     /**
-     * Mounts each crash state, up to {@code maxStates} of them, and runs {@code verification} on it.
+     * Mounts each crash state (on the file model, writes it into a directory), up to {@code maxStates} of
+     * them, and runs {@code verification} on it.
      *
      * @return the states checked, failing, duplicated and left out; {@link CrashStateReport#assertPassed()} fails
      *     on the smallest failing state
@@ -212,6 +270,9 @@ public final class CrashStates {
         if (shards < 1 || shard < 0 || shard >= shards) {
             throw new IllegalArgumentException("a shard is from 0 to one less than the shards, at least 1: not " + shard
                     + " of " + shards);
+        }
+        if (files != null) {
+            return files.check(maxStates, shard, shards, verification);
         }
         long started = System.nanoTime();
         CrashStateSpace.Enumerated space = CrashStateSpace.enumerate(epochs, atomicUnit, maxStates, draws);

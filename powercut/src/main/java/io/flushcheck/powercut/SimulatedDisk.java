@@ -773,7 +773,9 @@ public final class SimulatedDisk implements AutoCloseable {
      * Runs {@code workload} once with the power on while the drive records every write and flush it
      * receives, and returns the crash states of that run, to be checked each on a real filesystem
      * ({@link CrashStates#check}). The filesystem is synced first: the recording starts from a durable
-     * image. Block model only.
+     * image. On the file model the tree records its operations instead (names, writes, truncations, permission
+     * bits, syncs), everything in it made durable first, and its states are written out as plain directories:
+     * no root, no mount.
      *
      * <pre>{@code
      * CrashStates states = disk.recordCrashStates(acknowledged -> {
@@ -783,21 +785,21 @@ public final class SimulatedDisk implements AutoCloseable {
      * states.check(200, (survivor, mustSurvive) ->
      *         assertThat(Store.readAll(survivor)).containsAll(mustSurvive)).assertPassed();
      * }</pre>
-     *
-     * @throws UnsupportedOperationException on the file model, whose recording is not built
      */
     public CrashStates recordCrashStates(Workload workload) throws Exception {
-        if (model != DiskModel.BLOCK) {
-            throw new UnsupportedOperationException("only the block model's drive records a workload's writes");
-        }
         if (cut) {
             throw new IllegalStateException("the power is already cut");
         }
         Path dir = Files.createDirectories(work.resolve("crash-states-" + recordings++));
         Path log = dir.resolve("recording.log");
         Path base = dir.resolve("base.img");
-        Mounts.syncFilesystem(path);
-        String r = ask("record " + PathWord.of(log) + " " + PathWord.of(base));
+        String r;
+        if (model == DiskModel.FILE) {
+            r = ask("record " + PathWord.of(log));
+        } else {
+            Mounts.syncFilesystem(path);
+            r = ask("record " + PathWord.of(log) + " " + PathWord.of(base));
+        }
         if (!r.equals("recording")) {
             throw new IOException("the simulated drive did not start recording: " + r);
         }
@@ -815,6 +817,9 @@ public final class SimulatedDisk implements AutoCloseable {
         String stopped = ask("record-stop");
         if (!stopped.equals("recorded")) {
             throw new IOException("the simulated drive did not stop recording: " + stopped);
+        }
+        if (model == DiskModel.FILE) {
+            return new CrashStates(new FileCrashStates(dir, log, acknowledged));
         }
         return new CrashStates(work, dir, base, log, Recording.epochs(log), acknowledged, fsType, atomicWriteBytes,
                 places(), endedView());

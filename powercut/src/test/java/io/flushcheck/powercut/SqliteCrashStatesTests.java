@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 @ResourceLock(SimulatedPowerLoss.LOCK)
 class SqliteCrashStatesTests {
 
-    private static final int ROWS = 12;
+    static final int ROWS = 12;
 
     @TempDir
     Path tmp;
@@ -48,18 +48,7 @@ class SqliteCrashStatesTests {
                                                                                  String expected) throws Exception {
         try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).mkfsOptions("-b", "4096")
                 .create(tmp.resolve("disk"))) {
-            CrashStates states = disk.recordCrashStates(acknowledged -> {
-                try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + disk.path().resolve("app.db"));
-                     Statement s = c.createStatement()) {
-                    s.execute("PRAGMA journal_mode=" + journalMode);
-                    s.execute("PRAGMA synchronous=" + synchronous);
-                    s.execute("CREATE TABLE t (v TEXT)");
-                    for (int i = 1; i <= ROWS; i++) {
-                        s.executeUpdate("INSERT INTO t (v) VALUES ('row " + i + "')");   // returns once committed
-                        acknowledged.add("row " + i);
-                    }
-                }
-            });
+            CrashStates states = record(disk, journalMode, synchronous);
             CrashStateReport report = states.check(2000, (survivor, mustSurvive) ->
                     assertThat(rows(survivor.resolve("app.db"))).as("rows after the state").containsAll(mustSurvive));
             System.out.println("SQLite " + journalMode + " " + synchronous + ": " + states.writes() + " writes in "
@@ -77,8 +66,24 @@ class SqliteCrashStatesTests {
         }
     }
 
+    /** {@value #ROWS} one-row commits into app.db on {@code disk}, recorded, each acknowledged once it returned. */
+    static CrashStates record(SimulatedDisk disk, String journalMode, String synchronous) throws Exception {
+        return disk.recordCrashStates(acknowledged -> {
+            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + disk.path().resolve("app.db"));
+                 Statement s = c.createStatement()) {
+                s.execute("PRAGMA journal_mode=" + journalMode);
+                s.execute("PRAGMA synchronous=" + synchronous);
+                s.execute("CREATE TABLE t (v TEXT)");
+                for (int i = 1; i <= ROWS; i++) {
+                    s.executeUpdate("INSERT INTO t (v) VALUES ('row " + i + "')");   // returns once committed
+                    acknowledged.add("row " + i);
+                }
+            }
+        });
+    }
+
     /** The rows a survivor's database holds; none when the table never became durable. */
-    private static List<String> rows(Path db) throws SQLException {
+    static List<String> rows(Path db) throws SQLException {
         List<String> rows = new ArrayList<>();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT v FROM t")) {

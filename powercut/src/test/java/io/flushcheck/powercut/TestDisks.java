@@ -19,6 +19,13 @@ final class TestDisks {
         return SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(64).create(dir.resolve("disk"));
     }
 
+    /** What the file model needs: /dev/fuse, and without root fusermount3 or fuse 2's fusermount. */
+    static void requireFileModel() {
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        Requirements.require(Requirements.isRoot() || Requirements.which("fusermount3") != null
+                || Requirements.which("fusermount") != null, "fusermount3 or fusermount (apt-get install fuse3)");
+    }
+
     /** A disk of the file model, under {@code dir}. */
     static SimulatedDisk files(Path dir) throws IOException {
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");

@@ -5,6 +5,9 @@ import io.flushcheck.powercut.internal.model.PowerSwitch;
 import io.flushcheck.powercut.internal.model.StoreFile;
 import io.flushcheck.powercut.internal.model.WriteFaults;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -15,12 +18,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.apiguardian.api.API;
 
@@ -114,6 +117,8 @@ public final class FileTree implements PowerLossModel {
         final TreeMap<String, Long> entries;
         final TreeMap<String, Long> durableEntries;
         final List<NameChange> nameChanges;
+        /** The changes its durable bytes were made by, folded in the order applied: equal folds, equal bytes. */
+        long durableFold;
         long parent;
         /** The name last given to this node, and the directory it was given in: what a note of a change calls it. */
         String lastName = "";
@@ -230,6 +235,8 @@ public final class FileTree implements PowerLossModel {
     private final Map<Long, Node> pendingModes = new TreeMap<>();
     /** The 4 KiB blocks the sizes of the files with a name take, in bytes: what counts against {@link #capacity}. */
     private long used;
+    /** Where every change is written as it is made ({@link #record}); null when nothing records them. */
+    private TreeLog recording;
 
     /** The change log is emptied, or compacted, only past this: below, it is written over from its start. */
     private static final long LOG_KEPT = 64L << 20;
@@ -371,6 +378,9 @@ public final class FileTree implements PowerLossModel {
             d.links++;
         }
         setName(d, name, n.id, (dir ? "mkdir " : "create ") + relPath(d, name));
+        if (recording != null) {
+            recording.create(d.id, name, dir, n.mode, n.id);
+        }
         return n;
     }
 
@@ -393,6 +403,9 @@ public final class FileTree implements PowerLossModel {
         n.lastName = name;
         n.lastDir = d.id;
         setName(d, name, n.id, op);
+        if (recording != null) {
+            recording.link(n.id, d.id, name);
+        }
         return n;
     }
 
@@ -420,6 +433,9 @@ public final class FileTree implements PowerLossModel {
         }
         n.ctime = now();
         setName(d, name, 0, (dir ? "rmdir " : "unlink ") + relPath(d, name));
+        if (recording != null) {
+            recording.remove(d.id, name, dir);
+        }
     }
 
     /**
@@ -476,6 +492,9 @@ public final class FileTree implements PowerLossModel {
         n.lastName = newName;
         n.lastDir = to.id;
         n.ctime = now();
+        if (recording != null) {
+            recording.rename(from.id, name, to.id, newName);
+        }
     }
 
     private void setName(Node d, String name, long id, String op) {
@@ -520,6 +539,9 @@ public final class FileTree implements PowerLossModel {
             compactLog();
         }
         FileChange c = FileChange.write(offset, logEnd, length, order++, filePath(n));
+        if (recording != null) {
+            recording.write(id, offset, data);
+        }
         log.write(logEnd, data.duplicate());
         logEnd += length;
         logLive += length;
@@ -569,6 +591,9 @@ public final class FileTree implements PowerLossModel {
         }
         resize(n, size);
         FileChange c = FileChange.truncate(size, order++, filePath(n));
+        if (recording != null) {
+            recording.truncate(id, size);
+        }
         c.applyTo(n.data, log);
         n.fileChanges.add(c);
         n.mtime = now();
@@ -580,6 +605,9 @@ public final class FileTree implements PowerLossModel {
         if (mode != null) {
             n.mode = mode & 07777;
             pendingModes.put(n.id, n);
+            if (recording != null) {
+                recording.mode(id, n.mode);
+            }
         }
         if (uid != null) {
             n.uid = uid;
@@ -635,23 +663,56 @@ public final class FileTree implements PowerLossModel {
             pendingNames.remove(n.id);
         }
         if (!n.dir) {
-            for (FileChange c : n.fileChanges) {
-                c.applyTo(n.durableData, log);
-                logLive -= c.length();
-            }
-            n.fileChanges.clear();
-            if (logLive == 0) {
-                // Nothing in the log is needed now: written over from its start, its blocks freed when it grew large.
-                if (logEnd > LOG_KEPT) {
-                    log.clear();
-                }
-                logEnd = 0;
-            }
+            commitData(n);
         }
         n.durableMode = n.mode;
         seqAtLastSync = nameSeq;
         power.completed();
+        if (recording != null) {
+            recording.sync(id, power.flushes());
+        }
         return 0;
+    }
+
+    /** Makes file {@code n}'s changes durable. */
+    private void commitData(Node n) {
+        for (FileChange c : n.fileChanges) {
+            c.applyTo(n.durableData, log);
+            n.durableFold = fold(n.durableFold, c.order());
+            logLive -= c.length();
+        }
+        n.fileChanges.clear();
+        if (logLive == 0) {
+            // Nothing in the log is needed now: written over from its start, its blocks freed when it grew large.
+            if (logEnd > LOG_KEPT) {
+                log.clear();
+            }
+            logEnd = 0;
+        }
+    }
+
+    private static long fold(long folded, long order) {
+        long h = (folded ^ order) * 0x9E3779B97F4A7C15L;
+        return h ^ (h >>> 29);
+    }
+
+    /**
+     * Makes everything durable, as a sync of every file and directory would, without counting a flush: where a
+     * recording starts ({@link #record}), as the block model's starts after a sync of the whole filesystem.
+     */
+    synchronized void commitAll() {
+        for (Node d : pendingNames.values()) {
+            commitNames(d);
+        }
+        pendingNames.clear();
+        for (Node n : nodes.values()) {
+            if (!n.dir) {
+                commitData(n);
+            }
+            n.durableMode = n.mode;
+        }
+        pendingModes.clear();
+        seqAtLastSync = nameSeq;
     }
 
     private static void commitNames(Node d) {
@@ -659,6 +720,196 @@ public final class FileTree implements PowerLossModel {
             c.applyTo(d.durableEntries);
         }
         d.nameChanges.clear();
+    }
+
+    /**
+     * Writes every change from now on into {@code file} (made or replaced), a recording {@link TreeReplay} reads
+     * back, until {@link #stopRecording()}. First everything is made durable (the recording starts from a
+     * durable tree, as the block model's starts after a sync of the whole filesystem) and written as it is.
+     */
+    public synchronized void record(Path file) throws IOException {
+        if (recording != null) {
+            throw new IllegalStateException("the tree is being recorded already");
+        }
+        power.requirePower();
+        commitAll();
+        TreeLog out = TreeLog.create(file, journaled, power.flushes());
+        try {
+            Set<Long> said = new HashSet<>();
+            said.add(ROOT);
+            recordTree(ROOT, out, said);
+            for (long id = ROOT; id < nextId; id++) {
+                Node n = nodes.get(id);
+                if (!n.dir && !said.contains(id)) {
+                    out.unnamed(id, n.mode);
+                    recordBytes(n, out);
+                }
+            }
+            out.base();
+        } catch (RuntimeException e) {
+            out.close();
+            throw e;
+        }
+        recording = out;
+    }
+
+    /** Writes what directory {@code dir} holds into the recording, as changes that make it. */
+    private void recordTree(long dir, TreeLog out, Set<Long> said) {
+        for (Map.Entry<String, Long> e : nodes.get(dir).entries.entrySet()) {
+            Node n = nodes.get(e.getValue());
+            if (!said.add(n.id)) {
+                out.link(n.id, dir, e.getKey());
+                continue;
+            }
+            out.create(dir, e.getKey(), n.dir, n.mode, n.id);
+            if (n.dir) {
+                recordTree(n.id, out, said);
+            } else {
+                recordBytes(n, out);
+            }
+        }
+    }
+
+    /** Writes file {@code n}'s size and the 1 MiB pieces of its bytes that are not all zeros into the recording. */
+    private static void recordBytes(Node n, TreeLog out) {
+        long size = n.data.size();
+        if (size > 0) {
+            out.truncate(n.id, size);
+        }
+        ByteBuffer piece = ByteBuffer.allocate(1 << 20);
+        for (long at = 0; at < size; at += piece.capacity()) {
+            piece.clear();
+            n.data.read(at, piece);
+            piece.flip();
+            if (!StoreFile.isZeros(piece)) {
+                out.write(n.id, at, piece);
+            }
+        }
+    }
+
+    /** Ends the recording {@link #record} started; false when none was. */
+    public synchronized boolean stopRecording() {
+        if (recording == null) {
+            return false;
+        }
+        recording.close();
+        recording = null;
+        return true;
+    }
+
+    /** A new file with no name, as one a program unlinked while it held it open: what a recording may start with. */
+    synchronized Node unnamed(int mode) {
+        return newNode(false, mode, 0, 0);
+    }
+
+    /**
+     * The crash states of the tree as it is now, with the power on, of the changes made since their last
+     * sync: the durable state; every prefix of the name changes (the one log under the journaled rules, each
+     * directory's under POSIX's, the other directories' kept), ending between two operations (a rename's
+     * two names go together); each write or truncation dropped alone; all kept. Just all kept when nothing
+     * is pending. Each is one the model's cut keeps for some seed ({@link #cut}).
+     */
+    public synchronized List<StatePick> statePicks() {
+        List<StatePick> picks = new ArrayList<>();
+        List<NameChange> journal = new ArrayList<>();
+        for (long id = ROOT; id < nextId; id++) {
+            Node n = nodes.get(id);
+            if (n.dir && journaled) {
+                journal.addAll(n.nameChanges);
+            } else if (n.dir) {
+                addPrefixes(picks, id, n.nameChanges);
+            } else {
+                for (int i = 0; i < n.fileChanges.size(); i++) {
+                    picks.add(new StatePick(StatePick.Kind.DROP, id, i));
+                }
+            }
+        }
+        journal.sort((a, b) -> Long.compare(a.seq(), b.seq()));
+        addPrefixes(picks, 0, journal);
+        if (!picks.isEmpty()) {
+            picks.add(0, new StatePick(StatePick.Kind.DURABLE, 0, 0));
+        }
+        picks.add(new StatePick(StatePick.Kind.ALL, 0, 0));
+        return picks;
+    }
+
+    /** The prefixes of {@code log} short of all of it, ending between two operations. */
+    private static void addPrefixes(List<StatePick> picks, long dir, List<NameChange> log) {
+        for (int p = 0; p < log.size(); p++) {
+            if (p == 0 || log.get(p - 1).op() != log.get(p).op()) {
+                picks.add(new StatePick(StatePick.Kind.NAMES, dir, p));
+            }
+        }
+    }
+
+    /** What crash state {@code pick} of the tree as it is now keeps and loses. */
+    public record State(StatePick pick, String description, int lost, List<String> lostOps, String note, String digest) {
+    }
+
+    /**
+     * Crash state {@code pick} of the tree as it is now: what it lost, an operation a line (as {@link #discarded()}
+     * says a cut's), said in a sentence, and a digest of what it keeps: two states of one moment with the same
+     * digest leave the same names, bytes and permission bits.
+     */
+    public synchronized State state(StatePick pick) {
+        Survivor survivor = survivor(pick);
+        return new State(pick, describe(pick, survivor), survivor.lost(), survivor.discardedOps(), survivor.note(),
+                digest(survivor));
+    }
+
+    /** Writes crash state {@code pick} of the tree as it is now into the empty directory {@code to}, as {@link #save} does a cut's. */
+    public synchronized void save(StatePick pick, Path to) throws IOException {
+        writeTree(survivor(pick), to);
+    }
+
+    private String describe(StatePick pick, Survivor survivor) {
+        int lost = survivor.lost();
+        String ops = lost == 1 ? " operation" : " operations";
+        return switch (pick.kind()) {
+            case DURABLE -> "only what was synced kept, the " + lost + ops + " not yet durable lost";
+            case ALL -> "every operation kept";
+            case NAMES -> "the last " + (lost == 1 ? "name operation" : lost + " name operations")
+                    + (pick.node() == 0 ? " since the last sync" : " of directory " + relPath(nodes.get(pick.node()), null)
+                    + " since its last sync") + " lost (" + (lost == 1 ? "" : "the first: ") + survivor.discardedOps().get(0)
+                    + "), every write kept";
+            case DROP -> "only " + (survivor.discardedOps().isEmpty() ? "a change" : survivor.discardedOps().get(0)) + " lost";
+        };
+    }
+
+    /** SHA-256 of what {@code survivor} keeps, walked as {@link #writeTree} writes it: names, nodes, modes and bytes by the changes that made them. */
+    private String digest(Survivor survivor) {
+        MessageDigest d;
+        try {
+            d = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+        digestDir(survivor, ROOT, d, new HashSet<>());
+        return HexFormat.of().formatHex(d.digest());
+    }
+
+    private void digestDir(Survivor survivor, long id, MessageDigest d, Set<Long> seen) {
+        ByteBuffer b = ByteBuffer.allocate(32);
+        for (Map.Entry<String, Long> e : survivor.entries.get(id).entrySet()) {
+            Node n = nodes.get(e.getValue());
+            d.update(e.getKey().getBytes(StandardCharsets.UTF_8));
+            b.clear().putLong(n.id).putInt(n.durableMode);
+            if (!seen.add(n.id)) {
+                d.update(b.flip());
+                continue;
+            }
+            if (n.dir) {
+                d.update(b.put((byte) '{').flip());
+                digestDir(survivor, n.id, d, seen);
+                d.update((byte) '}');
+            } else {
+                long folded = n.durableFold;
+                for (FileChange c : survivor.data.get(n.id)) {
+                    folded = fold(folded, c.order());
+                }
+                d.update(b.putLong(folded).flip());
+            }
+        }
     }
 
     /** Runs {@code action} the moment the power goes, however it goes, before a sync the cut interrupts returns. */
@@ -737,7 +988,7 @@ public final class FileTree implements PowerLossModel {
      * longer change: the power is gone), and the bytes of file writes it kept and lost.
      */
     private record Survivor(Map<Long, TreeMap<String, Long>> entries, Map<Long, List<FileChange>> data, long kept,
-                            long discarded, String note, List<String> discardedOps) {
+                            long discarded, String note, List<String> discardedOps, int lost) {
     }
 
     /**
@@ -761,7 +1012,10 @@ public final class FileTree implements PowerLossModel {
     }
 
     private Survivor survivor(CutMode mode, long seed) {
-        Random random = new Random(seed);
+        return survivor(Keeps.seeded(mode, seed));
+    }
+
+    private Survivor survivor(Keeps keeps) {
         Map<Long, TreeMap<String, Long>> entries = new HashMap<>();
         Map<Long, List<FileChange>> data = new HashMap<>();
         long kept = 0;
@@ -776,8 +1030,7 @@ public final class FileTree implements PowerLossModel {
                 }
             }
             seqs.sort(null);
-            // Drawn apart from the writes, and mixed: java.util.Random's first draw differs little between near seeds.
-            int prefix = mode == CutMode.SUBSET && !seqs.isEmpty() ? new SplittableRandom(seed).nextInt(seqs.size() + 1) : 0;
+            int prefix = seqs.isEmpty() ? 0 : keeps.namePrefix(0, seqs.size());
             upTo = prefix == seqs.size() ? Long.MAX_VALUE : seqs.get(prefix);
         }
         List<String> lostToPosix = new ArrayList<>();
@@ -802,7 +1055,7 @@ public final class FileTree implements PowerLossModel {
                         }
                     }
                 } else {
-                    int prefix = mode == CutMode.SUBSET && !n.nameChanges.isEmpty() ? random.nextInt(n.nameChanges.size() + 1) : 0;
+                    int prefix = n.nameChanges.isEmpty() ? 0 : keeps.namePrefix(id, n.nameChanges.size());
                     for (int i = 0; i < n.nameChanges.size(); i++) {
                         NameChange c = n.nameChanges.get(i);
                         if (i < prefix) {
@@ -823,9 +1076,10 @@ public final class FileTree implements PowerLossModel {
                 // A run of discarded writes each starting where the one before ended, said as one.
                 FileChange runStart = null;
                 long runEnd = 0;
-                for (FileChange c : n.fileChanges) {
+                for (int i = 0; i < n.fileChanges.size(); i++) {
+                    FileChange c = n.fileChanges.get(i);
                     long bytes = c.length();
-                    if (mode == CutMode.SUBSET && random.nextBoolean()) {
+                    if (keeps.keepsChange(id, i)) {
                         b.add(c);
                         kept += bytes;
                         continue;
@@ -870,12 +1124,13 @@ public final class FileTree implements PowerLossModel {
                     + " what this cut discarded";
         }
         List<String> ops = new ArrayList<>(lostOps.values());
+        int lost = ops.size();
         if (ops.size() > DISCARDED_LISTED) {
             int more = ops.size() - DISCARDED_LISTED;
             ops = new ArrayList<>(ops.subList(0, DISCARDED_LISTED));
             ops.add("and " + more + " more");
         }
-        return new Survivor(entries, data, kept, discarded, note, List.copyOf(ops));
+        return new Survivor(entries, data, kept, discarded, note, List.copyOf(ops), lost);
     }
 
     /** The most operations a cut lists as discarded; past them, one entry says how many more. */
@@ -955,13 +1210,17 @@ public final class FileTree implements PowerLossModel {
         if (duringCut == null) {
             throw new IllegalStateException("the power is on: nothing has survived anything yet");
         }
-        Map<Long, Path> written = new HashMap<>();
-        written.put(ROOT, to);
-        writeDir(ROOT, to, written);
+        writeTree(duringCut, to);
     }
 
-    private void writeDir(long id, Path dir, Map<Long, Path> written) throws IOException {
-        for (Map.Entry<String, Long> e : duringCut.entries.get(id).entrySet()) {
+    private void writeTree(Survivor survivor, Path to) throws IOException {
+        Map<Long, Path> written = new HashMap<>();
+        written.put(ROOT, to);
+        writeDir(survivor, ROOT, to, written);
+    }
+
+    private void writeDir(Survivor survivor, long id, Path dir, Map<Long, Path> written) throws IOException {
+        for (Map.Entry<String, Long> e : survivor.entries.get(id).entrySet()) {
             Node n = nodes.get(e.getValue());
             Path p = dir.resolve(e.getKey());
             Path earlier = written.get(n.id);
@@ -971,11 +1230,11 @@ public final class FileTree implements PowerLossModel {
                 }
                 Files.createDirectory(p);
                 written.put(n.id, p);
-                writeDir(n.id, p, written);
+                writeDir(survivor, n.id, p, written);
             } else if (earlier != null) {
                 Files.createLink(p, earlier);
             } else {
-                writeFile(n, duringCut.data.get(n.id), p);
+                writeFile(n, survivor.data.get(n.id), p);
                 written.put(n.id, p);
             }
             Files.setPosixFilePermissions(p, permissions(n.durableMode));
@@ -1020,6 +1279,9 @@ public final class FileTree implements PowerLossModel {
     /** Frees the files it keeps its bytes in; the tree is not used again. */
     @Override
     public synchronized void close() {
+        if (recording != null) {
+            stopRecording();
+        }
         log.close();
         store.close();
     }

@@ -18,7 +18,8 @@ import org.apiguardian.api.API;
  * {@code stats}, {@code cut MODE SEED}, {@code arm K [PGID]}, {@code arm-during K SEED},
  * {@code fail-flush K once|persistent [ERRNO]},
  * {@code fail-writes UNIT FROM LENGTH once|persistent ERRNO}, {@code save PATH} (a {@link PathWord}), {@code world PID},
- * {@code record LOG BASE} and {@code record-stop} (the block model's recording of a workload, {@link SectorStore#record}),
+ * {@code record LOG BASE} (the block model's recording of a workload, {@link SectorStore#record}), {@code record LOG} (the file
+ * model's, {@link FileTree#record}) and {@code record-stop},
  * {@code powered}, {@code note} (what the last cut lost that only the model's rules lose),
  * {@code discarded} (what the last cut discarded, an operation a {@link PathWord#ofText} word), {@code unmount}, {@code quit}. Once its FUSE server has failed (its model's store could not be read
  * or written, a request threw), every command but {@code quit} is answered {@code failed REASON}: what the model holds
@@ -139,18 +140,18 @@ public final class DriveControl {
                     }
                     return out.toString();
                 }
-                case "record" -> { // LOG BASE, PathWords: the block model's recording (SectorStore#record)
-                    if (!(model instanceof SectorStore store)) {
-                        return "error only the block model's drive records its writes";
+                case "record" -> { // LOG BASE (SectorStore#record) or LOG (FileTree#record), PathWords
+                    if (model instanceof FileTree tree) {
+                        tree.record(PathWord.path(w[1]));
+                    } else {
+                        ((SectorStore) model).record(PathWord.path(w[1]), PathWord.path(w[2]));
                     }
-                    store.record(PathWord.path(w[1]), PathWord.path(w[2]));
                     return "recording";
                 }
                 case "record-stop" -> {
-                    if (!(model instanceof SectorStore store) || !store.stopRecording()) {
-                        return "error the drive is not recording";
-                    }
-                    return "recorded";
+                    boolean stopped = model instanceof FileTree tree ? tree.stopRecording()
+                            : ((SectorStore) model).stopRecording();
+                    return stopped ? "recorded" : "error the drive is not recording";
                 }
                 case "powered" -> {
                     return "powered " + !model.frozen();

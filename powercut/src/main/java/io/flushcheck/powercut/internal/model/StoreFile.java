@@ -90,6 +90,22 @@ public final class StoreFile implements AutoCloseable {
         return b.flip();
     }
 
+    /** Whether every byte remaining in {@code b} is zero; it is left as it is. */
+    public static boolean isZeros(ByteBuffer b) {
+        int i = b.position();
+        for (; i + 8 <= b.limit(); i += 8) {
+            if (b.getLong(i) != 0) {
+                return false;
+            }
+        }
+        for (; i < b.limit(); i++) {
+            if (b.get(i) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Fills the space remaining in {@code out} with zeros. */
     public static void zeros(ByteBuffer out) {
         while (out.hasRemaining()) {

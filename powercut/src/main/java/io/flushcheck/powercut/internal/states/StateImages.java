@@ -1,5 +1,6 @@
 package io.flushcheck.powercut.internal.states;
 
+import io.flushcheck.powercut.internal.model.StoreFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -74,27 +75,13 @@ public final class StateImages implements AutoCloseable {
                     // read it all
                 }
                 chunk.flip();
-                if (!zeros(chunk)) {
+                if (!StoreFile.isZeros(chunk)) {
                     writeFully(rolling, chunk, pos);
                     data.set((int) (pos / CHUNK));
                 }
             }
         }
         setLength(rolling, size);
-    }
-
-    private static boolean zeros(ByteBuffer b) {
-        for (int i = b.position(); i + 8 <= b.limit(); i += 8) {
-            if (b.getLong(i) != 0) {
-                return false;
-            }
-        }
-        for (int i = b.limit() & ~7; i < b.limit(); i++) {
-            if (b.get(i) != 0) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Writes the image {@code state} leaves to {@code out} (made or replaced). */

@@ -1,0 +1,134 @@
+package io.flushcheck.powercut;
+
+import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
+import io.flushcheck.powercut.internal.files.TreeStates;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The crash states of one recorded run on the file model, checked: each written out as a plain directory
+ * from a replay of the recording (no mount), verified there and removed. A failing state is explained by
+ * the operations it lost, in the order made, each with the sync that would have kept it, as a cut's
+ * {@link PowerCut#discarded()} says them.
+ */
+final class FileCrashStates {
+
+    private final Path dir;
+    private final Path recording;
+    private final AcknowledgedRecords acknowledged;
+    private final int epochs;
+    private final long operations;
+
+    /** The recording {@code recording}, kept in the disk's work directory {@code dir}, which it plays again in. */
+    FileCrashStates(Path dir, Path recording, AcknowledgedRecords acknowledged) throws IOException {
+        this.dir = dir;
+        this.recording = recording;
+        this.acknowledged = acknowledged;
+        TreeStates.Enumerated space = TreeStates.enumerate(recording, scratch(), 0);
+        this.epochs = space.epochs();
+        this.operations = space.operations();
+    }
+
+    private Path scratch() throws IOException {
+        return Files.createDirectories(dir.resolve("replay"));
+    }
+
+    AcknowledgedRecords acknowledged() {
+        return acknowledged;
+    }
+
+    /** The epochs of the recording: the operations between two syncs, and after the last. */
+    int epochs() {
+        return epochs;
+    }
+
+    /** The operations (name changes, writes, truncations, permission changes) the workload made. */
+    long operations() {
+        return operations;
+    }
+
+    int states(int maxStates) throws IOException {
+        return TreeStates.enumerate(recording, scratch(), maxStates).states().size();
+    }
+
+    /** As {@link CrashStates#check(int, int, int, CrashStates.Verification)}. */
+    CrashStateReport check(int maxStates, int shard, int shards, CrashStates.Verification verification)
+            throws IOException {
+        long started = System.nanoTime();
+        TreeStates.Enumerated space = TreeStates.enumerate(recording, scratch(), maxStates);
+        List<TreeStates.Candidate> ordered = space.states();
+        Map<TreeStates.Candidate, Integer> index = new IdentityHashMap<>();
+        List<TreeStates.Candidate> mine = new ArrayList<>();
+        for (int i = shard; i < ordered.size(); i += shards) {
+            index.put(ordered.get(i), i);
+            mine.add(ordered.get(i));
+        }
+        CrashStateReport.Failure[] failed = new CrashStateReport.Failure[ordered.size()];
+        int[] explained = {0};
+        Path survivor = dir.resolve("state");
+        try {
+            // Failures are explained in the enumeration's order, fewest lost first: the order checked is by epoch.
+            TreeStates.visit(recording, scratch(), mine, survivor, (state, at) -> {
+                try {
+                    verification.verify(at, acknowledged.acknowledgedBy(state.flushesBefore()));
+                } catch (Exception | AssertionError e) {
+                    failed[index.get(state)] = new CrashStateReport.Failure(describe(state), state.lost(),
+                            String.valueOf(e.getMessage()), e, List.of());
+                } finally {
+                    remove(at);
+                }
+            });
+        } finally {
+            remove(survivor);
+        }
+        List<CrashStateReport.Failure> failures = new ArrayList<>();
+        List<CrashStateReport.State> outcomes = new ArrayList<>();
+        for (int i = 0; i < ordered.size(); i++) {
+            CrashStateReport.Failure f = failed[i];
+            if (f != null && explained[0]++ < CrashStates.EXPLAINED) {
+                f = new CrashStateReport.Failure(f.state(), f.lost(), f.message(), f.cause(), explain(ordered.get(i)));
+            }
+            if (f != null) {
+                failures.add(f);
+            }
+            outcomes.add(new CrashStateReport.State(describe(ordered.get(i)), ordered.get(i).lost(), f, index.containsKey(
+                    ordered.get(i))));
+        }
+        return new CrashStateReport(mine.size(), failures, space.duplicates(), space.leftOut(), maxStates,
+                (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - mine.size());
+    }
+
+    /** What the state lost, an operation a line in the order made, after a line saying what it is compared with. */
+    private static List<String> explain(TreeStates.Candidate state) {
+        List<String> lines = new ArrayList<>();
+        if (state.lost() == 0) {
+            lines.add("it lost no operation: what failed is in what the workload wrote");
+            return lines;
+        }
+        lines.add("compared with its epoch's state that kept every operation, it lost:");
+        lines.addAll(state.state().lostOps());
+        if (!state.state().note().isEmpty()) {
+            lines.add(state.state().note());
+        }
+        return lines;
+    }
+
+    /** When the state is, and what it kept and lost. */
+    private static String describe(TreeStates.Candidate state) {
+        return (state.flushesBefore() == 0 ? "before the first sync" : "after sync " + state.flushesBefore())
+                + (state.last() ? ", to the end of the recording: " : ", before the next: ")
+                + state.state().description();
+    }
+
+    private static void remove(Path p) throws IOException {
+        String stayed = WorkDirectory.delete(p, List.of());
+        if (stayed != null) {
+            throw new IOException("a crash state's survivor " + p + " " + stayed);
+        }
+    }
+}
