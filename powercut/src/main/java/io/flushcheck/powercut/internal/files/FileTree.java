@@ -833,6 +833,18 @@ public final class FileTree implements PowerLossModel {
         return picks;
     }
 
+    /**
+     * {@code prefix} of {@code log}, less the changes of an operation it would cut in two: a rename's removal of
+     * its old name and addition of its new one are kept together or lost together, as every Linux filesystem
+     * commits them, never leaving the file under neither name (or both).
+     */
+    private static int wholeOperations(List<NameChange> log, int prefix) {
+        while (prefix > 0 && prefix < log.size() && log.get(prefix - 1).op() == log.get(prefix).op()) {
+            prefix--;
+        }
+        return prefix;
+    }
+
     /** The prefixes of {@code log} short of all of it, ending between two operations. */
     private static void addPrefixes(List<StatePick> picks, long dir, List<NameChange> log) {
         for (int p = 0; p < log.size(); p++) {
@@ -1023,15 +1035,13 @@ public final class FileTree implements PowerLossModel {
         // Under the journaled rules, a prefix of the one log since the last sync: the changes before seq `upTo`.
         long upTo = Long.MAX_VALUE;
         if (journaled) {
-            List<Long> seqs = new ArrayList<>();
+            List<NameChange> log = new ArrayList<>();
             for (Node d : pendingNames.values()) {
-                for (NameChange c : d.nameChanges) {
-                    seqs.add(c.seq());
-                }
+                log.addAll(d.nameChanges);
             }
-            seqs.sort(null);
-            int prefix = seqs.isEmpty() ? 0 : keeps.namePrefix(0, seqs.size());
-            upTo = prefix == seqs.size() ? Long.MAX_VALUE : seqs.get(prefix);
+            log.sort((a, b) -> Long.compare(a.seq(), b.seq()));
+            int prefix = log.isEmpty() ? 0 : wholeOperations(log, keeps.namePrefix(0, log.size()));
+            upTo = prefix == log.size() ? Long.MAX_VALUE : log.get(prefix).seq();
         }
         List<String> lostToPosix = new ArrayList<>();
         // What the cut discarded, by the order it was made in; a rename's two changes are one operation.
@@ -1055,7 +1065,8 @@ public final class FileTree implements PowerLossModel {
                         }
                     }
                 } else {
-                    int prefix = n.nameChanges.isEmpty() ? 0 : keeps.namePrefix(id, n.nameChanges.size());
+                    int prefix = n.nameChanges.isEmpty() ? 0
+                            : wholeOperations(n.nameChanges, keeps.namePrefix(id, n.nameChanges.size()));
                     for (int i = 0; i < n.nameChanges.size(); i++) {
                         NameChange c = n.nameChanges.get(i);
                         if (i < prefix) {

@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The file model's rules, called directly: what each kind of sync makes durable, and what cuts keep. */
@@ -160,6 +162,35 @@ class FileTreeTests {
             seen.add(kept);
         }
         assertThat(seen).hasSizeGreaterThan(2);
+    }
+
+    /**
+     * A rename is one operation on every Linux filesystem: a cut keeps the file under its old name or its new one,
+     * never under neither (the old name's removal kept, the new name lost) nor both.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aSubsetCutNeverSplitsARenameWithinADirectory(boolean journaled) throws Exception {
+        Set<String> seen = new HashSet<>();
+        for (long seed = 0; seed < 64; seed++) {
+            FileTree t = new FileTree(0, 0, journaled);
+            long d = t.create(ROOT, "d", true, 0755, 0, 0).id();
+            long a = t.create(d, "a", false, 0644, 0, 0).id();
+            t.write(a, 0, bytes("value"));
+            t.sync(a);
+            t.sync(d);
+            t.create(d, "before", false, 0644, 0, 0);
+            t.rename(d, "a", d, "b", false);
+            t.create(d, "after", false, 0644, 0, 0);
+            Path s = survivor(t, PowerLossModel.CutMode.SUBSET, seed);
+            boolean old = Files.exists(s.resolve("d/a"));
+            boolean renamed = Files.exists(s.resolve("d/b"));
+            assertThat(old != renamed).as("seed %d (journaled %s): a %s, b %s", seed, journaled, old, renamed).isTrue();
+            seen.add((Files.exists(s.resolve("d/before")) ? "before " : "") + (renamed ? "b" : "a")
+                    + (Files.exists(s.resolve("d/after")) ? " after" : ""));
+        }
+        assertThat(seen).as("every prefix of the directory's log, the rename whole")
+                .containsExactlyInAnyOrder("a", "before a", "before b", "before b after");
     }
 
     @Test
