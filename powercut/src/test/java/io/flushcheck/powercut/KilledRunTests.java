@@ -35,9 +35,10 @@ class KilledRunTests {
         assertThat(r.stdout()).startsWith("created ");
     }
 
+    /** This run's mounts, loop devices (whose image lies in its drive's mount, under {@code work}) or files. */
     private static boolean left(Path work) throws IOException {
         return Files.readString(Path.of("/proc/self/mountinfo")).contains(work.toString())
-                || Shell.run("losetup", "--list", "--noheadings", "--output", "BACK-FILE").contains("disk.img")
+                || Shell.run("losetup", "--list", "--noheadings", "--output", "BACK-FILE").contains(work.toString())
                 || Files.exists(work);
     }
 
