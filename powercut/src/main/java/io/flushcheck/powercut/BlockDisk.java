@@ -7,6 +7,7 @@ import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
 import io.flushcheck.powercut.internal.explain.TreeView;
 import io.flushcheck.powercut.internal.host.DriveHost;
 import io.flushcheck.powercut.internal.host.PathWord;
+import io.flushcheck.powercut.internal.kernel.FileExtents;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
 import io.flushcheck.powercut.internal.kernel.JournalPlace;
 import io.flushcheck.powercut.internal.kernel.LoopDevices;
@@ -21,6 +22,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -283,6 +285,28 @@ final class BlockDisk implements ModelDisk {
                 throw new IOException("interrupted while mounting the survivor", e);
             }
         }
+    }
+
+    /** A range of the drive, or a file's bytes on it, placed by FIEMAP. */
+    @Override
+    public List<FaultRange> place(WriteFault fault) throws IOException {
+        if (fault.file() == null) {
+            return List.of(new FaultRange(0, fault.offset(), fault.length()));
+        }
+        Path file = fault.file();
+        if (fsType.equals("btrfs")) {
+            throw new IllegalArgumentException("btrfs writes a changed block to a new place (copy on write), so the"
+                    + " drive's bytes of " + file + " are not where its next write goes: plan write faults on ext4 or xfs");
+        }
+        List<FaultRange> ranges = new ArrayList<>();
+        for (FileExtents.Extent e : FileExtents.of(file, fault.offset(), fault.length())) {
+            ranges.add(new FaultRange(0, e.device(), e.length()));
+        }
+        if (ranges.isEmpty()) {
+            throw new IllegalArgumentException(file + " has no bytes on the drive in " + fault.offset() + "+"
+                    + fault.length() + " yet: write and fsync them before planning a fault on them");
+        }
+        return ranges;
     }
 
     /** The filesystem is synced first: the recording starts from a durable image, which the drive saves as the base. */

@@ -99,6 +99,17 @@ final class FileDisk implements ModelDisk {
         return survivor;
     }
 
+    /** A file's bytes, by its node. */
+    @Override
+    public List<FaultRange> place(WriteFault fault) throws IOException {
+        if (fault.file() == null) {
+            throw new IllegalArgumentException("the file model has no drive: name a file (WriteFault.toFile)");
+        }
+        // The file model's inode number is the tree's node id (FuseTreeServer's attributes).
+        long node = ((Number) Files.getAttribute(fault.file(), "unix:ino")).longValue();
+        return List.of(new FaultRange(node, fault.offset(), fault.length()));
+    }
+
     /** The tree records its operations, everything in it made durable first. */
     @Override
     public String startRecording(Path dir, Path log) throws IOException {

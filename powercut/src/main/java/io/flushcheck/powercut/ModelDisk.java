@@ -68,6 +68,17 @@ interface ModelDisk {
     Path survive(Function<List<String>, PowerCut> cut, List<String> discarded, int n, List<PowerCut> cuts)
             throws IOException;
 
+    /** Where a write fault lies: {@code length} bytes from {@code from} of {@code unit} (the block model's drive, 0; a file's node). */
+    record FaultRange(long unit, long from, long length) {
+    }
+
+    /**
+     * Where {@code fault} lies, range by range.
+     *
+     * @throws IllegalArgumentException when it cannot be placed
+     */
+    List<FaultRange> place(WriteFault fault) throws IOException;
+
     /** Has the drive record every change into {@code log}, in {@code dir}, from a durable start; its answer. */
     String startRecording(Path dir, Path log) throws IOException;
 

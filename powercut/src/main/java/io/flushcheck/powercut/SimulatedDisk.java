@@ -356,9 +356,10 @@ public final class SimulatedDisk implements AutoCloseable {
      *     btrfs, or a drive range on the file model
      */
     public void failWrites(WriteFault fault) {
+        String tail = (fault.persistent() ? " persistent " : " once ") + fault.errno().number();
         try {
-            for (String command : WriteFaultTargets.commands(fault, perModel.model(), perModel.fsType())) {
-                String r = drive.ask(command);
+            for (ModelDisk.FaultRange f : perModel.place(fault)) {
+                String r = drive.ask("fail-writes " + f.unit() + " " + f.from() + " " + f.length() + tail);
                 if (!r.equals("failing")) {
                     throw new IllegalArgumentException("the simulated drive did not arm " + fault + ": " + r);
                 }
