@@ -120,14 +120,7 @@ final class BlockDisk implements ModelDisk {
     /** True when the kernel reads and writes the drive with direct I/O (its {@code /sys/block/loopN/loop/dio} is 1). */
     @Override
     public boolean directIo() {
-        if (loop == null) {
-            return false;
-        }
-        try {
-            return Files.readString(sysLoop(loop).resolve("dio")).trim().equals("1");
-        } catch (IOException e) {
-            return false;
-        }
+        return loop != null && LoopDevices.directIo(loop);
     }
 
     @Override
@@ -152,7 +145,7 @@ final class BlockDisk implements ModelDisk {
         loop = attach(image, directIo);
         if (directIo && !directIo()) {
             throw new IOException("direct I/O was asked for, but the kernel left it off for " + loop + " on " + image
-                    + " (" + sysLoop(loop).resolve("dio") + " reads 0)");
+                    + " (" + LoopDevices.sysLoop(loop).resolve("dio") + " reads 0)");
         }
         path = Files.createDirectories(work.resolve("fs"));
         Leftovers.record(work, "mount", path.toString());
@@ -163,7 +156,7 @@ final class BlockDisk implements ModelDisk {
             }
             Mounts.mount(loop, path, fsType, Filesystems.mountOptions(fsType));
         } catch (IOException e) {
-            String now = backingFile(loop);
+            String now = LoopDevices.backingFile(loop);
             if (!image.toString().equals(now)) {
                 throw new LostLoopDevice(loop + " was detached by another program while this disk was being made on it"
                         + " (it maps " + (now == null ? "nothing" : now) + " now)", e);
@@ -374,7 +367,7 @@ final class BlockDisk implements ModelDisk {
             throw e;
         }
         Leftovers.record(work, "loop", device);
-        String backing = backingFile(device);
+        String backing = LoopDevices.backingFile(device);
         undo.push(() -> {
             detach(device, image);
             awaitRelease(device, image);
@@ -388,7 +381,7 @@ final class BlockDisk implements ModelDisk {
 
     /** Detaches {@code device} if it still maps {@code image}. */
     private static void detach(String device, Path image) {
-        if (image.toString().equals(backingFile(device))) {
+        if (image.toString().equals(LoopDevices.backingFile(device))) {
             try {
                 LoopDevices.detach(device);
             } catch (IOException e) {
@@ -403,7 +396,7 @@ final class BlockDisk implements ModelDisk {
      */
     private static void awaitRelease(String device, Path image) {
         long deadline = System.nanoTime() + RELEASE_WAIT_NANOS;
-        while (image.toString().equals(backingFile(device)) && System.nanoTime() < deadline) {
+        while (image.toString().equals(LoopDevices.backingFile(device)) && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(10);
             } catch (InterruptedException e) {
@@ -411,19 +404,6 @@ final class BlockDisk implements ModelDisk {
                 return;
             }
         }
-    }
-
-    /** The file {@code device} maps, as the kernel names it, or null when it maps none. */
-    private static String backingFile(String device) {
-        try {
-            return Files.readString(sysLoop(device).resolve("backing_file")).trim();
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
-    private static Path sysLoop(String device) {
-        return Path.of("/sys/block", Path.of(device).getFileName().toString(), "loop");
     }
 
     private static void deleteQuietly(Path p) {
