@@ -439,7 +439,7 @@ public final class CrashStates {
                 Leftovers.record(work, "loop", loop);
             }
             try {
-                SimulatedDisk.mountSurvivor(loop, mountPoint, fsType);
+                BlockDisk.mountSurvivor(loop, mountPoint, fsType);
             } catch (IOException e) {
                 return notMounted.apply(e);
             }

@@ -2,29 +2,16 @@ package io.flushcheck.powercut;
 
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
 import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
-import io.flushcheck.powercut.internal.drive.FuseDiskServer;
 import io.flushcheck.powercut.internal.drive.SectorStore;
-import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
-import io.flushcheck.powercut.internal.explain.TreeView;
 import io.flushcheck.powercut.internal.fuse.FuseMount;
 import io.flushcheck.powercut.internal.host.DiskServerMain;
 import io.flushcheck.powercut.internal.host.DriveHost;
 import io.flushcheck.powercut.internal.host.PathWord;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
-import io.flushcheck.powercut.internal.kernel.JournalPlace;
-import io.flushcheck.powercut.internal.kernel.LoopDevices;
-import io.flushcheck.powercut.internal.kernel.LoopPool;
-import io.flushcheck.powercut.internal.kernel.Mounts;
-import io.flushcheck.powercut.internal.states.Recording;
-import io.flushcheck.powercut.internal.states.WritePlaces;
-import io.flushcheck.powercut.internal.sys.Commands;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -55,37 +42,22 @@ import org.apiguardian.api.API;
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class SimulatedDisk implements AutoCloseable {
 
-    private static final long RELEASE_WAIT_NANOS = 2_000_000_000L;
-
     private final Path work;
-    private final DiskModel model;
-    private final String fsType;
-    /** The file model's rules; null on the block model. */
-    private FileRules rules;
-    private final boolean directIo;
-    private final int atomicWriteBytes;
-    /** The drive's commands, answered by this JVM's {@link DriveHost}, a process of its own whose death the kernel sees. */
-    private final DriveHost.Disk drive;
-    private final long hostPid;
+    /** What the disk's model decides: how the disk is made, what a cut leaves, what a recording's states are. */
+    private final ModelDisk perModel;
+    private final DriveCommands drive;
     private final Deque<Runnable> undo = new ArrayDeque<>();
     private final List<Path> survivors = new ArrayList<>();
     private final List<PowerCut> cuts = new ArrayList<>();
     private final List<ProcessWorld> worlds = new ArrayList<>();
-    private Path path;
-    private String loop;
     private boolean cut;
     private long armedAt = -1;
     private long armedSeed;
 
-    private SimulatedDisk(Path work, DiskModel model, String fsType, boolean directIo, int atomicWriteBytes,
-                          DriveHost.Disk drive, long hostPid) {
+    private SimulatedDisk(Path work, ModelDisk perModel, DriveCommands drive) {
         this.work = work;
-        this.model = model;
-        this.fsType = fsType;
-        this.directIo = directIo;
-        this.atomicWriteBytes = atomicWriteBytes;
+        this.perModel = perModel;
         this.drive = drive;
-        this.hostPid = hostPid;
     }
 
     /**
@@ -146,32 +118,6 @@ public final class SimulatedDisk implements AutoCloseable {
         return new SimulatedDiskBuilder();
     }
 
-    /** The block model's disk, its options checked here; what every way of making one comes to. */
-    static SimulatedDisk makeBlock(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo,
-                                   int atomicWriteBytes) throws IOException {
-        if (!validAtomicWriteBytes(atomicWriteBytes)) {
-            throw new IllegalArgumentException("a drive writes 512, 1024, 2048 or 4096 bytes atomically, not "
-                    + atomicWriteBytes);
-        }
-        if (sizeBytes < Filesystems.minimumBytes(fsType)) {
-            throw new IllegalArgumentException(fsType + " needs a drive of at least "
-                    + mib(Filesystems.minimumBytes(fsType)) + " (" + Filesystems.tool(fsType) + " refuses smaller ones), not "
-                    + mib(sizeBytes));
-        }
-        if (Filesystems.find(Filesystems.tool(fsType)) == null) {
-            throw new IOException(Filesystems.tool(fsType) + " is not installed (Debian: apt-get install "
-                    + Filesystems.debianPackage(fsType) + ")");
-        }
-        try {
-            return make(work, sizeBytes, fsType, mkfsOptions, directIo, atomicWriteBytes);
-        } catch (LostLoopDevice e) {
-            // Loop devices are shared: a program that detaches a device by its name after it was freed
-            // and given to this disk takes it away. Once is bad luck; twice is worth an error.
-            System.err.println("flushcheck powercut: " + e.getMessage() + "; making the disk again");
-            return make(work, sizeBytes, fsType, mkfsOptions, directIo, atomicWriteBytes);
-        }
-    }
-
     /**
      * Makes a drive of the file-level model under {@code work} (created; removed on close): a tree of files
      * kept in files under {@code work}, not in memory, served over FUSE by a process of flushcheck's own (one for all of this JVM's file-model
@@ -220,34 +166,36 @@ public final class SimulatedDisk implements AutoCloseable {
         return builder().model(DiskModel.FILE).sizeBytes(sizeBytes).rules(rules).create(work);
     }
 
-    /** The file model's disk, its options checked here; what every way of making one comes to. */
-    static SimulatedDisk makeFiles(Path work, long sizeBytes, FileRules rules) throws IOException {
-        if (sizeBytes <= 0) {
-            throw new IllegalArgumentException("a disk holds a positive number of bytes, not " + sizeBytes);
-        }
+    /**
+     * The disk {@code model} makes under {@code work}, once it has checked its options: what every way of making
+     * one comes to. First it removes what disks of killed JVMs left beside {@code work}.
+     */
+    static SimulatedDisk make(Path work, ModelDisk model) throws IOException {
         for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
             System.err.println("flushcheck powercut: " + cleaned);
         }
         work = Leftovers.claim(work);
-        Path fs = Files.createDirectories(work.resolve("fs"));
         // Served by this JVM's drive host, never by this JVM: a program here that maps a file of the mount
         // (SQLite maps its WAL index) faults with this process's memory map locked, and a server thread here
-        // that then needed that lock would wait on the fault it must answer. fusermount's auto_unmount
-        // removes the mount however the server ends.
-        DriveHost.Disk files;
+        // that then needed that lock would wait on the fault it must answer.
         DriveHost host;
+        DriveHost.Disk served;
         try {
             host = DriveHost.shared(serverCommand());
-            files = host.mountFiles(fs, sizeBytes, rules.word());
+            served = model.serve(host, work);
         } catch (IOException | RuntimeException e) {
             Leftovers.undo(work);
             throw e;
         }
-        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.FILE, "files", false, 1, files, host.pid());
-        disk.rules = rules;
+        SimulatedDisk disk = new SimulatedDisk(work, model, new DriveCommands(served, host.pid()));
         disk.undo.push(disk::stopServer);
-        disk.path = fs;
-        return disk;
+        try {
+            model.start(disk.drive, disk.undo);
+            return disk;
+        } catch (IOException | RuntimeException e) {
+            disk.close();
+            throw e;
+        }
     }
 
     /**
@@ -295,176 +243,6 @@ public final class SimulatedDisk implements AutoCloseable {
         return List.copyOf(command);
     }
 
-    /** A loop device of this disk that another program detached or reused while the disk was being made. */
-    private static final class LostLoopDevice extends IOException {
-        private static final long serialVersionUID = 1L;
-
-        LostLoopDevice(String message, Throwable cause) {
-            super(message, cause);
-        }
-    }
-
-    private static SimulatedDisk make(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo,
-                                      int atomicWriteBytes) throws IOException {
-        for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
-            System.err.println("flushcheck powercut: " + cleaned);
-        }
-        work = Leftovers.claim(work);
-        Path fuse = Files.createDirectories(work.resolve("drive"));
-        // What makes a filesystem: drives made alike start from the first one's image instead of running mkfs.
-        String template = fsType + " " + sizeBytes + " " + String.join(" ", mkfsOptions);
-        DriveHost host;
-        DriveHost.Disk drive;
-        try {
-            host = DriveHost.shared(serverCommand());
-            drive = host.mountDrive(fuse, sizeBytes, atomicWriteBytes, template);
-        } catch (IOException | RuntimeException e) {
-            Leftovers.undo(work);
-            throw e;
-        }
-        SimulatedDisk disk = new SimulatedDisk(work, DiskModel.BLOCK, fsType, directIo, atomicWriteBytes, drive, host.pid());
-        try {
-            disk.start(fuse, mkfsOptions, template);
-            return disk;
-        } catch (IOException | RuntimeException e) {
-            disk.close();
-            throw e;
-        }
-    }
-
-    private void start(Path fuse, List<String> mkfsOptions, String template) throws IOException {
-        undo.push(this::stopServer);
-        Path image = fuse.resolve(FuseDiskServer.FILE);
-        selfTest(image);
-        loop = attach(image, directIo);
-        if (directIo && !directIo()) {
-            throw new IOException("direct I/O was asked for, but the kernel left it off for " + loop + " on " + image
-                    + " (" + sysLoop(loop).resolve("dio") + " reads 0)");
-        }
-        path = Files.createDirectories(work.resolve("fs"));
-        Leftovers.record(work, "mount", path.toString());
-        try {
-            if (!drive.templated()) {
-                Commands.run(Filesystems.mkfs(fsType, mkfsOptions, loop).toArray(new String[0]));
-                drive.keepAsTemplate(template);
-            }
-            Mounts.mount(loop, path, fsType, Filesystems.mountOptions(fsType));
-        } catch (IOException e) {
-            String now = backingFile(loop);
-            if (!image.toString().equals(now)) {
-                throw new LostLoopDevice(loop + " was detached by another program while this disk was being made on it"
-                        + " (it maps " + (now == null ? "nothing" : now) + " now)", e);
-            }
-            throw e;
-        }
-        Path mounted = path;
-        undo.push(() -> unmountQuietly(mounted));
-        Path lostFound = path.resolve("lost+found");
-        if (Files.isDirectory(lostFound)) {
-            Files.delete(lostFound);
-        }
-        Mounts.syncFilesystem(path);
-    }
-
-    /**
-     * A drive whose fsync the kernel has switched off reports every fsync as done: write (the first
-     * sector, again, as it is), fsync, and see the server count the flush before trusting it.
-     */
-    private void selfTest(Path image) throws IOException {
-        long before = flushes();
-        try (FileChannel ch = FileChannel.open(image, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            ByteBuffer first = ByteBuffer.allocate(SectorStore.SECTOR);
-            ch.read(first, 0);
-            ch.write(first.flip(), 0);
-            ch.force(true);
-        }
-        if (flushes() <= before) {
-            throw new IOException("the simulated drive saw no flush for an fsync of " + image + ": fsync does not reach it");
-        }
-    }
-
-    /**
-     * Attaches a loop device to {@code image}, recorded for cleanup. When attaching fails with every loop
-     * device in use, says so with the devices and their files instead of the kernel's words. The device is
-     * checked to map {@code image} before it is used, and detached only while it still does: a device
-     * detached while its filesystem is busy is freed later, and by then may carry someone else's file.
-     */
-    private String attach(Path image, boolean dio) throws IOException {
-        String device;
-        try {
-            device = LoopDevices.attach(image, dio);
-        } catch (IOException e) {
-            LoopPool pool = LoopPool.current();
-            if (pool.exhausted()) {
-                throw new NoFreeLoopDeviceException(pool.explain(image));
-            }
-            throw e;
-        }
-        Leftovers.record(work, "loop", device);
-        String backing = backingFile(device);
-        undo.push(() -> {
-            detach(device, image);
-            awaitRelease(device, image);
-        });
-        if (!image.toString().equals(backing)) {
-            throw new LostLoopDevice(device + " was attached to " + image + " but maps " + (backing == null ? "nothing" : backing)
-                    + " now: another program detached or reused it", null);
-        }
-        return device;
-    }
-
-    /** Detaches {@code device} if it still maps {@code image}. */
-    private static void detach(String device, Path image) {
-        if (image.toString().equals(backingFile(device))) {
-            try {
-                LoopDevices.detach(device);
-            } catch (IOException e) {
-                // teardown goes on; Leftovers names the device if it stays attached
-            }
-        }
-    }
-
-    private static void unmountQuietly(Path mountPoint) {
-        try {
-            Mounts.unmountLazy(mountPoint);
-        } catch (IOException e) {
-            // teardown goes on; Leftovers names the mount if it stays
-        }
-    }
-
-    /**
-     * Waits a little for a detached device to let go of {@code image}: one whose filesystem was still
-     * busy is freed when that ends, and its last writes should still find the drive's server answering.
-     */
-    private static void awaitRelease(String device, Path image) {
-        long deadline = System.nanoTime() + RELEASE_WAIT_NANOS;
-        while (image.toString().equals(backingFile(device)) && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
-
-    /** The file {@code device} maps, as the kernel names it, or null when it maps none. */
-    private static String backingFile(String device) {
-        try {
-            return Files.readString(sysLoop(device).resolve("backing_file")).trim();
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
-    private static Path sysLoop(String device) {
-        return Path.of("/sys/block", Path.of(device).getFileName().toString(), "loop");
-    }
-
-    private static String mib(long bytes) {
-        return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes";
-    }
-
     /** The size of a drive for {@code fsType} when none is asked for: 512 MiB for xfs, 256 MiB otherwise. */
     public static long defaultSizeBytes(String fsType) {
         return Filesystems.defaultBytes(fsType);
@@ -485,27 +263,27 @@ public final class SimulatedDisk implements AutoCloseable {
      * file model, where a cut keeps or loses each write whole.
      */
     public int atomicWriteBytes() {
-        return atomicWriteBytes;
+        return perModel.atomicWriteBytes();
     }
 
     /** The model this disk simulates: {@link DiskModel#BLOCK} or {@link DiskModel#FILE}. */
     public DiskModel model() {
-        return model;
+        return perModel.model();
     }
 
     /** The file model's rules; null on the block model. */
     public FileRules fileRules() {
-        return rules;
+        return perModel.rules();
     }
 
     /** The filesystem on the drive; {@code files} for the file model. */
     public String fsType() {
-        return fsType;
+        return perModel.fsType();
     }
 
     /** The loop device carrying the filesystem, like {@code /dev/loop3}; null after a cut. */
     public String loopDevice() {
-        return cut ? null : loop;
+        return cut ? null : perModel.loopDevice();
     }
 
     /**
@@ -513,29 +291,22 @@ public final class SimulatedDisk implements AutoCloseable {
      * is 1), as {@link #create(Path, long, String, List, boolean)} asks; false after a cut.
      */
     public boolean directIo() {
-        if (cut || loop == null) {
-            return false;
-        }
-        try {
-            return Files.readString(sysLoop(loop).resolve("dio")).trim().equals("1");
-        } catch (IOException e) {
-            return false;
-        }
+        return !cut && perModel.directIo();
     }
 
     /** The PID of the drive's server process (for the file model, the one its disks share). */
     long serverPid() {
-        return hostPid;
+        return drive.pid();
     }
 
     /** The mounted filesystem. After a cut it is gone (the directory too), and writing there fails. */
     public Path path() {
-        return path;
+        return perModel.path();
     }
 
     /** Flushes the drive has completed so far. */
     public long flushes() {
-        return Long.parseLong(stats()[1]);
+        return drive.flushes();
     }
 
     /**
@@ -561,7 +332,7 @@ public final class SimulatedDisk implements AutoCloseable {
      */
     public void failFlushes(FaultPlan plan) {
         try {
-            String r = ask("fail-flush " + plan.after() + (plan.persistent() ? " persistent" : " once") + " "
+            String r = drive.ask("fail-flush " + plan.after() + (plan.persistent() ? " persistent" : " once") + " "
                     + plan.errno().number());
             if (!r.equals("failing")) {
                 throw new IllegalStateException("the simulated drive did not arm the failure: " + r);
@@ -573,7 +344,7 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /** Flushes the drive has failed so far ({@link #failFlushes}, {@link #failFlushesAfter}). */
     public long failedFlushes() {
-        return Long.parseLong(stats()[5]);
+        return Long.parseLong(drive.stats()[5]);
     }
 
     /**
@@ -585,9 +356,10 @@ public final class SimulatedDisk implements AutoCloseable {
      *     btrfs, or a drive range on the file model
      */
     public void failWrites(WriteFault fault) {
+        String tail = (fault.persistent() ? " persistent " : " once ") + fault.errno().number();
         try {
-            for (String command : WriteFaultTargets.commands(fault, model, fsType)) {
-                String r = ask(command);
+            for (ModelDisk.FaultRange f : perModel.place(fault)) {
+                String r = drive.ask("fail-writes " + f.unit() + " " + f.from() + " " + f.length() + tail);
                 if (!r.equals("failing")) {
                     throw new IllegalArgumentException("the simulated drive did not arm " + fault + ": " + r);
                 }
@@ -599,12 +371,12 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /** Writes the drive has failed so far ({@link #failWrites}). */
     public long failedWrites() {
-        return Long.parseLong(stats()[7]);
+        return Long.parseLong(drive.stats()[7]);
     }
 
     /** Bytes written since the last flush: what a cut now would discard. */
     public long unflushedBytes() {
-        return Long.parseLong(stats()[3]);
+        return Long.parseLong(drive.stats()[3]);
     }
 
     /** Cuts the power, keeping what the last flush made durable; returns where the survivor is mounted. */
@@ -647,7 +419,7 @@ public final class SimulatedDisk implements AutoCloseable {
 
     private void arm(String command, long k) {
         try {
-            String r = ask(command);
+            String r = drive.ask(command);
             if (!r.equals("armed")) {
                 throw new IllegalArgumentException(r.startsWith("error ") ? r.substring(6) : r);
             }
@@ -666,7 +438,7 @@ public final class SimulatedDisk implements AutoCloseable {
      */
     public void cutDuringFlush(long k, long seed) {
         try {
-            String r = ask("arm-during " + k + " " + seed);
+            String r = drive.ask("arm-during " + k + " " + seed);
             if (!r.equals("armed")) {
                 throw new IllegalArgumentException(r.startsWith("error ") ? r.substring(6) : r);
             }
@@ -703,7 +475,7 @@ public final class SimulatedDisk implements AutoCloseable {
         ProcessWorld world = ProcessWorld.held(builder);
         try {
             // Told before the program runs a line, so that no cut can come between its start and the drive's knowing.
-            String r = ask("world " + world.pid());
+            String r = drive.ask("world " + world.pid());
             if (!r.startsWith("world")) {
                 throw new IOException("the simulated drive could not take the world of " + builder.command() + ": " + r);
             }
@@ -792,14 +564,7 @@ public final class SimulatedDisk implements AutoCloseable {
         }
         Path dir = Files.createDirectories(work.resolve("crash-states-" + recordings++));
         Path log = dir.resolve("recording.log");
-        Path base = dir.resolve("base.img");
-        String r;
-        if (model == DiskModel.FILE) {
-            r = ask("record " + PathWord.of(log));
-        } else {
-            Mounts.syncFilesystem(path);
-            r = ask("record " + PathWord.of(log) + " " + PathWord.of(base));
-        }
+        String r = perModel.startRecording(dir, log);
         if (!r.equals("recording")) {
             throw new IOException("the simulated drive did not start recording: " + r);
         }
@@ -808,48 +573,17 @@ public final class SimulatedDisk implements AutoCloseable {
             acknowledged = untilPowerCut(workload);
         } catch (Exception | Error e) {
             try {
-                ask("record-stop");
+                drive.ask("record-stop");
             } catch (IOException | RuntimeException stop) {
                 e.addSuppressed(stop); // the workload's own failure comes first
             }
             throw e;
         }
-        String stopped = ask("record-stop");
+        String stopped = drive.ask("record-stop");
         if (!stopped.equals("recorded")) {
             throw new IOException("the simulated drive did not stop recording: " + stopped);
         }
-        if (model == DiskModel.FILE) {
-            return new CrashStates(new FileCrashStates(dir, log, acknowledged));
-        }
-        return new CrashStates(work, dir, base, log, Recording.epochs(log), acknowledged, fsType, atomicWriteBytes,
-                places(), endedView());
-    }
-
-    /**
-     * The names of the filesystem as the recording ended, page cache included, to explain a failing state that
-     * lost none of its epoch's writes; null after a cut, or where it could not be looked at.
-     */
-    private TreeView endedView() {
-        if (cut || !powered()) {
-            return null;
-        }
-        try {
-            return TreeView.of(path);
-        } catch (IOException | RuntimeException e) {
-            return null; // such a state is then explained by its writes alone
-        }
-    }
-
-    /** Where the files lie on the drive now, to name a crash state's writes by file; none after a cut. */
-    private WritePlaces places() {
-        if (cut || !powered()) {
-            return WritePlaces.none();
-        }
-        try {
-            return WritePlaces.look(path);
-        } catch (IOException | RuntimeException e) {
-            return WritePlaces.none(); // the writes are then named by their place on the drive alone
-        }
+        return perModel.crashStates(dir, log, acknowledged, this::powered);
     }
 
     private int recordings;
@@ -879,7 +613,7 @@ public final class SimulatedDisk implements AutoCloseable {
         if (!powered()) {
             return null;
         }
-        String[] s = stats();
+        String[] s = drive.stats();
         return new long[] {Long.parseLong(s[5]) + Long.parseLong(s[7]), Long.parseLong(s[1])};
     }
 
@@ -889,7 +623,7 @@ public final class SimulatedDisk implements AutoCloseable {
             return false;
         }
         try {
-            return !ask("powered").equals("powered false");
+            return !drive.ask("powered").equals("powered false");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -905,7 +639,7 @@ public final class SimulatedDisk implements AutoCloseable {
             throw new IllegalStateException("the power is already cut");
         }
         try {
-            String r = ask(command);
+            String r = drive.ask(command);
             if (!r.startsWith("cut ")) {
                 throw new IOException("the simulated drive did not cut: " + r);
             }
@@ -918,43 +652,15 @@ public final class SimulatedDisk implements AutoCloseable {
             boolean armed = w[7].equals("armed");
             // Armed during flush k, the drive stopped after flush k - 1; armed after flush k, at k.
             Long cutSeed = !armed ? seed : at + 1 == armedAt ? Long.valueOf(armedSeed) : null;
-            String lost = "";
             List<String> discardedOps = askDiscarded();
-            if (model == DiskModel.FILE) {
-                String note = ask("note");
-                lost = note.startsWith("note ") ? note.substring("note ".length()) : "";
-            }
-            long unflushed = (kept + discarded) * atomicWriteBytes;
+            String lost = perModel.cutNote();
+            long unflushed = (kept + discarded) * perModel.atomicWriteBytes();
+            long keptBytes = kept * perModel.atomicWriteBytes();
             // The drive killed them as it froze; nothing of them may hold the mount or answer for a PID now.
             endWorlds();
-            if (model == DiskModel.FILE) {
-                cuts.add(new PowerCut(cutSeed, at, unflushed, kept * atomicWriteBytes, armed, lost, discardedOps));
-                return survivingTree();
-            }
-            // Said by file once the survivor is there to compare with; until then, the cut is known without it.
-            cuts.add(new PowerCut(cutSeed, at, unflushed, kept * atomicWriteBytes, armed, lost));
-            List<BlockCutExplanation.Range> ranges = BlockCutExplanation.ranges(discardedOps);
-            BlockCutExplanation.Before before = lookBeforeUnmount(ranges);
-            // The drive is frozen: unmounting may still write, and the drive discards it. What the filesystem
-            // does to end runs beside the survivor's making; the loop device waits for it (autoclear).
-            Mounts.unmountInBackground(path);
-            detach(loop, work.resolve("drive").resolve(FuseDiskServer.FILE));
-            // Without its mount the path would be a directory of the build: writes there must fail, not land.
-            Files.deleteIfExists(path);
-            Path image = work.resolve("survivor-" + survivors.size() + ".img");
-            String saved = ask("save " + PathWord.of(image));
-            if (!saved.equals("saved")) {
-                throw new IOException("cannot save the surviving image: " + saved);
-            }
-            undo.push(() -> deleteQuietly(image));
-            String survivorLoop = attach(image, false);
-            Path survivor = Files.createDirectories(work.resolve("survivor-" + survivors.size()));
-            Leftovers.record(work, "mount", survivor.toString());
-            mountSurvivor(survivorLoop, survivor, fsType);
-            undo.push(() -> unmountQuietly(survivor));
+            Path survivor = perModel.survive(ops -> new PowerCut(cutSeed, at, unflushed, keptBytes, armed, lost, ops),
+                    discardedOps, survivors.size(), cuts);
             survivors.add(survivor);
-            cuts.set(cuts.size() - 1, new PowerCut(cutSeed, at, unflushed, kept * atomicWriteBytes, armed, lost,
-                    explain(before, survivor, ranges, image)));
             return survivor;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -964,7 +670,7 @@ public final class SimulatedDisk implements AutoCloseable {
     /** What the drive says the last cut discarded: the file model's operations, the block model's sector runs. */
     private List<String> askDiscarded() throws IOException {
         List<String> entries = new ArrayList<>();
-        String[] words = ask("discarded").split(" ");
+        String[] words = drive.ask("discarded").split(" ");
         if (words[0].equals("discarded")) {
             for (int i = 1; i < words.length; i++) {
                 entries.add(PathWord.text(words[i]));
@@ -973,125 +679,17 @@ public final class SimulatedDisk implements AutoCloseable {
         return entries;
     }
 
-    /**
-     * The interrupted filesystem as the kernel still holds it, looked at before it is unmounted; null when it
-     * cannot be. Looking reads no file's data, only names and attributes, nearly all of them in the kernel's
-     * caches still: what it must read from the frozen drive reads as what survived.
-     */
-    private BlockCutExplanation.Before lookBeforeUnmount(List<BlockCutExplanation.Range> ranges) {
-        try {
-            return BlockCutExplanation.look(path, fsType, ranges);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-    }
-
-    /** The cut said by file (BlockCutExplanation); a line saying why not, when the filesystem cannot be read. */
-    private List<String> explain(BlockCutExplanation.Before before, Path survivor, List<BlockCutExplanation.Range> ranges,
-                                 Path image) {
-        if (before == null) {
-            return List.of("what the cut lost cannot be said by file: the interrupted filesystem could not be read");
-        }
-        try {
-            return BlockCutExplanation.explain(before, TreeView.of(survivor), ranges, () -> journal(image));
-        } catch (IOException | RuntimeException e) {
-            return List.of("what the cut lost cannot be said by file: " + e.getMessage());
-        }
-    }
-
-    /** Where the journal lies on the drive, found once: mkfs placed it, and it does not move. */
-    private List<JournalPlace.Range> journal(Path image) {
-        if (journal == null) {
-            try {
-                journal = JournalPlace.of(fsType, image);
-            } catch (IOException e) {
-                journal = List.of();
-            }
-        }
-        return journal;
-    }
-
-    private List<JournalPlace.Range> journal;
-
-    /**
-     * Mounts the survivor's image, of {@code fsType}. btrfs refuses a clone of a filesystem whose teardown is
-     * still under way (the original's, unmounted in the background, or a crash state's before it: its sysfs
-     * entry is there, EEXIST) and mounts it once that is done, so a refusal for that reason is tried again
-     * for a while.
-     */
-    static void mountSurvivor(String device, Path survivor, String fsType) throws IOException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                Mounts.mount(device, survivor, fsType, Filesystems.mountOptions(fsType));
-                return;
-            } catch (IOException e) {
-                if (!fsType.equals("btrfs") || !String.valueOf(e.getMessage()).contains("File exists") || attempt == 100) {
-                    throw e;
-                }
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while mounting the survivor", e);
-            }
-        }
-    }
-
-    /** The file model's survivor: the tree written out into a plain directory, the mount gone. */
-    private Path survivingTree() throws IOException {
-        String r = ask("unmount");
-        if (!r.equals("unmounted")) {
-            throw new IOException("the file model's server did not unmount " + path + ": " + r);
-        }
-        Files.deleteIfExists(path);
-        Path survivor = Files.createDirectories(work.resolve("survivor-" + survivors.size()));
-        String saved = ask("save " + PathWord.of(survivor));
-        if (!saved.equals("saved")) {
-            throw new IOException("cannot write the surviving tree: " + saved);
-        }
-        survivors.add(survivor);
-        return survivor;
-    }
-
-    private String[] stats() {
-        try {
-            String r = ask("stats");
-            // flushes F unflushed U failed N failed-writes W: anything else is no answer, not figures to read
-            String[] w = r.split(" ");
-            if (w.length != 8 || !w[0].equals("flushes")) {
-                throw new IOException("the simulated drive did not answer stats: " + r);
-            }
-            return w;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private synchronized String ask(String command) throws IOException {
-        try {
-            return drive.ask(command);
-        } catch (DriveHost.ServerFailure e) {
-            throw new DriveServerFailedException(e.getMessage(), e);
-        }
-    }
-
     private void stopServer() {
+        boolean gone = false;
         try {
-            String r = drive.ask("quit");
+            String r = drive.quit();
             if (!r.equals("bye")) {
                 System.err.println("flushcheck powercut: the simulated drive of " + work + " did not stop cleanly: " + r);
             }
         } catch (IOException e) {
-            // The server is gone. A mount it made itself (mount(2), no fusermount watcher) outlives it, dead.
-            if (model == DiskModel.FILE && path != null && !cut) {
-                unmountQuietly(path);
-            }
+            gone = true; // what it mounted itself may outlive it
         }
-        if (model == DiskModel.BLOCK) {
-            // The server unmounts it too; should the server be gone, this leaves no drive mounted.
-            unmountQuietly(work.resolve("drive"));
-        }
+        perModel.serverStopped(gone, cut);
     }
 
     private void endWorlds() {
@@ -1121,14 +719,6 @@ public final class SimulatedDisk implements AutoCloseable {
         if (stayed != null) {
             System.err.println("flushcheck powercut: the disk in " + work + " " + stayed
                     + "; the next disk made in " + work.getParent() + " tries again");
-        }
-    }
-
-    private static void deleteQuietly(Path p) {
-        try {
-            Files.deleteIfExists(p);
-        } catch (IOException e) {
-            // removed with the work directory, or reported there
         }
     }
 }

@@ -126,14 +126,14 @@ public final class SimulatedDiskBuilder {
                 throw new IllegalArgumentException(String.join(", ", blockOptions) + ": the block model's, not the file model's"
                         + why + ", which has no filesystem or drive below it");
             }
-            return SimulatedDisk.makeFiles(work, sizeBytes == 0 ? SimulatedDisk.DEFAULT_FILES_BYTES : sizeBytes,
+            return FileDisk.make(work, sizeBytes == 0 ? SimulatedDisk.DEFAULT_FILES_BYTES : sizeBytes,
                     rules == null ? FileRules.JOURNALED : rules);
         }
         if (rules != null) {
             throw new IllegalArgumentException("rules: the file model's, not the block model's" + why
                     + ", which has its filesystem's rules");
         }
-        return SimulatedDisk.makeBlock(work, sizeBytes == 0 ? SimulatedDisk.defaultSizeBytes(fs) : sizeBytes, fs, mkfsOptions,
+        return BlockDisk.make(work, sizeBytes == 0 ? SimulatedDisk.defaultSizeBytes(fs) : sizeBytes, fs, mkfsOptions,
                 directIo, atomicWriteBytes);
     }
 }

@@ -1,8 +1,8 @@
 package io.flushcheck.powercut.internal.drive;
 
-import io.flushcheck.powercut.internal.model.PowerLossModel;
 import io.flushcheck.powercut.internal.model.PowerSwitch;
 import io.flushcheck.powercut.internal.model.StoreFile;
+import io.flushcheck.powercut.internal.model.SwitchedModel;
 import io.flushcheck.powercut.internal.model.WriteFaults;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -34,7 +34,7 @@ import org.apiguardian.api.API;
  * flush and in what order, and where their old contents are.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
-public final class SectorStore implements PowerLossModel {
+public final class SectorStore extends SwitchedModel {
 
     /** The unit a drive persists whole: a write of one sector is never torn in this model. */
     public static final int SECTOR = 4096;
@@ -59,7 +59,6 @@ public final class SectorStore implements PowerLossModel {
     private int[] oldSectors = new int[64];
     private int oldCount;
     private final ByteBuffer one = ByteBuffer.allocate(SECTOR);
-    private final PowerSwitch power = new PowerSwitch();
     /** What the cut during an armed flush kept and discarded; null until one happened. */
     private long[] duringCut;
     private long discardedAfterCut;
@@ -351,20 +350,6 @@ public final class SectorStore implements PowerLossModel {
         return 0;
     }
 
-    /**
-     * Runs {@code action} at the moment the power goes, however it goes (a cut, or an armed flush), before
-     * a flush that the cut interrupts returns.
-     */
-    @Override
-    public synchronized void failFlushesAfter(long k, boolean persistent, int errno) {
-        power.failFlushesAfter(k, persistent, errno);
-    }
-
-    @Override
-    public synchronized long failedFlushes() {
-        return power.failedFlushes();
-    }
-
     @Override
     public synchronized void failWrites(long unit, long from, long length, boolean persistent, int errno) {
         if (unit != 0 || from + length > size) {
@@ -379,11 +364,6 @@ public final class SectorStore implements PowerLossModel {
         return writeFaults.failed();
     }
 
-    @Override
-    public synchronized void whenFrozen(Runnable action) {
-        power.whenFrozen(action);
-    }
-
     /**
      * Cuts the power the moment the {@code k}-th flush completes (counted from the start): what it made
      * durable survives, everything written after it is discarded, and later flushes fail.
@@ -392,52 +372,15 @@ public final class SectorStore implements PowerLossModel {
         cutAtFlush(k, null);
     }
 
-    /**
-     * As {@link #cutAtFlush(long)}, and runs {@code atCut} at the moment of the cut, before the flush that
-     * triggers it returns.
-     */
-    @Override
-    public synchronized void cutAtFlush(long k, Runnable atCut) {
-        power.cutAtFlush(k, atCut);
-    }
-
-    /**
-     * Cuts the power the moment the {@code k}-th flush (counted from the start) arrives, before the drive
-     * carries it out: what flush {@code k - 1} made durable survives, with a subset of the sectors written
-     * since drawn from {@code seed} (the drive was writing its cache out when the power went), and that
-     * flush fails.
-     */
-    @Override
-    public synchronized void cutDuringFlush(long k, long seed) {
-        power.cutDuringFlush(k, seed);
-    }
-
-    /** True when the power went at an armed flush ({@link #cutAtFlush}, {@link #cutDuringFlush}). */
-    @Override
-    public synchronized boolean armedCutHappened() {
-        return power.armedCutHappened();
-    }
-
     /** Bytes written after a cut, which the frozen drive discarded. */
     public synchronized long discardedAfterCut() {
         return discardedAfterCut;
-    }
-
-    /** Flushes completed so far. */
-    @Override
-    public synchronized long flushes() {
-        return power.flushes();
     }
 
     /** Bytes written since the last flush: what a cut now could lose. */
     @Override
     public synchronized long unflushedBytes() {
         return cachedCount * SECTOR;
-    }
-
-    @Override
-    public synchronized boolean frozen() {
-        return power.frozen();
     }
 
     /**

@@ -1,8 +1,8 @@
 package io.flushcheck.powercut.internal.files;
 
-import io.flushcheck.powercut.internal.model.PowerLossModel;
 import io.flushcheck.powercut.internal.model.PowerSwitch;
 import io.flushcheck.powercut.internal.model.StoreFile;
+import io.flushcheck.powercut.internal.model.SwitchedModel;
 import io.flushcheck.powercut.internal.model.WriteFaults;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -53,7 +53,7 @@ import org.apiguardian.api.API;
  * a cut may keep or lose on its own, in one change log; the heap holds the tree and where each change lies.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
-public final class FileTree implements PowerLossModel {
+public final class FileTree extends SwitchedModel {
 
     /** The root directory's node. */
     public static final long ROOT = 1;
@@ -209,7 +209,6 @@ public final class FileTree implements PowerLossModel {
 
     private final Map<Long, Node> nodes = new HashMap<>();
     private long nextId = ROOT;
-    private final PowerSwitch power = new PowerSwitch();
     /** What the cut kept, however the power went; null while it is on, and after an armed sync until {@link #cut}. */
     private Survivor duringCut;
     private final WriteFaults writeFaults = new WriteFaults();
@@ -924,17 +923,6 @@ public final class FileTree implements PowerLossModel {
         }
     }
 
-    /** Runs {@code action} the moment the power goes, however it goes, before a sync the cut interrupts returns. */
-    @Override
-    public synchronized void failFlushesAfter(long k, boolean persistent, int errno) {
-        power.failFlushesAfter(k, persistent, errno);
-    }
-
-    @Override
-    public synchronized long failedFlushes() {
-        return power.failedFlushes();
-    }
-
     /** Writes to file {@code unit} (its node id, the inode number a program stats) fail as planned. */
     @Override
     public synchronized void failWrites(long unit, long from, long length, boolean persistent, int errno) {
@@ -947,46 +935,6 @@ public final class FileTree implements PowerLossModel {
     @Override
     public synchronized long failedWrites() {
         return writeFaults.failed();
-    }
-
-    @Override
-    public synchronized void whenFrozen(Runnable action) {
-        power.whenFrozen(action);
-    }
-
-    /**
-     * Cuts the power the moment the {@code k}-th sync completes (counted from the start), running
-     * {@code atCut} (may be null) before that sync returns.
-     */
-    @Override
-    public synchronized void cutAtFlush(long k, Runnable atCut) {
-        power.cutAtFlush(k, atCut);
-    }
-
-    /**
-     * Cuts the power the moment the {@code k}-th sync arrives, keeping a subset of what is not durable drawn
-     * from {@code seed}; that sync fails.
-     */
-    @Override
-    public synchronized void cutDuringFlush(long k, long seed) {
-        power.cutDuringFlush(k, seed);
-    }
-
-    /** True when the power went at an armed sync. */
-    @Override
-    public synchronized boolean armedCutHappened() {
-        return power.armedCutHappened();
-    }
-
-    /** Syncs completed so far. */
-    @Override
-    public synchronized long flushes() {
-        return power.flushes();
-    }
-
-    @Override
-    public synchronized boolean frozen() {
-        return power.frozen();
     }
 
     /** Bytes written to files since their last sync: what a cut now could lose. */

@@ -4,6 +4,7 @@ import com.sun.jna.Memory;
 import io.flushcheck.powercut.internal.sys.Libc;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apiguardian.api.API;
 
@@ -104,6 +105,29 @@ public final class LoopDevices {
         } finally {
             Libc.C.close(fd);
         }
+    }
+
+    /** The file {@code device} maps, as the kernel names it, or null when it maps none. */
+    public static String backingFile(String device) {
+        try {
+            return Files.readString(sysLoop(device).resolve("backing_file")).trim();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** True when the kernel reads and writes {@code device}'s file with direct I/O: its {@link #sysLoop} {@code dio} is 1. */
+    public static boolean directIo(String device) {
+        try {
+            return Files.readString(sysLoop(device).resolve("dio")).trim().equals("1");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Where sysfs tells of {@code device} as a loop device: {@code /sys/block/loopN/loop}. */
+    public static Path sysLoop(String device) {
+        return Path.of("/sys/block", Path.of(device).getFileName().toString(), "loop");
     }
 
     private static int open(String path, int flags) throws IOException {

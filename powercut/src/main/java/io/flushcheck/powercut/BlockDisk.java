@@ -1,0 +1,420 @@
+package io.flushcheck.powercut;
+
+import io.flushcheck.powercut.internal.cleanup.Leftovers;
+import io.flushcheck.powercut.internal.drive.FuseDiskServer;
+import io.flushcheck.powercut.internal.drive.SectorStore;
+import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
+import io.flushcheck.powercut.internal.explain.TreeView;
+import io.flushcheck.powercut.internal.host.DriveHost;
+import io.flushcheck.powercut.internal.host.PathWord;
+import io.flushcheck.powercut.internal.kernel.FileExtents;
+import io.flushcheck.powercut.internal.kernel.Filesystems;
+import io.flushcheck.powercut.internal.kernel.JournalPlace;
+import io.flushcheck.powercut.internal.kernel.LoopDevices;
+import io.flushcheck.powercut.internal.kernel.LoopPool;
+import io.flushcheck.powercut.internal.kernel.Mounts;
+import io.flushcheck.powercut.internal.states.Recording;
+import io.flushcheck.powercut.internal.states.WritePlaces;
+import io.flushcheck.powercut.internal.sys.Commands;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+
+/**
+ * The block model of a {@link SimulatedDisk}: a real filesystem made by mkfs (or copied from a drive made
+ * alike) on a loop device over the drive's file, mounted by the kernel; after a cut the surviving image on
+ * a loop device of its own, mounted where the test reads it, and the cut said by file.
+ */
+final class BlockDisk implements ModelDisk {
+
+    private static final long RELEASE_WAIT_NANOS = 2_000_000_000L;
+    private static final String BASE_IMAGE = "base.img";
+
+    private final long sizeBytes;
+    private final String fsType;
+    private final List<String> mkfsOptions;
+    private final boolean directIo;
+    private final int atomicWriteBytes;
+    /** What makes a filesystem: drives made alike start from the first one's image instead of running mkfs. */
+    private final String template;
+    private Path work;
+    private DriveHost.Disk served;
+    private DriveCommands drive;
+    private Deque<Runnable> undo;
+    private Path path;
+    private String loop;
+    private List<JournalPlace.Range> journal;
+
+    private BlockDisk(long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo, int atomicWriteBytes) {
+        this.sizeBytes = sizeBytes;
+        this.fsType = fsType;
+        this.mkfsOptions = mkfsOptions;
+        this.directIo = directIo;
+        this.atomicWriteBytes = atomicWriteBytes;
+        this.template = fsType + " " + sizeBytes + " " + String.join(" ", mkfsOptions);
+    }
+
+    /** The block model's disk, its options checked here; what every way of making one comes to. */
+    static SimulatedDisk make(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo,
+                              int atomicWriteBytes) throws IOException {
+        if (!SimulatedDisk.validAtomicWriteBytes(atomicWriteBytes)) {
+            throw new IllegalArgumentException("a drive writes 512, 1024, 2048 or 4096 bytes atomically, not "
+                    + atomicWriteBytes);
+        }
+        if (sizeBytes < Filesystems.minimumBytes(fsType)) {
+            throw new IllegalArgumentException(fsType + " needs a drive of at least "
+                    + mib(Filesystems.minimumBytes(fsType)) + " (" + Filesystems.tool(fsType) + " refuses smaller ones), not "
+                    + mib(sizeBytes));
+        }
+        if (Filesystems.find(Filesystems.tool(fsType)) == null) {
+            throw new IOException(Filesystems.tool(fsType) + " is not installed (Debian: apt-get install "
+                    + Filesystems.debianPackage(fsType) + ")");
+        }
+        try {
+            return SimulatedDisk.make(work, new BlockDisk(sizeBytes, fsType, mkfsOptions, directIo, atomicWriteBytes));
+        } catch (LostLoopDevice e) {
+            // Loop devices are shared: a program that detaches a device by its name after it was freed
+            // and given to this disk takes it away. Once is bad luck; twice is worth an error.
+            System.err.println("flushcheck powercut: " + e.getMessage() + "; making the disk again");
+            return SimulatedDisk.make(work, new BlockDisk(sizeBytes, fsType, mkfsOptions, directIo, atomicWriteBytes));
+        }
+    }
+
+    /** A loop device of this disk that another program detached or reused while the disk was being made. */
+    private static final class LostLoopDevice extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        LostLoopDevice(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    @Override
+    public DiskModel model() {
+        return DiskModel.BLOCK;
+    }
+
+    @Override
+    public String fsType() {
+        return fsType;
+    }
+
+    @Override
+    public int atomicWriteBytes() {
+        return atomicWriteBytes;
+    }
+
+    @Override
+    public String loopDevice() {
+        return loop;
+    }
+
+    /** True when the kernel reads and writes the drive with direct I/O (its {@code /sys/block/loopN/loop/dio} is 1). */
+    @Override
+    public boolean directIo() {
+        return loop != null && LoopDevices.directIo(loop);
+    }
+
+    @Override
+    public Path path() {
+        return path;
+    }
+
+    @Override
+    public DriveHost.Disk serve(DriveHost host, Path work) throws IOException {
+        this.work = work;
+        Path fuse = Files.createDirectories(work.resolve("drive"));
+        served = host.mountDrive(fuse, sizeBytes, atomicWriteBytes, template);
+        return served;
+    }
+
+    @Override
+    public void start(DriveCommands drive, Deque<Runnable> undo) throws IOException {
+        this.drive = drive;
+        this.undo = undo;
+        Path image = work.resolve("drive").resolve(FuseDiskServer.FILE);
+        selfTest(image);
+        loop = attach(image, directIo);
+        if (directIo && !directIo()) {
+            throw new IOException("direct I/O was asked for, but the kernel left it off for " + loop + " on " + image
+                    + " (" + LoopDevices.sysLoop(loop).resolve("dio") + " reads 0)");
+        }
+        path = Files.createDirectories(work.resolve("fs"));
+        Leftovers.record(work, "mount", path.toString());
+        try {
+            if (!served.templated()) {
+                Commands.run(Filesystems.mkfs(fsType, mkfsOptions, loop).toArray(new String[0]));
+                served.keepAsTemplate(template);
+            }
+            Mounts.mount(loop, path, fsType, Filesystems.mountOptions(fsType));
+        } catch (IOException e) {
+            String now = LoopDevices.backingFile(loop);
+            if (!image.toString().equals(now)) {
+                throw new LostLoopDevice(loop + " was detached by another program while this disk was being made on it"
+                        + " (it maps " + (now == null ? "nothing" : now) + " now)", e);
+            }
+            throw e;
+        }
+        Path mounted = path;
+        undo.push(() -> ModelDisk.unmountQuietly(mounted));
+        Path lostFound = path.resolve("lost+found");
+        if (Files.isDirectory(lostFound)) {
+            Files.delete(lostFound);
+        }
+        Mounts.syncFilesystem(path);
+    }
+
+    /**
+     * A drive whose fsync the kernel has switched off reports every fsync as done: write (the first
+     * sector, again, as it is), fsync, and see the server count the flush before trusting it.
+     */
+    private void selfTest(Path image) throws IOException {
+        long before = drive.flushes();
+        try (FileChannel ch = FileChannel.open(image, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer first = ByteBuffer.allocate(SectorStore.SECTOR);
+            ch.read(first, 0);
+            ch.write(first.flip(), 0);
+            ch.force(true);
+        }
+        if (drive.flushes() <= before) {
+            throw new IOException("the simulated drive saw no flush for an fsync of " + image + ": fsync does not reach it");
+        }
+    }
+
+    @Override
+    public Path survive(Function<List<String>, PowerCut> cut, List<String> discarded, int n, List<PowerCut> cuts)
+            throws IOException {
+        // Said by file once the survivor is there to compare with; until then, the cut is known without it.
+        cuts.add(cut.apply(List.of()));
+        List<BlockCutExplanation.Range> ranges = BlockCutExplanation.ranges(discarded);
+        BlockCutExplanation.Before before = lookBeforeUnmount(ranges);
+        // The drive is frozen: unmounting may still write, and the drive discards it. What the filesystem
+        // does to end runs beside the survivor's making; the loop device waits for it (autoclear).
+        Mounts.unmountInBackground(path);
+        detach(loop, work.resolve("drive").resolve(FuseDiskServer.FILE));
+        // Without its mount the path would be a directory of the build: writes there must fail, not land.
+        Files.deleteIfExists(path);
+        Path image = work.resolve("survivor-" + n + ".img");
+        String saved = drive.ask("save " + PathWord.of(image));
+        if (!saved.equals("saved")) {
+            throw new IOException("cannot save the surviving image: " + saved);
+        }
+        undo.push(() -> deleteQuietly(image));
+        String survivorLoop = attach(image, false);
+        Path survivor = Files.createDirectories(work.resolve("survivor-" + n));
+        Leftovers.record(work, "mount", survivor.toString());
+        mountSurvivor(survivorLoop, survivor, fsType);
+        undo.push(() -> ModelDisk.unmountQuietly(survivor));
+        cuts.set(cuts.size() - 1, cut.apply(explain(before, survivor, ranges, image)));
+        return survivor;
+    }
+
+    /**
+     * The interrupted filesystem as the kernel still holds it, looked at before it is unmounted; null when it
+     * cannot be. Looking reads no file's data, only names and attributes, nearly all of them in the kernel's
+     * caches still: what it must read from the frozen drive reads as what survived.
+     */
+    private BlockCutExplanation.Before lookBeforeUnmount(List<BlockCutExplanation.Range> ranges) {
+        try {
+            return BlockCutExplanation.look(path, fsType, ranges);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The cut said by file (BlockCutExplanation); a line saying why not, when the filesystem cannot be read. */
+    private List<String> explain(BlockCutExplanation.Before before, Path survivor, List<BlockCutExplanation.Range> ranges,
+                                 Path image) {
+        if (before == null) {
+            return List.of("what the cut lost cannot be said by file: the interrupted filesystem could not be read");
+        }
+        try {
+            return BlockCutExplanation.explain(before, TreeView.of(survivor), ranges, () -> journal(image));
+        } catch (IOException | RuntimeException e) {
+            return List.of("what the cut lost cannot be said by file: " + e.getMessage());
+        }
+    }
+
+    /** Where the journal lies on the drive, found once: mkfs placed it, and it does not move. */
+    private List<JournalPlace.Range> journal(Path image) {
+        if (journal == null) {
+            try {
+                journal = JournalPlace.of(fsType, image);
+            } catch (IOException e) {
+                journal = List.of();
+            }
+        }
+        return journal;
+    }
+
+    /**
+     * Mounts the survivor's image, of {@code fsType}. btrfs refuses a clone of a filesystem whose teardown is
+     * still under way (the original's, unmounted in the background, or a crash state's before it: its sysfs
+     * entry is there, EEXIST) and mounts it once that is done, so a refusal for that reason is tried again
+     * for a while.
+     */
+    static void mountSurvivor(String device, Path survivor, String fsType) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Mounts.mount(device, survivor, fsType, Filesystems.mountOptions(fsType));
+                return;
+            } catch (IOException e) {
+                if (!fsType.equals("btrfs") || !String.valueOf(e.getMessage()).contains("File exists") || attempt == 100) {
+                    throw e;
+                }
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while mounting the survivor", e);
+            }
+        }
+    }
+
+    /** A range of the drive, or a file's bytes on it, placed by FIEMAP. */
+    @Override
+    public List<FaultRange> place(WriteFault fault) throws IOException {
+        if (fault.file() == null) {
+            return List.of(new FaultRange(0, fault.offset(), fault.length()));
+        }
+        Path file = fault.file();
+        if (fsType.equals("btrfs")) {
+            throw new IllegalArgumentException("btrfs writes a changed block to a new place (copy on write), so the"
+                    + " drive's bytes of " + file + " are not where its next write goes: plan write faults on ext4 or xfs");
+        }
+        List<FaultRange> ranges = new ArrayList<>();
+        for (FileExtents.Extent e : FileExtents.of(file, fault.offset(), fault.length())) {
+            ranges.add(new FaultRange(0, e.device(), e.length()));
+        }
+        if (ranges.isEmpty()) {
+            throw new IllegalArgumentException(file + " has no bytes on the drive in " + fault.offset() + "+"
+                    + fault.length() + " yet: write and fsync them before planning a fault on them");
+        }
+        return ranges;
+    }
+
+    /** The filesystem is synced first: the recording starts from a durable image, which the drive saves as the base. */
+    @Override
+    public String startRecording(Path dir, Path log) throws IOException {
+        Mounts.syncFilesystem(path);
+        return drive.ask("record " + PathWord.of(log) + " " + PathWord.of(dir.resolve(BASE_IMAGE)));
+    }
+
+    @Override
+    public CrashStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
+            throws IOException {
+        return new CrashStates(work, dir, dir.resolve(BASE_IMAGE), log, Recording.epochs(log), acknowledged, fsType,
+                atomicWriteBytes, places(powered), endedView(powered));
+    }
+
+    /**
+     * The names of the filesystem as the recording ended, page cache included, to explain a failing state that
+     * lost none of its epoch's writes; null after a cut, or where it could not be looked at.
+     */
+    private TreeView endedView(BooleanSupplier powered) {
+        if (!powered.getAsBoolean()) {
+            return null;
+        }
+        try {
+            return TreeView.of(path);
+        } catch (IOException | RuntimeException e) {
+            return null; // such a state is then explained by its writes alone
+        }
+    }
+
+    /** Where the files lie on the drive now, to name a crash state's writes by file; none after a cut. */
+    private WritePlaces places(BooleanSupplier powered) {
+        if (!powered.getAsBoolean()) {
+            return WritePlaces.none();
+        }
+        try {
+            return WritePlaces.look(path);
+        } catch (IOException | RuntimeException e) {
+            return WritePlaces.none(); // the writes are then named by their place on the drive alone
+        }
+    }
+
+    /** The server unmounts the drive too; should the server be gone, this leaves no drive mounted. */
+    @Override
+    public void serverStopped(boolean gone, boolean cut) {
+        ModelDisk.unmountQuietly(work.resolve("drive"));
+    }
+
+    /**
+     * Attaches a loop device to {@code image}, recorded for cleanup. When attaching fails with every loop
+     * device in use, says so with the devices and their files instead of the kernel's words. The device is
+     * checked to map {@code image} before it is used, and detached only while it still does: a device
+     * detached while its filesystem is busy is freed later, and by then may carry someone else's file.
+     */
+    private String attach(Path image, boolean dio) throws IOException {
+        String device;
+        try {
+            device = LoopDevices.attach(image, dio);
+        } catch (IOException e) {
+            LoopPool pool = LoopPool.current();
+            if (pool.exhausted()) {
+                throw new NoFreeLoopDeviceException(pool.explain(image));
+            }
+            throw e;
+        }
+        Leftovers.record(work, "loop", device);
+        String backing = LoopDevices.backingFile(device);
+        undo.push(() -> {
+            detach(device, image);
+            awaitRelease(device, image);
+        });
+        if (!image.toString().equals(backing)) {
+            throw new LostLoopDevice(device + " was attached to " + image + " but maps " + (backing == null ? "nothing" : backing)
+                    + " now: another program detached or reused it", null);
+        }
+        return device;
+    }
+
+    /** Detaches {@code device} if it still maps {@code image}. */
+    private static void detach(String device, Path image) {
+        if (image.toString().equals(LoopDevices.backingFile(device))) {
+            try {
+                LoopDevices.detach(device);
+            } catch (IOException e) {
+                // teardown goes on; Leftovers names the device if it stays attached
+            }
+        }
+    }
+
+    /**
+     * Waits a little for a detached device to let go of {@code image}: one whose filesystem was still
+     * busy is freed when that ends, and its last writes should still find the drive's server answering.
+     */
+    private static void awaitRelease(String device, Path image) {
+        long deadline = System.nanoTime() + RELEASE_WAIT_NANOS;
+        while (image.toString().equals(LoopDevices.backingFile(device)) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException e) {
+            // removed with the work directory, or reported there
+        }
+    }
+
+    private static String mib(long bytes) {
+        return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes";
+    }
+}

@@ -1,0 +1,132 @@
+package io.flushcheck.powercut;
+
+import io.flushcheck.powercut.internal.host.DriveHost;
+import io.flushcheck.powercut.internal.host.PathWord;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Deque;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+
+/**
+ * The file model of a {@link SimulatedDisk}: a tree of files under {@code rules}, served over FUSE and
+ * mounted without root; after a cut the tree that survived, written into a plain directory, with the
+ * operations the cut discarded and what only the rules lost.
+ */
+final class FileDisk implements ModelDisk {
+
+    private final long sizeBytes;
+    private final FileRules rules;
+    private Path work;
+    private Path path;
+    private DriveCommands drive;
+
+    private FileDisk(long sizeBytes, FileRules rules) {
+        this.sizeBytes = sizeBytes;
+        this.rules = rules;
+    }
+
+    /** The file model's disk, its options checked here; what every way of making one comes to. */
+    static SimulatedDisk make(Path work, long sizeBytes, FileRules rules) throws IOException {
+        if (sizeBytes <= 0) {
+            throw new IllegalArgumentException("a disk holds a positive number of bytes, not " + sizeBytes);
+        }
+        return SimulatedDisk.make(work, new FileDisk(sizeBytes, rules));
+    }
+
+    @Override
+    public DiskModel model() {
+        return DiskModel.FILE;
+    }
+
+    @Override
+    public String fsType() {
+        return "files";
+    }
+
+    @Override
+    public int atomicWriteBytes() {
+        return 1;
+    }
+
+    @Override
+    public FileRules rules() {
+        return rules;
+    }
+
+    @Override
+    public Path path() {
+        return path;
+    }
+
+    /** fusermount's {@code auto_unmount} removes the mount however the server ends. */
+    @Override
+    public DriveHost.Disk serve(DriveHost host, Path work) throws IOException {
+        this.work = work;
+        path = Files.createDirectories(work.resolve("fs"));
+        return host.mountFiles(path, sizeBytes, rules.word());
+    }
+
+    /** The server mounted the tree as it began to serve it: nothing is left to make. */
+    @Override
+    public void start(DriveCommands drive, Deque<Runnable> undo) {
+        this.drive = drive;
+    }
+
+    @Override
+    public String cutNote() throws IOException {
+        String note = drive.ask("note");
+        return note.startsWith("note ") ? note.substring("note ".length()) : "";
+    }
+
+    /** The tree written out into a plain directory, the mount gone; the cut lists the operations it discarded. */
+    @Override
+    public Path survive(Function<List<String>, PowerCut> cut, List<String> discarded, int n, List<PowerCut> cuts)
+            throws IOException {
+        cuts.add(cut.apply(discarded));
+        String r = drive.ask("unmount");
+        if (!r.equals("unmounted")) {
+            throw new IOException("the file model's server did not unmount " + path + ": " + r);
+        }
+        Files.deleteIfExists(path);
+        Path survivor = Files.createDirectories(work.resolve("survivor-" + n));
+        String saved = drive.ask("save " + PathWord.of(survivor));
+        if (!saved.equals("saved")) {
+            throw new IOException("cannot write the surviving tree: " + saved);
+        }
+        return survivor;
+    }
+
+    /** A file's bytes, by its node. */
+    @Override
+    public List<FaultRange> place(WriteFault fault) throws IOException {
+        if (fault.file() == null) {
+            throw new IllegalArgumentException("the file model has no drive: name a file (WriteFault.toFile)");
+        }
+        // The file model's inode number is the tree's node id (FuseTreeServer's attributes).
+        long node = ((Number) Files.getAttribute(fault.file(), "unix:ino")).longValue();
+        return List.of(new FaultRange(node, fault.offset(), fault.length()));
+    }
+
+    /** The tree records its operations, everything in it made durable first. */
+    @Override
+    public String startRecording(Path dir, Path log) throws IOException {
+        return drive.ask("record " + PathWord.of(log));
+    }
+
+    @Override
+    public CrashStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
+            throws IOException {
+        return new CrashStates(new FileCrashStates(dir, log, acknowledged));
+    }
+
+    /** A mount the server made itself (mount(2), no fusermount watcher) outlives a dead server, dead; a cut removed it. */
+    @Override
+    public void serverStopped(boolean gone, boolean cut) {
+        if (gone && !cut) {
+            ModelDisk.unmountQuietly(path);
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package io.flushcheck.powercut;
+
+import io.flushcheck.powercut.internal.host.DriveHost;
+import io.flushcheck.powercut.internal.kernel.Mounts;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Deque;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+
+/**
+ * What a {@link SimulatedDisk}'s model decides, one implementation per model ({@link BlockDisk},
+ * {@link FileDisk}): the drive its server serves and what is made on it, what a cut leaves to read and says
+ * of itself, how a recording starts and what its crash states are, and what stays mounted once the server
+ * has stopped. The disk holds what both models share: the drive's power and its cuts, the worlds that die
+ * with it, a recorded workload, and the teardown.
+ */
+interface ModelDisk {
+
+    /** {@link DiskModel#BLOCK} or {@link DiskModel#FILE}. */
+    DiskModel model();
+
+    /** The filesystem on the drive; {@code files} for the file model. */
+    String fsType();
+
+    /** The bytes the drive writes atomically; 1 for the file model, where a cut keeps or loses each write whole. */
+    int atomicWriteBytes();
+
+    /** The file model's rules; null on the block model. */
+    default FileRules rules() {
+        return null;
+    }
+
+    /** The loop device carrying the filesystem; null on the file model. */
+    default String loopDevice() {
+        return null;
+    }
+
+    /** True when the kernel reads and writes the drive with direct I/O; false on the file model. */
+    default boolean directIo() {
+        return false;
+    }
+
+    /** Where the disk is mounted; null until {@link #serve} or {@link #start} has made the place. */
+    Path path();
+
+    /** Has {@code host} serve this model's drive under {@code work}, the disk's claimed work directory. */
+    DriveHost.Disk serve(DriveHost host, Path work) throws IOException;
+
+    /**
+     * Makes the served drive a disk to use at {@link #path()}, asking {@code drive}; what undoes each step it
+     * takes goes onto {@code undo}, which the disk runs, last first, when it closes (or the start fails).
+     */
+    void start(DriveCommands drive, Deque<Runnable> undo) throws IOException;
+
+    /** What the cut just made lost that only the model's rules lose, asked before anything else happens; empty when nothing. */
+    default String cutNote() throws IOException {
+        return "";
+    }
+
+    /**
+     * Makes what survived the cut just made readable at a new place, the disk's {@code n}-th survivor, and
+     * returns it. {@code cut} is the cut given what it discarded by file; it goes into {@code cuts} before the
+     * survivor is made, so that a cut whose survivor cannot be made is still counted. {@code discarded} is what
+     * the drive says the cut discarded (the file model's operations, the block model's sector runs).
+     */
+    Path survive(Function<List<String>, PowerCut> cut, List<String> discarded, int n, List<PowerCut> cuts)
+            throws IOException;
+
+    /** Where a write fault lies: {@code length} bytes from {@code from} of {@code unit} (the block model's drive, 0; a file's node). */
+    record FaultRange(long unit, long from, long length) {
+    }
+
+    /**
+     * Where {@code fault} lies, range by range.
+     *
+     * @throws IllegalArgumentException when it cannot be placed
+     */
+    List<FaultRange> place(WriteFault fault) throws IOException;
+
+    /** Has the drive record every change into {@code log}, in {@code dir}, from a durable start; its answer. */
+    String startRecording(Path dir, Path log) throws IOException;
+
+    /**
+     * The crash states of the recording in {@code dir}: {@code log} as the drive wrote it, {@code acknowledged}
+     * what the workload acknowledged, {@code powered} whether the power is still on, to look at the disk as the
+     * recording ended.
+     */
+    CrashStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
+            throws IOException;
+
+    /**
+     * Removes what the drive's server leaves mounted once it has stopped: {@code gone} when it could not be
+     * asked to stop (it died), {@code cut} once the power was cut.
+     */
+    void serverStopped(boolean gone, boolean cut);
+
+    /** Unmounts {@code mountPoint} lazily; teardown goes on whatever happens. */
+    static void unmountQuietly(Path mountPoint) {
+        try {
+            Mounts.unmountLazy(mountPoint);
+        } catch (IOException e) {
+            // teardown goes on; Leftovers names the mount if it stays
+        }
+    }
+}
