@@ -35,7 +35,6 @@ import java.util.function.Function;
  */
 final class BlockDisk implements ModelDisk {
 
-    private static final long RELEASE_WAIT_NANOS = 2_000_000_000L;
     private static final String BASE_IMAGE = "base.img";
 
     private final long sizeBytes;
@@ -243,11 +242,11 @@ final class BlockDisk implements ModelDisk {
         }
     }
 
-    /** Where the journal lies on the drive, found once: mkfs placed it, and it does not move. */
+    /** Where the journal lies on the drive, found once for its template: mkfs placed it, and it does not move. */
     private List<JournalPlace.Range> journal(Path image) {
         if (journal == null) {
             try {
-                journal = JournalPlace.of(fsType, image);
+                journal = served.journalPlace(template, fsType, image);
             } catch (IOException e) {
                 journal = List.of();
             }
@@ -370,7 +369,7 @@ final class BlockDisk implements ModelDisk {
         String backing = LoopDevices.backingFile(device);
         undo.push(() -> {
             detach(device, image);
-            awaitRelease(device, image);
+            LoopDevices.awaitRelease(device, image);
         });
         if (!image.toString().equals(backing)) {
             throw new LostLoopDevice(device + " was attached to " + image + " but maps " + (backing == null ? "nothing" : backing)
@@ -386,22 +385,6 @@ final class BlockDisk implements ModelDisk {
                 LoopDevices.detach(device);
             } catch (IOException e) {
                 // teardown goes on; Leftovers names the device if it stays attached
-            }
-        }
-    }
-
-    /**
-     * Waits a little for a detached device to let go of {@code image}: one whose filesystem was still
-     * busy is freed when that ends, and its last writes should still find the drive's server answering.
-     */
-    private static void awaitRelease(String device, Path image) {
-        long deadline = System.nanoTime() + RELEASE_WAIT_NANOS;
-        while (image.toString().equals(LoopDevices.backingFile(device)) && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
             }
         }
     }

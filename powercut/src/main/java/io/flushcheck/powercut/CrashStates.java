@@ -79,8 +79,6 @@ import org.apiguardian.api.API;
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class CrashStates {
 
-    private static final long RELEASE_WAIT_NANOS = 2_000_000_000L;
-
     /** The check run on each state's survivor. */
     @FunctionalInterface
     @API(status = API.Status.EXPERIMENTAL, since = "0.1")
@@ -450,7 +448,7 @@ public final class CrashStates {
             }
         } finally {
             LoopDevices.detach(loop);
-            awaitRelease(loop, image);
+            LoopDevices.awaitRelease(loop, image);
         }
     }
 
@@ -495,24 +493,5 @@ public final class CrashStates {
     private String place(RecordedWrite w) {
         String files = places.name(w.offset(), w.length());
         return w.length() + " bytes at drive byte " + w.offset() + (files.isEmpty() ? ", no file's data" : ", " + files);
-    }
-
-    /** Waits a little for the detached device to let go of the image, so that nothing of it outlives the check. */
-    private static void awaitRelease(String device, Path image) {
-        Path backing = Path.of("/sys/block", Path.of(device).getFileName().toString(), "loop", "backing_file");
-        long deadline = System.nanoTime() + RELEASE_WAIT_NANOS;
-        while (System.nanoTime() < deadline) {
-            try {
-                if (!Files.readString(backing).trim().equals(image.toString())) {
-                    return;
-                }
-                Thread.sleep(2);
-            } catch (IOException e) {
-                return; // detached: the kernel removed the attribute
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.flushcheck.powercut.internal.host;
 
+import io.flushcheck.powercut.internal.kernel.JournalPlace;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -45,6 +46,8 @@ public final class DriveHost {
     private final PrintStream commands;
     /** The templates this process holds, by what made them (filesystem, size, options), and their names there. */
     private final Map<String, String> templates = new HashMap<>();
+    /** Where each template's journal lies, by the template's key: every drive made from it holds it there. */
+    private final Map<String, List<JournalPlace.Range>> journals = new HashMap<>();
 
     private DriveHost(Process process) {
         this.process = process;
@@ -148,6 +151,25 @@ public final class DriveHost {
                         + reply.substring("failed ".length()));
             }
             return reply;
+        }
+
+        /**
+         * Where the journal of the filesystem on this drive lies ({@link JournalPlace}), {@code image} being the
+         * drive's image: found on the first drive of template {@code key} that asks, then the same for every drive
+         * of it, since mkfs placed it once and the drives start from its sectors. A failure is not kept.
+         */
+        public List<JournalPlace.Range> journalPlace(String key, String fsType, Path image) throws IOException {
+            synchronized (DriveHost.this) {
+                List<JournalPlace.Range> known = journals.get(key);
+                if (known != null) {
+                    return known;
+                }
+            }
+            List<JournalPlace.Range> found = JournalPlace.of(fsType, image);
+            synchronized (DriveHost.this) {
+                journals.putIfAbsent(key, found);
+            }
+            return found;
         }
 
         /** What this drive reads now becomes the template {@code key} names ({@link #mountDrive}). */

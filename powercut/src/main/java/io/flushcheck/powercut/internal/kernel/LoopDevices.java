@@ -116,6 +116,23 @@ public final class LoopDevices {
         }
     }
 
+    /**
+     * Waits up to two seconds for a detached {@code device} to let go of {@code image}: one whose filesystem was
+     * still busy is freed when that ends, and its last writes should still find the file (and a drive's server)
+     * there. Polls every 2 ms: a crash-state check detaches a device per state.
+     */
+    public static void awaitRelease(String device, Path image) {
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        while (image.toString().equals(backingFile(device)) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     /** True when the kernel reads and writes {@code device}'s file with direct I/O: its {@link #sysLoop} {@code dio} is 1. */
     public static boolean directIo(String device) {
         try {
