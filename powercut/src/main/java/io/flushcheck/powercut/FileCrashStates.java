@@ -24,7 +24,10 @@ final class FileCrashStates {
     private final int epochs;
     private final long operations;
 
-    /** The recording {@code recording}, kept in the disk's work directory {@code dir}, which it plays again in. */
+    /**
+     * The recording {@code recording}, played again in {@code dir}: the disk's work directory, or the one a load of
+     * a saved recording claimed ({@link CrashStates#load}).
+     */
     FileCrashStates(Path dir, Path recording, AcknowledgedRecords acknowledged) throws IOException {
         this.dir = dir;
         this.recording = recording;
@@ -36,6 +39,11 @@ final class FileCrashStates {
 
     private Path scratch() throws IOException {
         return Files.createDirectories(dir.resolve("replay"));
+    }
+
+    /** The tree's log of operations, which {@link CrashStates#save} keeps. */
+    Path recording() {
+        return recording;
     }
 
     AcknowledgedRecords acknowledged() {
