@@ -19,11 +19,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * A file model's recording saved, loaded back in another work directory and checked there, without root: the
  * states, their outcomes, their explanations and what must survive at each are those of the recording checked
- * where it was made, under the rules it was made with.
+ * where it was made, under the rules it was made with: a file replaced by renames of copies not synced
+ * ({@link FileCrashStatesTests#record}), some of whose states keep a rename and lose the bytes it names.
  */
 class SavedFileCrashStatesTests {
-
-    private static final int VALUES = 4;
 
     @TempDir
     Path tmp;
@@ -33,23 +32,6 @@ class SavedFileCrashStatesTests {
         TestDisks.requireFileModel();
     }
 
-    /** A file replaced by renames of copies not synced: some states keep a rename and lose the bytes it names. */
-    private static CrashStates record(SimulatedDisk disk) throws Exception {
-        Path dir = Files.createDirectories(disk.path().resolve("data"));
-        ReplacedFile.replace(dir, "config", "value 0", true);
-        return disk.recordCrashStates(acks -> {
-            for (int i = 1; i <= VALUES; i++) {
-                ReplacedFile.replace(dir, "config", "value " + i, false);
-                acks.add("value " + i);
-            }
-        });
-    }
-
-    private static CrashStateReport check(CrashStates states) throws IOException {
-        return states.check(1000, (survivor, mustSurvive) -> ReplacedFile.verify(survivor.resolve("data/config"),
-                mustSurvive));
-    }
-
     @ParameterizedTest
     @EnumSource(FileRules.class)
     void aLoadedRecordingHasTheSameStatesOutcomesAndIdAsTheOneSaved(FileRules rules) throws Exception {
@@ -57,19 +39,20 @@ class SavedFileCrashStatesTests {
         Path work = tmp.resolve("work");
         try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).sizeMiB(64).rules(rules)
                 .create(tmp.resolve("disk"))) {
-            CrashStates recorded = record(disk);
+            CrashStates recorded = FileCrashStatesTests.record(disk, false);
             String id = recorded.save(saved);
-            CrashStateReport here = check(recorded);
+            CrashStateReport here = FileCrashStatesTests.check(recorded);
 
             CrashStates loaded = CrashStates.load(saved, work);
 
             assertThat(loaded.model()).isEqualTo(DiskModel.FILE);
             assertThat(loaded.recordingId()).isEqualTo(id).hasSize(64);
-            assertThat(loaded.acknowledged().all()).isEqualTo(recorded.acknowledged().all()).hasSize(VALUES);
+            assertThat(loaded.acknowledged().all()).isEqualTo(recorded.acknowledged().all())
+                    .hasSize(FileCrashStatesTests.VALUES);
             assertThat(loaded.writes()).isEqualTo(recorded.writes()).isPositive();
             assertThat(loaded.epochs()).isEqualTo(recorded.epochs());
             assertThat(loaded.fs()).isEqualTo("files");
-            CrashStateReport there = check(loaded);
+            CrashStateReport there = FileCrashStatesTests.check(loaded);
             assertThat(outcomes(there)).isEqualTo(outcomes(here));
             assertThat(there.failing()).isPositive();
             assertThat(there.failures().get(0).explanation()).isEqualTo(here.failures().get(0).explanation())
@@ -88,7 +71,7 @@ class SavedFileCrashStatesTests {
         Path saved = tmp.resolve("saved");
         try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).sizeMiB(64)
                 .create(tmp.resolve("disk"))) {
-            record(disk).save(saved);
+            FileCrashStatesTests.record(disk, false).save(saved);
         }
         String manifest = Files.readString(saved.resolve(SavedRecording.MANIFEST));
         assertThat(manifest).startsWith("flushcheck recording 3\nmodel file\nlog ");
