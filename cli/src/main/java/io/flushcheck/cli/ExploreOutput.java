@@ -2,6 +2,7 @@ package io.flushcheck.cli;
 
 import io.flushcheck.powercut.CrashStateReport;
 import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.FileRules;
 import io.flushcheck.report.Json;
 import io.flushcheck.text.Escape;
 import java.util.ArrayList;
@@ -60,7 +61,7 @@ final class ExploreOutput {
         return model.name().toLowerCase(Locale.ROOT);
     }
 
-    static Document json(List<String> command, String verify, DiskModel model, String fs, int sizeMiB,
+    static Document json(List<String> command, String verify, DiskModel model, FileRules rules, String fs, int sizeMiB,
                          int atomicWriteBytes, ReplayOutput.Draw draw, ProgramStates.Recorded recorded,
                          CrashStateReport report, String recording) {
         List<State> states = new ArrayList<>();
@@ -69,7 +70,7 @@ final class ExploreOutput {
             states.add(new State(s.state(), s.lost(), s.passed(), f == null ? null : f.message(),
                     f == null || f.explanation().isEmpty() ? null : f.explanation()));
         }
-        return new Document(command, verify, word(model), fs, sizeMiB, atomicWriteBytes, "explore", recording,
+        return new Document(command, verify, word(model), rules == null ? null : rules.word(), fs, sizeMiB, atomicWriteBytes, "explore", recording,
                 report.maxStates(), draw,
                 recorded.commandExit(), recorded.flushes(), recorded.writes(), recorded.epochs(),
                 recorded.acknowledgements(), report.checked(), report.checked() - report.failing(), report.failing(),
@@ -83,6 +84,7 @@ final class ExploreOutput {
      * {@code flushcheck powercut --explore --json}.
      *
      * @param model           {@code block} or {@code file}
+     * @param rules           the file model's rules, {@code journaled} or {@code posix}; null on the block model
      * @param fs              the filesystem each state was mounted as; {@code files} on the file model
      * @param atomicWriteBytes the bytes the drive wrote atomically; 1 on the file model
      * @param recording       with --record, the recording's id (the SHA-256 of its manifest)
@@ -96,7 +98,7 @@ final class ExploreOutput {
      * @param leftOut         distinct states beyond the bound, not checked
      * @param states          every state checked, fewest writes lost first
      */
-    public record Document(List<String> command, String verify, String model, String fs, int sizeMiB,
+    public record Document(List<String> command, String verify, String model, String rules, String fs, int sizeMiB,
                            int atomicWriteBytes, String mode, @Json.LeftOutWhenNull String recording, int maxStates,
                            @Json.LeftOutWhenNull ReplayOutput.Draw draw, int commandExit, long flushes, int writes,
                            int epochs, int acknowledgements, int checked, int passed, int failed, int duplicates,

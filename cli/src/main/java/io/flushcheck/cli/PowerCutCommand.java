@@ -112,12 +112,13 @@ import picocli.CommandLine.Spec;
             "model the names column counts the name changes (create, rename, link, unlink) a cut discarded, a",
             "failing cut's row is followed by what it discarded, with the sync it missed (a cut's \"discarded\"",
             "in the JSON lists all of it), and a cut's \"lost\" says what only the model's rules lost.",
-            "With --explore --json: {\"mode\":\"explore\", \"maxStates\", \"commandExit\", \"flushes\", \"writes\",",
-            "\"epochs\", \"acknowledgements\", \"checked\", \"passed\", \"failed\", \"duplicates\", \"leftOut\",",
-            "\"states\":[{\"state\",\"lost\",\"passed\",\"failure\",\"explanation\"}], ...}, with --record its",
-            "\"recording\" id. With --replay --json: {\"mode\":\"replay\", \"recording\", \"shard\" (with --shard),",
-            "\"checked\", \"passed\", \"failed\", \"otherShards\", ..., \"states\":[{\"state\",\"lost\",\"checked\",",
-            "\"passed\",\"failure\",\"explanation\"}]}."},
+            "With --explore --json: {\"mode\":\"explore\", \"model\", \"rules\", \"maxStates\", \"commandExit\",",
+            "\"flushes\", \"writes\", \"epochs\", \"acknowledgements\", \"checked\", \"passed\", \"failed\",",
+            "\"duplicates\", \"leftOut\", \"states\":[{\"state\",\"lost\",\"passed\",\"failure\",\"explanation\"}],",
+            "...}, with --record its \"recording\" id; \"rules\" is the file model's (null on the block model),",
+            "and there \"writes\" counts operations. With --replay --json: {\"mode\":\"replay\", \"recording\",",
+            "\"shard\" (with --shard), \"model\", \"rules\", \"checked\", \"passed\", \"failed\", \"otherShards\", ...,",
+            "\"states\":[{\"state\",\"lost\",\"checked\",\"passed\",\"failure\",\"explanation\"}]}."},
         descriptionHeading = "%n", optionListHeading = "%noptions:%n", commandListHeading = "%ncommands:%n",
         footer = {"%nexit codes: 0 every verify passed, 1 some verify failed, 2 bad usage, 3 this machine cannot"
             + " run simulated disks (not root, no /dev/fuse, no free loop device) or a disk failed, 4 the output"
@@ -562,7 +563,7 @@ final class PowerCutCommand implements Job {
                     err.printf(Locale.ROOT, "flushcheck powercut: [%d/%d] crash states checked%n", done, total);
                 }
             });
-            out.print(output.json ? Json.write(ExploreOutput.json(command, verify, resolved, run.fs(),
+            out.print(output.json ? Json.write(ExploreOutput.json(command, verify, resolved, run.rules(), run.fs(),
                     (int) (sizeBytes() >> 20), run.atomicWriteBytes(), ReplayOutput.Draw.of(draw, seed), recorded, report,
                     id)) : ExploreOutput.text(disks(), resolved, recorded, report));
             out.flush();

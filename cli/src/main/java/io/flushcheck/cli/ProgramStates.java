@@ -115,6 +115,11 @@ final class ProgramStates implements AutoCloseable {
         return states.fs();
     }
 
+    /** The file model's rules, which its states follow; null on the block model. */
+    FileRules rules() {
+        return states.rules();
+    }
+
     /** The bytes the drive wrote atomically; 1 on the file model, which keeps or loses each operation whole. */
     int atomicWriteBytes() {
         return states.atomicWriteBytes();

@@ -72,8 +72,8 @@ final class ReplayMerge {
             seconds += doc.seconds();
         }
         return new ReplayOutput.Document(ReplayOutput.MODE, first.recording(), null, first.verify(), first.model(),
-                first.fs(), first.atomicWriteBytes(), first.maxStates(), first.draw(), first.writes(), first.epochs(),
-                first.acknowledgements(), checked, checked - failed, failed, 0, first.duplicates(), first.leftOut(),
+                first.rules(), first.fs(), first.atomicWriteBytes(), first.maxStates(), first.draw(), first.writes(),
+                first.epochs(), first.acknowledgements(), checked, checked - failed, failed, 0, first.duplicates(), first.leftOut(),
                 seconds, states);
     }
 

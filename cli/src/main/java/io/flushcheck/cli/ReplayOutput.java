@@ -59,7 +59,7 @@ final class ReplayOutput {
                     f == null || f.explanation().isEmpty() ? null : f.explanation()));
         }
         return new Document(MODE, states.recordingId(), shard == null ? null : shard.toString(), verify,
-                ExploreOutput.word(states.model()),
+                ExploreOutput.word(states.model()), states.rules() == null ? null : states.rules().word(),
                 states.fs(), states.atomicWriteBytes(), report.maxStates(), draw, states.writes(), states.epochs(),
                 states.acknowledged().all().size(), report.checked(), report.checked() - report.failing(),
                 report.failing(), report.otherShards(), report.duplicates(), report.leftOut(), report.seconds(), out);
@@ -90,7 +90,8 @@ final class ReplayOutput {
                     bool(s, "checked"), bool(s, "passed"), JsonInput.string(s, "failure"), explanation));
         }
         return new Document(MODE, required(JsonInput.string(m, "recording"), "recording"), JsonInput.string(m, "shard"),
-                JsonInput.string(m, "verify"), JsonInput.string(m, "model"), JsonInput.string(m, "fs"),
+                JsonInput.string(m, "verify"), JsonInput.string(m, "model"), JsonInput.string(m, "rules"),
+                JsonInput.string(m, "fs"),
                 (int) whole(m, "atomicWriteBytes"), (int) whole(m, "maxStates"), draw(m), (int) whole(m, "writes"),
                 (int) whole(m, "epochs"), (int) whole(m, "acknowledgements"), (int) whole(m, "checked"),
                 (int) whole(m, "passed"), (int) whole(m, "failed"), (int) whole(m, "otherShards"),
@@ -133,6 +134,8 @@ final class ReplayOutput {
      * @param recording   the recording's id: the SHA-256 of its manifest, the same in every shard's document
      * @param shard       {@code I/N} with --shard; left out where every state was checked (merged ones too)
      * @param model       the model the recording was made on: {@code block} or {@code file}
+     * @param rules       the file model's rules the recording was made under, {@code journaled} or {@code posix};
+     *                    null on the block model
      * @param fs          the filesystem each state was mounted as; {@code files} on the file model
      * @param writes      the writes the drive received; on the file model, the operations the tree did
      * @param checked     the states checked here
@@ -143,7 +146,7 @@ final class ReplayOutput {
      * @param states      every state within the bound, fewest writes lost first
      */
     public record Document(String mode, String recording, @Json.LeftOutWhenNull String shard, String verify,
-                           String model, String fs, int atomicWriteBytes, int maxStates,
+                           String model, String rules, String fs, int atomicWriteBytes, int maxStates,
                            @Json.LeftOutWhenNull Draw draw, int writes, int epochs,
                            int acknowledgements, int checked, int passed, int failed, int otherShards, int duplicates,
                            int leftOut, double seconds, List<State> states) {

@@ -77,6 +77,7 @@ class PowerCutFileExploreTests {
             throws Exception {
         Map<String, Object> replayed = kept.twoShardsInTwoProcessesCheckTheStatesOneReplayChecksAndMergeIntoItsReport();
         assertThat(replayed.get("model")).isEqualTo("file");
+        assertThat(replayed.get("rules")).isEqualTo("journaled");
         assertThat(replayed.get("fs")).isEqualTo("files");
         Path saved = tmp.resolve("recording");
         assertThat(Files.readString(saved.resolve("manifest.txt"))).startsWith("flushcheck recording 3\nmodel file\n");

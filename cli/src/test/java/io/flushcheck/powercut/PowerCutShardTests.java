@@ -44,6 +44,7 @@ class PowerCutShardTests {
     void twoShardsInTwoProcessesCheckTheStatesOneReplayChecksAndMergeIntoItsReport() throws Exception {
         Map<String, Object> one = kept.twoShardsInTwoProcessesCheckTheStatesOneReplayChecksAndMergeIntoItsReport();
         assertThat(one.get("model")).isEqualTo("block");
+        assertThat(one).as("the block model has its filesystem's rules").containsEntry("rules", null);
     }
 
     @Test

@@ -186,6 +186,14 @@ public final class CrashStates {
         return files != null ? DiskModel.FILE : DiskModel.BLOCK;
     }
 
+    /**
+     * The file model's rules the workload was recorded under, which its states follow, a loaded recording's
+     * included; null on the block model, whose states are its filesystem's.
+     */
+    public FileRules rules() {
+        return files != null ? files.rules() : null;
+    }
+
     /** The id of the recording once saved or as loaded ({@link #save}); null for one neither saved nor loaded. */
     public String recordingId() {
         return id;

@@ -1,6 +1,7 @@
 package io.flushcheck.powercut;
 
 import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
+import io.flushcheck.powercut.internal.files.TreeReplay;
 import io.flushcheck.powercut.internal.files.TreeStates;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,6 +24,7 @@ final class FileCrashStates {
     private final AcknowledgedRecords acknowledged;
     private final int epochs;
     private final long operations;
+    private final FileRules rules;
 
     /**
      * The recording {@code recording}, played again in {@code dir}: the disk's work directory, or the one a load of
@@ -35,6 +37,7 @@ final class FileCrashStates {
         TreeStates.Enumerated space = TreeStates.enumerate(recording, scratch(), 0);
         this.epochs = space.epochs();
         this.operations = space.operations();
+        this.rules = TreeReplay.journaled(recording) ? FileRules.JOURNALED : FileRules.POSIX;
     }
 
     private Path scratch() throws IOException {
@@ -44,6 +47,11 @@ final class FileCrashStates {
     /** The tree's log of operations, which {@link CrashStates#save} keeps. */
     Path recording() {
         return recording;
+    }
+
+    /** The rules the tree was recorded under, which its replays follow: the recording says them. */
+    FileRules rules() {
+        return rules;
     }
 
     AcknowledgedRecords acknowledged() {

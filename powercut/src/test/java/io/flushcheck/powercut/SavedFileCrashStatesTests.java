@@ -46,6 +46,7 @@ class SavedFileCrashStatesTests {
             CrashStates loaded = CrashStates.load(saved, work);
 
             assertThat(loaded.model()).isEqualTo(DiskModel.FILE);
+            assertThat(loaded.rules()).as("the recording names its rules").isEqualTo(recorded.rules()).isEqualTo(rules);
             assertThat(loaded.recordingId()).isEqualTo(id).hasSize(64);
             assertThat(loaded.acknowledged().all()).isEqualTo(recorded.acknowledged().all())
                     .hasSize(FileCrashStatesTests.VALUES);
