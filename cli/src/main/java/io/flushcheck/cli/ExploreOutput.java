@@ -70,8 +70,8 @@ final class ExploreOutput {
             states.add(new State(s.state(), s.lost(), s.passed(), f == null ? null : f.message(),
                     f == null || f.explanation().isEmpty() ? null : f.explanation()));
         }
-        return new Document(command, verify, word(model), rules == null ? null : rules.word(), fs, sizeMiB, atomicWriteBytes, "explore", recording,
-                report.maxStates(), draw,
+        return new Document(command, verify, word(model), rules == null ? null : rules.word(), fs, sizeMiB,
+                atomicWriteBytes, "explore", recording, report.maxStates(), draw,
                 recorded.commandExit(), recorded.flushes(), recorded.writes(), recorded.epochs(),
                 recorded.acknowledgements(), report.checked(), report.checked() - report.failing(), report.failing(),
                 report.duplicates(), report.leftOut(), report.seconds(), states);

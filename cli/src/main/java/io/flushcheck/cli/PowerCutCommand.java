@@ -531,8 +531,9 @@ final class PowerCutCommand implements Job {
                 rules.rules, command, verify, timeout == null ? 120 : timeout)) {
             if (!quiet) {
                 err.println("flushcheck powercut: " + Machine.modelLine(model, fs, rules.rules));
-                err.println("flushcheck powercut: the command runs once, the power on, " + (resolved == DiskModel.FILE
-                        ? "the file tree recording its operations and syncs" : "the drive recording its writes and flushes"));
+                err.println("flushcheck powercut: the command runs once, the power on, "
+                        + (resolved == DiskModel.FILE ? "the file tree recording its operations and syncs"
+                        : "the drive recording its writes and flushes"));
             }
             ProgramStates.Recorded recorded = run.record();
             if (recorded.commandExit() != 0) {
@@ -564,8 +565,8 @@ final class PowerCutCommand implements Job {
                 }
             });
             out.print(output.json ? Json.write(ExploreOutput.json(command, verify, resolved, run.rules(), run.fs(),
-                    (int) (sizeBytes() >> 20), run.atomicWriteBytes(), ReplayOutput.Draw.of(draw, seed), recorded, report,
-                    id)) : ExploreOutput.text(disks(), resolved, recorded, report));
+                    (int) (sizeBytes() >> 20), run.atomicWriteBytes(), ReplayOutput.Draw.of(draw, seed), recorded,
+                    report, id)) : ExploreOutput.text(disks(), resolved, recorded, report));
             out.flush();
             return report.failing() == 0 ? ExitCodes.OK : ExitCodes.VERIFY_FAILED;
         } catch (UsageException e) {

@@ -62,16 +62,16 @@ final class Replay {
             } catch (UnreadableRecordingException e) {
                 throw new UsageException("powercut --replay " + saved + ": " + e.getMessage());
             }
+            if (draw != null && states.model() == DiskModel.FILE) {
+                throw new UsageException("powercut --replay " + saved + ": --draw draws states of a block model's"
+                        + " recording, and this one is the file model's, whose states keep or lose each write on its own"
+                        + " already; leave --draw out");
+            }
             String missing = missing(states.model());
             if (missing != null) {
                 err.println("flushcheck powercut --replay: checking a " + ExploreOutput.word(states.model())
                         + " model's crash states needs " + missing + " here");
                 return ExitCodes.INTERNAL;
-            }
-            if (draw != null && states.model() == DiskModel.FILE) {
-                throw new UsageException("powercut --replay " + saved + ": --draw draws states of a block model's"
-                        + " recording, and this one is the file model's, whose states keep or lose each write on its own"
-                        + " already; leave --draw out");
             }
             if (draw != null) {
                 states.draw(draw.count(), draw.seed());
