@@ -1,6 +1,8 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.powercut.CrashStateReport;
+import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.FileRules;
 import io.flushcheck.report.Json;
 import io.flushcheck.text.Escape;
 import java.util.ArrayList;
@@ -18,12 +20,12 @@ final class ExploreOutput {
     private ExploreOutput() {
     }
 
-    /** What the disk was: {@code ext4 (256 MiB)}. */
-    static String text(String disks, ProgramStates.Recorded recorded, CrashStateReport report) {
+    /** What the disk was: {@code ext4 (256 MiB)}, or {@code the file model (256 MiB)}. */
+    static String text(String disks, DiskModel model, ProgramStates.Recorded recorded, CrashStateReport report) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "crash states of one run on %s: the command made %d flushes, %d writes in %d"
-                        + " epochs, %d acknowledgements%n", disks, recorded.flushes(), recorded.writes(), recorded.epochs(),
-                recorded.acknowledgements()));
+        sb.append(String.format(Locale.ROOT, "crash states of one run on %s: the command made %d flushes, %s in %d"
+                        + " epochs, %d acknowledgements%n", disks, recorded.flushes(), writes(model, recorded.writes()),
+                recorded.epochs(), recorded.acknowledgements()));
         sb.append(String.format(Locale.ROOT, "%d states checked in %.1f s, %d failing, %d duplicates checked once, %s%n",
                 report.checked(), report.seconds(), report.failing(), report.duplicates(),
                 report.leftOut() == 0 ? "none left out by the bound of " + report.maxStates()
@@ -46,17 +48,30 @@ final class ExploreOutput {
         return sb.toString();
     }
 
-    static Document json(List<String> command, String verify, String fs, int sizeMiB, int atomicWriteBytes,
-                         ReplayOutput.Draw draw, ProgramStates.Recorded recorded, CrashStateReport report,
-                         String recording) {
+    /**
+     * {@code n writes}, or on the file model, whose recording holds operations (names, writes, truncations,
+     * permission bits), {@code n operations}.
+     */
+    static String writes(DiskModel model, int n) {
+        return n + (model == DiskModel.FILE ? (n == 1 ? " operation" : " operations") : (n == 1 ? " write" : " writes"));
+    }
+
+    /** The word the JSON's {@code "model"} says: {@code block} or {@code file}. */
+    static String word(DiskModel model) {
+        return model.name().toLowerCase(Locale.ROOT);
+    }
+
+    static Document json(List<String> command, String verify, DiskModel model, FileRules rules, String fs, int sizeMiB,
+                         int atomicWriteBytes, ReplayOutput.Draw draw, ProgramStates.Recorded recorded,
+                         CrashStateReport report, String recording) {
         List<State> states = new ArrayList<>();
         for (CrashStateReport.State s : report.states()) {
             CrashStateReport.Failure f = s.failure();
             states.add(new State(s.state(), s.lost(), s.passed(), f == null ? null : f.message(),
                     f == null || f.explanation().isEmpty() ? null : f.explanation()));
         }
-        return new Document(command, verify, "block", fs, sizeMiB, atomicWriteBytes, "explore", recording,
-                report.maxStates(), draw,
+        return new Document(command, verify, word(model), rules == null ? null : rules.word(), fs, sizeMiB,
+                atomicWriteBytes, "explore", recording, report.maxStates(), draw,
                 recorded.commandExit(), recorded.flushes(), recorded.writes(), recorded.epochs(),
                 recorded.acknowledgements(), report.checked(), report.checked() - report.failing(), report.failing(),
                 report.duplicates(), report.leftOut(), report.seconds(), states);
@@ -68,18 +83,22 @@ final class ExploreOutput {
     /**
      * {@code flushcheck powercut --explore --json}.
      *
+     * @param model           {@code block} or {@code file}
+     * @param rules           the file model's rules, {@code journaled} or {@code posix}; null on the block model
+     * @param fs              the filesystem each state was mounted as; {@code files} on the file model
+     * @param atomicWriteBytes the bytes the drive wrote atomically; 1 on the file model
      * @param recording       with --record, the recording's id (the SHA-256 of its manifest)
      * @param maxStates       the bound on the states checked
      * @param draw            with --draw, the states drawn beyond those enumerated and their seed
      * @param flushes         the flushes the command made while it was recorded
-     * @param writes          the writes the drive received then
+     * @param writes          the writes the drive received then; on the file model, the operations the tree did
      * @param epochs          the runs of writes between two flushes (and after the last)
      * @param acknowledgements the lines the command wrote to {@code FLUSHCHECK_ACKS}
      * @param duplicates      states that left the same image as one checked, not checked again
      * @param leftOut         distinct states beyond the bound, not checked
      * @param states          every state checked, fewest writes lost first
      */
-    public record Document(List<String> command, String verify, String model, String fs, int sizeMiB,
+    public record Document(List<String> command, String verify, String model, String rules, String fs, int sizeMiB,
                            int atomicWriteBytes, String mode, @Json.LeftOutWhenNull String recording, int maxStates,
                            @Json.LeftOutWhenNull ReplayOutput.Draw draw, int commandExit, long flushes, int writes,
                            int epochs, int acknowledgements, int checked, int passed, int failed, int duplicates,

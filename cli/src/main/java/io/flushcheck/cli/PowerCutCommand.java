@@ -68,27 +68,33 @@ import picocli.CommandLine.Spec;
             "with --fail-once), with the power on, and cuts the power at the command's exit: VERIFY then",
             "shows whether the program acknowledged anything after the failed sync that did not survive.",
             "",
-            "--explore runs COMMAND once, the power on, while the drive records every write and flush (block model),",
-            "then checks every crash state of that run: for each epoch (the writes between two flushes, and after",
+            "--explore runs COMMAND once, the power on, while the drive records every write and flush, then",
+            "checks every crash state of that run: for each epoch (the writes between two flushes, and after",
             "the last) every prefix of its writes, each write lost with the later ones kept, and with",
             "--atomic-write-bytes under 4096 each written sector torn; states leaving the same image are checked",
             "once, the others fewest writes lost first, up to --max-states (those left out are counted); --draw N",
             "adds up to N states drawn from --seed S (default 1), each write of an epoch of three or more kept or",
-            "lost on its own, after those and within the bound; the same seed draws the same states. COMMAND",
+            "lost on its own, after those and within the bound; the same seed draws the same states. On the file",
+            "model the tree records its operations instead and an epoch ends at each sync; its states (what the",
+            "rules made durable, each prefix of the name changes, each write or truncation lost alone, all kept)",
+            "are written out as directories, with no mount and no root; --draw is the block model's. COMMAND",
             "finds in $FLUSHCHECK_ACKS the path of a file to append its acknowledgements to, a line each, once",
             "what it acknowledges is synced; flushcheck follows it and counts each line from the drive's flushes",
             "completed as it reads it. Each state is mounted (the filesystem replays its journal) and VERIFY runs",
             "there by sh -c, {dir} its path and {acks} a file of the lines acknowledged at or before the state's",
             "flushes, in order. The first failing states are explained by name: what differs from the same epoch",
-            "with all its writes kept, with the sync that would have kept it. Progress goes to stderr.",
+            "with all its writes kept (on the file model, the operations lost), with the sync that would have",
+            "kept it. Progress goes to stderr.",
             "",
             "--record DIR (with --explore) also keeps the recording in DIR, a new or empty directory: the drive's",
-            "image before the command (sparse), its log of writes and flushes, and manifest.txt, whose SHA-256 is",
-            "the recording's id; the states are still checked here. --replay DIR checks the states of a recording",
-            "kept so, on this machine or another (root, no COMMAND: it does not run again), with --max-states and",
-            "--verify and --draw as --explore takes them. --shard I/N checks only the states whose place in the enumeration",
-            "(from 0) is I-1 modulo N, so that N runs (a CI matrix, an indexed job) check every state once between",
-            "them; the others are listed as not checked. flushcheck powercut merge joins their --json documents.",
+            "image before the command (sparse) and its log of writes and flushes, or the file model's log of",
+            "operations, and manifest.txt, whose SHA-256 is the recording's id; the states are still checked",
+            "here. --replay DIR checks the states of a recording kept so, on this machine or another (a block",
+            "model's as root, a file model's as any user; no COMMAND: it does not run again), with --max-states,",
+            "--verify and --draw as --explore takes them. --shard I/N checks only the states whose place in the",
+            "enumeration (from 0) is I-1 modulo N, so that N runs (a CI matrix, an indexed job) check every state",
+            "once between them; the others are listed as not checked. flushcheck powercut merge joins their",
+            "--json documents.",
             "",
             "--model file simulates files instead, with no root: a tree of files served over FUSE (mounted by",
             "fusermount3), where a file's data is durable at its fsync or fdatasync; by default (--rules",
@@ -106,12 +112,13 @@ import picocli.CommandLine.Spec;
             "model the names column counts the name changes (create, rename, link, unlink) a cut discarded, a",
             "failing cut's row is followed by what it discarded, with the sync it missed (a cut's \"discarded\"",
             "in the JSON lists all of it), and a cut's \"lost\" says what only the model's rules lost.",
-            "With --explore --json: {\"mode\":\"explore\", \"maxStates\", \"commandExit\", \"flushes\", \"writes\",",
-            "\"epochs\", \"acknowledgements\", \"checked\", \"passed\", \"failed\", \"duplicates\", \"leftOut\",",
-            "\"states\":[{\"state\",\"lost\",\"passed\",\"failure\",\"explanation\"}], ...}, with --record its",
-            "\"recording\" id. With --replay --json: {\"mode\":\"replay\", \"recording\", \"shard\" (with --shard),",
-            "\"checked\", \"passed\", \"failed\", \"otherShards\", ..., \"states\":[{\"state\",\"lost\",\"checked\",",
-            "\"passed\",\"failure\",\"explanation\"}]}."},
+            "With --explore --json: {\"mode\":\"explore\", \"model\", \"rules\", \"maxStates\", \"commandExit\",",
+            "\"flushes\", \"writes\", \"epochs\", \"acknowledgements\", \"checked\", \"passed\", \"failed\",",
+            "\"duplicates\", \"leftOut\", \"states\":[{\"state\",\"lost\",\"passed\",\"failure\",\"explanation\"}],",
+            "...}, with --record its \"recording\" id; \"rules\" is the file model's (null on the block model),",
+            "and there \"writes\" counts operations. With --replay --json: {\"mode\":\"replay\", \"recording\",",
+            "\"shard\" (with --shard), \"model\", \"rules\", \"checked\", \"passed\", \"failed\", \"otherShards\", ...,",
+            "\"states\":[{\"state\",\"lost\",\"checked\",\"passed\",\"failure\",\"explanation\"}]}."},
         descriptionHeading = "%n", optionListHeading = "%noptions:%n", commandListHeading = "%ncommands:%n",
         footer = {"%nexit codes: 0 every verify passed, 1 some verify failed, 2 bad usage, 3 this machine cannot"
             + " run simulated disks (not root, no /dev/fuse, no free loop device) or a disk failed, 4 the output"
@@ -194,9 +201,9 @@ final class PowerCutCommand implements Job {
     Errno errno;
 
     @Option(names = "--explore", arity = "0",
-            description = "run the command once, the drive recording, and check every crash state of that run (block"
-                    + " model); the command writes its acknowledgements to $FLUSHCHECK_ACKS, a line each, and VERIFY"
-                    + " finds those made at or before the state's flushes in the file {acks}")
+            description = "run the command once, the disk recording, and check every crash state of that run; the"
+                    + " command writes its acknowledgements to $FLUSHCHECK_ACKS, a line each, and VERIFY finds those"
+                    + " made at or before the state's flushes in the file {acks}")
     boolean explore;
 
     @Option(names = "--max-states", paramLabel = "N", converter = Converters.MaxStates.class,
@@ -398,9 +405,11 @@ final class PowerCutCommand implements Job {
         }
     }
 
-    /** What only the block model uses. */
-    private static final List<String> BLOCK_ONLY = List.of("--fs", "--atomic-write-bytes", "--explore", "--max-states",
-            "--draw");
+    /**
+     * What only the block model uses: {@code --draw}'s states keep or lose each write of an epoch on its own, which
+     * the file model's states do already.
+     */
+    private static final List<String> BLOCK_ONLY = List.of("--fs", "--atomic-write-bytes", "--draw");
 
     private void checkUsage() throws UsageException {
         List<String> original = spec.commandLine().getParseResult().originalArgs();
@@ -517,11 +526,14 @@ final class PowerCutCommand implements Job {
     private int explore(PrintStream out, PrintStream err) throws UsageException {
         int bound = maxStates == null ? DEFAULT_MAX_STATES : maxStates;
         boolean quiet = output.quiet;
-        try (ProgramStates run = ProgramStates.open(Machine.workDir(), sizeBytes(), fs, atomicBytes(), command, verify,
-                timeout == null ? 120 : timeout)) {
+        DiskModel resolved = model.resolved();
+        try (ProgramStates run = ProgramStates.open(Machine.workDir(), resolved, sizeBytes(), fs, atomicBytes(),
+                rules.rules, command, verify, timeout == null ? 120 : timeout)) {
             if (!quiet) {
-                err.println("flushcheck powercut: the command runs once, the power on, the drive recording its writes"
-                        + " and flushes");
+                err.println("flushcheck powercut: " + Machine.modelLine(model, fs, rules.rules));
+                err.println("flushcheck powercut: the command runs once, the power on, "
+                        + (resolved == DiskModel.FILE ? "the file tree recording its operations and syncs"
+                        : "the drive recording its writes and flushes"));
             }
             ProgramStates.Recorded recorded = run.record();
             if (recorded.commandExit() != 0) {
@@ -539,9 +551,9 @@ final class PowerCutCommand implements Job {
             run.draw(ReplayOutput.Draw.of(draw, seed));
             int total = run.states(bound);
             if (!quiet) {
-                err.printf(Locale.ROOT, "flushcheck powercut: %d flushes, %d writes, %d acknowledgements in %.1f s;"
-                        + " checking %d crash states%n", recorded.flushes(), recorded.writes(), recorded.acknowledgements(),
-                        recorded.seconds(), total);
+                err.printf(Locale.ROOT, "flushcheck powercut: %d flushes, %s, %d acknowledgements in %.1f s;"
+                        + " checking %d crash states%n", recorded.flushes(), ExploreOutput.writes(resolved,
+                        recorded.writes()), recorded.acknowledgements(), recorded.seconds(), total);
             }
             long[] shown = {System.nanoTime()};
             CrashStateReport report = run.check(bound, done -> {
@@ -552,8 +564,9 @@ final class PowerCutCommand implements Job {
                     err.printf(Locale.ROOT, "flushcheck powercut: [%d/%d] crash states checked%n", done, total);
                 }
             });
-            out.print(output.json ? Json.write(ExploreOutput.json(command, verify, fs, (int) (sizeBytes() >> 20),
-                    atomicBytes(), ReplayOutput.Draw.of(draw, seed), recorded, report, id)) : ExploreOutput.text(disks(), recorded, report));
+            out.print(output.json ? Json.write(ExploreOutput.json(command, verify, resolved, run.rules(), run.fs(),
+                    (int) (sizeBytes() >> 20), run.atomicWriteBytes(), ReplayOutput.Draw.of(draw, seed), recorded,
+                    report, id)) : ExploreOutput.text(disks(), resolved, recorded, report));
             out.flush();
             return report.failing() == 0 ? ExitCodes.OK : ExitCodes.VERIFY_FAILED;
         } catch (UsageException e) {

@@ -3,9 +3,11 @@ package io.flushcheck.cli;
 import io.flushcheck.powercut.CrashStateReport;
 import io.flushcheck.powercut.CrashStates;
 import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.LoggedWorld;
 import io.flushcheck.powercut.ProcessWorld;
 import io.flushcheck.powercut.SimulatedDisk;
+import io.flushcheck.powercut.SimulatedDiskBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,11 +15,13 @@ import java.util.List;
 import java.util.function.IntConsumer;
 
 /**
- * Every crash state of one run of a user's command: the command runs once on a block-model disk whose drive
- * records every write and flush, with {@code FLUSHCHECK_ACKS} naming a file it writes its acknowledgements to,
- * a line each, which is followed as it grows and each line stamped with the drive's completed flushes. Each
- * state is then mounted and the verify run there by {@code sh -c}, in a world of its own, with {@code {dir}}
- * naming the state and {@code {acks}} a file of the lines acknowledged at or before the state's flush count.
+ * Every crash state of one run of a user's command: the command runs once on a disk that records it (on the
+ * block model the drive's every write and flush, on the file model the tree's every operation and sync), with
+ * {@code FLUSHCHECK_ACKS} naming a file it writes its acknowledgements to, a line each, which is followed as it
+ * grows and each line stamped with the disk's completed flushes. Each state is then mounted (on the file model,
+ * written out as a directory) and the verify run there by {@code sh -c}, in a world of its own, with
+ * {@code {dir}} naming the state and {@code {acks}} a file of the lines acknowledged at or before the state's
+ * flush count.
  */
 final class ProgramStates implements AutoCloseable {
 
@@ -45,11 +49,17 @@ final class ProgramStates implements AutoCloseable {
         this.timeoutSeconds = timeoutSeconds;
     }
 
-    /** A fresh block-model disk for the command; closing this removes it, the recording and its states with it. */
-    static ProgramStates open(Path work, long sizeBytes, String fs, int atomicWriteBytes, List<String> command,
-                              String verify, double timeoutSeconds) throws IOException {
-        SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeBytes(sizeBytes).fs(fs)
-                .atomicWriteBytes(atomicWriteBytes).create(work);
+    /**
+     * A fresh disk of {@code model} (block or file) for the command: {@code fs} and {@code atomicWriteBytes} are the
+     * block model's, {@code rules} the file model's. Closing this removes it, the recording and its states with it.
+     */
+    static ProgramStates open(Path work, DiskModel model, long sizeBytes, String fs, int atomicWriteBytes,
+                              FileRules rules, List<String> command, String verify, double timeoutSeconds)
+            throws IOException {
+        // The other model's options stay out: the builder refuses them rather than ignore them.
+        SimulatedDiskBuilder b = SimulatedDisk.builder().model(model).sizeBytes(sizeBytes);
+        SimulatedDisk disk = (model == DiskModel.FILE ? b.rules(rules) : b.fs(fs).atomicWriteBytes(atomicWriteBytes))
+                .create(work);
         return new ProgramStates(disk, work, command, verify, timeoutSeconds);
     }
 
@@ -100,12 +110,30 @@ final class ProgramStates implements AutoCloseable {
         }
     }
 
+    /** The filesystem each state is mounted as: {@code files} on the file model, whose states are directories. */
+    String fs() {
+        return states.fs();
+    }
+
+    /** The file model's rules, which its states follow; null on the block model. */
+    FileRules rules() {
+        return states.rules();
+    }
+
+    /** The bytes the drive wrote atomically; 1 on the file model, which keeps or loses each operation whole. */
+    int atomicWriteBytes() {
+        return states.atomicWriteBytes();
+    }
+
     /** The states {@link #check} checks with the bound {@code maxStates}. */
     int states(int maxStates) {
         return states.states(maxStates);
     }
 
-    /** Mounts each state, up to {@code maxStates}, and runs the verify there; {@code done} hears each one checked. */
+    /**
+     * Mounts (on the file model, writes out) each state, up to {@code maxStates}, and runs the verify there;
+     * {@code done} hears each one checked.
+     */
     CrashStateReport check(int maxStates, IntConsumer done) throws IOException {
         return states.check(maxStates, new VerifyCommand(verify, work, timeoutSeconds, done));
     }

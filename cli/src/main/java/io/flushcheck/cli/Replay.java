@@ -2,6 +2,7 @@ package io.flushcheck.cli;
 
 import io.flushcheck.powercut.CrashStateReport;
 import io.flushcheck.powercut.CrashStates;
+import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.UnreadableRecordingException;
 import io.flushcheck.report.Json;
 import io.flushcheck.text.Escape;
@@ -53,16 +54,6 @@ final class Replay {
             throw new UsageException("powercut --replay " + saved + ": no such directory (keep a recording there with"
                     + " --explore --record DIR)");
         }
-        String missing = !Machine.isRoot() ? "root (to attach loop devices and mount)" : null;
-        for (String tool : List.of("losetup", "mount", "umount", "setsid", "setpriv", "unshare")) {
-            if (missing == null && Machine.which(tool) == null) {
-                missing = "the " + tool + " command (util-linux)";
-            }
-        }
-        if (missing != null) {
-            err.println("flushcheck powercut --replay: checking crash states needs " + missing + " here");
-            return ExitCodes.INTERNAL;
-        }
         Path work = Machine.workDir();
         try {
             CrashStates states;
@@ -70,6 +61,17 @@ final class Replay {
                 states = CrashStates.load(saved, work);
             } catch (UnreadableRecordingException e) {
                 throw new UsageException("powercut --replay " + saved + ": " + e.getMessage());
+            }
+            if (draw != null && states.model() == DiskModel.FILE) {
+                throw new UsageException("powercut --replay " + saved + ": --draw draws states of a block model's"
+                        + " recording, and this one is the file model's, whose states keep or lose each write on its own"
+                        + " already; leave --draw out");
+            }
+            String missing = missing(states.model());
+            if (missing != null) {
+                err.println("flushcheck powercut --replay: checking a " + ExploreOutput.word(states.model())
+                        + " model's crash states needs " + missing + " here");
+                return ExitCodes.INTERNAL;
             }
             if (draw != null) {
                 states.draw(draw.count(), draw.seed());
@@ -79,8 +81,9 @@ final class Replay {
                     : Math.max(0, (total - shard.fromZero() + shard.count() - 1) / shard.count());
             boolean quiet = output.quiet;
             if (!quiet) {
-                err.printf(Locale.ROOT, "flushcheck powercut: recording %s: %d writes, %d acknowledgements; checking %d"
-                        + " of its %d crash states%s%n", states.recordingId(), states.writes(),
+                err.printf(Locale.ROOT, "flushcheck powercut: recording %s (the %s model): %s, %d acknowledgements;"
+                        + " checking %d of its %d crash states%s%n", states.recordingId(),
+                        ExploreOutput.word(states.model()), ExploreOutput.writes(states.model(), states.writes()),
                         states.acknowledged().all().size(), mine, total, shard == null ? "" : " (shard " + shard + ")");
             }
             long[] shown = {System.nanoTime()};
@@ -105,6 +108,24 @@ final class Replay {
         } finally {
             delete(work);
         }
+    }
+
+    /**
+     * What this machine lacks to check the states of a recording made on {@code model}: a block model's are
+     * mounted (root, loop devices), a file model's are directories; each verify runs in a world of its own.
+     */
+    private static String missing(DiskModel model) {
+        if (model == DiskModel.BLOCK && !Machine.isRoot()) {
+            return "root (to attach loop devices and mount)";
+        }
+        List<String> tools = model == DiskModel.BLOCK ? List.of("losetup", "mount", "umount", "setsid", "setpriv",
+                "unshare") : List.of("setsid", "setpriv", "unshare");
+        for (String tool : tools) {
+            if (Machine.which(tool) == null) {
+                return "the " + tool + " command (util-linux)";
+            }
+        }
+        return null;
     }
 
     /** The work directory: the check removed its image and mount point; its marks for a cleanup stay till here. */

@@ -72,9 +72,9 @@ final class ReplayMerge {
             seconds += doc.seconds();
         }
         return new ReplayOutput.Document(ReplayOutput.MODE, first.recording(), null, first.verify(), first.model(),
-                first.fs(), first.atomicWriteBytes(), first.maxStates(), first.draw(), first.writes(), first.epochs(),
-                first.acknowledgements(), checked, checked - failed, failed, 0, first.duplicates(), first.leftOut(),
-                seconds, states);
+                first.rules(), first.fs(), first.atomicWriteBytes(), first.maxStates(), first.draw(), first.writes(),
+                first.epochs(), first.acknowledgements(), checked, checked - failed, failed, 0, first.duplicates(),
+                first.leftOut(), seconds, states);
     }
 
     private static int count(String name, ReplayOutput.Document doc) {

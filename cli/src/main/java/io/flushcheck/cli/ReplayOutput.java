@@ -2,6 +2,7 @@ package io.flushcheck.cli;
 
 import io.flushcheck.powercut.CrashStateReport;
 import io.flushcheck.powercut.CrashStates;
+import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.report.Json;
 import io.flushcheck.report.JsonInput;
 import io.flushcheck.text.Escape;
@@ -24,10 +25,11 @@ final class ReplayOutput {
 
     static String text(Path saved, Shard shard, CrashStates states, CrashStateReport report) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "crash states of the recording in %s (%s, %d writes in %d epochs, %d"
-                        + " acknowledgements), recording %s%s%n", Escape.of(saved.toString()), states.fs(), states.writes(),
-                states.epochs(), states.acknowledged().all().size(), states.recordingId(),
-                shard == null ? "" : ", shard " + shard));
+        sb.append(String.format(Locale.ROOT, "crash states of the recording in %s (%s, %s in %d epochs, %d"
+                        + " acknowledgements), recording %s%s%n", Escape.of(saved.toString()),
+                states.model() == DiskModel.FILE ? "the file model" : states.fs(),
+                ExploreOutput.writes(states.model(), states.writes()), states.epochs(),
+                states.acknowledged().all().size(), states.recordingId(), shard == null ? "" : ", shard " + shard));
         sb.append(String.format(Locale.ROOT, "%d states checked in %.1f s, %d failing, %d duplicates checked once, %s%s%n",
                 report.checked(), report.seconds(), report.failing(), report.duplicates(),
                 report.leftOut() == 0 ? "none left out by the bound of " + report.maxStates()
@@ -56,7 +58,8 @@ final class ReplayOutput {
             out.add(new State(s.state(), s.lost(), s.checked(), s.passed(), f == null ? null : f.message(),
                     f == null || f.explanation().isEmpty() ? null : f.explanation()));
         }
-        return new Document(MODE, states.recordingId(), shard == null ? null : shard.toString(), verify, "block",
+        return new Document(MODE, states.recordingId(), shard == null ? null : shard.toString(), verify,
+                ExploreOutput.word(states.model()), states.rules() == null ? null : states.rules().word(),
                 states.fs(), states.atomicWriteBytes(), report.maxStates(), draw, states.writes(), states.epochs(),
                 states.acknowledged().all().size(), report.checked(), report.checked() - report.failing(),
                 report.failing(), report.otherShards(), report.duplicates(), report.leftOut(), report.seconds(), out);
@@ -87,7 +90,8 @@ final class ReplayOutput {
                     bool(s, "checked"), bool(s, "passed"), JsonInput.string(s, "failure"), explanation));
         }
         return new Document(MODE, required(JsonInput.string(m, "recording"), "recording"), JsonInput.string(m, "shard"),
-                JsonInput.string(m, "verify"), JsonInput.string(m, "model"), JsonInput.string(m, "fs"),
+                JsonInput.string(m, "verify"), JsonInput.string(m, "model"), JsonInput.string(m, "rules"),
+                JsonInput.string(m, "fs"),
                 (int) whole(m, "atomicWriteBytes"), (int) whole(m, "maxStates"), draw(m), (int) whole(m, "writes"),
                 (int) whole(m, "epochs"), (int) whole(m, "acknowledgements"), (int) whole(m, "checked"),
                 (int) whole(m, "passed"), (int) whole(m, "failed"), (int) whole(m, "otherShards"),
@@ -129,6 +133,11 @@ final class ReplayOutput {
      *
      * @param recording   the recording's id: the SHA-256 of its manifest, the same in every shard's document
      * @param shard       {@code I/N} with --shard; left out where every state was checked (merged ones too)
+     * @param model       the model the recording was made on: {@code block} or {@code file}
+     * @param rules       the file model's rules the recording was made under, {@code journaled} or {@code posix};
+     *                    null on the block model
+     * @param fs          the filesystem each state was mounted as; {@code files} on the file model
+     * @param writes      the writes the drive received; on the file model, the operations the tree did
      * @param checked     the states checked here
      * @param otherShards the states within the bound another shard checks, not checked here
      * @param duplicates  states that left the same image as one checked, not checked again
@@ -137,7 +146,7 @@ final class ReplayOutput {
      * @param states      every state within the bound, fewest writes lost first
      */
     public record Document(String mode, String recording, @Json.LeftOutWhenNull String shard, String verify,
-                           String model, String fs, int atomicWriteBytes, int maxStates,
+                           String model, String rules, String fs, int atomicWriteBytes, int maxStates,
                            @Json.LeftOutWhenNull Draw draw, int writes, int epochs,
                            int acknowledgements, int checked, int passed, int failed, int otherShards, int duplicates,
                            int leftOut, double seconds, List<State> states) {

@@ -147,14 +147,15 @@ class PowerCutUsageTests {
     }
 
     @Test
-    void exploringTakesTheBlockModelAndNoOptionThatChoosesCuts() {
-        assertUsageError(run("powercut", "--model", "file", "--explore", "--verify", VERIFY, "--", "touch", "{dir}/x"),
-                "powercut: --explore applies to the block model, not to the file model; leave it out, or run as root"
-                        + " with --model block");
-        assertUsageError(run("powercut", "--model", "file", "--explore", "--max-states", "10", "--verify", VERIFY, "--",
+    void exploringTakesEitherModelDrawsOnTheBlockModelOnlyAndTakesNoOptionThatChoosesCuts() {
+        assertUsageError(run("powercut", "--model", "file", "--explore", "--draw", "10", "--verify", VERIFY, "--",
                         "touch", "{dir}/x"),
-                "powercut: --explore and --max-states apply to the block model, not to the file model; leave them out,"
-                        + " or run as root with --model block");
+                "powercut: --draw applies to the block model, not to the file model; leave it out, or run as root"
+                        + " with --model block");
+        assertUsageError(run("powercut", "--model", "file", "--explore", "--max-states", "10", "--atomic-write-bytes",
+                        "512", "--draw", "3", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "powercut: --atomic-write-bytes and --draw apply to the block model, not to the file model; leave them"
+                        + " out, or run as root with --model block");
         assertUsageError(run("powercut", "--max-states", "10", "--verify", VERIFY, "--", "touch", "{dir}/x"),
                 "powercut: --max-states bounds the states --explore checks; give --explore too");
         assertUsageError(run("powercut", "--explore", "--cuts", "3", "--after-flushes", "1", "--verify", VERIFY, "--",

@@ -45,7 +45,7 @@ class ReplayMergeTests {
     void shardsOfDifferentDrawsDoNotMerge() {
         ReplayOutput.Document drawn = shard(1);
         drawn = new ReplayOutput.Document(drawn.mode(), drawn.recording(), drawn.shard(), drawn.verify(), drawn.model(),
-                drawn.fs(), drawn.atomicWriteBytes(), drawn.maxStates(), new ReplayOutput.Draw(5, 1), drawn.writes(),
+                drawn.rules(), drawn.fs(), drawn.atomicWriteBytes(), drawn.maxStates(), new ReplayOutput.Draw(5, 1), drawn.writes(),
                 drawn.epochs(), drawn.acknowledgements(), drawn.checked(), drawn.passed(), drawn.failed(),
                 drawn.otherShards(), drawn.duplicates(), drawn.leftOut(), drawn.seconds(), drawn.states());
         List<ReplayOutput.Document> docs = List.of(drawn, shard(2));
@@ -73,7 +73,7 @@ class ReplayMergeTests {
                         failed <= CrashStates.EXPLAINED ? List.of("record " + i + " missing") : null));
             }
         }
-        return new ReplayOutput.Document(ReplayOutput.MODE, "f".repeat(64), n + "/2", "check {dir}", "block", "ext4",
+        return new ReplayOutput.Document(ReplayOutput.MODE, "f".repeat(64), n + "/2", "check {dir}", "block", null, "ext4",
                 4096, 8, null, 20, 4, 6, checked, checked - failed, failed, PASSES.length - checked, 0, 0, 1.5, states);
     }
 }

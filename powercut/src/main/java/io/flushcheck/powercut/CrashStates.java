@@ -73,8 +73,8 @@ import org.apiguardian.api.API;
  * permission bits and bytes are checked once; the rest in order of the operations they lose, fewest first,
  * up to the bound. A failing state is explained by the operations it lost, in the order made, each with the
  * sync that would have kept it, as {@link PowerCut#discarded()} says a cut's. {@link #writes()} counts the
- * operations, {@link #atomicWriteBytes()} is 1 and {@link #fs()} is {@code files}; such a recording is not
- * saved ({@link #save}).
+ * operations, {@link #atomicWriteBytes()} is 1 and {@link #fs()} is {@code files}. Its recording is the
+ * tree's log of operations alone, which {@link #save} keeps and {@link #load} checks without root or a mount.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class CrashStates {
@@ -139,27 +139,26 @@ public final class CrashStates {
 
     /**
      * Keeps the recording in {@code saved}, a directory made now (or empty): the drive's image before the workload
-     * (copied sparse), its log of writes and flushes, and a text manifest of the rest (what was acknowledged with
-     * the flushes completed then, the filesystem, the atomic unit, the files' places on the drive and the names
-     * as the recording ended). {@link #load} reads it back, on this machine or another, to check its states there.
+     * (copied sparse), its log of writes and flushes, and a text manifest of the rest (the model, what was
+     * acknowledged with the flushes completed then, the filesystem, the atomic unit, the files' places on the drive
+     * and the names as the recording ended). On the file model: the tree's log of operations (which starts with
+     * the tree as it was and names the rules) and the manifest of the model and what was acknowledged. {@link #load}
+     * reads it back, on this machine or another, to check its states there.
      *
-     * @return the recording's id: the SHA-256 of its manifest, which names the log's own hash
-     * @throws UnsupportedOperationException for a recording on the file model
+     * @return the recording's id: the SHA-256 of its manifest, which names each file's own hash
      */
     public String save(Path saved) throws IOException {
-        if (files != null) {
-            throw new UnsupportedOperationException("only the block model's recordings are saved: a file model's is"
-                    + " checked where it was made");
-        }
-        id = SavedRecording.save(saved, base, log, acknowledged, fsType, atomicUnit, places, ended);
+        id = files != null ? SavedRecording.saveFiles(saved, files.recording(), acknowledged)
+                : SavedRecording.save(saved, base, log, acknowledged, fsType, atomicUnit, places, ended);
         return id;
     }
 
     /**
      * The recording {@link #save} kept in {@code saved}, to be checked here: the states' images and their mount
      * point are made in {@code work}, a directory this makes, marked as flushcheck's so that a cleanup after a
-     * killed run finds it; each is removed once checked, and the caller deletes {@code work} when done. Root only,
-     * as every check: the states are mounted.
+     * killed run finds it; each is removed once checked, and the caller deletes {@code work} when done. A block
+     * model's recording is checked as root, as every check of it: the states are mounted. A file model's needs no
+     * root: its states are written out as plain directories ({@link #model()} says which it is).
      *
      * @throws UnreadableRecordingException when {@code saved} holds no whole recording: a file missing, cut short or
      *                                      changed since it was saved
@@ -167,12 +166,30 @@ public final class CrashStates {
      */
     public static CrashStates load(Path saved, Path work) throws IOException {
         SavedRecording.Loaded r = SavedRecording.load(saved);
-        List<Epoch> epochs = Recording.epochs(r.log());
-        Path claimed = Leftovers.claim(work);
-        CrashStates states = new CrashStates(claimed, claimed, r.base(), r.log(), epochs, r.acknowledged(), r.fsType(),
-                r.atomicUnit(), r.places(), r.ended());
+        CrashStates states;
+        if (r.model() == DiskModel.FILE) {
+            states = new CrashStates(new FileCrashStates(Leftovers.claim(work), r.log(), r.acknowledged()));
+        } else {
+            List<Epoch> epochs = Recording.epochs(r.log());
+            Path claimed = Leftovers.claim(work);
+            states = new CrashStates(claimed, claimed, r.base(), r.log(), epochs, r.acknowledged(), r.fsType(),
+                    r.atomicUnit(), r.places(), r.ended());
+        }
         states.id = r.id();
         return states;
+    }
+
+    /** The model the workload was recorded on: {@link DiskModel#BLOCK} or {@link DiskModel#FILE}. */
+    public DiskModel model() {
+        return files != null ? DiskModel.FILE : DiskModel.BLOCK;
+    }
+
+    /**
+     * The file model's rules the workload was recorded under, which its states follow, a loaded recording's
+     * included; null on the block model, whose states are its filesystem's.
+     */
+    public FileRules rules() {
+        return files != null ? files.rules() : null;
     }
 
     /** The id of the recording once saved or as loaded ({@link #save}); null for one neither saved nor loaded. */

@@ -1,6 +1,7 @@
 package io.flushcheck.powercut;
 
 import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
+import io.flushcheck.powercut.internal.files.TreeReplay;
 import io.flushcheck.powercut.internal.files.TreeStates;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,8 +24,12 @@ final class FileCrashStates {
     private final AcknowledgedRecords acknowledged;
     private final int epochs;
     private final long operations;
+    private final FileRules rules;
 
-    /** The recording {@code recording}, kept in the disk's work directory {@code dir}, which it plays again in. */
+    /**
+     * The recording {@code recording}, played again in {@code dir}: the disk's work directory, or the one a load of
+     * a saved recording claimed ({@link CrashStates#load}).
+     */
     FileCrashStates(Path dir, Path recording, AcknowledgedRecords acknowledged) throws IOException {
         this.dir = dir;
         this.recording = recording;
@@ -32,10 +37,21 @@ final class FileCrashStates {
         TreeStates.Enumerated space = TreeStates.enumerate(recording, scratch(), 0);
         this.epochs = space.epochs();
         this.operations = space.operations();
+        this.rules = TreeReplay.journaled(recording) ? FileRules.JOURNALED : FileRules.POSIX;
     }
 
     private Path scratch() throws IOException {
         return Files.createDirectories(dir.resolve("replay"));
+    }
+
+    /** The tree's log of operations, which {@link CrashStates#save} keeps. */
+    Path recording() {
+        return recording;
+    }
+
+    /** The rules the tree was recorded under, which its replays follow: the recording says them. */
+    FileRules rules() {
+        return rules;
     }
 
     AcknowledgedRecords acknowledged() {

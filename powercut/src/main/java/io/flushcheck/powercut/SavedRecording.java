@@ -23,23 +23,28 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A recording of {@link CrashStates} kept in a directory, to be checked elsewhere: the base image (copied
- * sparse), the drive's write log, and a text manifest, a line a fact, versioned by its first line. Strings are
- * URL-encoded, so that a record or a name with spaces or line breaks stays one field of one line. The
- * recording's id is the SHA-256 of the manifest, which names both files' sizes and SHA-256 (the image's of its
- * content, {@link ImageContent#sha256}, so that holes and written zeros count alike): two shards' reports of one
- * recording carry the same id, of different recordings different ones. A load checks both files against it.
+ * A recording of {@link CrashStates} kept in a directory, to be checked elsewhere, with a text manifest, a line a
+ * fact, versioned by its first line, whose second names the model. The block model's: the base image (copied
+ * sparse) and the drive's write log. The file model's: the tree's log of operations alone, which starts with the
+ * tree as it was and names its rules. Strings are URL-encoded, so that a record or a name with spaces or line
+ * breaks stays one field of one line. The recording's id is the SHA-256 of the manifest, which names each file's
+ * size and SHA-256 (the image's of its content, {@link ImageContent#sha256}, so that holes and written zeros count
+ * alike): two shards' reports of one recording carry the same id, of different recordings different ones. A load
+ * checks each file against it.
  */
 final class SavedRecording {
 
     static final String MANIFEST = "manifest.txt";
     static final String BASE = "base.img";
     static final String LOG = "recording.log";
-    private static final String VERSION = "flushcheck recording 2";
+    private static final String VERSION = "flushcheck recording 3";
 
-    /** What {@link #load} read: the files stay where they are, in the saved directory. */
-    record Loaded(String id, Path base, Path log, AcknowledgedRecords acknowledged, String fsType, int atomicUnit,
-                  WritePlaces places, TreeView ended) {
+    /**
+     * What {@link #load} read: the files stay where they are, in the saved directory. A file model's has no
+     * {@code base}, {@code fsType}, {@code places} or {@code ended}: null, and its {@code atomicUnit} is 1.
+     */
+    record Loaded(String id, DiskModel model, Path base, Path log, AcknowledgedRecords acknowledged, String fsType,
+                  int atomicUnit, WritePlaces places, TreeView ended) {
     }
 
     private SavedRecording() {
@@ -48,23 +53,13 @@ final class SavedRecording {
     /** Saves into {@code dir}, made now (an empty one is taken); returns the recording's id. */
     static String save(Path dir, Path base, Path log, AcknowledgedRecords acknowledged, String fsType, int atomicUnit,
                        WritePlaces places, TreeView ended) throws IOException {
-        Files.createDirectories(dir);
-        try (var entries = Files.list(dir)) {
-            if (entries.findAny().isPresent()) {
-                throw new IOException("cannot save a recording in " + dir + ": it is not empty");
-            }
-        }
+        empty(dir);
         String baseSha256 = SparseCopy.copy(base, dir.resolve(BASE));
-        Files.copy(log, dir.resolve(LOG));
-        StringBuilder m = new StringBuilder(VERSION).append('\n');
+        StringBuilder m = new StringBuilder(VERSION).append('\n').append("model block\n");
         m.append("fs ").append(word(fsType)).append('\n');
         m.append("atomic-unit ").append(atomicUnit).append('\n');
         m.append("base ").append(Files.size(base)).append(' ').append(baseSha256).append('\n');
-        m.append("log ").append(Files.size(log)).append(' ').append(sha256(log)).append('\n');
-        for (AcknowledgedRecords.Ack a : acknowledged.noted()) {
-            m.append("ack ").append(a.flushes()).append(' ').append(a.failuresBefore()).append(' ')
-                    .append(word(a.record())).append('\n');
-        }
+        log(dir, log, acknowledged, m);
         for (WritePlaces.Owned o : places.owned()) {
             m.append("place ").append(o.device()).append(' ').append(o.logical()).append(' ').append(o.length())
                     .append(' ').append(word(o.name())).append('\n');
@@ -79,6 +74,40 @@ final class SavedRecording {
                         .append(word(e.getKey())).append('\n');
             }
         }
+        return manifest(dir, m);
+    }
+
+    /**
+     * Saves a file model's recording into {@code dir}, made now (an empty one is taken): its log of operations,
+     * which holds the rules and the tree as it was, and what was acknowledged; returns the recording's id.
+     */
+    static String saveFiles(Path dir, Path log, AcknowledgedRecords acknowledged) throws IOException {
+        empty(dir);
+        StringBuilder m = new StringBuilder(VERSION).append('\n').append("model file\n");
+        log(dir, log, acknowledged, m);
+        return manifest(dir, m);
+    }
+
+    private static void empty(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        try (var entries = Files.list(dir)) {
+            if (entries.findAny().isPresent()) {
+                throw new IOException("cannot save a recording in " + dir + ": it is not empty");
+            }
+        }
+    }
+
+    /** Copies the log into {@code dir}, naming it and the acknowledgements in the manifest {@code m}. */
+    private static void log(Path dir, Path log, AcknowledgedRecords acknowledged, StringBuilder m) throws IOException {
+        Files.copy(log, dir.resolve(LOG));
+        m.append("log ").append(Files.size(log)).append(' ').append(sha256(log)).append('\n');
+        for (AcknowledgedRecords.Ack a : acknowledged.noted()) {
+            m.append("ack ").append(a.flushes()).append(' ').append(a.failuresBefore()).append(' ')
+                    .append(word(a.record())).append('\n');
+        }
+    }
+
+    private static String manifest(Path dir, StringBuilder m) throws IOException {
         byte[] manifest = m.toString().getBytes(StandardCharsets.UTF_8);
         Files.write(dir.resolve(MANIFEST), manifest);
         return id(manifest);
@@ -102,6 +131,9 @@ final class SavedRecording {
                     + " not \"" + VERSION + "\"" + (!lines.isEmpty() && lines.get(0).startsWith("flushcheck recording ")
                     ? " (record the workload again with this version)" : ""));
         }
+        DiskModel model = null;
+        boolean baseWhole = false;
+        boolean logWhole = false;
         String fsType = null;
         int atomicUnit = 0;
         List<AcknowledgedRecords.Ack> acks = new ArrayList<>();
@@ -114,11 +146,27 @@ final class SavedRecording {
         for (int i = 1; i < lines.size(); i++) {
             String[] f = lines.get(i).split(" ", -1);
             try {
+                boolean modelLine = f[0].equals("model");
+                if (modelLine != (i == 1)) {
+                    throw new UnreadableRecordingException(modelLine ? "a model after the second line"
+                            : "the second line names no model (model block or model file)");
+                }
                 switch (f[0]) {
+                    case "model" -> model = switch (f[1]) {
+                        case "block" -> DiskModel.BLOCK;
+                        case "file" -> DiskModel.FILE;
+                        default -> throw new UnreadableRecordingException("no model this flushcheck knows: " + f[1]);
+                    };
                     case "fs" -> fsType = text(f[1]);
                     case "atomic-unit" -> atomicUnit = Integer.parseInt(f[1]);
-                    case "base" -> whole(base, Long.parseLong(f[1]), f[2], ImageContent::sha256);
-                    case "log" -> whole(log, Long.parseLong(f[1]), f[2], SavedRecording::sha256);
+                    case "base" -> {
+                        whole(base, Long.parseLong(f[1]), f[2], ImageContent::sha256);
+                        baseWhole = true;
+                    }
+                    case "log" -> {
+                        whole(log, Long.parseLong(f[1]), f[2], SavedRecording::sha256);
+                        logWhole = true;
+                    }
                     case "ack" -> acks.add(new AcknowledgedRecords.Ack(text(f[3]), Long.parseLong(f[2]),
                             Long.parseLong(f[1])));
                     case "place" -> owned.add(new WritePlaces.Owned(text(f[4]), Long.parseLong(f[2]),
@@ -137,12 +185,26 @@ final class SavedRecording {
                 throw new UnreadableRecordingException(file + " line " + (i + 1) + " cannot be read: " + e, e);
             }
         }
-        if (fsType == null || atomicUnit == 0) {
-            throw new UnreadableRecordingException(file + " names no filesystem or no atomic unit");
+        if (model == null) {
+            throw new UnreadableRecordingException(file + " names no model");
+        }
+        if (!logWhole) {
+            throw new UnreadableRecordingException(file + " names no log");
+        }
+        AcknowledgedRecords acknowledged = AcknowledgedRecords.loaded(acks);
+        if (model == DiskModel.FILE) {
+            if (fsType != null || baseWhole || !owned.isEmpty() || endedRoot != null) {
+                throw new UnreadableRecordingException(file + " is a file model's and names a block model's filesystem,"
+                        + " image or places");
+            }
+            return new Loaded(id(manifest), model, null, log, acknowledged, null, 1, null, null);
+        }
+        if (fsType == null || atomicUnit == 0 || !baseWhole) {
+            throw new UnreadableRecordingException(file + " names no filesystem, no atomic unit or no base image");
         }
         TreeView ended = endedRoot == null ? null : TreeView.of(Path.of(endedRoot), entries, complete);
-        return new Loaded(id(manifest), base, log, AcknowledgedRecords.loaded(acks), fsType, atomicUnit,
-                WritePlaces.of(owned), ended);
+        return new Loaded(id(manifest), model, base, log, acknowledged, fsType, atomicUnit, WritePlaces.of(owned),
+                ended);
     }
 
     /** How a file's SHA-256 is taken. */

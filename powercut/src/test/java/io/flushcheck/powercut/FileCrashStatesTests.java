@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class FileCrashStatesTests {
 
-    private static final int VALUES = 8;
+    static final int VALUES = 8;
 
     @TempDir
     Path tmp;
@@ -29,7 +29,8 @@ class FileCrashStatesTests {
         TestDisks.requireFileModel();
     }
 
-    private CrashStates record(SimulatedDisk disk, boolean syncData) throws Exception {
+    /** A file replaced {@link #VALUES} times by a rename of a copy, the copy synced first or not. */
+    static CrashStates record(SimulatedDisk disk, boolean syncData) throws Exception {
         Path dir = Files.createDirectories(disk.path().resolve("data"));
         ReplacedFile.replace(dir, "config", "value 0", true);
         return disk.recordCrashStates(acks -> {
@@ -40,7 +41,7 @@ class FileCrashStatesTests {
         });
     }
 
-    private static CrashStateReport check(CrashStates states) throws IOException {
+    static CrashStateReport check(CrashStates states) throws IOException {
         return states.check(1000, (survivor, mustSurvive) -> ReplacedFile.verify(survivor.resolve("data/config"),
                 mustSurvive));
     }

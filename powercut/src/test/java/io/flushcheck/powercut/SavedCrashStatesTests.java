@@ -171,7 +171,7 @@ class SavedCrashStatesTests {
             assertThatThrownBy(() -> CrashStates.load(saved, scratch("broken-work")))
                     .isInstanceOf(UnreadableRecordingException.class)
                     .hasMessageContaining("record the workload again with this version");
-            Files.writeString(saved.resolve(SavedRecording.MANIFEST), "flushcheck recording 2\nfs ext4\natomic-unit 4096\n"
+            Files.writeString(saved.resolve(SavedRecording.MANIFEST), "flushcheck recording 3\nmodel block\nfs ext4\natomic-unit 4096\n"
                     + "base 4096 00\nlog 9 00\n");
             assertThatThrownBy(() -> CrashStates.load(saved, scratch("broken-work")))
                     .isInstanceOf(UnreadableRecordingException.class).hasMessageContaining("base.img is missing");

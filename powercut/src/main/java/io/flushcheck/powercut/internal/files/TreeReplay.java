@@ -68,6 +68,19 @@ public final class TreeReplay {
         }
     }
 
+    /** Whether {@code recording} was made under the journaled rules (else POSIX's), as its first record says. */
+    public static boolean journaled(Path recording) throws IOException {
+        try (InputStream file = Files.newInputStream(recording);
+             DataInputStream in = new DataInputStream(new BufferedInputStream(file, 16))) {
+            if (in.read() != TreeLog.START) {
+                throw new IOException(recording + " is not a file tree's recording");
+            }
+            return in.readBoolean();
+        } catch (EOFException e) {
+            throw new IOException(recording + " ends in the middle of a record: the recording was not stopped", e);
+        }
+    }
+
     private Replayed play(long flushes, AtEpochEnd at) throws IOException, FileTree.Errno {
         boolean based = false;
         int epoch = 0;
