@@ -25,13 +25,7 @@ final class MirroredRecord {
 
     /** The record at version 0, synced with its name. */
     static void create(Path file) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ch.write(ByteBuffer.allocate(3 * BLOCK));
-            ch.force(true);
-        }
-        try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-            dir.force(true);
-        }
+        Slot.createZeros(file, 3 * BLOCK);
     }
 
     /** Copy A, copy B and the marker at {@code version}, then one fdatasync. */

@@ -24,8 +24,13 @@ final class Slot {
 
     /** The slot holding version 0, synced with its name. */
     static void create(Path file) throws IOException {
+        createZeros(file, BLOCK);
+    }
+
+    /** A new file of {@code bytes} zeros, its blocks allocated, synced with its name: for overwrites in place. */
+    static void createZeros(Path file, int bytes) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ch.write(ByteBuffer.allocate(BLOCK));
+            ch.write(ByteBuffer.allocate(bytes));
             ch.force(true);
         }
         try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
