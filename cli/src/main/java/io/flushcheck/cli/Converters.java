@@ -120,7 +120,7 @@ final class Converters {
         }
     }
 
-    /** {@code powercut --max-states}: 1 to {@link PowerCutCommand#MAX_STATES}. */
+    /** {@code powercut --draw}: 1 to {@link PowerCutCommand#MAX_STATES}. */
     static final class Draw implements ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {
@@ -128,6 +128,7 @@ final class Converters {
         }
     }
 
+    /** {@code powercut --max-states}: 1 to {@link PowerCutCommand#MAX_STATES}. */
     static final class MaxStates implements ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {

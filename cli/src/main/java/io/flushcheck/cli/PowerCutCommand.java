@@ -405,10 +405,7 @@ final class PowerCutCommand implements Job {
         }
     }
 
-    /**
-     * What only the block model uses: {@code --draw}'s states keep or lose each write of an epoch on its own, which
-     * the file model's states do already.
-     */
+    /** What only the block model takes: the file model's crash states are enumerated only, none drawn. */
     private static final List<String> BLOCK_ONLY = List.of("--fs", "--atomic-write-bytes", "--draw");
 
     private void checkUsage() throws UsageException {

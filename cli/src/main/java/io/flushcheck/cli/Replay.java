@@ -64,8 +64,8 @@ final class Replay {
             }
             if (draw != null && states.model() == DiskModel.FILE) {
                 throw new UsageException("powercut --replay " + saved + ": --draw draws states of a block model's"
-                        + " recording, and this one is the file model's, whose states keep or lose each write on its own"
-                        + " already; leave --draw out");
+                        + " recording, and this one is the file model's, whose states are enumerated only; leave --draw"
+                        + " out");
             }
             String missing = missing(states.model());
             if (missing != null) {

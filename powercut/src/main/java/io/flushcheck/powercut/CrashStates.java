@@ -68,7 +68,7 @@ import org.apiguardian.api.API;
  * after the last. Its states, of the changes made since their last sync as the epoch ends: those the
  * disk's {@link FileRules} had made durable; every prefix of the name changes (under the journaled rules the
  * one log of them, under POSIX's each directory's with the other directories' all kept; a rename's two
- * names go together), every write kept; each write or truncation lost alone, the others kept; all kept. Each
+ * names go together within one log: under POSIX's, a rename between directories follows each one's sync), every write kept; each write or truncation lost alone, the others kept; all kept. Each
  * is a state a power cut of the file model keeps for some seed. States of one epoch that keep the same names,
  * permission bits and bytes are checked once; the rest in order of the operations they lose, fewest first,
  * up to the bound. A failing state is explained by the operations it lost, in the order made, each with the
@@ -246,8 +246,8 @@ public final class CrashStates {
      * epoch of at least three writes, each write kept or lost on its own, as a drive that reorders its writes
      * freely may leave them, where the enumeration loses a prefix's end or one write. They come after the
      * enumerated states, within the same bound, in the order drawn; the same seed draws the same states, here
-     * or where the recording is loaded. The block model's: the file model's states keep or lose each pending
-     * write on its own already.
+     * or where the recording is loaded. The block model's only: the file model's states lose one pending change at
+     * a time (or a prefix of the name changes), and drawing subsets of them is not built.
      *
      * @return this, to check
      * @throws UnsupportedOperationException on the file model

@@ -2,21 +2,18 @@ package io.flushcheck.powercut;
 
 import io.flushcheck.powercut.internal.drive.ImageContent;
 import io.flushcheck.powercut.internal.drive.SparseCopy;
+import io.flushcheck.powercut.internal.model.Sha256;
 import io.flushcheck.powercut.internal.explain.TreeView;
 import io.flushcheck.powercut.internal.states.WritePlaces;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.security.DigestInputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -100,7 +97,7 @@ final class SavedRecording {
     /** Copies the log into {@code dir}, naming it and the acknowledgements in the manifest {@code m}. */
     private static void log(Path dir, Path log, AcknowledgedRecords acknowledged, StringBuilder m) throws IOException {
         Files.copy(log, dir.resolve(LOG));
-        m.append("log ").append(Files.size(log)).append(' ').append(sha256(log)).append('\n');
+        m.append("log ").append(Files.size(log)).append(' ').append(Sha256.of(log)).append('\n');
         for (AcknowledgedRecords.Ack a : acknowledged.noted()) {
             m.append("ack ").append(a.flushes()).append(' ').append(a.failuresBefore()).append(' ')
                     .append(word(a.record())).append('\n');
@@ -164,7 +161,7 @@ final class SavedRecording {
                         baseWhole = true;
                     }
                     case "log" -> {
-                        whole(log, Long.parseLong(f[1]), f[2], SavedRecording::sha256);
+                        whole(log, Long.parseLong(f[1]), f[2], Sha256::of);
                         logWhole = true;
                     }
                     case "ack" -> acks.add(new AcknowledgedRecords.Ack(text(f[3]), Long.parseLong(f[2]),
@@ -209,7 +206,7 @@ final class SavedRecording {
 
     /** How a file's SHA-256 is taken. */
     @FunctionalInterface
-    private interface Sha256 {
+    private interface Hash {
         String of(Path file) throws IOException;
     }
 
@@ -217,7 +214,7 @@ final class SavedRecording {
      * Refuses a file of the recording that is missing, not the size saved (a copy cut short), or not the content
      * saved (changed or damaged since).
      */
-    private static void whole(Path file, long size, String sha256, Sha256 hash) throws IOException {
+    private static void whole(Path file, long size, String sha256, Hash hash) throws IOException {
         if (!Files.isRegularFile(file)) {
             throw new UnreadableRecordingException(file + " is missing");
         }
@@ -241,22 +238,8 @@ final class SavedRecording {
     }
 
     private static String id(byte[] manifest) {
-        return HexFormat.of().formatHex(digest().digest(manifest));
-    }
-
-    private static String sha256(Path file) throws IOException {
-        MessageDigest d = digest();
-        try (InputStream in = new DigestInputStream(Files.newInputStream(file), d)) {
-            in.transferTo(java.io.OutputStream.nullOutputStream());
-        }
-        return HexFormat.of().formatHex(d.digest());
-    }
-
-    private static MessageDigest digest() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
+        MessageDigest d = Sha256.digest();
+        d.update(manifest);
+        return Sha256.hex(d);
     }
 }

@@ -88,7 +88,7 @@ class FileCrashStatesTests {
         }
     }
 
-    /** What the checks left in the disk's work directory: no state's survivor, nothing of the replays. */
+    /** What the checks left in the disk's work directory: no state's survivor, no file of the replays (their directory goes with the disk). */
     private Stream<Path> leftBehind(SimulatedDisk disk) throws IOException {
         Path work = tmp.resolve("disk");
         try (Stream<Path> all = Files.walk(work)) {

@@ -1,13 +1,13 @@
 package io.flushcheck.powercut.internal.drive;
 
+import io.flushcheck.powercut.internal.model.Sha256;
+import io.flushcheck.powercut.internal.model.StoreFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import org.apiguardian.api.API;
 
 /**
@@ -48,24 +48,15 @@ public final class ImageContent {
                 // a short read leaves the rest to read again
             }
             buffer.flip();
-            if (!zeros(buffer)) {
+            if (!StoreFile.isZeros(buffer)) {
                 to.block(at, buffer);
             }
         }
     }
 
-    private static boolean zeros(ByteBuffer b) {
-        for (int i = b.position(); i < b.limit(); i++) {
-            if (b.get(i) != 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** The digest {@link #sha256} gives, fed block by block. */
     static final class Digest implements Blocks {
-        private final MessageDigest sha = sha256();
+        private final MessageDigest sha = Sha256.digest();
         private final ByteBuffer number = ByteBuffer.allocate(Long.BYTES);
 
         Digest(long size) {
@@ -85,15 +76,7 @@ public final class ImageContent {
         }
 
         String hex() {
-            return HexFormat.of().formatHex(sha.digest());
-        }
-
-        private static MessageDigest sha256() {
-            try {
-                return MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("every Java platform has SHA-256", e);
-            }
+            return Sha256.hex(sha);
         }
     }
 }

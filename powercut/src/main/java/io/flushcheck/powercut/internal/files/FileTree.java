@@ -1,13 +1,13 @@
 package io.flushcheck.powercut.internal.files;
 
 import io.flushcheck.powercut.internal.model.PowerSwitch;
+import io.flushcheck.powercut.internal.model.Sha256;
 import io.flushcheck.powercut.internal.model.StoreFile;
 import io.flushcheck.powercut.internal.model.SwitchedModel;
 import io.flushcheck.powercut.internal.model.WriteFaults;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -19,7 +19,6 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -746,7 +745,12 @@ public final class FileTree extends SwitchedModel {
             }
             out.base();
         } catch (RuntimeException e) {
-            out.close();
+            try {
+                out.close();
+                Files.deleteIfExists(file); // half a recording is none
+            } catch (IOException | RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
         recording = out;
@@ -791,8 +795,9 @@ public final class FileTree extends SwitchedModel {
         if (recording == null) {
             return false;
         }
-        recording.close();
+        TreeLog ending = recording;
         recording = null;
+        ending.close();
         return true;
     }
 
@@ -805,7 +810,7 @@ public final class FileTree extends SwitchedModel {
      * The crash states of the tree as it is now, with the power on, of the changes made since their last
      * sync: the durable state; every prefix of the name changes (the one log under the journaled rules, each
      * directory's under POSIX's, the other directories' kept), ending between two operations (a rename's
-     * two names go together); each write or truncation dropped alone; all kept. Just all kept when nothing
+     * two names go together within one log; under POSIX's rules a rename between directories is in two); each write or truncation dropped alone; all kept. Just all kept when nothing
      * is pending. Each is one the model's cut keeps for some seed ({@link #cut}).
      */
     public synchronized List<StatePick> statePicks() {
@@ -834,8 +839,9 @@ public final class FileTree extends SwitchedModel {
 
     /**
      * {@code prefix} of {@code log}, less the changes of an operation it would cut in two: a rename's removal of
-     * its old name and addition of its new one are kept together or lost together, as every Linux filesystem
-     * commits them, never leaving the file under neither name (or both).
+     * its old name and addition of its new one, in one log, are kept together or lost together, as every Linux
+     * filesystem commits them, never leaving the file under neither name (or both). Under POSIX's rules a rename
+     * between two directories is in two logs, each durable at its directory's sync, as POSIX promises no more.
      */
     private static int wholeOperations(List<NameChange> log, int prefix) {
         while (prefix > 0 && prefix < log.size() && log.get(prefix - 1).op() == log.get(prefix).op()) {
@@ -889,14 +895,9 @@ public final class FileTree extends SwitchedModel {
 
     /** SHA-256 of what {@code survivor} keeps, walked as {@link #writeTree} writes it: names, nodes, modes and bytes by the changes that made them. */
     private String digest(Survivor survivor) {
-        MessageDigest d;
-        try {
-            d = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
+        MessageDigest d = Sha256.digest();
         digestDir(survivor, ROOT, d, new HashSet<>());
-        return HexFormat.of().formatHex(d.digest());
+        return Sha256.hex(d);
     }
 
     private void digestDir(Survivor survivor, long id, MessageDigest d, Set<Long> seen) {
@@ -1238,11 +1239,15 @@ public final class FileTree extends SwitchedModel {
     /** Frees the files it keeps its bytes in; the tree is not used again. */
     @Override
     public synchronized void close() {
-        if (recording != null) {
+        try {
             stopRecording();
+        } finally {
+            try {
+                log.close();
+            } finally {
+                store.close();
+            }
         }
-        log.close();
-        store.close();
     }
 
     private static long now() {
