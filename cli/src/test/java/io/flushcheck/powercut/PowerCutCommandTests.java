@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.ResourceLock;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * script) that renames each value into place, honest or skipping a sync, and a verify that checks the
  * last acknowledged value survived.
  */
+@Tag("own-devices") // beside the other such classes in a second fork: see cli/pom.xml
 @ResourceLock(SimulatedPowerLoss.LOCK)
 class PowerCutCommandTests {
 

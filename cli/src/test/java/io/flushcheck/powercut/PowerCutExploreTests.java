@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.ResourceLock;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * runs once, writing each acknowledgement to {@code $FLUSHCHECK_ACKS}, and the verify runs on every crash
  * state of that run with the acknowledgements made before it in {@code {acks}}.
  */
+@Tag("own-devices") // beside the other such classes in a second fork: see cli/pom.xml
 @ResourceLock(SimulatedPowerLoss.LOCK)
 class PowerCutExploreTests {
 

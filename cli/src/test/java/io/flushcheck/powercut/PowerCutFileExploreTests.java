@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * directory; the recording is kept with {@code --record} and checked again by {@code --replay}, whole and by two
  * shards whose merge equals the replay ({@link KeptRecording}, as {@link PowerCutShardTests} for the block model).
  */
+@Tag("own-devices") // beside the other such classes in a second fork: see cli/pom.xml
 class PowerCutFileExploreTests {
 
     private static final List<String> FILE_MODEL = List.of("--model", "file");

@@ -11,11 +11,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /** {@code flushcheck powercut postgres} against Debian's PostgreSQL: its rows, its JSON, its page, its usage errors. */
+@Tag("own-devices") // beside the other such classes in a second fork: see cli/pom.xml
 @ResourceLock(SimulatedPowerLoss.LOCK)
 class PowerCutPostgresCommandTests {
 

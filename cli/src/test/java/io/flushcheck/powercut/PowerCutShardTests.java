@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.ResourceLock;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * run as two processes at once, whose documents {@code powercut merge} joins into the one run's
  * ({@link KeptRecording}); the file model's are in {@link PowerCutFileExploreTests}.
  */
+@Tag("own-devices") // beside the other such classes in a second fork: see cli/pom.xml
 @ResourceLock(SimulatedPowerLoss.LOCK)
 class PowerCutShardTests {
 

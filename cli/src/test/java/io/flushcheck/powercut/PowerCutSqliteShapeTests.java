@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * {@code flushcheck powercut sqlite --cuts 20}, exactly as the guide shows it. About 16 s on two
  * cores, so it runs once per build: junit6/ leaves it out, as the figures do not depend on JUnit's version.
  */
+@Tag("own-devices") // beside the other such classes in a second fork: see cli/pom.xml
 @ResourceLock(SimulatedPowerLoss.LOCK)
 class PowerCutSqliteShapeTests {
 

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.ResourceLock;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * refuses a data directory while the PID in its pid file is alive. After a real power cut no process of
  * the old machine exists; VERIFY must find the same.
  */
+@Tag("own-devices") // beside the other such classes in a second fork: see cli/pom.xml
 @ResourceLock(SimulatedPowerLoss.LOCK)
 class ServerPowerCutTests {
 

@@ -18,9 +18,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** {@code flushcheck vm}: the host and one real QEMU guest per cache mode, judged by the host's loop device. */
+@Tag("own-devices") // beside the other such classes in a second fork: see cli/pom.xml
 class VmCommandTests {
 
     @Test
