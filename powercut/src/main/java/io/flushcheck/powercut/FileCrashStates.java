@@ -34,9 +34,10 @@ final class FileCrashStates {
         this.dir = dir;
         this.recording = recording;
         this.acknowledged = acknowledged;
-        TreeStates.Enumerated space = TreeStates.enumerate(recording, scratch(), 0);
-        this.epochs = space.epochs();
-        this.operations = space.operations();
+        // A replay that only counts: the states are enumerated when they are asked for.
+        TreeReplay.Replayed played = TreeReplay.replay(recording, scratch(), (tree, epoch, flushesBefore, last) -> { });
+        this.epochs = played.epochs();
+        this.operations = played.operations();
         this.rules = TreeReplay.journaled(recording) ? FileRules.JOURNALED : FileRules.POSIX;
     }
 
