@@ -16,7 +16,7 @@ import org.apiguardian.api.API;
  * and the kernel would report every later fsync as done.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
-public final class FuseDiskServer implements FuseServer {
+public final class FuseDiskServer extends FuseServer {
 
     public static final String FILE = "disk.img";
 
@@ -26,14 +26,11 @@ public final class FuseDiskServer implements FuseServer {
     private static final int MAX_PAGES = 1 << 22;
 
     private final SectorStore store;
-    private final FuseMount mount;
-    private final FuseChannel channel;
     private final long started = System.currentTimeMillis() / 1000;
 
     private FuseDiskServer(SectorStore store, FuseMount mount) {
+        super(mount);
         this.store = store;
-        this.mount = mount;
-        this.channel = new FuseChannel(mount.fd());
     }
 
     /** Opens /dev/fuse and mounts the filesystem on {@code mountPoint} (root only); {@link #serve()} answers it. */
@@ -44,24 +41,8 @@ public final class FuseDiskServer implements FuseServer {
         return new FuseDiskServer(store, FuseMount.mount(mountPoint, "flushcheck-disk"));
     }
 
-    /** Answers requests until the filesystem is unmounted (or DESTROY). */
     @Override
-    public void serve() throws IOException {
-        channel.serve(this::answer);
-    }
-
-    /** Unmounts (lazily, so open files do not keep it). */
-    @Override
-    public void unmount() throws IOException {
-        mount.unmount();
-    }
-
-    @Override
-    public void close() {
-        mount.closeDevice();
-    }
-
-    private int answer(int opcode, long node, ByteBuffer req, ByteBuffer rep) {
+    protected int answer(int opcode, long node, ByteBuffer req, ByteBuffer rep) {
         int at = FuseChannel.IN_HEADER;
         switch (opcode) {
             case 26 -> FuseChannel.init(req, rep, BIG_WRITES | MAX_PAGES); // INIT

@@ -21,7 +21,7 @@ import org.apiguardian.api.API;
  * to this machine, as on any local filesystem.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
-public final class FuseTreeServer implements FuseServer {
+public final class FuseTreeServer extends FuseServer {
 
     private static final int BIG_WRITES = 1 << 5;
     private static final int MAX_PAGES = 1 << 22;
@@ -38,13 +38,10 @@ public final class FuseTreeServer implements FuseServer {
     private static final int RENAME_NOREPLACE = 1;
 
     private final FileTree tree;
-    private final FuseMount mount;
-    private final FuseChannel channel;
 
     private FuseTreeServer(FileTree tree, FuseMount mount) {
+        super(mount);
         this.tree = tree;
-        this.mount = mount;
-        this.channel = new FuseChannel(mount.fd());
     }
 
     /**
@@ -55,24 +52,8 @@ public final class FuseTreeServer implements FuseServer {
         return new FuseTreeServer(tree, FuseMount.mountWatched(mountPoint, "flushcheck-files"));
     }
 
-    /** Answers requests until the filesystem is unmounted (or DESTROY). */
     @Override
-    public void serve() throws IOException {
-        channel.serve(this::answer);
-    }
-
-    /** Unmounts, lazily (open files do not keep it); throws when the mount is still there afterwards. */
-    @Override
-    public void unmount() throws IOException {
-        mount.unmount();
-    }
-
-    @Override
-    public void close() {
-        mount.closeDevice();
-    }
-
-    private int answer(int opcode, long node, ByteBuffer req, ByteBuffer rep) {
+    protected int answer(int opcode, long node, ByteBuffer req, ByteBuffer rep) {
         try {
             return handle(opcode, node, req, rep);
         } catch (FileTree.Errno e) {
@@ -103,12 +84,12 @@ public final class FuseTreeServer implements FuseServer {
                     return -FuseChannel.ENOSYS; // only regular files
                 }
                 req.position(AT + 16);
-                entry(rep, tree.create(node, FuseChannel.cString(req), false, mode, channel.uid(), channel.gid()));
+                entry(rep, tree.create(node, FuseChannel.cString(req), false, mode, channel().uid(), channel().gid()));
             }
             case 9 -> { // MKDIR: fuse_mkdir_in {mode, umask}, then the name
                 int mode = req.getInt(AT);
                 req.position(AT + 8);
-                entry(rep, tree.create(node, FuseChannel.cString(req), true, mode, channel.uid(), channel.gid()));
+                entry(rep, tree.create(node, FuseChannel.cString(req), true, mode, channel().uid(), channel().gid()));
             }
             case 10, 11 -> tree.remove(node, FuseChannel.cString(req), opcode == 11); // UNLINK, RMDIR
             case 12, 45 -> { // RENAME: {newdir}; RENAME2: {newdir, flags, padding}; then both names
@@ -130,7 +111,7 @@ public final class FuseTreeServer implements FuseServer {
             case 35 -> { // CREATE: fuse_create_in {flags, mode, umask, open_flags}, then the name
                 int mode = req.getInt(AT + 4);
                 req.position(AT + 16);
-                FileTree.Node n = tree.create(node, FuseChannel.cString(req), false, mode, channel.uid(), channel.gid());
+                FileTree.Node n = tree.create(node, FuseChannel.cString(req), false, mode, channel().uid(), channel().gid());
                 entry(rep, n);
                 rep.putLong(n.id()).putInt(0).putInt(0); // fuse_open_out
             }

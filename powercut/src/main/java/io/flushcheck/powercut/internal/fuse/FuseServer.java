@@ -1,18 +1,44 @@
 package io.flushcheck.powercut.internal.fuse;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import org.apiguardian.api.API;
 
-/** A FUSE filesystem of flushcheck's own, mounted: it answers the kernel until unmounted. */
+/**
+ * A FUSE filesystem of flushcheck's own, mounted: it answers the kernel until unmounted. What it serves is
+ * the subclass's {@link #answer}; the mount, its channel and their ends are the same for every one.
+ */
 @API(status = API.Status.INTERNAL, since = "0.1")
-public interface FuseServer {
+public abstract class FuseServer {
+
+    private final FuseMount mount;
+    private final FuseChannel channel;
+
+    protected FuseServer(FuseMount mount) {
+        this.mount = mount;
+        this.channel = new FuseChannel(mount.fd());
+    }
+
+    /** The connection to the kernel: who made the request being answered ({@link FuseChannel#uid()}). */
+    protected final FuseChannel channel() {
+        return channel;
+    }
 
     /** Answers requests until the filesystem is unmounted (or DESTROY). */
-    void serve() throws IOException;
+    public final void serve() throws IOException {
+        channel.serve(this::answer);
+    }
 
     /** Unmounts, lazily (open files do not keep it); throws when the mount is still there afterwards. */
-    void unmount() throws IOException;
+    public final void unmount() throws IOException {
+        mount.unmount();
+    }
 
     /** Closes the connection's descriptor, once serving has ended. */
-    void close();
+    public final void close() {
+        mount.closeDevice();
+    }
+
+    /** The reply to one request, as {@link FuseChannel.Handler#answer} gives it. */
+    protected abstract int answer(int opcode, long node, ByteBuffer req, ByteBuffer rep) throws IOException;
 }
