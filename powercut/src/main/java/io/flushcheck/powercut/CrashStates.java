@@ -238,8 +238,22 @@ public final class CrashStates {
                 throw new UncheckedIOException(e);
             }
         }
-        return CrashStateSpace.enumerate(epochs, atomicUnit, maxStates, draws).states().size();
+        return enumerated(maxStates).states().size();
     }
+
+    /** The block model's states within {@code maxStates}, enumerated once for a bound and a draw. */
+    private synchronized CrashStateSpace.Enumerated enumerated(int maxStates) {
+        if (enumerated == null || enumeratedFor != maxStates || !enumeratedDraws.equals(draws)) {
+            enumerated = CrashStateSpace.enumerate(epochs, atomicUnit, maxStates, draws);
+            enumeratedFor = maxStates;
+            enumeratedDraws = draws;
+        }
+        return enumerated;
+    }
+
+    private CrashStateSpace.Enumerated enumerated;
+    private int enumeratedFor;
+    private CrashStateSpace.Draws enumeratedDraws = CrashStateSpace.Draws.NONE;
 
     /**
      * Checks, beyond the states enumerated, up to {@code count} distinct states drawn from {@code seed}: in an
@@ -290,7 +304,7 @@ public final class CrashStates {
             return files.check(maxStates, shard, shards, verification);
         }
         long started = System.nanoTime();
-        CrashStateSpace.Enumerated space = CrashStateSpace.enumerate(epochs, atomicUnit, maxStates, draws);
+        CrashStateSpace.Enumerated space = enumerated(maxStates);
         List<CrashState> ordered = space.states();
         // Images are made epoch by epoch; failures are reported in the enumeration's order, fewest lost first.
         List<Integer> byEpoch = new ArrayList<>();

@@ -70,14 +70,29 @@ final class FileCrashStates {
     }
 
     int states(int maxStates) throws IOException {
-        return TreeStates.enumerate(recording, scratch(), maxStates).states().size();
+        return enumerated(maxStates).states().size();
     }
+
+    /**
+     * The states within {@code maxStates}, enumerated once for a bound: each enumeration replays the whole
+     * recording and writes every state's survivor to digest it, and a check asks for them after a count did.
+     */
+    private synchronized TreeStates.Enumerated enumerated(int maxStates) throws IOException {
+        if (enumerated == null || enumeratedFor != maxStates) {
+            enumerated = TreeStates.enumerate(recording, scratch(), maxStates);
+            enumeratedFor = maxStates;
+        }
+        return enumerated;
+    }
+
+    private TreeStates.Enumerated enumerated;
+    private int enumeratedFor;
 
     /** As {@link CrashStates#check(int, int, int, CrashStates.Verification)}. */
     CrashStateReport check(int maxStates, int shard, int shards, CrashStates.Verification verification)
             throws IOException {
         long started = System.nanoTime();
-        TreeStates.Enumerated space = TreeStates.enumerate(recording, scratch(), maxStates);
+        TreeStates.Enumerated space = enumerated(maxStates);
         List<TreeStates.Candidate> ordered = space.states();
         Map<TreeStates.Candidate, Integer> index = new IdentityHashMap<>();
         List<TreeStates.Candidate> mine = new ArrayList<>();
