@@ -69,7 +69,7 @@ class SignalHygieneTests {
         for (int i = 0; i < 200; i++) {
             args.add(dir.toString());
         }
-        List<String> cmd = ChildJvm.command(List.of(), Main.class.getName(), args);
+        List<String> cmd = ChildJvm.withDefaultSignals(ChildJvm.command(List.of(), Main.class.getName(), args));
         Random random = new Random(42);
         List<String> failures = new ArrayList<>();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(6);

@@ -40,9 +40,9 @@ class PowerCutSignalTests {
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
         Requirements.require(Requirements.isRoot() || Requirements.which("fusermount3") != null
                 || Requirements.which("fusermount") != null, "fusermount3 or fusermount (apt-get install fuse3)");
-        List<String> cmd = ChildJvm.command(List.of(), List.of("-Djava.io.tmpdir=" + tmp), Main.class.getName(), List.of("powercut",
-                "--model", "file", "--cuts", "1", "--after-flushes", "1000", "--verify", "true {dir}", "--", "sh", "-c",
-                "sleep 60; : \"$1\"", "sh", "{dir}"));
+        List<String> cmd = ChildJvm.withDefaultSignals(ChildJvm.command(List.of(), List.of("-Djava.io.tmpdir=" + tmp),
+                Main.class.getName(), List.of("powercut", "--model", "file", "--cuts", "1", "--after-flushes", "1000",
+                        "--verify", "true {dir}", "--", "sh", "-c", "sleep 60; : \"$1\"", "sh", "{dir}")));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

@@ -184,7 +184,8 @@ class SqliteFileHygieneTests {
         List<String> a = new ArrayList<>(List.of("sqlite"));
         a.addAll(List.of(args));
         a.add(dir.toString());
-        return new ProcessBuilder(ChildJvm.command(List.of(), Main.class.getName(), a)).redirectErrorStream(true)
+        return new ProcessBuilder(ChildJvm.withDefaultSignals(ChildJvm.command(List.of(), Main.class.getName(), a)))
+                .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     }
 

@@ -49,6 +49,19 @@ public final class ChildJvm {
         return cmd;
     }
 
+    /**
+     * {@code command} started with SIGINT, SIGTERM and SIGHUP at their default dispositions, for a test that
+     * signals its child. A program started in the background by a shell without job control inherits SIGINT
+     * ignored (POSIX, asynchronous lists), nohup leaves SIGHUP ignored, and a JVM keeps a signal ignored that
+     * was ignored when it started: without this, such a test measures how it was launched. GNU coreutils'
+     * {@code env --default-signal} resets them and executes the command in the same process.
+     */
+    public static List<String> withDefaultSignals(List<String> command) {
+        List<String> cmd = new ArrayList<>(List.of("env", "--default-signal=INT,TERM,HUP"));
+        cmd.addAll(command);
+        return cmd;
+    }
+
     /** Runs a command to completion, stdout and stderr kept apart. */
     public static Result run(List<String> command, int timeoutSeconds) {
         return run(command, timeoutSeconds, Path.of("."));
