@@ -38,7 +38,7 @@ public record GuestImage(String id, String imageName) {
     /**
      * One build per image and JVM, shared by every environment that needs it: a build that is slow or
      * hung is waited for once, not started again for each mount. A failed one is dropped, so the next
-     * caller tries again.
+     * caller tries again. Between JVMs, {@link BuildLock} lets one build at a time run on the machine.
      */
     private static final Map<String, Build> BUILDS = new ConcurrentHashMap<>();
 
@@ -95,7 +95,7 @@ public record GuestImage(String id, String imageName) {
                 .withBuildImageCmdModifier(cmd -> cmd.withNetworkMode("host").withPull(false));
         // Our own thread rather than the future's get(timeout): that one starts a new wait per call, and
         // the build's progress is only in Testcontainers' log, which the command does not show.
-        FutureTask<String> task = new FutureTask<>(image::get);
+        FutureTask<String> task = new FutureTask<>(() -> BuildLock.holding(imageName, image::get));
         Thread builder = new Thread(task, "flushcheck-image-build");
         builder.setDaemon(true);
         builder.start();
