@@ -54,6 +54,28 @@ final class Replay {
             throw new UsageException("powercut --replay " + saved + ": no such directory (keep a recording there with"
                     + " --explore --record DIR)");
         }
+        // What the recording's model needs is said before its files are read whole (a block model's image can
+        // take seconds to hash).
+        DiskModel model;
+        try {
+            model = CrashStates.savedModel(saved);
+        } catch (UnreadableRecordingException e) {
+            throw new UsageException("powercut --replay " + saved + ": " + e.getMessage());
+        } catch (IOException e) {
+            err.println("flushcheck powercut --replay: " + Escape.of(String.valueOf(e.getMessage())));
+            return ExitCodes.INTERNAL;
+        }
+        if (draw != null && model == DiskModel.FILE) {
+            throw new UsageException("powercut --replay " + saved + ": --draw draws states of a block model's"
+                    + " recording, and this one is the file model's, whose states are enumerated only; leave --draw"
+                    + " out");
+        }
+        String missing = missing(model);
+        if (missing != null) {
+            err.println("flushcheck powercut --replay: checking a " + ExploreOutput.word(model)
+                    + " model's crash states needs " + missing + " here");
+            return ExitCodes.INTERNAL;
+        }
         Path work = Machine.workDir();
         try {
             CrashStates states;
@@ -61,17 +83,6 @@ final class Replay {
                 states = CrashStates.load(saved, work);
             } catch (UnreadableRecordingException e) {
                 throw new UsageException("powercut --replay " + saved + ": " + e.getMessage());
-            }
-            if (draw != null && states.model() == DiskModel.FILE) {
-                throw new UsageException("powercut --replay " + saved + ": --draw draws states of a block model's"
-                        + " recording, and this one is the file model's, whose states are enumerated only; leave --draw"
-                        + " out");
-            }
-            String missing = missing(states.model());
-            if (missing != null) {
-                err.println("flushcheck powercut --replay: checking a " + ExploreOutput.word(states.model())
-                        + " model's crash states needs " + missing + " here");
-                return ExitCodes.INTERNAL;
             }
             if (draw != null) {
                 states.draw(draw.count(), draw.seed());

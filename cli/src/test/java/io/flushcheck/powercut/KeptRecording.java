@@ -11,7 +11,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,7 +113,10 @@ record KeptRecording(Path tmp, List<String> model, Path store, Path check) {
         return one;
     }
 
-    /** One byte of the kept log changed: {@code --replay} refuses the recording, exit 2, naming the file. */
+    /**
+     * One byte of the kept log changed, then a log whose SHA-256 the manifest names but which does not read as one
+     * (a record this version does not know): {@code --replay} refuses the recording both times, exit 2, saying why.
+     */
     void aChangedLogIsRefused(Path saved) throws IOException {
         Path log = saved.resolve("recording.log");
         byte[] bytes = Files.readAllBytes(log);
@@ -118,7 +125,27 @@ record KeptRecording(Path tmp, List<String> model, Path store, Path check) {
         Run changed = run("powercut", "--replay", saved.toString(), "--verify", verify());
         assertThat(changed.exit()).as(changed.err()).isEqualTo(2);
         assertThat(changed.err()).contains("recording.log is not what was saved: its SHA-256 is ");
+
+        // A log that is whole (its SHA-256 the manifest's) but does not read as one is the recording's fault too.
+        bytes[bytes.length / 2] ^= 1;
+        byte[] malformed = Arrays.copyOf(bytes, bytes.length + 1);
+        malformed[bytes.length] = 0x7f;
+        Files.write(log, malformed);
+        Path manifest = saved.resolve("manifest.txt");
+        Files.writeString(manifest, Files.readString(manifest).replaceFirst("(?m)^log \\d+ [0-9a-f]+$",
+                "log " + malformed.length + " " + sha256(malformed)));
+        Run unreadable = run("powercut", "--replay", saved.toString(), "--verify", verify());
+        assertThat(unreadable.exit()).as(unreadable.err()).isEqualTo(2);
+        assertThat(unreadable.err()).contains("holds an unknown record 127");
         PowerCutCommandTests.assertNothingLeft();
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private Process shard(Path saved, String shard) throws IOException {

@@ -5,10 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flushcheck.cli.InProcess.Run;
 import io.flushcheck.testing.ChildJvm;
+import io.flushcheck.testing.Requirements;
+import io.flushcheck.testing.Unprivileged;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -66,6 +71,31 @@ class PowerCutShardTests {
         assertThat(said).contains("flushcheck powercut --replay: ").contains(file.toString());
 
         kept.aChangedLogIsRefused(saved);
+    }
+
+    /**
+     * Without root, a block model's recording is refused for that before its files are read whole: the image is
+     * not hashed (a changed one would be refused as changed, exit 2) to say that root is missing (exit 3).
+     */
+    @Test
+    void withoutRootABlockRecordingIsRefusedForRootBeforeItsImageIsRead() throws Exception {
+        Requirements.requireRoot();
+        Path scratch = Files.createDirectories(tmp.resolve("unprivileged"));
+        Path saved = Unprivileged.writableDir(scratch).resolve("recording");
+        Run recorded = kept.record(saved, "honest", "--max-states", "1", "-q");
+        assertThat(recorded.exit()).as(recorded.err()).isZero();
+        Path base = saved.resolve("base.img");
+        try (FileChannel image = FileChannel.open(base, StandardOpenOption.WRITE)) {
+            image.write(ByteBuffer.wrap(new byte[] {1}), 1024); // the superblock's first byte: not a zero block
+        }
+        ChildJvm.Result r = ChildJvm.run(Unprivileged.command(scratch, "io.flushcheck.cli.Main",
+                List.of("powercut", "--replay", saved.toString(), "--verify", verify())), 120);
+        assertThat(r.exit()).as("%s", r).isEqualTo(3);
+        assertThat(r.stderr()).as("%s", r).contains("checking a block model's crash states needs root")
+                .doesNotContain("is not what was saved");
+        Run asRoot = run("powercut", "--replay", saved.toString(), "--verify", verify());
+        assertThat(asRoot.exit()).as("as root, the changed image is refused: %s", asRoot.err()).isEqualTo(2);
+        assertThat(asRoot.err()).contains("base.img is not what was saved");
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
 import io.flushcheck.powercut.internal.explain.TreeView;
 import io.flushcheck.powercut.internal.kernel.LoopDevices;
 import io.flushcheck.powercut.internal.kernel.Mounts;
+import io.flushcheck.powercut.internal.model.MalformedRecordingException;
 import io.flushcheck.powercut.internal.states.CrashState;
 import io.flushcheck.powercut.internal.states.CrashStateSpace;
 import io.flushcheck.powercut.internal.states.Epoch;
@@ -161,22 +162,37 @@ public final class CrashStates {
      * root: its states are written out as plain directories ({@link #model()} says which it is).
      *
      * @throws UnreadableRecordingException when {@code saved} holds no whole recording: a file missing, cut short or
-     *                                      changed since it was saved
+     *                                      changed since it was saved, or a log that does not read as one
      * @throws IOException                  when {@code work} cannot be made, or a file cannot be read
      */
     public static CrashStates load(Path saved, Path work) throws IOException {
         SavedRecording.Loaded r = SavedRecording.load(saved);
         CrashStates states;
-        if (r.model() == DiskModel.FILE) {
-            states = new CrashStates(new FileCrashStates(Leftovers.claim(work), r.log(), r.acknowledged()));
-        } else {
-            List<Epoch> epochs = Recording.epochs(r.log());
-            Path claimed = Leftovers.claim(work);
-            states = new CrashStates(claimed, claimed, r.base(), r.log(), epochs, r.acknowledged(), r.fsType(),
-                    r.atomicUnit(), r.places(), r.ended());
+        try {
+            if (r.model() == DiskModel.FILE) {
+                states = new CrashStates(new FileCrashStates(Leftovers.claim(work), r.log(), r.acknowledged()));
+            } else {
+                List<Epoch> epochs = Recording.epochs(r.log());
+                Path claimed = Leftovers.claim(work);
+                states = new CrashStates(claimed, claimed, r.base(), r.log(), epochs, r.acknowledged(), r.fsType(),
+                        r.atomicUnit(), r.places(), r.ended());
+            }
+        } catch (MalformedRecordingException e) {
+            // Its SHA-256 is the one saved, so it was kept whole: it was malformed when it was saved.
+            throw new UnreadableRecordingException(saved + ": " + e.getMessage(), e);
         }
         states.id = r.id();
         return states;
+    }
+
+    /**
+     * The model of the recording {@link #save} kept in {@code saved}, read from its manifest alone, so that a caller
+     * can tell what checking it needs (root, for a block model's) before {@link #load} reads its files whole.
+     *
+     * @throws UnreadableRecordingException when {@code saved} holds no manifest this version reads
+     */
+    public static DiskModel savedModel(Path saved) throws IOException {
+        return SavedRecording.model(saved);
     }
 
     /** The model the workload was recorded on: {@link DiskModel#BLOCK} or {@link DiskModel#FILE}. */

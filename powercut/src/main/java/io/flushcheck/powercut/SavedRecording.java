@@ -118,16 +118,8 @@ final class SavedRecording {
      */
     static Loaded load(Path dir) throws IOException {
         Path file = dir.resolve(MANIFEST);
-        if (!Files.isRegularFile(file)) {
-            throw new UnreadableRecordingException(dir + " holds no saved recording: it has no " + MANIFEST);
-        }
-        byte[] manifest = Files.readAllBytes(file);
+        byte[] manifest = manifest(dir);
         List<String> lines = new String(manifest, StandardCharsets.UTF_8).lines().toList();
-        if (lines.isEmpty() || !lines.get(0).equals(VERSION)) {
-            throw new UnreadableRecordingException(file + " is not a manifest this flushcheck reads: its first line is"
-                    + " not \"" + VERSION + "\"" + (!lines.isEmpty() && lines.get(0).startsWith("flushcheck recording ")
-                    ? " (record the workload again with this version)" : ""));
-        }
         DiskModel model = null;
         boolean baseWhole = false;
         boolean logWhole = false;
@@ -149,11 +141,7 @@ final class SavedRecording {
                             : "the second line names no model (model block or model file)");
                 }
                 switch (f[0]) {
-                    case "model" -> model = switch (f[1]) {
-                        case "block" -> DiskModel.BLOCK;
-                        case "file" -> DiskModel.FILE;
-                        default -> throw new UnreadableRecordingException("no model this flushcheck knows: " + f[1]);
-                    };
+                    case "model" -> model = model(f[1]);
                     case "fs" -> fsType = text(f[1]);
                     case "atomic-unit" -> atomicUnit = Integer.parseInt(f[1]);
                     case "base" -> {
@@ -202,6 +190,46 @@ final class SavedRecording {
         TreeView ended = endedRoot == null ? null : TreeView.of(Path.of(endedRoot), entries, complete);
         return new Loaded(id(manifest), model, base, log, acknowledged, fsType, atomicUnit, WritePlaces.of(owned),
                 ended);
+    }
+
+    /**
+     * The model a recording {@link #save} kept in {@code dir} was made on, read from its manifest alone: what
+     * checking it needs is known before its files are read whole.
+     *
+     * @throws UnreadableRecordingException when there is no manifest this version reads, or it names no model
+     */
+    static DiskModel model(Path dir) throws IOException {
+        List<String> lines = new String(manifest(dir), StandardCharsets.UTF_8).lines().toList();
+        String[] f = lines.size() > 1 ? lines.get(1).split(" ", -1) : new String[0];
+        if (f.length != 2 || !f[0].equals("model")) {
+            throw new UnreadableRecordingException(dir.resolve(MANIFEST) + " line 2: the second line names no model"
+                    + " (model block or model file)");
+        }
+        return model(f[1]);
+    }
+
+    private static DiskModel model(String word) throws UnreadableRecordingException {
+        return switch (word) {
+            case "block" -> DiskModel.BLOCK;
+            case "file" -> DiskModel.FILE;
+            default -> throw new UnreadableRecordingException("no model this flushcheck knows: " + word);
+        };
+    }
+
+    /** The manifest's bytes, refused when there is none or its first line is not this version's. */
+    private static byte[] manifest(Path dir) throws IOException {
+        Path file = dir.resolve(MANIFEST);
+        if (!Files.isRegularFile(file)) {
+            throw new UnreadableRecordingException(dir + " holds no saved recording: it has no " + MANIFEST);
+        }
+        byte[] manifest = Files.readAllBytes(file);
+        List<String> lines = new String(manifest, StandardCharsets.UTF_8).lines().limit(1).toList();
+        if (lines.isEmpty() || !lines.get(0).equals(VERSION)) {
+            throw new UnreadableRecordingException(file + " is not a manifest this flushcheck reads: its first line is"
+                    + " not \"" + VERSION + "\"" + (!lines.isEmpty() && lines.get(0).startsWith("flushcheck recording ")
+                    ? " (record the workload again with this version)" : ""));
+        }
+        return manifest;
     }
 
     /** How a file's SHA-256 is taken. */

@@ -1,5 +1,6 @@
 package io.flushcheck.powercut.internal.files;
 
+import io.flushcheck.powercut.internal.model.MalformedRecordingException;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
@@ -51,7 +52,7 @@ public final class TreeReplay {
         try (InputStream file = Files.newInputStream(recording);
              DataInputStream in = new DataInputStream(new BufferedInputStream(file, 1 << 20))) {
             if (in.read() != TreeLog.START) {
-                throw new IOException(recording + " is not a file tree's recording");
+                throw new MalformedRecordingException(recording + " is not a file tree's recording");
             }
             boolean journaled = in.readBoolean();
             long flushes = in.readLong();
@@ -59,12 +60,12 @@ public final class TreeReplay {
             try {
                 return new TreeReplay(in, tree).play(flushes, at);
             } catch (FileTree.Errno e) {
-                throw new IOException(recording + " does not play again: a change failed with errno " + e.errno(), e);
+                throw new MalformedRecordingException(recording + " does not play again: a change failed with errno " + e.errno(), e);
             } finally {
                 tree.close();
             }
         } catch (EOFException e) {
-            throw new IOException(recording + " ends in the middle of a record: the recording was not stopped", e);
+            throw new MalformedRecordingException(recording + " ends in the middle of a record: the recording was not stopped", e);
         }
     }
 
@@ -73,11 +74,11 @@ public final class TreeReplay {
         try (InputStream file = Files.newInputStream(recording);
              DataInputStream in = new DataInputStream(new BufferedInputStream(file, 16))) {
             if (in.read() != TreeLog.START) {
-                throw new IOException(recording + " is not a file tree's recording");
+                throw new MalformedRecordingException(recording + " is not a file tree's recording");
             }
             return in.readBoolean();
         } catch (EOFException e) {
-            throw new IOException(recording + " ends in the middle of a record: the recording was not stopped", e);
+            throw new MalformedRecordingException(recording + " ends in the middle of a record: the recording was not stopped", e);
         }
     }
 
@@ -96,12 +97,18 @@ public final class TreeReplay {
                 long after = in.readLong();
                 at.at(tree, epoch++, flushes, false);
                 if (tree.syncResult(node) != 0) {
-                    throw new IOException("a recorded sync failed as it was played again");
+                    throw new MalformedRecordingException("a recorded sync failed as it was played again");
                 }
                 flushes = after;
                 continue;
             }
-            apply(type);
+            try {
+                apply(type);
+            } catch (RuntimeException e) {
+                // What the bytes say cannot be done (a negative length, a name the tree refuses): the log's fault.
+                throw new MalformedRecordingException("a file tree's recording holds a record " + type
+                        + " that cannot be played again: " + e, e);
+            }
             if (based) {
                 operations++;
             }
@@ -151,7 +158,7 @@ public final class TreeReplay {
                 long node = node(in.readLong());
                 tree.setAttributes(node, in.readInt(), null, null, null);
             }
-            default -> throw new IOException("a file tree's recording holds an unknown record " + type);
+            default -> throw new MalformedRecordingException("a file tree's recording holds an unknown record " + type);
         }
     }
 
@@ -159,7 +166,7 @@ public final class TreeReplay {
     private long node(long recorded) throws IOException {
         Long mine = nodes.get(recorded);
         if (mine == null) {
-            throw new IOException("a file tree's recording names node " + recorded + ", which it never made (a directory"
+            throw new MalformedRecordingException("a file tree's recording names node " + recorded + ", which it never made (a directory"
                     + " removed before the recording started, still open?)");
         }
         return mine;

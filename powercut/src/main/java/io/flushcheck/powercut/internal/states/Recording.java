@@ -1,6 +1,7 @@
 package io.flushcheck.powercut.internal.states;
 
 import io.flushcheck.powercut.internal.drive.WriteLog;
+import io.flushcheck.powercut.internal.model.MalformedRecordingException;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
@@ -33,7 +34,7 @@ public final class Recording {
         try (InputStream file = Files.newInputStream(log);
              DataInputStream in = new DataInputStream(new BufferedInputStream(file, 1 << 20))) {
             if (in.read() != WriteLog.START) {
-                throw new IOException(log + " is not a drive's recording");
+                throw new MalformedRecordingException(log + " is not a drive's recording");
             }
             long flushes = in.readLong();
             long at = 9;
@@ -62,12 +63,14 @@ public final class Recording {
                     }
                     flushes = after;
                 } else {
-                    throw new IOException(log + " holds an unknown record " + type + " at byte " + at);
+                    throw new MalformedRecordingException(log + " holds an unknown record " + type + " at byte " + at);
                 }
             }
             epochs.add(new Epoch(flushes, writes));
         } catch (EOFException e) {
-            throw new IOException(log + " ends in the middle of a record: the recording was not stopped", e);
+            throw new MalformedRecordingException(log + " ends in the middle of a record: the recording was not stopped", e);
+        } catch (RuntimeException e) {
+            throw new MalformedRecordingException(log + " holds a record that cannot be read: " + e, e);
         }
         return epochs;
     }
