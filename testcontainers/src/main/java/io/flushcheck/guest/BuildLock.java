@@ -26,7 +26,7 @@ final class BuildLock {
     private BuildLock() {
     }
 
-    /** Runs {@code build} holding the machine's lock for {@code imageName}, or without it where the file is another user's. */
+    /** Runs {@code build} holding the machine's lock for {@code imageName} (without, if the file is another user's). */
     static <T> T holding(String imageName, Callable<T> build) throws Exception {
         ReentrantLock here = IN_THIS_JVM.computeIfAbsent(imageName, n -> new ReentrantLock());
         here.lockInterruptibly();

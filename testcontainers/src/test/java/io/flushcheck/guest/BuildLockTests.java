@@ -27,7 +27,8 @@ class BuildLockTests {
         Process holder = new ProcessBuilder(ChildJvm.command(List.of(), Holder.class.getName(),
                 List.of(image, finished.toString()))).redirectErrorStream(true).start();
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(),
+                    StandardCharsets.UTF_8));
             assertThat(out.readLine()).isEqualTo("holding");
             assertThat(BuildLock.holding(other, () -> Files.exists(finished)))
                     .as("another image's build does not wait").isFalse();

@@ -60,12 +60,14 @@ public final class TreeReplay {
             try {
                 return new TreeReplay(in, tree).play(flushes, at);
             } catch (FileTree.Errno e) {
-                throw new MalformedRecordingException(recording + " does not play again: a change failed with errno " + e.errno(), e);
+                throw new MalformedRecordingException(recording + " does not play again: a change failed with errno "
+                        + e.errno(), e);
             } finally {
                 tree.close();
             }
         } catch (EOFException e) {
-            throw new MalformedRecordingException(recording + " ends in the middle of a record: the recording was not stopped", e);
+            throw new MalformedRecordingException(recording + " ends in the middle of a record: the recording was not"
+                    + " stopped", e);
         }
     }
 
@@ -78,7 +80,8 @@ public final class TreeReplay {
             }
             return in.readBoolean();
         } catch (EOFException e) {
-            throw new MalformedRecordingException(recording + " ends in the middle of a record: the recording was not stopped", e);
+            throw new MalformedRecordingException(recording + " ends in the middle of a record: the recording was not"
+                    + " stopped", e);
         }
     }
 
@@ -166,8 +169,8 @@ public final class TreeReplay {
     private long node(long recorded) throws IOException {
         Long mine = nodes.get(recorded);
         if (mine == null) {
-            throw new MalformedRecordingException("a file tree's recording names node " + recorded + ", which it never made (a directory"
-                    + " removed before the recording started, still open?)");
+            throw new MalformedRecordingException("a file tree's recording names node " + recorded + ", which it never"
+                    + " made (a directory removed before the recording started, still open?)");
         }
         return mine;
     }

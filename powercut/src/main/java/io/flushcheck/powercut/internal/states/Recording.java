@@ -68,7 +68,8 @@ public final class Recording {
             }
             epochs.add(new Epoch(flushes, writes));
         } catch (EOFException e) {
-            throw new MalformedRecordingException(log + " ends in the middle of a record: the recording was not stopped", e);
+            throw new MalformedRecordingException(log + " ends in the middle of a record: the recording was not"
+                    + " stopped", e);
         } catch (RuntimeException e) {
             throw new MalformedRecordingException(log + " holds a record that cannot be read: " + e, e);
         }
