@@ -25,13 +25,16 @@ class BuildLockTests {
         String other = "flushcheck/build-lock-other-" + ProcessHandle.current().pid() + ":1";
         Path finished = dir.resolve("finished");
         Process holder = new ProcessBuilder(ChildJvm.command(List.of(), Holder.class.getName(),
-                List.of(image, finished.toString()))).redirectErrorStream(true).start();
+                List.of(image, finished.toString()))).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(),
                     StandardCharsets.UTF_8));
             assertThat(out.readLine()).isEqualTo("holding");
+            // The holder keeps its lock until told to go on: whatever this machine's load, it holds it now.
             assertThat(BuildLock.holding(other, () -> Files.exists(finished)))
                     .as("another image's build does not wait").isFalse();
+            holder.getOutputStream().write("go\n".getBytes(StandardCharsets.UTF_8));
+            holder.getOutputStream().flush();
             assertThat(BuildLock.holding(image, () -> Files.exists(finished)))
                     .as("the other JVM's build of the same image had finished when ours began").isTrue();
         } finally {
@@ -68,13 +71,17 @@ class BuildLockTests {
         }
     }
 
-    /** Holds the lock of the image its first argument names for a second, then creates the file its second names. */
+    /**
+     * Holds the lock of the image its first argument names until a line comes on its input, then creates the file
+     * its second names before it lets the lock go.
+     */
     public static final class Holder {
         public static void main(String[] args) throws Exception {
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             BuildLock.holding(args[0], () -> {
                 System.out.println("holding");
                 System.out.flush();
-                Thread.sleep(1000);
+                in.readLine();
                 return Files.createFile(Path.of(args[1]));
             });
         }
