@@ -1,10 +1,10 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.report.Json;
-import io.flushcheck.text.Escape;
-import java.io.IOException;
+import java.io.ByteArrayInputStream;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,9 +17,11 @@ import picocli.CommandLine.Parameters;
         description = {"join the --replay --shard I/N --json documents of one recording into one",
             "",
             "Prints on stdout the JSON one --replay of the recording would print, every state from the shard",
-            "that checked it, in the order the states are enumerated; \"seconds\" is the sum of the shards'.",
-            "Refuses documents of different recordings (their \"recording\" id differs), of different bounds",
-            "or verifies, and a shard missing or given twice."},
+            "that checked it, in the order the states are enumerated; the counts are the states', \"seconds\"",
+            "the sum of the shards'. Refuses documents of different recordings (their \"recording\" id differs),",
+            "of different bounds or verifies, a shard missing or given twice, and any document that is not a",
+            "regular file of at most " + DocumentFile.MAX_SHOWN + " (a link, a FIFO, a device), or whose fields are",
+            "missing, out of range or not what its states count."},
         descriptionHeading = "%n",
         footer = {"%nexit codes: 0 every state passed, 1 some state failed, 2 bad usage or documents that are not"
             + " the shards of one check, 4 the output could not be written"})
@@ -33,14 +35,16 @@ final class PowerCutMergeCommand implements Job {
         List<String> names = new ArrayList<>();
         List<ReplayOutput.Document> docs = new ArrayList<>();
         for (Path f : files) {
-            String text;
+            byte[] text;
             try {
-                text = Files.readString(f);
-            } catch (IOException e) {
-                throw new UsageException("powercut merge: cannot read " + f + ": " + e.getMessage());
+                text = DocumentFile.read(f);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("powercut merge: " + e.getMessage());
             }
             try {
-                docs.add(ReplayOutput.read(text));
+                // A decoder of its own reports bytes that are not UTF-8 rather than replacing them.
+                docs.add(ReplayDocumentReader.read(new InputStreamReader(new ByteArrayInputStream(text),
+                        StandardCharsets.UTF_8.newDecoder())));
             } catch (IllegalArgumentException e) {
                 throw new UsageException("powercut merge: " + f + ": " + e.getMessage());
             }
@@ -50,7 +54,7 @@ final class PowerCutMergeCommand implements Job {
         try {
             merged = ReplayMerge.merge(names, docs);
         } catch (IllegalArgumentException e) {
-            throw new UsageException("powercut merge: " + Escape.of(e.getMessage()));
+            throw new UsageException("powercut merge: " + e.getMessage());
         }
         out.print(Json.write(merged));
         out.flush();

@@ -3,49 +3,76 @@ package io.flushcheck.cli;
 import io.flushcheck.powercut.CrashStates;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Joins the {@code --replay --shard I/N} documents of one recording into the document one {@code --replay} of
- * it would print: each state from the shard that checked it, in the enumeration's order, the counts summed,
- * and explanations on the first failing states only, as one run gives them. Documents of different
- * recordings, bounds or verifies, a shard missing or given twice, are refused: the merge would claim states
- * checked that were not, or checked two ways.
+ * it would print: each state from the shard that checked it, in the enumeration's order, the counts made from
+ * those states (never the shards' own), and explanations on the first failing states only, as one run gives
+ * them. Documents of different recordings, bounds or verifies, a shard missing or given twice, a shard that
+ * checked another's state, are refused: the merge would claim states checked that were not, or checked two ways.
  */
 final class ReplayMerge {
 
     private ReplayMerge() {
     }
 
-    /** @throws IllegalArgumentException saying why the documents are not the shards of one check */
+    /**
+     * @throws IllegalArgumentException naming the document and the field that make them not the shards of one
+     *                                  check
+     */
     static ReplayOutput.Document merge(List<String> names, List<ReplayOutput.Document> docs) {
         ReplayOutput.Document first = docs.get(0);
-        int shards = count(names.get(0), first);
+        String firstName = names.get(0);
+        int shards = shard(firstName, first).count();
+        if (shards != docs.size()) {
+            // Checked before anything is made per shard: a count no one gave documents for is refused at once.
+            throw new IllegalArgumentException(firstName + ": \"shard\" is " + first.shard() + ", but " + docs.size()
+                    + (docs.size() == 1 ? " document is" : " documents are") + " given: each of the " + shards
+                    + " shards' once");
+        }
         ReplayOutput.Document[] byShard = new ReplayOutput.Document[shards];
+        String[] nameOf = new String[shards];
         for (int d = 0; d < docs.size(); d++) {
             ReplayOutput.Document doc = docs.get(d);
             String name = names.get(d);
-            if (!doc.recording().equals(first.recording())) {
-                throw new IllegalArgumentException(name + " is of recording " + doc.recording() + ", " + names.get(0)
-                        + " of " + first.recording() + ": shards of different recordings do not merge");
+            same(name, "recording", doc.recording(), first.recording(), firstName);
+            same(name, "verify", doc.verify(), first.verify(), firstName);
+            same(name, "model", doc.model(), first.model(), firstName);
+            same(name, "rules", doc.rules(), first.rules(), firstName);
+            same(name, "fs", doc.fs(), first.fs(), firstName);
+            same(name, "atomicWriteBytes", doc.atomicWriteBytes(), first.atomicWriteBytes(), firstName);
+            same(name, "maxStates", doc.maxStates(), first.maxStates(), firstName);
+            same(name, "draw", String.valueOf(doc.draw()), String.valueOf(first.draw()), firstName);
+            same(name, "writes", doc.writes(), first.writes(), firstName);
+            same(name, "epochs", doc.epochs(), first.epochs(), firstName);
+            same(name, "acknowledgements", doc.acknowledgements(), first.acknowledgements(), firstName);
+            same(name, "duplicates", doc.duplicates(), first.duplicates(), firstName);
+            same(name, "leftOut", doc.leftOut(), first.leftOut(), firstName);
+            same(name, "states", doc.states().size(), first.states().size(), firstName);
+            Shard shard = shard(name, doc);
+            if (shard.count() != shards) {
+                throw new IllegalArgumentException(name + " is shard " + shard + ", " + firstName + " " + first.shard()
+                        + ": \"shard\" of different splits do not merge");
             }
-            same(name, "verify", doc.verify(), first.verify(), names.get(0));
-            same(name, "maxStates", doc.maxStates(), first.maxStates(), names.get(0));
-            same(name, "draw", String.valueOf(doc.draw()), String.valueOf(first.draw()), names.get(0));
-            same(name, "states", doc.states().size(), first.states().size(), names.get(0));
-            if (count(name, doc) != shards) {
-                throw new IllegalArgumentException(name + " is shard " + doc.shard() + ", " + names.get(0) + " "
-                        + first.shard() + ": shards of different splits do not merge");
+            if (byShard[shard.fromZero()] != null) {
+                throw new IllegalArgumentException("\"shard\" " + shard + " is given twice (" + name + ")");
             }
-            int index = Integer.parseInt(doc.shard().substring(0, doc.shard().indexOf('/'))) - 1;
-            if (byShard[index] != null) {
-                throw new IllegalArgumentException("shard " + doc.shard() + " is given twice (" + name + ")");
+            byShard[shard.fromZero()] = doc;
+            nameOf[shard.fromZero()] = name;
+            for (int i = 0; i < doc.states().size(); i++) {
+                ReplayOutput.State s = doc.states().get(i);
+                same(name, "state", s.state(), first.states().get(i).state(), firstName);
+                if (s.checked() && i % shards != shard.fromZero()) {
+                    throw new IllegalArgumentException(name + ": \"states\" has state " + (i + 1) + " checked, which is"
+                            + " shard " + (i % shards + 1) + "/" + shards + "'s share, not " + shard + "'s");
+                }
             }
-            byShard[index] = doc;
         }
         for (int s = 0; s < shards; s++) {
             if (byShard[s] == null) {
-                throw new IllegalArgumentException("shard " + (s + 1) + "/" + shards + " is missing: its states were not"
-                        + " checked");
+                throw new IllegalArgumentException("shard " + (s + 1) + "/" + shards + " is missing: its states were"
+                        + " not checked");
             }
         }
         List<ReplayOutput.State> states = new ArrayList<>();
@@ -53,8 +80,9 @@ final class ReplayMerge {
         for (int i = 0; i < first.states().size(); i++) {
             ReplayOutput.State s = byShard[i % shards].states().get(i);
             if (!s.checked()) {
-                throw new IllegalArgumentException("shard " + (i % shards + 1) + "/" + shards + " did not check state "
-                        + (i + 1) + ", which is its share");
+                throw new IllegalArgumentException(nameOf[i % shards] + ": \"states\" has"
+                        + " state " + (i + 1) + " unchecked, which is its share as shard " + (i % shards + 1) + "/"
+                        + shards);
             }
             if (!s.passed()) {
                 // One run explains its first few failing states; each shard explained its own first few.
@@ -65,29 +93,38 @@ final class ReplayMerge {
             }
             states.add(s);
         }
-        int checked = 0;
         double seconds = 0;
         for (ReplayOutput.Document doc : byShard) {
-            checked += doc.checked();
             seconds += doc.seconds();
         }
+        // Every state is checked once between the shards: the merged counts are the states'.
+        int checked = states.size();
         return new ReplayOutput.Document(ReplayOutput.MODE, first.recording(), null, first.verify(), first.model(),
                 first.rules(), first.fs(), first.atomicWriteBytes(), first.maxStates(), first.draw(), first.writes(),
                 first.epochs(), first.acknowledgements(), checked, checked - failed, failed, 0, first.duplicates(),
                 first.leftOut(), seconds, states);
     }
 
-    private static int count(String name, ReplayOutput.Document doc) {
+    private static Shard shard(String name, ReplayOutput.Document doc) {
         if (doc.shard() == null) {
-            throw new IllegalArgumentException(name + " checked every state, not a shard of them: nothing to merge");
+            throw new IllegalArgumentException(name + " has no \"shard\": it checked every state, not a shard of them,"
+                    + " and has nothing to merge");
         }
-        return Integer.parseInt(doc.shard().substring(doc.shard().indexOf('/') + 1));
+        try {
+            return Shard.inDocument(doc.shard());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
+        }
     }
 
     private static void same(String name, String field, Object value, Object expected, String firstName) {
-        if (!value.equals(expected)) {
-            throw new IllegalArgumentException(name + " has \"" + field + "\" " + value + ", " + firstName + " "
-                    + expected + ": shards of one check have the same");
+        if (!Objects.equals(value, expected)) {
+            throw new IllegalArgumentException(name + " has \"" + field + "\" " + shown(value) + ", " + firstName + " "
+                    + shown(expected) + ": shards of one check have the same");
         }
+    }
+
+    private static String shown(Object value) {
+        return value instanceof String s ? Brief.of(s) : String.valueOf(value);
     }
 }

@@ -4,17 +4,15 @@ import io.flushcheck.powercut.CrashStateReport;
 import io.flushcheck.powercut.CrashStates;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.report.Json;
-import io.flushcheck.report.JsonInput;
 import io.flushcheck.text.Escape;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
- * What {@code flushcheck powercut --replay} prints, a few lines or every state in JSON, and that JSON read back
- * ({@link #read}) for {@code flushcheck powercut merge}.
+ * What {@code flushcheck powercut --replay} prints, a few lines or every state in JSON; {@link ReplayDocumentReader}
+ * reads that JSON back for {@code flushcheck powercut merge}.
  */
 final class ReplayOutput {
 
@@ -63,66 +61,6 @@ final class ReplayOutput {
                 states.fs(), states.atomicWriteBytes(), report.maxStates(), draw, states.writes(), states.epochs(),
                 states.acknowledged().all().size(), report.checked(), report.checked() - report.failing(),
                 report.failing(), report.otherShards(), report.duplicates(), report.leftOut(), report.seconds(), out);
-    }
-
-    /**
-     * A document {@link #json} wrote, read back.
-     *
-     * @throws IllegalArgumentException when the text is not one, naming the field
-     */
-    static Document read(String text) {
-        Map<String, Object> m = JsonInput.parseObject(text);
-        if (!MODE.equals(JsonInput.string(m, "mode"))) {
-            throw new IllegalArgumentException("not the JSON of flushcheck powercut --replay: its \"mode\" is not \""
-                    + MODE + "\"");
-        }
-        List<State> states = new ArrayList<>();
-        for (Object o : JsonInput.list(m, "states")) {
-            Map<String, Object> s = JsonInput.object(o, "a state");
-            List<String> explanation = null;
-            if (s.get("explanation") != null) {
-                explanation = new ArrayList<>();
-                for (Object line : JsonInput.list(s, "explanation")) {
-                    explanation.add(String.valueOf(line));
-                }
-            }
-            states.add(new State(required(JsonInput.string(s, "state"), "state"), (int) whole(s, "lost"),
-                    bool(s, "checked"), bool(s, "passed"), JsonInput.string(s, "failure"), explanation));
-        }
-        return new Document(MODE, required(JsonInput.string(m, "recording"), "recording"), JsonInput.string(m, "shard"),
-                JsonInput.string(m, "verify"), JsonInput.string(m, "model"), JsonInput.string(m, "rules"),
-                JsonInput.string(m, "fs"),
-                (int) whole(m, "atomicWriteBytes"), (int) whole(m, "maxStates"), draw(m), (int) whole(m, "writes"),
-                (int) whole(m, "epochs"), (int) whole(m, "acknowledgements"), (int) whole(m, "checked"),
-                (int) whole(m, "passed"), (int) whole(m, "failed"), (int) whole(m, "otherShards"),
-                (int) whole(m, "duplicates"), (int) whole(m, "leftOut"), JsonInput.doubleValue(m, "seconds"), states);
-    }
-
-    private static Draw draw(Map<String, Object> m) {
-        if (m.get("draw") == null) {
-            return null;
-        }
-        Map<String, Object> d = JsonInput.object(m.get("draw"), "\"draw\"");
-        return new Draw((int) whole(d, "count"), whole(d, "seed"));
-    }
-
-    private static long whole(Map<String, Object> m, String key) {
-        long v = JsonInput.longValue(m, key, Long.MIN_VALUE);
-        if (v == Long.MIN_VALUE) {
-            throw new IllegalArgumentException("\"" + key + "\" is missing");
-        }
-        return v;
-    }
-
-    private static boolean bool(Map<String, Object> m, String key) {
-        return required(JsonInput.bool(m, key), key);
-    }
-
-    private static <T> T required(T value, String key) {
-        if (value == null) {
-            throw new IllegalArgumentException("\"" + key + "\" is missing");
-        }
-        return value;
     }
 
     // The records below are public, in a package-private class, only so that core's JSON writer may read their

@@ -1,5 +1,8 @@
 package io.flushcheck.cli;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 /**
  * {@code --shard I/N}: the I-th of N shares of a recording's states, counted from 1 as a CI matrix or an
  * indexed job numbers its runs (an indexed job counts from 0: give it {@code $((INDEX+1))/N}).
@@ -28,6 +31,28 @@ record Shard(int index, int count) {
         }
         return new Shard(i, n);
     }
+
+    /**
+     * A document's {@code "shard"}, as {@link #toString} wrote it: digits, a slash, digits, with the bounds
+     * {@code --shard} has.
+     *
+     * @throws IllegalArgumentException naming the field when it is not one
+     */
+    static Shard inDocument(String value) {
+        Matcher m = WRITTEN.matcher(value);
+        if (m.matches()) {
+            // At most ten digits each: a long holds them, and the bounds below are checked before a narrowing.
+            long i = Long.parseLong(m.group(1));
+            long n = Long.parseLong(m.group(2));
+            if (1 <= i && i <= n && n <= MAX_SHARDS) {
+                return new Shard((int) i, (int) n);
+            }
+        }
+        throw new IllegalArgumentException("\"shard\" is " + Brief.of(value) + ", not I/N with 1 <= I <= N <= "
+                + MAX_SHARDS);
+    }
+
+    private static final Pattern WRITTEN = Pattern.compile("([0-9]{1,10})/([0-9]{1,10})");
 
     @Override
     public String toString() {

@@ -54,7 +54,7 @@ class ReplayMergeTests {
     }
 
     /** Shard {@code n} of 2, as {@code --replay --shard n/2} documents it: its own first failing states explained. */
-    private static ReplayOutput.Document shard(int n) {
+    static ReplayOutput.Document shard(int n) {
         List<ReplayOutput.State> states = new ArrayList<>();
         int checked = 0;
         int failed = 0;
