@@ -2,8 +2,10 @@ package io.flushcheck.cli;
 
 import io.flushcheck.powercut.CrashStates;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Joins the {@code --replay --shard I/N} documents of one recording into the document one {@code --replay} of
@@ -25,18 +27,28 @@ final class ReplayMerge {
         ReplayOutput.Document first = docs.get(0);
         String firstName = names.get(0);
         int shards = shard(firstName, first).count();
-        if (shards != docs.size()) {
-            // Checked before anything is made per shard: a count no one gave documents for is refused at once.
-            throw new IllegalArgumentException(firstName + ": \"shard\" is " + first.shard() + ", but " + docs.size()
-                    + (docs.size() == 1 ? " document is" : " documents are") + " given: each of the " + shards
-                    + " shards' once");
+        if (shards > docs.size()) {
+            // Found before anything is made per shard: a count no one gave documents for is refused at once.
+            Set<Integer> given = new HashSet<>();
+            for (int d = 0; d < docs.size(); d++) {
+                given.add(shard(names.get(d), docs.get(d)).index());
+            }
+            int absent = 1;
+            while (given.contains(absent)) {
+                absent++;
+            }
+            throw missing(absent, firstName, first);
         }
         ReplayOutput.Document[] byShard = new ReplayOutput.Document[shards];
         String[] nameOf = new String[shards];
         for (int d = 0; d < docs.size(); d++) {
             ReplayOutput.Document doc = docs.get(d);
             String name = names.get(d);
-            same(name, "recording", doc.recording(), first.recording(), firstName);
+            if (!doc.recording().equals(first.recording())) {
+                throw new IllegalArgumentException(name + " has \"recording\" " + Brief.of(doc.recording()) + ", "
+                        + firstName + " " + Brief.of(first.recording())
+                        + ": shards of different recordings do not merge");
+            }
             same(name, "verify", doc.verify(), first.verify(), firstName);
             same(name, "model", doc.model(), first.model(), firstName);
             same(name, "rules", doc.rules(), first.rules(), firstName);
@@ -71,8 +83,7 @@ final class ReplayMerge {
         }
         for (int s = 0; s < shards; s++) {
             if (byShard[s] == null) {
-                throw new IllegalArgumentException("shard " + (s + 1) + "/" + shards + " is missing: its states were"
-                        + " not checked");
+                throw missing(s + 1, firstName, first);
             }
         }
         List<ReplayOutput.State> states = new ArrayList<>();
@@ -103,6 +114,11 @@ final class ReplayMerge {
                 first.rules(), first.fs(), first.atomicWriteBytes(), first.maxStates(), first.draw(), first.writes(),
                 first.epochs(), first.acknowledgements(), checked, checked - failed, failed, 0, first.duplicates(),
                 first.leftOut(), seconds, states);
+    }
+
+    private static IllegalArgumentException missing(int shard, String firstName, ReplayOutput.Document first) {
+        return new IllegalArgumentException("shard " + shard + "/" + shard(firstName, first).count()
+                + " is missing: its states were not checked (" + firstName + " has \"shard\" " + first.shard() + ")");
     }
 
     private static Shard shard(String name, ReplayOutput.Document doc) {

@@ -35,6 +35,7 @@ class MergeInputTests {
     static Stream<Arguments> tamperedFields() {
         return Stream.of(
                 tampered("shard", "a split into two billion shards", d -> d.put("shard", "1/2000000000")),
+                tampered("shard", "a split into a million shards", d -> d.put("shard", "1/1000000")),
                 tampered("shard", "shard 0 of 2", d -> d.put("shard", "0/2")),
                 tampered("shard", "shard 3 of 2", d -> d.put("shard", "3/2")),
                 tampered("shard", "shard 1 of 0", d -> d.put("shard", "1/0")),
