@@ -46,12 +46,10 @@ final class DocumentFile {
         }
         int fd;
         try {
-            // O_NONBLOCK: opening a FIFO for reading would wait for a writer; no document is read this way.
-            fd = C.open(file.toString(), flags.nofollow | flags.nonblock | flags.cloexec);
-        } catch (LastErrorException e) {
-            throw new IllegalArgumentException(file + (e.getErrorCode() == flags.eloop
-                    ? " is a symbolic link: documents are read from the file itself, never through a link"
-                    : ": cannot open it: " + C.strerror(e.getErrorCode())));
+            fd = open(file, flags);
+        } catch (LinkageError e) {
+            // No C library through JNA here (its native part would not load): checked by path, as on other systems.
+            return readByPath(file);
         }
         try {
             // The descriptor's own file, as /proc/self/fd or /dev/fd names it: the one opened, whatever the path
@@ -63,6 +61,17 @@ final class DocumentFile {
             } catch (LastErrorException ignored) {
                 // A descriptor only read from has nothing left to lose at its close.
             }
+        }
+    }
+
+    private static int open(Path file, Flags flags) {
+        try {
+            // O_NONBLOCK: opening a FIFO for reading would wait for a writer; no document is read this way.
+            return C.open(file.toString(), flags.nofollow | flags.nonblock | flags.cloexec);
+        } catch (LastErrorException e) {
+            throw new IllegalArgumentException(file + (e.getErrorCode() == flags.eloop
+                    ? " is a symbolic link: documents are read from the file itself, never through a link"
+                    : ": cannot open it: " + C.strerror(e.getErrorCode())));
         }
     }
 

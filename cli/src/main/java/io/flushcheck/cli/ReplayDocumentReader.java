@@ -27,6 +27,9 @@ final class ReplayDocumentReader {
     /** The most states a document lists: those of the largest bound, and as many again drawn. */
     static final int MAX_STATES = 2 * PowerCutCommand.MAX_STATES;
 
+    /** The longest a shard's check is taken to have run: over thirty years. */
+    static final double MAX_SECONDS = 1e9;
+
     private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
 
     private final JsonReader in;
@@ -259,8 +262,10 @@ final class ReplayDocumentReader {
             throw new IllegalArgumentException(quoted(field) + " is not a number: it is " + kind());
         }
         double v = in.nextDouble();
-        if (!(v >= 0) || Double.isInfinite(v)) {
-            throw new IllegalArgumentException(quoted(field) + " is " + v + ", not a time of 0 s or more");
+        // At most MAX_SECONDS: a million shards' sum stays a finite number to print.
+        if (!(v >= 0 && v <= MAX_SECONDS)) {
+            throw new IllegalArgumentException(quoted(field) + " is " + v + ", not a time from 0 to " + MAX_SECONDS
+                    + " s");
         }
         return v;
     }

@@ -52,6 +52,7 @@ class MergeInputTests {
                 tampered("failed", "failed its states do not make", d -> d.put("failed", 0L)),
                 tampered("otherShards", "other shards' states miscounted", d -> d.put("otherShards", 9L)),
                 tampered("seconds", "negative seconds", d -> d.put("seconds", -1.0)),
+                tampered("seconds", "seconds whose sum is past a double", d -> d.put("seconds", 1e308)),
                 tampered("count", "a draw past an int", d -> d.put("draw", Map.of("count", 1L << 40, "seed", 1L))),
                 tampered("states", "fewer states than the other shard", d -> {
                     states(d).remove(7);
