@@ -1,6 +1,7 @@
 package io.flushcheck.powercut;
 
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
+import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
 import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
 import io.flushcheck.powercut.internal.explain.TreeView;
 import io.flushcheck.powercut.internal.kernel.LoopDevices;
@@ -187,6 +188,16 @@ public final class CrashStates {
         states.id = r.id();
         states.foreign = true;
         return states;
+    }
+
+    /**
+     * Deletes the work directory {@link #load} made in {@code work}, once its checks are done: only a directory of
+     * this user's, each entry through its directory's descriptor, following no link, its markers last.
+     *
+     * @return null when it is gone (or was never made); otherwise what stayed and why, as a phrase
+     */
+    public static String deleteWork(Path work) {
+        return WorkDirectory.delete(work, Leftovers.MARKERS);
     }
 
     /**
