@@ -6,6 +6,7 @@ import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
 import io.flushcheck.powercut.internal.explain.TreeView;
 import io.flushcheck.powercut.internal.kernel.LoopDevices;
 import io.flushcheck.powercut.internal.kernel.Mounts;
+import io.flushcheck.powercut.internal.kernel.UnmountableTypeException;
 import io.flushcheck.powercut.internal.model.MalformedRecordingException;
 import io.flushcheck.powercut.internal.states.CrashState;
 import io.flushcheck.powercut.internal.states.CrashStateSpace;
@@ -163,13 +164,17 @@ public final class CrashStates {
      * point are made in {@code work}, a directory this makes, marked as flushcheck's so that a cleanup after a
      * killed run finds it; each is removed once checked, and the caller deletes {@code work} when done. A block
      * model's recording is checked as root, as every check of it: the states are mounted. A file model's needs no
-     * root: its states are written out as plain directories ({@link #model()} says which it is).
+     * root: its states are written out as plain directories ({@link #model()} says which it is). First it removes
+     * what runs killed before their end left beside {@code work}, as a new disk does.
      *
      * @throws UnreadableRecordingException when {@code saved} holds no whole recording: a file missing, cut short or
      *                                      changed since it was saved, or a log that does not read as one
      * @throws IOException                  when {@code work} cannot be made, or a file cannot be read
      */
     public static CrashStates load(Path saved, Path work) throws IOException {
+        for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
+            System.err.println("flushcheck powercut: " + cleaned);
+        }
         SavedRecording.Loaded r = SavedRecording.load(saved);
         CrashStates states;
         try {
@@ -504,6 +509,11 @@ public final class CrashStates {
             }
             try {
                 BlockDisk.mountSurvivor(loop, mountPoint, fsType, foreign ? Mounts.FOREIGN_DATA : Mounts.DATA);
+            } catch (UnmountableTypeException e) {
+                // The machine's lack, the same for every state: no state is checked, none reported failing.
+                throw new UnmountableTypeException(e.type(), "this machine cannot mount " + e.type() + ", the"
+                        + " recording's filesystem: its kernel has no " + e.type() + " (load its module: modprobe "
+                        + e.type() + ")");
             } catch (IOException e) {
                 return notMounted.apply(e);
             }

@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apiguardian.api.API;
@@ -92,7 +94,41 @@ public final class Leftovers {
         String token = HexFormat.of().formatHex(random);
         Files.writeString(dir.resolve(TOKEN), token + "\n");
         Files.writeString(dir.resolve(OWNER), marker(ProcessHandle.current().pid(), dir, token));
+        undoneAtExit(dir);
         return dir;
+    }
+
+    /** The work directories this JVM claimed and has not deleted yet. */
+    private static final Set<Path> CLAIMED = ConcurrentHashMap.newKeySet();
+    private static final AtomicBoolean HOOKED = new AtomicBoolean();
+
+    /**
+     * Has {@code dir} undone when the JVM ends with it still there: stopped by SIGINT or SIGTERM, it runs its
+     * shutdown hooks, and the run's work directory goes then, not at the next run's sweep.
+     */
+    private static void undoneAtExit(Path dir) {
+        CLAIMED.add(dir);
+        if (HOOKED.compareAndSet(false, true)) {
+            Runtime.getRuntime().addShutdownHook(new Thread(Leftovers::undoClaimed, "flushcheck-work-directories"));
+        }
+    }
+
+    /** {@code dir}, claimed, is deleted: nothing to undo at the JVM's end. */
+    static void forget(Path dir) {
+        CLAIMED.remove(dir);
+    }
+
+    private static void undoClaimed() {
+        for (Path dir : CLAIMED) {
+            Long owner = owner(dir); // still ours, its markers still naming this JVM
+            if (owner != null && owner == ProcessHandle.current().pid()) {
+                try {
+                    undo(dir);
+                } catch (IOException | RuntimeException e) {
+                    // What stays is the next run's sweep's: its owner no longer runs then.
+                }
+            }
+        }
     }
 
     private static String marker(long pid, Path dir, String token) {

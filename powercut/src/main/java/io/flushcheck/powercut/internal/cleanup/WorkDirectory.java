@@ -80,6 +80,7 @@ public final class WorkDirectory {
             }
             if (stayed.isEmpty()) {
                 in.deleteDirectory(name);
+                Leftovers.forget(abs);
             }
         } catch (NoSuchFileException e) {
             return stayed.isEmpty() ? null : "left " + String.join(", ", stayed);
