@@ -102,7 +102,8 @@ final class Machine {
         // Not under /dev/shm: the programs run on the disks have a /dev/shm of their own (ProcessWorld).
         byte[] random = new byte[16];
         RANDOM.nextBytes(random);
-        return Path.of(System.getProperty("java.io.tmpdir")).resolve("flushcheck-powercut-" + HexFormat.of().formatHex(random));
+        return Path.of(System.getProperty("java.io.tmpdir"))
+                .resolve("flushcheck-powercut-" + HexFormat.of().formatHex(random));
     }
 
     private static final SecureRandom RANDOM = new SecureRandom();

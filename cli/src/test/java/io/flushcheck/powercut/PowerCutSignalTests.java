@@ -117,7 +117,8 @@ class PowerCutSignalTests {
     private Process start(List<String> args) throws IOException {
         List<String> cmd = ChildJvm.withDefaultSignals(ChildJvm.command(List.of(), List.of("-Djava.io.tmpdir=" + tmp),
                 Main.class.getName(), args));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
     }
 
     private static List<String> concat(List<String> a, List<String> b) {

@@ -72,7 +72,8 @@ final class Disks {
         // Not under /dev/shm: a program the test starts on the disk (SimulatedDisk.start) has a /dev/shm of its own.
         byte[] random = new byte[16];
         RANDOM.nextBytes(random);
-        return Path.of(System.getProperty("java.io.tmpdir")).resolve("flushcheck-powercut-" + HexFormat.of().formatHex(random));
+        return Path.of(System.getProperty("java.io.tmpdir"))
+                .resolve("flushcheck-powercut-" + HexFormat.of().formatHex(random));
     }
 
     private static final SecureRandom RANDOM = new SecureRandom();

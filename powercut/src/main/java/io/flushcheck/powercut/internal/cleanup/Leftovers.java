@@ -81,7 +81,9 @@ public final class Leftovers {
                         + (Files.isSymbolicLink(dir) ? "a symbolic link" : "not a directory of this user's"));
             }
         } else {
-            Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            // Owner only from its mkdir on: the mode below is set once the directory is seen to be this one.
+            Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
+                    "rwx------")));
             if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
                     || (int) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS) != Libc.C.geteuid()) {
                 throw new IOException("cannot make a simulated disk in " + dir + ": it is not this user's after mkdir");

@@ -110,7 +110,8 @@ public final class WorkDirectory {
                     continue;
                 }
                 try (SecureDirectoryStream<Path> sub = dir.newDirectoryStream(name, NOFOLLOW)) {
-                    BasicFileAttributes opened = sub.getFileAttributeView(BasicFileAttributeView.class).readAttributes();
+                    BasicFileAttributes opened = sub.getFileAttributeView(BasicFileAttributeView.class)
+                            .readAttributes();
                     if (!opened.fileKey().equals(a.fileKey())) {
                         stayed.add(at + " (replaced while it was being deleted)");
                         continue;
