@@ -14,7 +14,11 @@ final class ExitCodes {
      * representable in the locale's encoding): one line on stderr with the cause. Nothing was written.
      */
     public static final int USAGE = 2;
-    /** An unexpected internal error; the message says what, and a bug report should carry it. */
+    /**
+     * An unexpected internal error, or what the machine lacks or could not do (a disk not made, a filesystem its
+     * kernel cannot mount; {@code powercut --explore}: a COMMAND still running after {@code --timeout} with the
+     * power on); the message says what, and a bug report should carry it.
+     */
     public static final int INTERNAL = 3;
     /**
      * The results could not be written to standard output (a full disk, a closed descriptor, a broken

@@ -7,6 +7,8 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.HexFormat;
 
 /** What this machine must offer before a simulated disk can be made, and where the disks go. */
 final class Machine {
@@ -14,7 +16,6 @@ final class Machine {
     private Machine() {
     }
 
-    /** What simulated disks with filesystem {@code fs} lack here, as a phrase, or null when nothing. */
     /**
      * What this machine lacks to make disks of {@code model} (resolved: BLOCK or FILE) with {@code fs}, or null:
      * the file model needs {@code /dev/fuse}, and fusermount where not root.
@@ -93,9 +94,17 @@ final class Machine {
         return null;
     }
 
-    /** Where this process's disks are made, in the temporary directory. A disk removes its directory when it closes. */
+    /**
+     * Where this process's disks are made, in the temporary directory, under a name no one can guess before it is
+     * made (128 random bits): the disk makes it, by one mkdir, and removes it when it closes.
+     */
     static Path workDir() {
         // Not under /dev/shm: the programs run on the disks have a /dev/shm of their own (ProcessWorld).
-        return Path.of(System.getProperty("java.io.tmpdir")).resolve("flushcheck-powercut-" + ProcessHandle.current().pid());
+        byte[] random = new byte[16];
+        RANDOM.nextBytes(random);
+        return Path.of(System.getProperty("java.io.tmpdir"))
+                .resolve("flushcheck-powercut-" + HexFormat.of().formatHex(random));
     }
+
+    private static final SecureRandom RANDOM = new SecureRandom();
 }

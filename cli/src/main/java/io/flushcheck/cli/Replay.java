@@ -11,10 +11,8 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * {@code flushcheck powercut --replay DIR [--shard I/N]}: the crash states of a recording {@code --record} kept,
@@ -139,17 +137,11 @@ final class Replay {
         return null;
     }
 
-    /** The work directory: the check removed its image and mount point; its marks for a cleanup stay till here. */
+    /**
+     * The work directory: the check removed its image and mount point; its marks for a cleanup stay till here. What
+     * cannot go stays for the next run's sweep (its owner no longer runs then).
+     */
     private static void delete(Path work) {
-        if (!Files.exists(work)) {
-            return;
-        }
-        try (Stream<Path> all = Files.walk(work)) {
-            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException | UncheckedIOException e) {
-            // A leftover in the temporary directory: the next disk's sweep removes it (its owner no longer runs).
-        }
+        CrashStates.deleteWork(work);
     }
 }

@@ -210,7 +210,7 @@ final class BlockDisk implements ModelDisk {
         String survivorLoop = attach(image, false);
         Path survivor = Files.createDirectories(work.resolve("survivor-" + n));
         Leftovers.record(work, "mount", survivor.toString());
-        mountSurvivor(survivorLoop, survivor, fsType);
+        mountSurvivor(survivorLoop, survivor, fsType, Mounts.DATA);
         undo.push(() -> ModelDisk.unmountQuietly(survivor));
         cuts.set(cuts.size() - 1, cut.apply(explain(before, survivor, ranges, image)));
         return survivor;
@@ -258,12 +258,13 @@ final class BlockDisk implements ModelDisk {
      * Mounts the survivor's image, of {@code fsType}. btrfs refuses a clone of a filesystem whose teardown is
      * still under way (the original's, unmounted in the background, or a crash state's before it: its sysfs
      * entry is there, EEXIST) and mounts it once that is done, so a refusal for that reason is tried again
-     * for a while.
+     * for a while. {@code flags}: {@link Mounts#DATA} or {@link Mounts#FOREIGN_DATA}, what is mounted being data
+     * to look at.
      */
-    static void mountSurvivor(String device, Path survivor, String fsType) throws IOException {
+    static void mountSurvivor(String device, Path survivor, String fsType, long flags) throws IOException {
         for (int attempt = 1; ; attempt++) {
             try {
-                Mounts.mount(device, survivor, fsType, Filesystems.mountOptions(fsType));
+                Mounts.mount(device, survivor, fsType, Filesystems.mountOptions(fsType), flags);
                 return;
             } catch (IOException e) {
                 if (!fsType.equals("btrfs") || !String.valueOf(e.getMessage()).contains("File exists") || attempt == 100) {

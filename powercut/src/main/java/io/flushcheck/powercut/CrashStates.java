@@ -1,10 +1,12 @@
 package io.flushcheck.powercut;
 
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
+import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
 import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
 import io.flushcheck.powercut.internal.explain.TreeView;
 import io.flushcheck.powercut.internal.kernel.LoopDevices;
 import io.flushcheck.powercut.internal.kernel.Mounts;
+import io.flushcheck.powercut.internal.kernel.UnmountableTypeException;
 import io.flushcheck.powercut.internal.model.MalformedRecordingException;
 import io.flushcheck.powercut.internal.states.CrashState;
 import io.flushcheck.powercut.internal.states.CrashStateSpace;
@@ -13,6 +15,7 @@ import io.flushcheck.powercut.internal.states.RecordedWrite;
 import io.flushcheck.powercut.internal.states.Recording;
 import io.flushcheck.powercut.internal.states.StateImages;
 import io.flushcheck.powercut.internal.states.WritePlaces;
+import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -104,6 +107,8 @@ public final class CrashStates {
     private final TreeView ended;
     /** The id of the recording as saved or loaded ({@link #save}); null before. */
     private String id;
+    /** Loaded from a recording kept elsewhere ({@link #load}): its links are not followed either. */
+    private boolean foreign;
     private CrashStateSpace.Draws draws = CrashStateSpace.Draws.NONE;
     /** The file model's recording, which checks its states itself; null on the block model. */
     private final FileCrashStates files;
@@ -159,21 +164,25 @@ public final class CrashStates {
      * point are made in {@code work}, a directory this makes, marked as flushcheck's so that a cleanup after a
      * killed run finds it; each is removed once checked, and the caller deletes {@code work} when done. A block
      * model's recording is checked as root, as every check of it: the states are mounted. A file model's needs no
-     * root: its states are written out as plain directories ({@link #model()} says which it is).
+     * root: its states are written out as plain directories ({@link #model()} says which it is). First it removes
+     * what runs killed before their end left beside {@code work}, as a new disk does.
      *
      * @throws UnreadableRecordingException when {@code saved} holds no whole recording: a file missing, cut short or
      *                                      changed since it was saved, or a log that does not read as one
      * @throws IOException                  when {@code work} cannot be made, or a file cannot be read
      */
     public static CrashStates load(Path saved, Path work) throws IOException {
+        for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
+            System.err.println("flushcheck powercut: " + cleaned);
+        }
         SavedRecording.Loaded r = SavedRecording.load(saved);
         CrashStates states;
         try {
             if (r.model() == DiskModel.FILE) {
-                states = new CrashStates(new FileCrashStates(Leftovers.claim(work), r.log(), r.acknowledged()));
+                states = new CrashStates(new FileCrashStates(Leftovers.claim(work, false), r.log(), r.acknowledged()));
             } else {
                 List<Epoch> epochs = Recording.epochs(r.log());
-                Path claimed = Leftovers.claim(work);
+                Path claimed = Leftovers.claim(work, false);
                 states = new CrashStates(claimed, claimed, r.base(), r.log(), epochs, r.acknowledged(), r.fsType(),
                         r.atomicUnit(), r.places(), r.ended());
             }
@@ -182,7 +191,18 @@ public final class CrashStates {
             throw new UnreadableRecordingException(saved + ": " + e.getMessage(), e);
         }
         states.id = r.id();
+        states.foreign = true;
         return states;
+    }
+
+    /**
+     * Deletes the work directory {@link #load} made in {@code work}, once its checks are done: only a directory of
+     * this user's, each entry through its directory's descriptor, following no link, its markers last.
+     *
+     * @return null when it is gone (or was never made); otherwise what stayed and why, as a phrase
+     */
+    public static String deleteWork(Path work) {
+        return WorkDirectory.delete(work, Leftovers.MARKERS);
     }
 
     /**
@@ -329,8 +349,11 @@ public final class CrashStates {
         }
         byEpoch.sort(Comparator.comparingInt(i -> ordered.get(i).epoch()));
         Checked[] checked = new Checked[ordered.size()];
-        Path image = dir.resolve("state.img");
-        Path mountPoint = Files.createDirectories(dir.resolve("state"));
+        // The images and the mount point in a directory only this user may enter: what a state holds is the
+        // workload's data, and whatever it holds (a setuid program, a device node) is out of other users' reach.
+        Path place = OwnerOnly.directory(dir, "states-");
+        Path image = place.resolve("state.img");
+        Path mountPoint = Files.createDirectory(place.resolve("state"));
         // Noted for the cleanup after a killed run: the mount point once, each loop device once (the kernel
         // hands the same few out again), so that a cleanup runs losetup once a device, not once a state.
         Leftovers.record(work, "mount", mountPoint.toString());
@@ -338,7 +361,7 @@ public final class CrashStates {
         List<CrashStateReport.State> outcomes = new ArrayList<>();
         List<CrashStateReport.Failure> failures = new ArrayList<>();
         try {
-            try (StateImages images = StateImages.open(base, log, Files.size(base), epochs, dir)) {
+            try (StateImages images = StateImages.open(base, log, Files.size(base), epochs, place)) {
                 for (int i : byEpoch) {
                     CrashState state = ordered.get(i);
                     images.write(state, image);
@@ -365,6 +388,7 @@ public final class CrashStates {
         } finally {
             Files.deleteIfExists(image);
             Files.deleteIfExists(mountPoint);
+            Files.deleteIfExists(place);
         }
         return new CrashStateReport(byEpoch.size(), failures, space.duplicates(), space.leftOut(), maxStates,
                 (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - byEpoch.size());
@@ -406,7 +430,7 @@ public final class CrashStates {
     private List<String> explain(CrashState state, Path image, Path mountPoint, Set<String> noted) throws IOException {
         TreeView survivor;
         // Images go forward only: each explanation makes its own, from the recording's start.
-        try (StateImages images = StateImages.open(base, log, Files.size(base), epochs, dir)) {
+        try (StateImages images = StateImages.open(base, log, Files.size(base), epochs, image.getParent())) {
             // The state's names as the crash left them, mounted again: its verification may have changed them
             // (SQLite rolls a hot journal back and deletes it as it opens the database).
             images.write(state, image);
@@ -484,7 +508,12 @@ public final class CrashStates {
                 Leftovers.record(work, "loop", loop);
             }
             try {
-                BlockDisk.mountSurvivor(loop, mountPoint, fsType);
+                BlockDisk.mountSurvivor(loop, mountPoint, fsType, foreign ? Mounts.FOREIGN_DATA : Mounts.DATA);
+            } catch (UnmountableTypeException e) {
+                // The machine's lack, the same for every state: no state is checked, none reported failing.
+                throw new UnmountableTypeException(e.type(), "this machine cannot mount " + e.type() + ", the"
+                        + " recording's filesystem: its kernel has no " + e.type() + " (load its module: modprobe "
+                        + e.type() + ")");
             } catch (IOException e) {
                 return notMounted.apply(e);
             }

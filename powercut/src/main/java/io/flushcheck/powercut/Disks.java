@@ -4,9 +4,10 @@ import io.flushcheck.powercut.internal.kernel.Filesystems;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.platform.commons.support.AnnotationSupport;
@@ -14,8 +15,6 @@ import org.opentest4j.TestAbortedException;
 
 /** Disks for the extensions: configured by {@link SimulatedPowerLoss}, made where a test can have one. */
 final class Disks {
-
-    private static final AtomicInteger DISKS = new AtomicInteger();
 
     /** The defaults of {@link SimulatedPowerLoss}, for a test that has none in scope. */
     @SimulatedPowerLoss
@@ -68,11 +67,16 @@ final class Disks {
                 : disk.fsType() + " on a simulated drive with a volatile write cache";
     }
 
+    /** A disk's work directory, in the temporary directory, under a name no one can guess before the disk makes it. */
     private static Path workDir() {
         // Not under /dev/shm: a program the test starts on the disk (SimulatedDisk.start) has a /dev/shm of its own.
-        Path base = Path.of(System.getProperty("java.io.tmpdir"));
-        return base.resolve("flushcheck-powercut-" + ProcessHandle.current().pid() + "-" + DISKS.incrementAndGet());
+        byte[] random = new byte[16];
+        RANDOM.nextBytes(random);
+        return Path.of(System.getProperty("java.io.tmpdir"))
+                .resolve("flushcheck-powercut-" + HexFormat.of().formatHex(random));
     }
+
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     /** A file model's disk of {@code sizeMiB} (0: the block model's default for ext4, 256 MiB). */
     private static SimulatedDisk createFiles(SimulatedPowerLoss config, String annotation) {

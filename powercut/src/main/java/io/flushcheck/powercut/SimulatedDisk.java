@@ -8,6 +8,7 @@ import io.flushcheck.powercut.internal.host.DiskServerMain;
 import io.flushcheck.powercut.internal.host.DriveHost;
 import io.flushcheck.powercut.internal.host.PathWord;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
+import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -562,7 +563,8 @@ public final class SimulatedDisk implements AutoCloseable {
         if (cut) {
             throw new IllegalStateException("the power is already cut");
         }
-        Path dir = Files.createDirectories(work.resolve("crash-states-" + recordings++));
+        // Owner only: the recording is the workload's data, and its states are checked in here.
+        Path dir = OwnerOnly.directory(work, "crash-states-");
         Path log = dir.resolve("recording.log");
         String r = perModel.startRecording(dir, log);
         if (!r.equals("recording")) {
@@ -585,8 +587,6 @@ public final class SimulatedDisk implements AutoCloseable {
         }
         return perModel.crashStates(dir, log, acknowledged, this::powered);
     }
-
-    private int recordings;
 
     /** The records noted on this disk ({@link AcknowledgedRecords#on}), for the report of a run. */
     private final List<AcknowledgedRecords> records = new ArrayList<>();

@@ -180,6 +180,36 @@ class SavedCrashStatesTests {
         }
     }
 
+    /**
+     * A filesystem the kernel has no driver for (ENODEV, as where its module is absent) is the machine's lack: the
+     * check stops at the first mount, saying so, and reports no state failing.
+     */
+    @Test
+    void aFilesystemTheKernelLacksStopsTheCheckBeforeAnyState() throws Exception {
+        Path saved = scratch("no-fs");
+        Path work = scratch("no-fs-work");
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).mkfsOptions("-b", "4096")
+                .create(scratch("no-fs-disk"))) {
+            Path log = disk.path().resolve("log");
+            BatchLog.create(log);
+            disk.recordCrashStates(acks -> BatchLog.appendAll(log, true, acks)).save(saved);
+        }
+        try {
+            Path manifest = saved.resolve("manifest.txt");
+            String text = Files.readString(manifest);
+            assertThat(text).contains("\nfs ext4\n");
+            Files.writeString(manifest, text.replace("\nfs ext4\n", "\nfs flushcheckfs\n"));
+            CrashStates loaded = CrashStates.load(saved, work);
+            List<Path> verified = new ArrayList<>();
+            assertThatThrownBy(() -> loaded.check(BOUND, (survivor, mustSurvive) -> verified.add(survivor)))
+                    .isInstanceOf(IOException.class).hasMessageContaining("cannot mount flushcheckfs");
+            assertThat(verified).isEmpty();
+        } finally {
+            delete(saved);
+            CrashStates.deleteWork(work);
+        }
+    }
+
     private static void verify(Path survivor, List<String> mustSurvive) throws IOException {
         BatchLog.verify(survivor.resolve("log"), mustSurvive);
     }

@@ -3,6 +3,7 @@ package io.flushcheck.powercut;
 import static io.flushcheck.powercut.FixtureRuns.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.testing.DiskLeftovers;
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
 import java.io.IOException;
@@ -55,7 +56,7 @@ class SimulatedPowerLossExtensionTests {
         assertThat(entries).as("what the cut lost, by file").anySatisfy(e -> assertThat(e.get("flushcheck.powercut.1.discarded"))
                 .isEqualTo("the cut discarded: log has 4 bytes, not 8: its last writes not durable, no sync of the file"
                         + " completed after them"));
-        assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain("flushcheck-powercut-" + ProcessHandle.current().pid() + "-");
+        assertThat(DiskLeftovers.ofThisJvm()).as("work directories of this JVM, a mount left in one").isEmpty();
     }
 
     private static List<Map<String, String>> entries(Events events) {
@@ -72,7 +73,7 @@ class SimulatedPowerLossExtensionTests {
                 .isEqualTo("FILE: files over FUSE, journaled rules, as ext4, xfs and btrfs: a sync of anything commits"
                         + " every earlier name change, and the synced file's data; no syncfs(2) or sync(2) reaches it"
                         + " (FUSE_SYNCFS goes to virtiofs only)"));
-        assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain("flushcheck-powercut-" + ProcessHandle.current().pid() + "-");
+        assertThat(DiskLeftovers.ofThisJvm()).as("work directories of this JVM, a mount left in one").isEmpty();
         Requirements.requireRoot();
         Events auto = run(Fixtures.Durable.class);
         assertThat(entries(auto)).anySatisfy(e -> assertThat(e.get("flushcheck.powercut.model"))
@@ -87,7 +88,7 @@ class SimulatedPowerLossExtensionTests {
                 .getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow();
         assertThat(failure.getMessage()).contains("power cuts in this test: SUBSET seed 5 after ")
                 .contains("(cutPower(5) repeats it)");
-        assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain("flushcheck-powercut-" + ProcessHandle.current().pid() + "-");
+        assertThat(DiskLeftovers.ofThisJvm()).as("work directories of this JVM, a mount left in one").isEmpty();
     }
 
     @Test

@@ -11,11 +11,15 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apiguardian.api.API;
@@ -30,7 +34,8 @@ import org.apiguardian.api.API;
  *
  * <p>A temporary directory is shared with every user of the machine, so the sweep trusts nothing it did
  * not make: it acts only on a directory that is not a link, is owned by this process's user with mode
- * 0711 (as claimed: others may pass through to a disk, never list or change it), and holds a marker of that user's whose text names the directory itself and the random token the
+ * 0711 or 0700 (as claimed: others may at most pass through to a disk, never list or change it), and holds a
+ * marker of that user's whose text names the directory itself and the random token the
  * directory's {@value #TOKEN} file repeats (so a copy or a move of a marker is not trusted either); of
  * what its {@code attached} file names, only mounts and loop devices inside the directory, a mount only
  * when it is one of flushcheck's own filesystems; and it deletes nothing below a mount that is still there.
@@ -59,6 +64,15 @@ public final class Leftovers {
      * @return the directory's real path, by which everything made in it is recorded and found again
      */
     public static Path claim(Path work) throws IOException {
+        return claim(work, true);
+    }
+
+    /**
+     * As {@link #claim(Path)}, mode 0711 where {@code othersPass} (a disk: a server run as a user of its own, as
+     * PostgreSQL's, must reach it), else 0700 (crash states checked by this user alone).
+     */
+    public static Path claim(Path work, boolean othersPass) throws IOException {
+        Set<PosixFilePermission> mode = PosixFilePermissions.fromString(othersPass ? "rwx--x--x" : "rwx------");
         Path parent = work.toAbsolutePath().getParent();
         Path dir = Files.createDirectories(parent).toRealPath().resolve(work.getFileName());
         if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
@@ -67,20 +81,56 @@ public final class Leftovers {
                         + (Files.isSymbolicLink(dir) ? "a symbolic link" : "not a directory of this user's"));
             }
         } else {
-            Files.createDirectory(dir);
+            // Owner only from its mkdir on: the mode below is set once the directory is seen to be this one.
+            Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
+                    "rwx------")));
             if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
                     || (int) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS) != Libc.C.geteuid()) {
                 throw new IOException("cannot make a simulated disk in " + dir + ": it is not this user's after mkdir");
             }
-            // Others may pass through to the disk (a server run as its own user must), never list or change it.
-            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
         }
+        // Others may at most pass through to the disk (a server run as its own user must), never list or change it.
+        Files.setPosixFilePermissions(dir, mode);
         byte[] random = new byte[16];
         new SecureRandom().nextBytes(random);
         String token = HexFormat.of().formatHex(random);
         Files.writeString(dir.resolve(TOKEN), token + "\n");
         Files.writeString(dir.resolve(OWNER), marker(ProcessHandle.current().pid(), dir, token));
+        undoneAtExit(dir);
         return dir;
+    }
+
+    /** The work directories this JVM claimed and has not deleted yet. */
+    private static final Set<Path> CLAIMED = ConcurrentHashMap.newKeySet();
+    private static final AtomicBoolean HOOKED = new AtomicBoolean();
+
+    /**
+     * Has {@code dir} undone when the JVM ends with it still there: stopped by SIGINT or SIGTERM, it runs its
+     * shutdown hooks, and the run's work directory goes then, not at the next run's sweep.
+     */
+    private static void undoneAtExit(Path dir) {
+        CLAIMED.add(dir);
+        if (HOOKED.compareAndSet(false, true)) {
+            Runtime.getRuntime().addShutdownHook(new Thread(Leftovers::undoClaimed, "flushcheck-work-directories"));
+        }
+    }
+
+    /** {@code dir}, claimed, is deleted: nothing to undo at the JVM's end. */
+    static void forget(Path dir) {
+        CLAIMED.remove(dir);
+    }
+
+    private static void undoClaimed() {
+        for (Path dir : CLAIMED) {
+            Long owner = owner(dir); // still ours, its markers still naming this JVM
+            if (owner != null && owner == ProcessHandle.current().pid()) {
+                try {
+                    undo(dir);
+                } catch (IOException | RuntimeException e) {
+                    // What stays is the next run's sweep's: its owner no longer runs then.
+                }
+            }
+        }
     }
 
     private static String marker(long pid, Path dir, String token) {
@@ -145,12 +195,13 @@ public final class Leftovers {
         }
     }
 
-    /** A directory (not a link to one) owned by this process's user that only it may list or change (mode 0711). */
+    /** A directory (not a link to one) owned by this process's user that only it may list or change (0711, 0700). */
     private static boolean ours(Path dir) {
         try {
+            int mode = (int) Files.getAttribute(dir, "unix:mode", LinkOption.NOFOLLOW_LINKS) & 0777;
             return Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
                     && (int) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS) == Libc.C.geteuid()
-                    && ((int) Files.getAttribute(dir, "unix:mode", LinkOption.NOFOLLOW_LINKS) & 0777) == 0711;
+                    && (mode == 0711 || mode == 0700);
         } catch (IOException | UnsupportedOperationException e) {
             return false;
         }

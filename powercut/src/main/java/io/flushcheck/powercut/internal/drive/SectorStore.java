@@ -4,9 +4,10 @@ import io.flushcheck.powercut.internal.model.PowerSwitch;
 import io.flushcheck.powercut.internal.model.StoreFile;
 import io.flushcheck.powercut.internal.model.SwitchedModel;
 import io.flushcheck.powercut.internal.model.WriteFaults;
+import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -530,9 +531,8 @@ public final class SectorStore extends SwitchedModel {
         if (below != null) {
             all.or(below.held());
         }
-        try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
-            out.setLength(0);
-            out.setLength(size);
+        // Owner only: what the drive held is the workload's data.
+        try (FileChannel channel = OwnerOnly.write(file)) {
             // Made here, not with the drive: a direct buffer is zeroed as it is made, and most drives never save.
             ByteBuffer scratch = ByteBuffer.allocateDirect(256 * SECTOR);
             for (int s = all.nextSetBit(0); s >= 0; ) {
@@ -541,9 +541,12 @@ public final class SectorStore extends SwitchedModel {
                 readNow((long) s * SECTOR, scratch);
                 scratch.flip();
                 for (long at = (long) s * SECTOR; scratch.hasRemaining(); ) {
-                    at += out.getChannel().write(scratch, at);
+                    at += channel.write(scratch, at);
                 }
                 s = all.nextSetBit(end);
+            }
+            if (channel.size() < size) {
+                channel.write(ByteBuffer.allocate(1), size - 1); // the image's length, its end a hole or a zero
             }
         }
     }

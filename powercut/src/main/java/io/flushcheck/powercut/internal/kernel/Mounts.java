@@ -24,13 +24,51 @@ public final class Mounts {
     private Mounts() {
     }
 
+    /**
+     * The flags of a filesystem whose files are data to look at, a crash state's or a survivor's: no file on it
+     * runs as its setuid owner, opens as a device, or runs at all ({@code nosuid,nodev,noexec}).
+     */
+    public static final long DATA = Libc.MS_NOSUID | Libc.MS_NODEV | Libc.MS_NOEXEC;
+
+    /**
+     * As {@link #DATA}, and no symbolic link on it is followed ({@code nosymfollow}) where the kernel has that
+     * (Linux 5.10): for a filesystem that came from elsewhere, whose links may point anywhere on this machine.
+     */
+    public static final long FOREIGN_DATA = DATA | Libc.MS_NOSYMFOLLOW;
+
+    private static final int ENODEV = 19;
+
+    /** False once the kernel has refused {@code nosymfollow}: it predates it. */
+    private static volatile boolean symfollowFlag = true;
+
     /** {@code mount -t type -o options device target}. */
     public static void mount(String device, Path target, String type, List<String> options) throws IOException {
+        mount(device, target, type, options, 0);
+    }
+
+    /**
+     * As {@link #mount(String, Path, String, List)}, with the {@code mount(2)} {@code flags} ({@link #DATA},
+     * {@link #FOREIGN_DATA}); a kernel that refuses {@code MS_NOSYMFOLLOW} is asked again without it.
+     *
+     * @throws UnmountableTypeException when the kernel has no filesystem of {@code type} (ENODEV)
+     */
+    public static void mount(String device, Path target, String type, List<String> options, long flags)
+            throws IOException {
         String data = options.isEmpty() ? null : String.join(",", options);
-        if (Libc.C.mount(device, target.toString(), type, 0, data) != 0) {
-            int errno = Libc.errno();
-            throw new IOException("cannot mount " + device + " (" + type + (data == null ? "" : ", " + data) + ") on "
-                    + target + ": " + Libc.C.strerror(errno) + hint(type, errno));
+        long asked = symfollowFlag ? flags : flags & ~Libc.MS_NOSYMFOLLOW;
+        int result = Libc.C.mount(device, target.toString(), type, asked, data);
+        int errno = result == 0 ? 0 : Libc.errno();
+        if (result != 0 && errno == EINVAL && (asked & Libc.MS_NOSYMFOLLOW) != 0) {
+            result = Libc.C.mount(device, target.toString(), type, asked & ~Libc.MS_NOSYMFOLLOW, data);
+            errno = result == 0 ? 0 : Libc.errno();
+            if (result == 0) {
+                symfollowFlag = false;
+            }
+        }
+        if (result != 0) {
+            String message = "cannot mount " + device + " (" + type + (data == null ? "" : ", " + data) + ") on "
+                    + target + ": " + Libc.C.strerror(errno) + hint(type, errno);
+            throw errno == ENODEV ? new UnmountableTypeException(type, message) : new IOException(message);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.flushcheck.powercut.internal.states;
 
 import io.flushcheck.powercut.internal.model.StoreFile;
+import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -49,8 +50,7 @@ public final class StateImages implements AutoCloseable {
         FileChannel logChannel = FileChannel.open(log, StandardOpenOption.READ);
         FileChannel rolling;
         try {
-            rolling = FileChannel.open(rollingFile, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                    StandardOpenOption.READ, StandardOpenOption.WRITE);
+            rolling = OwnerOnly.write(rollingFile, StandardOpenOption.READ);
         } catch (IOException e) {
             logChannel.close();
             throw e;
@@ -97,8 +97,7 @@ public final class StateImages implements AutoCloseable {
             }
             at++;
         }
-        try (FileChannel image = FileChannel.open(out, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE)) {
+        try (FileChannel image = OwnerOnly.write(out)) {
             for (int c = data.nextSetBit(0); c >= 0; ) {
                 int end = data.nextClearBit(c);
                 long from = (long) c * CHUNK;

@@ -19,6 +19,9 @@ public interface Libc extends Library {
     int O_CLOEXEC = 02000000;
     long MS_NOSUID = 2;
     long MS_NODEV = 4;
+    long MS_NOEXEC = 8;
+    /** Since Linux 5.10: no symbolic link on the filesystem is followed; older kernels refuse it (EINVAL). */
+    long MS_NOSYMFOLLOW = 256;
     int MNT_DETACH = 2;
 
     int open(String path, int flags);

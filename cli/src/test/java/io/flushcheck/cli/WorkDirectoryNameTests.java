@@ -1,0 +1,24 @@
+package io.flushcheck.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The power-cut commands' work directory lies in the temporary directory, which every user shares: its name is
+ * not one another user can know, and make first, before the command makes it.
+ */
+class WorkDirectoryNameTests {
+
+    @Test
+    void theWorkDirectorysNameIsNeitherThePidNorTheSameTwice() {
+        Path one = Machine.workDir();
+        Path two = Machine.workDir();
+        assertThat(one.getParent()).isEqualTo(Path.of(System.getProperty("java.io.tmpdir")));
+        assertThat(one.getFileName().toString()).startsWith("flushcheck-powercut-")
+                .doesNotContain(String.valueOf(ProcessHandle.current().pid()))
+                .hasSizeGreaterThanOrEqualTo("flushcheck-powercut-".length() + 32);
+        assertThat(two).isNotEqualTo(one);
+    }
+}
