@@ -148,10 +148,12 @@ class ConfigurationKeysTests {
 
         Set<String> inCode = new TreeSet<>();
         literals.forEach(u -> inCode.add(u.name()));
-        List<String> unread = documented.stream().filter(k -> !inCode.contains(k) || !used(k, literals, files)).toList();
+        List<String> unread = documented.stream()
+                .filter(k -> !inCode.contains(k) || !used(k, literals, files)).toList();
         assertThat(unread).as("keys configuration.md lists that no main code reads").isEmpty();
 
-        assertThat(documented).as("names listed as keys and as not keys").doesNotContainAnyElementsOf(NOT_KEYS.keySet());
+        assertThat(documented).as("names listed as keys and as not keys")
+                .doesNotContainAnyElementsOf(NOT_KEYS.keySet());
         assertThat(inCode).as("NOT_KEYS names no longer in the code").containsAll(NOT_KEYS.keySet());
         assertThat(documented).as("configuration.md's keys").contains("flushcheck.missing-tool",
                 "flushcheck.shared-verdict-seconds", "flushcheck.guest.baseImage", "flushcheck.powercut.serverHeap");
