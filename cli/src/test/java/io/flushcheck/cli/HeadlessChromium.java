@@ -45,7 +45,7 @@ public final class HeadlessChromium implements AutoCloseable {
         this.socket = socket;
     }
 
-    /** Starts Chromium with a fresh profile; skips (fails with CI=true) where it is not installed. */
+    /** Starts Chromium with a fresh profile; skips (fails with flushcheck.missing-tool=fail) without it. */
     public static HeadlessChromium start() throws Exception {
         Requirements.requireCommand("chromium", "chromium");
         Path profile = Files.createTempDirectory("flushcheck-chromium-");

@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.jar.JarFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,6 +50,30 @@ class RepositoryJarIT {
             }
         }
         assertThat(missing).as("Class-Path entries with no jar at " + jar.getParent()).isEmpty();
+    }
+
+    @Test
+    void everyLibraryJarNamesItsJavaModule() throws IOException {
+        Path repository = Path.of(System.getProperty("flushcheck.repository"));
+        String version = System.getProperty("flushcheck.version");
+        Path library = Path.of(System.getProperty("flushcheck.repositoryJar").replace("-repository.jar", ".jar"));
+        Map<String, Path> jars = new TreeMap<>();
+        for (String module : List.of("core", "junit", "sqlite", "powercut", "postgres", "testcontainers", "vm")) {
+            String artifact = "flushcheck-" + module;
+            jars.put("io.flushcheck." + module, repository.resolve("io/flushcheck").resolve(artifact).resolve(version)
+                    .resolve(artifact + "-" + version + ".jar"));
+        }
+        jars.put("io.flushcheck.cli", library);
+        Map<String, String> named = new TreeMap<>();
+        for (Map.Entry<String, Path> e : jars.entrySet()) {
+            assertThat(e.getValue()).as("the jar of " + e.getKey()).isRegularFile();
+            try (JarFile j = new JarFile(e.getValue().toFile())) {
+                named.put(e.getKey(), j.getManifest().getMainAttributes().getValue("Automatic-Module-Name"));
+            }
+        }
+        Map<String, String> expected = new TreeMap<>();
+        jars.keySet().forEach(k -> expected.put(k, k));
+        assertThat(named).as("Automatic-Module-Name of each library jar").isEqualTo(expected);
     }
 
     @Test

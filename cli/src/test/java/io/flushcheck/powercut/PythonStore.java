@@ -10,8 +10,8 @@ import java.nio.file.Path;
 /**
  * The Python store and its check (test resources {@code store.py}, {@code check.py}) copied into a test's
  * directory, with what the command needs to run them under a power cut: mount tools, /dev/fuse, setsid and
- * Debian's python3 (skipped with the reason on a laptop, failed with CI=true); the file model's without root
- * ({@link #forFileModel}).
+ * Debian's python3 (skipped with the reason on a laptop, failed with flushcheck.missing-tool=fail); the file
+ * model's without root ({@link #forFileModel}).
  *
  * @param store {@code store.py DIR ACKS MODE VALUES}
  * @param check {@code check.py DIR ACKS}

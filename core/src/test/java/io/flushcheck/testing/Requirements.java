@@ -3,31 +3,34 @@ package io.flushcheck.testing;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.flushcheck.MissingTool;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Preconditions of tests that need root, a command or a service. Outside CI a missing one skips
- * the test with the reason; with {@code CI=true} it fails, so CI can never go green by skipping.
+ * Preconditions of tests that need root, a command or a service. A missing one skips the test with the reason,
+ * or fails it where {@link MissingTool#KEY} is {@code fail}, as this project's CI sets it (the same key as
+ * flushcheck's own features read), so that CI can never go green by skipping.
  */
 public final class Requirements {
 
     private Requirements() {
     }
 
-    public static boolean inCi() {
-        return "true".equalsIgnoreCase(System.getenv("CI"));
+    /** True where a missing tool fails the test rather than skipping it. */
+    public static boolean missingToolFails() {
+        return MissingTool.current() == MissingTool.FAIL;
     }
 
-    /** Skips (laptop) or fails (CI) unless {@code ok}; {@code what} names what is missing and how to get it. */
+    /** Skips, or fails where missing tools fail, unless {@code ok}; {@code what} names what is missing and how. */
     public static void require(boolean ok, String what) {
         if (ok) {
             return;
         }
-        if (inCi()) {
-            fail("CI=true and this test needs " + what + "; .ci/run must provide it");
+        if (missingToolFails()) {
+            fail("this test needs " + what + " (" + MissingTool.FAIL + "; .ci/run must provide it)");
         }
         assumeTrue(false, "skipped: needs " + what);
     }

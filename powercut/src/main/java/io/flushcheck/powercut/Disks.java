@@ -1,5 +1,6 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.MissingTool;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,8 +36,8 @@ final class Disks {
      * A fresh disk as {@code config} says, the model it simulates published as the report entry
      * {@code flushcheck.powercut.model} (with why, where AUTO chose). Without what the model needs (the block
      * model: root, {@code /dev/fuse}, the filesystem's mkfs, a free loop device; the file model:
-     * {@code /dev/fuse}, and fusermount where not root) the test is skipped with the reason, or fails where
-     * {@code CI=true}.
+     * {@code /dev/fuse}, and fusermount where not root) the test is skipped with the reason, or fails with it
+     * where {@link MissingTool#KEY} is {@code fail}.
      */
     static SimulatedDisk create(SimulatedPowerLoss config, String annotation, ExtensionContext context) {
         DiskModel model = config.model().resolved();
@@ -167,8 +168,14 @@ final class Disks {
             return;
         }
         String message = annotation + " needs " + what;
-        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-            throw new ExtensionConfigurationException(message + ", and CI=true does not skip");
+        MissingTool missing;
+        try {
+            missing = MissingTool.current();
+        } catch (IllegalArgumentException e) {
+            throw new ExtensionConfigurationException(message + "; and " + e.getMessage());
+        }
+        if (missing == MissingTool.FAIL) {
+            throw new ExtensionConfigurationException(message + " (" + missing + ")");
         }
         throw new TestAbortedException(message);
     }

@@ -11,15 +11,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
- * Gives each test a fresh {@link SimulatedDisk} parameter: a disk whose power the test cuts. Each cut is
- * published as a report entry, and a failing test's message names the cuts it made and the call that
- * repeats each. Which {@link #model()} it simulates is published too ({@code flushcheck.powercut.model}):
- * the block model (a real filesystem on a simulated drive; root, {@code /dev/fuse} and a free loop
- * device) where it can run, the file model (a tree of files over FUSE, mounted by {@code fusermount3};
- * no root) elsewhere. Without what the model needs, the test is skipped with the reason, or fails where
- * {@code CI=true}. Tests using it run one at a time (resource lock {@value #LOCK}). Usable on a class, a
- * method, or another annotation. It also configures the disks of a {@link RepeatedPowerCut} test in its
- * scope.
+ * Gives each test a fresh {@link SimulatedDisk} parameter: a disk whose power the test cuts. Each cut is published as a
+ * report entry, and a failing test's message names the cuts it made and the call that repeats each. Which {@link
+ * #model()} it simulates is published too ({@code flushcheck.powercut.model}): the block model (a real filesystem on a
+ * simulated drive; root, {@code /dev/fuse} and a free loop device) where it can run, the file model (a tree of files
+ * over FUSE, mounted by {@code fusermount3}; no root) elsewhere. Without what the model needs, the test is skipped with
+ * the reason, or fails with {@code flushcheck.missing-tool=fail}. Tests using it run one at a time (resource lock
+ * {@value #LOCK}). Usable on a class, a method, or another annotation. It also configures the disks of a {@link
+ * RepeatedPowerCut} test in its scope.
  */
 @Target({ElementType.TYPE, ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
@@ -45,7 +44,7 @@ public @interface SimulatedPowerLoss {
 
     /**
      * The filesystem made on the drive: {@code ext4}, {@code xfs} or {@code btrfs}. Without its mkfs
-     * (e2fsprogs, xfsprogs, btrfs-progs) the test is skipped, or fails where {@code CI=true}.
+     * (e2fsprogs, xfsprogs, btrfs-progs) the test is skipped, or fails with {@code flushcheck.missing-tool=fail}.
      */
     String fs() default "ext4";
 

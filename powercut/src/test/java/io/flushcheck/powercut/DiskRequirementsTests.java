@@ -4,8 +4,13 @@ import static io.flushcheck.powercut.FixtureRuns.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flushcheck.MissingTool;
+import io.flushcheck.testing.ChildJvm;
 import io.flushcheck.testing.Requirements;
+import io.flushcheck.testing.RunFixture;
+import io.flushcheck.testing.SystemProperties;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.engine.TestExecutionResult;
@@ -39,22 +44,38 @@ class DiskRequirementsTests {
     }
 
     @Test
-    void aFilesystemWithoutItsMkfsIsSkippedWithTheReasonOrFailsInCi() {
+    void aFilesystemWithoutItsMkfsIsSkippedWithTheReason() {
         Path work = Path.of("target", "powercut", "no-mkfs").toAbsolutePath();
         assertThatThrownBy(() -> SimulatedDisk.builder().model(DiskModel.BLOCK).fs("nosuchfs").sizeMiB(64).create(work))
                 .hasMessage("mkfs.nosuchfs is not installed (Debian: apt-get install the package with mkfs.nosuchfs)");
         assertThat(work).doesNotExist();
 
-        Events events = run(Fixtures.NoMkfs.class);
-        if (Requirements.inCi()) {
-            assertThat(outcome(events.failed().list().get(0))).hasMessageContaining("CI=true does not skip");
-        } else {
+        for (String policy : new String[] {null, "skip"}) {
+            Events events = SystemProperties.with(MissingTool.KEY, policy, () -> run(Fixtures.NoMkfs.class));
+            assertThat(events.failed().list()).as("%s=%s", MissingTool.KEY, policy).isEmpty();
             Throwable skipped = outcome(events.aborted().list().get(0));
             assertThat(skipped).hasMessageContaining("@SimulatedPowerLoss needs ");
             if (Requirements.isRoot()) {
                 assertThat(skipped).hasMessageContaining("mkfs.nosuchfs");
             }
         }
+    }
+
+    @Test
+    void aFilesystemWithoutItsMkfsFailsWithTheSameReasonWhereMissingToolsFail() {
+        Events events = SystemProperties.with(MissingTool.KEY, "fail", () -> run(Fixtures.NoMkfs.class));
+        assertThat(events.aborted().list()).isEmpty();
+        assertThat(outcome(events.failed().list().get(0))).hasMessageContaining("@SimulatedPowerLoss needs ")
+                .hasMessageContaining(MissingTool.KEY + "=fail");
+    }
+
+    @Test
+    void ciTrueAloneStillSkips() {
+        // The environment cannot be changed in this JVM: a child JVM gets CI=true and no flushcheck.missing-tool.
+        ChildJvm.Result r = ChildJvm.run(ChildJvm.command(List.of("env", "CI=true"), RunFixture.class.getName(),
+                List.of(Fixtures.NoMkfs.class.getName())), 120);
+        assertThat(r.stdout()).as("%s", r).startsWith("ABORTED ").contains("@SimulatedPowerLoss needs ")
+                .doesNotContain("FAILED");
     }
 
     static class Fixtures {

@@ -6,7 +6,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** The disks the failing-sync tests run on, each skipped (or failed with CI=true) where its model cannot run. */
+/**
+ * The disks the failing-sync tests run on, each skipped where its model cannot run (failed with
+ * {@code flushcheck.missing-tool=fail}).
+ */
 final class TestDisks {
 
     private TestDisks() {

@@ -1,5 +1,6 @@
 package io.flushcheck.guest;
 
+import io.flushcheck.MissingTool;
 import java.io.IOException;
 import java.util.function.Consumer;
 import org.apiguardian.api.API;
@@ -31,12 +32,15 @@ public interface GuestPlace {
 
     /**
      * Says that a place cannot run here: throws a {@link TestAbortedException} with the reason, which a test shows
-     * as aborted, or an {@link AssertionFailedError} when {@code CI=true}, where a missing tool is a broken build
-     * rather than a laptop without it.
+     * as aborted, or an {@link AssertionFailedError} with it where {@link MissingTool#KEY} is {@code fail}, for a
+     * build in which a missing tool is a broken machine rather than a laptop without it.
+     *
+     * @throws IllegalArgumentException where {@link MissingTool#KEY} is neither {@code skip} nor {@code fail}
      */
     static void notHere(String why) {
-        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-            throw new AssertionFailedError("CI=true: " + why);
+        MissingTool missing = MissingTool.current();
+        if (missing == MissingTool.FAIL) {
+            throw new AssertionFailedError(why + " (" + missing + ")");
         }
         throw new TestAbortedException(why);
     }

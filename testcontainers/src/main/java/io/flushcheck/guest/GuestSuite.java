@@ -27,8 +27,8 @@ import org.opentest4j.AssertionFailedError;
  *
  * <p>The classes run with {@code java.io.tmpdir} on the environment's data directory, so {@code @TempDir}
  * lands on the mount under test; {@link GuestMain#DATA_DIR_PROPERTY} and {@link GuestMain#ENVIRONMENT_PROPERTY}
- * name it. Where a place cannot run (no Docker engine, no QEMU) its test aborts with the reason, or fails when
- * {@code CI=true}.
+ * name it. Where a place cannot run (no Docker engine, no QEMU) its test aborts with the reason, or fails with
+ * {@code flushcheck.missing-tool=fail}.
  * Inside a guest, a suite yields nothing (no guests within guests).
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")

@@ -14,7 +14,7 @@ final class VmTesting {
     private VmTesting() {
     }
 
-    /** Skips on a laptop without QEMU, root or the kernel package; fails with CI=true. */
+    /** Skips on a laptop without QEMU, root or the kernel package; fails with flushcheck.missing-tool=fail. */
     static void requireVm() {
         String missing = null;
         try {
