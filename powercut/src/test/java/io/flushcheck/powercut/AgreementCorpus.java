@@ -1,13 +1,10 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.testing.LoopbackHttp;
 import java.io.IOException;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +17,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -211,7 +209,7 @@ final class AgreementCorpus {
 
     /**
      * {@code kvserver.py}, a real program in its own process on the disk, its world killed by the cut; each PUT
-     * is an acknowledgement once its 204 has come back.
+     * is an acknowledgement once its 204 has come back, each on a connection of its own ({@link LoopbackHttp}).
      */
     private static final Workload SERVER = new Workload() {
         @Override
@@ -230,12 +228,11 @@ final class AgreementCorpus {
                 if (port == null) {
                     throw new IOException("kvserver.py ended before it listened: " + Files.readString(err));
                 }
-                HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                LoopbackHttp http = new LoopbackHttp(Integer.parseInt(port), Duration.ofSeconds(60));
                 for (int i = 1; i <= steps; i++) {
-                    HttpResponse<Void> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/k" + i))
-                            .PUT(HttpRequest.BodyPublishers.ofString("value " + i)).build(), HttpResponse.BodyHandlers.discarding());
-                    if (r.statusCode() != 204) {
-                        throw new IOException("kvserver.py answered PUT " + i + " with " + r.statusCode());
+                    LoopbackHttp.Response r = http.send("PUT", "/k" + i, "value " + i);
+                    if (r.status() != 204) {
+                        throw new IOException("kvserver.py answered PUT " + i + " with " + r.status() + ": " + r.body());
                     }
                 }
             } catch (Exception e) {
