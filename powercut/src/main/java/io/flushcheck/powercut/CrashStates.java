@@ -454,7 +454,7 @@ public final class CrashStates implements AutoCloseable {
 
     /** The states' images, made from the recording's files held open. */
     private StateImages images() throws IOException {
-        return StateImages.open(held.base().channel(), held.log().channel(), held.base().size(), epochs, dir);
+        return StateImages.open(held.base(), held.log().channel(), held.base().size(), epochs, dir);
     }
 
     /**

@@ -49,7 +49,8 @@ final class SaveDirectory implements AutoCloseable {
         Map<String, Object> named = Files.readAttributes(dir, "unix:uid,mode,isSymbolicLink,isDirectory,fileKey",
                 LinkOption.NOFOLLOW_LINKS);
         if ((Boolean) named.get("isSymbolicLink") || !(Boolean) named.get("isDirectory")) {
-            throw refused(dir, (Boolean) named.get("isSymbolicLink") ? "it is a symbolic link" : "it is not a directory");
+            throw refused(dir, (Boolean) named.get("isSymbolicLink") ? "it is a symbolic link"
+                    : "it is not a directory");
         }
         if ((Integer) named.get("uid") != Libc.C.geteuid()) {
             throw refused(dir, "it is owned by another user (uid " + named.get("uid") + "), who could replace what is"

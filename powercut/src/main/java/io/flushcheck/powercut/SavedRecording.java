@@ -170,7 +170,7 @@ final class SavedRecording {
                 switch (f.key()) {
                     case "model" -> model = model(f.fields(2).word(1, "model"));
                     case "fs" -> fsType = f.once(fsType).fields(2).oneOf(1, "filesystem", Superblocks.MOUNTED);
-                    case "atomic-unit" -> atomicUnit = f.once(atomicUnit == 0 ? null : "").fields(2)
+                    case "atomic-unit" -> atomicUnit = f.once(atomicUnit == 0 ? null : atomicUnit).fields(2)
                             .oneOf(1, "bytes", List.of(512, 1024, 2048, 4096));
                     case "base" -> base = new Named(f.once(base).fields(3).number(1, "size", 1, BASE_MOST),
                             f.sha256(2), i + 1);

@@ -75,14 +75,14 @@ public final class TreeReplay {
                 return new TreeReplay(in, reader, recording.size(), recording.path().toString(), tree).play(flushes,
                         at);
             } catch (FileTree.Errno e) {
-                throw new MalformedRecordingException(recording + " does not play again: a change failed with errno "
-                        + e.errno(), e);
+                throw new MalformedRecordingException(recording.path() + " does not play again: a change failed with"
+                        + " errno " + e.errno(), e);
             } finally {
                 tree.close();
             }
         } catch (EOFException e) {
-            throw new MalformedRecordingException(recording + " ends in the middle of a record: the recording was not"
-                    + " stopped", e);
+            throw new MalformedRecordingException(recording.path() + " ends in the middle of a record: the recording"
+                    + " was not stopped", e);
         }
     }
 
@@ -90,12 +90,12 @@ public final class TreeReplay {
     public static boolean journaled(RegularFile recording) throws IOException {
         try (DataInputStream in = new DataInputStream(recording.reader())) {
             if (in.read() != TreeLog.START) {
-                throw new MalformedRecordingException(recording + " is not a file tree's recording");
+                throw new MalformedRecordingException(recording.path() + " is not a file tree's recording");
             }
             return in.readBoolean();
         } catch (EOFException e) {
-            throw new MalformedRecordingException(recording + " ends in the middle of a record: the recording was not"
-                    + " stopped", e);
+            throw new MalformedRecordingException(recording.path() + " ends in the middle of a record: the recording"
+                    + " was not stopped", e);
         }
     }
 

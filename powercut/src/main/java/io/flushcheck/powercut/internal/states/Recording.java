@@ -57,7 +57,8 @@ public final class Recording {
                             : offset < 0 || offset % RecordedWrite.UNIT != 0
                             ? "its drive offset " + offset + " is not a non-negative multiple of " + RecordedWrite.UNIT
                             : offset > driveSize - length
-                            ? length + " bytes at drive byte " + offset + " end past the drive's " + driveSize + " bytes"
+                            ? length + " bytes at drive byte " + offset + " end past the drive's " + driveSize
+                            + " bytes"
                             : length > logSize - at
                             ? "its " + length + " bytes end past the log's " + logSize + " bytes" : null;
                     if (bad != null) {

@@ -1,6 +1,7 @@
 package io.flushcheck.powercut.internal.states;
 
 import io.flushcheck.powercut.internal.model.StoreFile;
+import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -43,9 +44,10 @@ public final class StateImages implements AutoCloseable {
     /**
      * Images of the states of {@code epochs}, recorded in {@code log} over the drive image {@code base} of
      * {@code size} bytes; the image of an epoch's start is kept in {@code dir}. {@code base} and {@code log} are
-     * read by position, the files whose content was checked, and left open: their owner closes them.
+     * read by position, the files whose content was checked, and left open: their owner closes them. Only the
+     * base's data is read, its holes skipped.
      */
-    public static StateImages open(FileChannel base, FileChannel log, long size, List<Epoch> epochs, Path dir)
+    public static StateImages open(RegularFile base, FileChannel log, long size, List<Epoch> epochs, Path dir)
             throws IOException {
         Path rollingFile = dir.resolve("epoch-start.img");
         FileChannel rolling = FileChannel.open(rollingFile, StandardOpenOption.CREATE,
@@ -60,10 +62,18 @@ public final class StateImages implements AutoCloseable {
         return images;
     }
 
-    private void copyBase(FileChannel in) throws IOException {
+    private void copyBase(RegularFile base) throws IOException {
         rolling.truncate(0);
+        FileChannel in = base.channel();
         ByteBuffer chunk = ByteBuffer.allocateDirect(CHUNK);
         for (long pos = 0; pos < size; pos += CHUNK) {
+            long next = base.nextData(pos);
+            if (next >= size) {
+                break;
+            }
+            if (next >= pos + CHUNK) {
+                pos = next / CHUNK * CHUNK; // the chunks before lie in a hole: zeros, left a hole
+            }
             chunk.clear().limit((int) Math.min(CHUNK, size - pos));
             while (chunk.hasRemaining() && in.read(chunk, pos + chunk.position()) >= 0) {
                 // read it all

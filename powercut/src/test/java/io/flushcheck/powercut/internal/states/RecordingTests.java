@@ -71,7 +71,7 @@ class RecordingTests {
             Path base = dir.resolve("base");
             List<Epoch> epochs = record(store, log, base);
             try (RegularFile b = RegularFile.open(base); RegularFile l = RegularFile.open(log);
-                 StateImages images = StateImages.open(b.channel(), l.channel(), SIZE, epochs, dir)) {
+                 StateImages images = StateImages.open(b, l.channel(), SIZE, epochs, dir)) {
                 // in epoch order, as StateImages brings its epoch start forward
                 assertThat(image(images, new CrashState(0, CrashState.Kind.PREFIX, 0, 0, 2))).containsExactly(1, 0, 0, 0, 0);
                 assertThat(image(images, new CrashState(0, CrashState.Kind.DROP, 0, 0, 1))).containsExactly(1, 3, 0, 0, 0);
@@ -92,7 +92,7 @@ class RecordingTests {
             Path base = dir.resolve("base");
             List<Epoch> epochs = record(store, log, base);
             try (RegularFile b = RegularFile.open(base); RegularFile l = RegularFile.open(log);
-                 StateImages images = StateImages.open(b.channel(), l.channel(), SIZE, epochs, dir)) {
+                 StateImages images = StateImages.open(b, l.channel(), SIZE, epochs, dir)) {
                 Path out = dir.resolve("torn.img");
                 images.write(new CrashState(1, CrashState.Kind.TORN, 0, SECTOR / 2, 2), out);
                 byte[] sector2 = Arrays.copyOfRange(Files.readAllBytes(out), 2 * SECTOR, 3 * SECTOR);
