@@ -76,40 +76,43 @@ final class Replay {
         }
         Path work = Machine.workDir();
         try {
-            CrashStates states;
+            CrashStates loaded;
             try {
-                states = CrashStates.load(saved, work);
+                loaded = CrashStates.load(saved, work);
             } catch (UnreadableRecordingException e) {
                 throw new UsageException("powercut --replay " + saved + ": " + e.getMessage());
             }
-            if (draw != null) {
-                states.draw(draw.count(), draw.seed());
-            }
-            int total = states.states(maxStates);
-            int mine = shard == null ? total
-                    : Math.max(0, (total - shard.fromZero() + shard.count() - 1) / shard.count());
-            boolean quiet = output.quiet;
-            if (!quiet) {
-                err.printf(Locale.ROOT, "flushcheck powercut: recording %s (the %s model): %s, %d acknowledgements;"
-                        + " checking %d of its %d crash states%s%n", states.recordingId(),
-                        ExploreOutput.word(states.model()), ExploreOutput.writes(states.model(), states.writes()),
-                        states.acknowledged().all().size(), mine, total, shard == null ? "" : " (shard " + shard + ")");
-            }
-            long[] shown = {System.nanoTime()};
-            VerifyCommand verification = new VerifyCommand(verify, work, timeoutSeconds, done -> {
-                long now = System.nanoTime();
-                // A line a second at most, as --explore prints.
-                if (!quiet && (now - shown[0] >= 1_000_000_000L || done == mine)) {
-                    shown[0] = now;
-                    err.printf(Locale.ROOT, "flushcheck powercut: [%d/%d] crash states checked%n", done, mine);
+            try (CrashStates states = loaded) {
+                if (draw != null) {
+                    states.draw(draw.count(), draw.seed());
                 }
-            });
-            CrashStateReport report = shard == null ? states.check(maxStates, verification)
-                    : states.check(maxStates, shard.fromZero(), shard.count(), verification);
-            out.print(output.json ? Json.write(ReplayOutput.json(verify, shard, draw, states, report))
-                    : ReplayOutput.text(saved, shard, states, report));
-            out.flush();
-            return report.failing() == 0 ? ExitCodes.OK : ExitCodes.VERIFY_FAILED;
+                int total = states.states(maxStates);
+                int mine = shard == null ? total
+                        : Math.max(0, (total - shard.fromZero() + shard.count() - 1) / shard.count());
+                boolean quiet = output.quiet;
+                if (!quiet) {
+                    err.printf(Locale.ROOT, "flushcheck powercut: recording %s (the %s model): %s, %d acknowledgements;"
+                            + " checking %d of its %d crash states%s%n", states.recordingId(),
+                            ExploreOutput.word(states.model()), ExploreOutput.writes(states.model(), states.writes()),
+                            states.acknowledged().all().size(), mine, total,
+                            shard == null ? "" : " (shard " + shard + ")");
+                }
+                long[] shown = {System.nanoTime()};
+                VerifyCommand verification = new VerifyCommand(verify, work, timeoutSeconds, done -> {
+                    long now = System.nanoTime();
+                    // A line a second at most, as --explore prints.
+                    if (!quiet && (now - shown[0] >= 1_000_000_000L || done == mine)) {
+                        shown[0] = now;
+                        err.printf(Locale.ROOT, "flushcheck powercut: [%d/%d] crash states checked%n", done, mine);
+                    }
+                });
+                CrashStateReport report = shard == null ? states.check(maxStates, verification)
+                        : states.check(maxStates, shard.fromZero(), shard.count(), verification);
+                out.print(output.json ? Json.write(ReplayOutput.json(verify, shard, draw, states, report))
+                        : ReplayOutput.text(saved, shard, states, report));
+                out.flush();
+                return report.failing() == 0 ? ExitCodes.OK : ExitCodes.VERIFY_FAILED;
+            }
         } catch (IOException | UncheckedIOException e) {
             err.println("flushcheck powercut --replay: " + Escape.of(e instanceof UncheckedIOException u
                     ? u.getCause().getMessage() : String.valueOf(e.getMessage())));

@@ -312,8 +312,14 @@ final class BlockDisk implements ModelDisk {
     @Override
     public CrashStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
             throws IOException {
-        return new CrashStates(work, dir, dir.resolve(BASE_IMAGE), log, Recording.epochs(log), acknowledged, fsType,
-                atomicWriteBytes, places(powered), endedView(powered));
+        RecordingFiles held = RecordingFiles.open(dir.resolve(BASE_IMAGE), log);
+        try {
+            return new CrashStates(work, dir, held, Recording.epochs(held.log(), held.base().size()), acknowledged,
+                    fsType, atomicWriteBytes, places(powered), endedView(powered));
+        } catch (IOException | RuntimeException e) {
+            held.close();
+            throw e;
+        }
     }
 
     /**

@@ -81,7 +81,7 @@ import org.apiguardian.api.API;
  * tree's log of operations alone, which {@link #save} keeps and {@link #load} checks without root or a mount.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-public final class CrashStates {
+public final class CrashStates implements AutoCloseable {
 
     /** The check run on each state's survivor. */
     @FunctionalInterface
@@ -96,8 +96,8 @@ public final class CrashStates {
 
     private final Path work;
     private final Path dir;
-    private final Path base;
-    private final Path log;
+    /** The recording's files, held open from when they were made or checked (loaded) until {@link #close}. */
+    private final RecordingFiles held;
     private final List<Epoch> epochs;
     private final AcknowledgedRecords acknowledged;
     private final String fsType;
@@ -113,12 +113,11 @@ public final class CrashStates {
     /** The file model's recording, which checks its states itself; null on the block model. */
     private final FileCrashStates files;
 
-    CrashStates(Path work, Path dir, Path base, Path log, List<Epoch> epochs, AcknowledgedRecords acknowledged,
+    CrashStates(Path work, Path dir, RecordingFiles held, List<Epoch> epochs, AcknowledgedRecords acknowledged,
                 String fsType, int atomicUnit, WritePlaces places, TreeView ended) {
         this.work = work;
         this.dir = dir;
-        this.base = base;
-        this.log = log;
+        this.held = held;
         this.epochs = List.copyOf(epochs);
         this.acknowledged = acknowledged;
         this.fsType = fsType;
@@ -128,12 +127,11 @@ public final class CrashStates {
         this.files = null;
     }
 
-    /** The crash states of a run recorded on the file model. */
-    CrashStates(FileCrashStates files) {
+    /** The crash states of a run recorded on the file model, whose log {@code held} holds. */
+    CrashStates(FileCrashStates files, RecordingFiles held) {
         this.work = null;
         this.dir = null;
-        this.base = null;
-        this.log = null;
+        this.held = held;
         this.epochs = List.of();
         this.acknowledged = files.acknowledged();
         this.fsType = "files";
@@ -154,8 +152,8 @@ public final class CrashStates {
      * @return the recording's id: the SHA-256 of its manifest, which names each file's own hash
      */
     public String save(Path saved) throws IOException {
-        id = files != null ? SavedRecording.saveFiles(saved, files.recording(), acknowledged)
-                : SavedRecording.save(saved, base, log, acknowledged, fsType, atomicUnit, places, ended);
+        id = files != null ? SavedRecording.saveFiles(saved, held.log(), acknowledged)
+                : SavedRecording.save(saved, held.base(), held.log(), acknowledged, fsType, atomicUnit, places, ended);
         return id;
     }
 
@@ -165,7 +163,9 @@ public final class CrashStates {
      * killed run finds it; each is removed once checked, and the caller deletes {@code work} when done. A block
      * model's recording is checked as root, as every check of it: the states are mounted. A file model's needs no
      * root: its states are written out as plain directories ({@link #model()} says which it is). First it removes
-     * what runs killed before their end left beside {@code work}, as a new disk does.
+     * what runs killed before their end left beside {@code work}, as a new disk does. The recording's files are
+     * opened once, checked and held open until {@link #close}: the states are made from what was checked, whatever
+     * is put in the files' places meanwhile.
      *
      * @throws UnreadableRecordingException when {@code saved} holds no whole recording: a file missing, cut short or
      *                                      changed since it was saved, or a log that does not read as one
@@ -179,16 +179,21 @@ public final class CrashStates {
         CrashStates states;
         try {
             if (r.model() == DiskModel.FILE) {
-                states = new CrashStates(new FileCrashStates(Leftovers.claim(work, false), r.log(), r.acknowledged()));
+                states = new CrashStates(new FileCrashStates(Leftovers.claim(work, false), r.files().log(),
+                        r.acknowledged()), r.files());
             } else {
-                List<Epoch> epochs = Recording.epochs(r.log());
+                List<Epoch> epochs = Recording.epochs(r.files().log(), r.files().base().size());
                 Path claimed = Leftovers.claim(work, false);
-                states = new CrashStates(claimed, claimed, r.base(), r.log(), epochs, r.acknowledged(), r.fsType(),
+                states = new CrashStates(claimed, claimed, r.files(), epochs, r.acknowledged(), r.fsType(),
                         r.atomicUnit(), r.places(), r.ended());
             }
         } catch (MalformedRecordingException e) {
+            r.files().close();
             // Its SHA-256 is the one saved, so it was kept whole: it was malformed when it was saved.
             throw new UnreadableRecordingException(saved + ": " + e.getMessage(), e);
+        } catch (IOException | RuntimeException e) {
+            r.files().close();
+            throw e;
         }
         states.id = r.id();
         states.foreign = true;
@@ -361,7 +366,7 @@ public final class CrashStates {
         List<CrashStateReport.State> outcomes = new ArrayList<>();
         List<CrashStateReport.Failure> failures = new ArrayList<>();
         try {
-            try (StateImages images = StateImages.open(base, log, Files.size(base), epochs, place)) {
+            try (StateImages images = images(place)) {
                 for (int i : byEpoch) {
                     CrashState state = ordered.get(i);
                     images.write(state, image);
@@ -430,7 +435,7 @@ public final class CrashStates {
     private List<String> explain(CrashState state, Path image, Path mountPoint, Set<String> noted) throws IOException {
         TreeView survivor;
         // Images go forward only: each explanation makes its own, from the recording's start.
-        try (StateImages images = StateImages.open(base, log, Files.size(base), epochs, image.getParent())) {
+        try (StateImages images = images(image.getParent())) {
             // The state's names as the crash left them, mounted again: its verification may have changed them
             // (SQLite rolls a hot journal back and deletes it as it opens the database).
             images.write(state, image);
@@ -469,6 +474,21 @@ public final class CrashStates {
         lines.add("compared with the filesystem as the recording ended:");
         lines.addAll(differences);
         return lines;
+    }
+
+    /** The states' images, made from the recording's files held open. */
+    /** Images of this recording's states, the image of an epoch's start kept in {@code place}. */
+    private StateImages images(Path place) throws IOException {
+        return StateImages.open(held.base(), held.log().channel(), held.base().size(), epochs, place);
+    }
+
+    /**
+     * Closes the recording's files this holds open; its states are not checked after. A disk closes those it
+     * made as it closes; a loaded recording's are the caller's to close.
+     */
+    @Override
+    public void close() throws IOException {
+        held.close();
     }
 
     /** Mounts {@code image} and takes its names; null when it does not mount. */

@@ -3,6 +3,7 @@ package io.flushcheck.powercut;
 import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
 import io.flushcheck.powercut.internal.files.TreeReplay;
 import io.flushcheck.powercut.internal.files.TreeStates;
+import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ import java.util.Map;
 final class FileCrashStates {
 
     private final Path dir;
-    private final Path recording;
+    private final RegularFile recording;
     private final AcknowledgedRecords acknowledged;
     private final int epochs;
     private final long operations;
@@ -30,7 +31,7 @@ final class FileCrashStates {
      * The recording {@code recording}, played again in {@code dir}: the disk's work directory, or the one a load of
      * a saved recording claimed ({@link CrashStates#load}).
      */
-    FileCrashStates(Path dir, Path recording, AcknowledgedRecords acknowledged) throws IOException {
+    FileCrashStates(Path dir, RegularFile recording, AcknowledgedRecords acknowledged) throws IOException {
         this.dir = dir;
         this.recording = recording;
         this.acknowledged = acknowledged;
@@ -43,11 +44,6 @@ final class FileCrashStates {
 
     private Path scratch() throws IOException {
         return Files.createDirectories(dir.resolve("replay"));
-    }
-
-    /** The tree's log of operations, which {@link CrashStates#save} keeps. */
-    Path recording() {
-        return recording;
     }
 
     /** The rules the tree was recorded under, which its replays follow: the recording says them. */

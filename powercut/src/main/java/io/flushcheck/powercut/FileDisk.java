@@ -119,7 +119,13 @@ final class FileDisk implements ModelDisk {
     @Override
     public CrashStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
             throws IOException {
-        return new CrashStates(new FileCrashStates(dir, log, acknowledged));
+        RecordingFiles held = RecordingFiles.open(null, log);
+        try {
+            return new CrashStates(new FileCrashStates(dir, held.log(), acknowledged), held);
+        } catch (IOException | RuntimeException e) {
+            held.close();
+            throw e;
+        }
     }
 
     /** A mount the server made itself (mount(2), no fusermount watcher) outlives a dead server, dead; a cut removed it. */

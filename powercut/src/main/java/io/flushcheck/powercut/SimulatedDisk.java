@@ -585,7 +585,15 @@ public final class SimulatedDisk implements AutoCloseable {
         if (!stopped.equals("recorded")) {
             throw new IOException("the simulated drive did not stop recording: " + stopped);
         }
-        return perModel.crashStates(dir, log, acknowledged, this::powered);
+        CrashStates states = perModel.crashStates(dir, log, acknowledged, this::powered);
+        undo.push(() -> {
+            try {
+                states.close();
+            } catch (IOException e) {
+                // a file read only: closing it loses nothing
+            }
+        });
+        return states;
     }
 
     /** The records noted on this disk ({@link AcknowledgedRecords#on}), for the report of a run. */

@@ -1,5 +1,6 @@
 package io.flushcheck.powercut.internal.drive;
 
+import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -23,21 +24,30 @@ public final class SparseCopy {
      * @return the copy's {@link ImageContent#sha256}, taken as it was read
      */
     public static String copy(Path from, Path to) throws IOException {
-        try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
+        try (RegularFile in = RegularFile.open(from);
              FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            long size = in.size();
-            ImageContent.Digest digest = new ImageContent.Digest(size);
-            ImageContent.nonZeroBlocks(in, (at, bytes) -> {
-                digest.block(at, bytes);
-                while (bytes.hasRemaining()) {
-                    out.write(bytes, at + bytes.position());
-                }
-            });
-            // Setting the size past the last write leaves the end a hole too.
-            if (out.size() < size) {
-                out.write(ByteBuffer.allocate(1), size - 1);
-            }
-            return digest.hex();
+            return copy(in, out);
         }
+    }
+
+    /**
+     * Copies {@code in} to {@code out}, an empty file, as {@link #copy(Path, Path)}: only the data of {@code in} is
+     * read, its holes skipped.
+     */
+    public static String copy(RegularFile in, FileChannel out) throws IOException {
+        long size = in.size();
+        ImageContent.Digest digest = new ImageContent.Digest(size);
+        ImageContent.nonZeroBlocks(in, (at, bytes) -> {
+            digest.block(at, bytes);
+            ByteBuffer b = bytes.duplicate();
+            while (b.hasRemaining()) {
+                out.write(b, at + b.position());
+            }
+        });
+        // Setting the size past the last write leaves the end a hole too.
+        if (out.size() < size) {
+            out.write(ByteBuffer.allocate(1), size - 1);
+        }
+        return digest.hex();
     }
 }

@@ -1,13 +1,12 @@
 package io.flushcheck.powercut.internal.files;
 
 import io.flushcheck.powercut.internal.model.MalformedRecordingException;
-import java.io.BufferedInputStream;
+import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -36,52 +35,67 @@ public final class TreeReplay {
     public record Replayed(int epochs, long operations) {
     }
 
+    /** The largest file a recording may make: past it, a size is the recording's fault, not this machine's limit. */
+    static final long MOST_BYTES = 1L << 40;
+    /** The longest name a recording may hold, in bytes (UTF-8), as Linux's NAME_MAX. */
+    static final int NAME_MAX = 255;
+
     private final DataInputStream in;
+    private final RegularFile.Reader position;
+    private final long size;
+    private final String log;
     private final FileTree tree;
     /** This tree's node for each of the recorded tree's, which the recording names them by. */
     private final Map<Long, Long> nodes = new HashMap<>();
 
-    private TreeReplay(DataInputStream in, FileTree tree) {
+    private TreeReplay(DataInputStream in, RegularFile.Reader position, long size, String log, FileTree tree) {
         this.in = in;
+        this.position = position;
+        this.size = size;
+        this.log = log;
         this.tree = tree;
         nodes.put(FileTree.ROOT, FileTree.ROOT);
     }
 
     /** Plays {@code recording} again in a tree kept under {@code scratch}, calling {@code at} at each epoch's end. */
-    public static Replayed replay(Path recording, Path scratch, AtEpochEnd at) throws IOException {
-        try (InputStream file = Files.newInputStream(recording);
-             DataInputStream in = new DataInputStream(new BufferedInputStream(file, 1 << 20))) {
+    public static Replayed replay(RegularFile recording, Path scratch, AtEpochEnd at) throws IOException {
+        RegularFile.Reader reader = recording.reader();
+        try (DataInputStream in = new DataInputStream(reader)) {
             if (in.read() != TreeLog.START) {
-                throw new MalformedRecordingException(recording + " is not a file tree's recording");
+                throw new MalformedRecordingException(recording.path() + " is not a file tree's recording");
             }
             boolean journaled = in.readBoolean();
             long flushes = in.readLong();
+            if (flushes < 0) {
+                throw new MalformedRecordingException(recording.path() + ": its start's count of flushes " + flushes
+                        + " is negative");
+            }
             FileTree tree = new FileTree(0, 0, scratch, Long.MAX_VALUE, journaled);
             try {
-                return new TreeReplay(in, tree).play(flushes, at);
+                return new TreeReplay(in, reader, recording.size(), recording.path().toString(), tree).play(flushes,
+                        at);
             } catch (FileTree.Errno e) {
-                throw new MalformedRecordingException(recording + " does not play again: a change failed with errno "
-                        + e.errno(), e);
+                throw new MalformedRecordingException(recording.path() + " does not play again: a change failed with"
+                        + " errno " + e.errno(), e);
             } finally {
                 tree.close();
             }
         } catch (EOFException e) {
-            throw new MalformedRecordingException(recording + " ends in the middle of a record: the recording was not"
-                    + " stopped", e);
+            throw new MalformedRecordingException(recording.path() + " ends in the middle of a record: the recording"
+                    + " was not stopped", e);
         }
     }
 
     /** Whether {@code recording} was made under the journaled rules (else POSIX's), as its first record says. */
-    public static boolean journaled(Path recording) throws IOException {
-        try (InputStream file = Files.newInputStream(recording);
-             DataInputStream in = new DataInputStream(new BufferedInputStream(file, 16))) {
+    public static boolean journaled(RegularFile recording) throws IOException {
+        try (DataInputStream in = new DataInputStream(recording.reader())) {
             if (in.read() != TreeLog.START) {
-                throw new MalformedRecordingException(recording + " is not a file tree's recording");
+                throw new MalformedRecordingException(recording.path() + " is not a file tree's recording");
             }
             return in.readBoolean();
         } catch (EOFException e) {
-            throw new MalformedRecordingException(recording + " ends in the middle of a record: the recording was not"
-                    + " stopped", e);
+            throw new MalformedRecordingException(recording.path() + " ends in the middle of a record: the recording"
+                    + " was not stopped", e);
         }
     }
 
@@ -95,9 +109,13 @@ public final class TreeReplay {
                 based = true;
                 continue;
             }
+            long record = position.position() - 1;
             if (type == TreeLog.SYNC) {
                 long node = node(in.readLong());
                 long after = in.readLong();
+                if (after < 0) {
+                    throw outOfRange(record, "a sync's count of flushes " + after + " is negative");
+                }
                 at.at(tree, epoch++, flushes, false);
                 if (tree.syncResult(node) != 0) {
                     throw new MalformedRecordingException("a recorded sync failed as it was played again");
@@ -106,11 +124,11 @@ public final class TreeReplay {
                 continue;
             }
             try {
-                apply(type);
+                apply(type, record);
             } catch (RuntimeException e) {
                 // What the bytes say cannot be done (a negative length, a name the tree refuses): the log's fault.
-                throw new MalformedRecordingException("a file tree's recording holds a record " + type
-                        + " that cannot be played again: " + e, e);
+                throw new MalformedRecordingException(log + ": the record " + type + " at byte " + record
+                        + " cannot be played again: " + e, e);
             }
             if (based) {
                 operations++;
@@ -120,11 +138,11 @@ public final class TreeReplay {
         return new Replayed(epoch, operations);
     }
 
-    private void apply(int type) throws IOException, FileTree.Errno {
+    private void apply(int type, long record) throws IOException, FileTree.Errno {
         switch (type) {
             case TreeLog.CREATE -> {
                 long parent = node(in.readLong());
-                String name = in.readUTF();
+                String name = name(in.readUTF(), record);
                 boolean dir = in.readBoolean();
                 int mode = in.readInt();
                 nodes.put(in.readLong(), tree.create(parent, name, dir, mode, 0, 0).id());
@@ -135,27 +153,44 @@ public final class TreeReplay {
             }
             case TreeLog.LINK -> {
                 long node = node(in.readLong());
-                tree.link(node, node(in.readLong()), in.readUTF());
+                long parent = node(in.readLong());
+                tree.link(node, parent, name(in.readUTF(), record));
             }
             case TreeLog.REMOVE -> {
                 long parent = node(in.readLong());
-                tree.remove(parent, in.readUTF(), in.readBoolean());
+                tree.remove(parent, name(in.readUTF(), record), in.readBoolean());
             }
             case TreeLog.RENAME -> {
                 long parent = node(in.readLong());
-                String name = in.readUTF();
-                tree.rename(parent, name, node(in.readLong()), in.readUTF(), false);
+                String name = name(in.readUTF(), record);
+                long newParent = node(in.readLong());
+                tree.rename(parent, name, newParent, name(in.readUTF(), record), false);
             }
             case TreeLog.WRITE -> {
                 long node = node(in.readLong());
                 long offset = in.readLong();
-                byte[] bytes = new byte[in.readInt()];
+                int length = in.readInt();
+                long left = size - position.position();
+                if (length < 0 || length > left) {
+                    throw outOfRange(record, "a write's length " + length + " is not within the " + left
+                            + " bytes the log has left");
+                }
+                if (offset < 0 || offset > MOST_BYTES - length) {
+                    throw outOfRange(record, "a write of " + length + " bytes at offset " + offset + " is not within"
+                            + " the " + MOST_BYTES + " bytes a file may hold");
+                }
+                byte[] bytes = new byte[length];
                 in.readFully(bytes);
                 tree.write(node, offset, ByteBuffer.wrap(bytes));
             }
             case TreeLog.TRUNCATE -> {
                 long node = node(in.readLong());
-                tree.truncate(node, in.readLong());
+                long to = in.readLong();
+                if (to < 0 || to > MOST_BYTES) {
+                    throw outOfRange(record, "a truncation's size " + to + " is not within the " + MOST_BYTES
+                            + " bytes a file may hold");
+                }
+                tree.truncate(node, to);
             }
             case TreeLog.MODE -> {
                 long node = node(in.readLong());
@@ -163,6 +198,21 @@ public final class TreeReplay {
             }
             default -> throw new MalformedRecordingException("a file tree's recording holds an unknown record " + type);
         }
+    }
+
+    /** A name of the recording, refused unless it is one a directory can hold. */
+    private String name(String name, long record) throws MalformedRecordingException {
+        int bytes = name.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes == 0 || bytes > NAME_MAX || name.indexOf('/') >= 0 || name.indexOf('\0') >= 0 || name.equals(".")
+                || name.equals("..")) {
+            throw outOfRange(record, "a name of " + bytes + " bytes is not one a directory holds (1 to " + NAME_MAX
+                    + " bytes, no '/' or NUL, not . or ..)");
+        }
+        return name;
+    }
+
+    private MalformedRecordingException outOfRange(long record, String why) {
+        return new MalformedRecordingException(log + ": the record at byte " + record + " is out of range: " + why);
     }
 
     /** This tree's node for the recorded tree's {@code recorded}. */

@@ -1,5 +1,6 @@
 package io.flushcheck.powercut.internal.files;
 
+import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,7 +53,7 @@ public final class TreeStates {
      * The distinct states of {@code recording}, the first {@code maxStates} of them in order of operations lost;
      * the recording is played in a tree kept under {@code scratch}.
      */
-    public static Enumerated enumerate(Path recording, Path scratch, int maxStates) throws IOException {
+    public static Enumerated enumerate(RegularFile recording, Path scratch, int maxStates) throws IOException {
         if (maxStates < 0) {
             throw new IllegalArgumentException("a bound is at least 0 states, not " + maxStates);
         }
@@ -85,7 +86,7 @@ public final class TreeStates {
      * into {@code survivor}, a directory made for it, at its epoch's end, for {@code visit} to check; then
      * {@code visit} is to remove it, for the next state's.
      */
-    public static void visit(Path recording, Path scratch, List<Candidate> states, Path survivor, Visit visit)
+    public static void visit(RegularFile recording, Path scratch, List<Candidate> states, Path survivor, Visit visit)
             throws IOException {
         Map<Integer, List<Candidate>> byEpoch = new HashMap<>();
         for (Candidate c : states) {

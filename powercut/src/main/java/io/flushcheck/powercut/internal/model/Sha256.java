@@ -1,8 +1,10 @@
 package io.flushcheck.powercut.internal.model;
 
+import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
@@ -37,6 +39,17 @@ public final class Sha256 {
         MessageDigest d = digest();
         try (InputStream in = new DigestInputStream(Files.newInputStream(file), d)) {
             in.transferTo(OutputStream.nullOutputStream());
+        }
+        return hex(d);
+    }
+
+    /** The SHA-256 of the bytes of {@code file}, opened already, read by position from its start. */
+    public static String of(RegularFile file) throws IOException {
+        MessageDigest d = digest();
+        ByteBuffer buffer = ByteBuffer.allocate(1 << 20);
+        for (long at = 0; file.channel().read(buffer.clear(), at) > 0; at += buffer.position()) {
+            d.update(buffer.flip().duplicate());
+            buffer.position(buffer.limit());
         }
         return hex(d);
     }

@@ -2,6 +2,7 @@ package io.flushcheck.powercut.internal.states;
 
 import io.flushcheck.powercut.internal.model.StoreFile;
 import io.flushcheck.powercut.internal.sys.OwnerOnly;
+import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -43,19 +44,15 @@ public final class StateImages implements AutoCloseable {
 
     /**
      * Images of the states of {@code epochs}, recorded in {@code log} over the drive image {@code base} of
-     * {@code size} bytes; the image of an epoch's start is kept in {@code dir}.
+     * {@code size} bytes; the image of an epoch's start is kept in {@code dir}. {@code base} and {@code log} are
+     * read by position, the files whose content was checked, and left open: their owner closes them. Only the
+     * base's data is read, its holes skipped.
      */
-    public static StateImages open(Path base, Path log, long size, List<Epoch> epochs, Path dir) throws IOException {
+    public static StateImages open(RegularFile base, FileChannel log, long size, List<Epoch> epochs, Path dir)
+            throws IOException {
         Path rollingFile = dir.resolve("epoch-start.img");
-        FileChannel logChannel = FileChannel.open(log, StandardOpenOption.READ);
-        FileChannel rolling;
-        try {
-            rolling = OwnerOnly.write(rollingFile, StandardOpenOption.READ);
-        } catch (IOException e) {
-            logChannel.close();
-            throw e;
-        }
-        StateImages images = new StateImages(logChannel, rolling, rollingFile, size, epochs);
+        FileChannel rolling = OwnerOnly.write(rollingFile, StandardOpenOption.READ);
+        StateImages images = new StateImages(log, rolling, rollingFile, size, epochs);
         try {
             images.copyBase(base);
         } catch (IOException e) {
@@ -65,20 +62,26 @@ public final class StateImages implements AutoCloseable {
         return images;
     }
 
-    private void copyBase(Path base) throws IOException {
+    private void copyBase(RegularFile base) throws IOException {
         rolling.truncate(0);
+        FileChannel in = base.channel();
         ByteBuffer chunk = ByteBuffer.allocateDirect(CHUNK);
-        try (FileChannel in = FileChannel.open(base, StandardOpenOption.READ)) {
-            for (long pos = 0; pos < size; pos += CHUNK) {
-                chunk.clear().limit((int) Math.min(CHUNK, size - pos));
-                while (chunk.hasRemaining() && in.read(chunk, pos + chunk.position()) >= 0) {
-                    // read it all
-                }
-                chunk.flip();
-                if (!StoreFile.isZeros(chunk)) {
-                    writeFully(rolling, chunk, pos);
-                    data.set((int) (pos / CHUNK));
-                }
+        for (long pos = 0; pos < size; pos += CHUNK) {
+            long next = base.nextData(pos);
+            if (next >= size) {
+                break;
+            }
+            if (next >= pos + CHUNK) {
+                pos = next / CHUNK * CHUNK; // the chunks before lie in a hole: zeros, left a hole
+            }
+            chunk.clear().limit((int) Math.min(CHUNK, size - pos));
+            while (chunk.hasRemaining() && in.read(chunk, pos + chunk.position()) >= 0) {
+                // read it all
+            }
+            chunk.flip();
+            if (!StoreFile.isZeros(chunk)) {
+                writeFully(rolling, chunk, pos);
+                data.set((int) (pos / CHUNK));
             }
         }
         setLength(rolling, size);
@@ -143,7 +146,6 @@ public final class StateImages implements AutoCloseable {
     @Override
     public void close() throws IOException {
         try {
-            log.close();
             rolling.close();
         } finally {
             Files.deleteIfExists(rollingFile);

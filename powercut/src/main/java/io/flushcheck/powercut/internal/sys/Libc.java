@@ -26,6 +26,18 @@ public interface Libc extends Library {
 
     int open(String path, int flags);
 
+    int O_NONBLOCK = 04000;
+    /** {@code O_NOFOLLOW}, whose value differs between architectures: arm's is not the generic one. */
+    int O_NOFOLLOW = System.getProperty("os.arch", "").matches("aarch64|arm.*") ? 0100000 : 0400000;
+    int SEEK_DATA = 3;
+    int SEEK_HOLE = 4;
+    int ENOENT = 2;
+    int ENXIO = 6;
+    int ELOOP = 40;
+
+    /** {@code lseek(2)}, 64-bit offsets. */
+    long lseek(int fd, long offset, int whence);
+
     int close(int fd);
 
     int mount(String source, String target, String fsType, long flags, String data);

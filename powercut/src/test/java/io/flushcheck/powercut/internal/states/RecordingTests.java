@@ -3,6 +3,7 @@ package io.flushcheck.powercut.internal.states;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flushcheck.powercut.internal.drive.SectorStore;
+import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -42,7 +43,9 @@ class RecordingTests {
         store.write(3 * SECTOR, sector(5), SECTOR);
         assertThat(store.stopRecording()).isTrue();
         store.write(4 * SECTOR, sector(6), SECTOR); // after the recording: not in it
-        return Recording.epochs(log);
+        try (RegularFile l = RegularFile.open(log)) {
+            return Recording.epochs(l, SIZE);
+        }
     }
 
     @Test
@@ -67,7 +70,8 @@ class RecordingTests {
             Path log = dir.resolve("log");
             Path base = dir.resolve("base");
             List<Epoch> epochs = record(store, log, base);
-            try (StateImages images = StateImages.open(base, log, SIZE, epochs, dir)) {
+            try (RegularFile b = RegularFile.open(base); RegularFile l = RegularFile.open(log);
+                 StateImages images = StateImages.open(b, l.channel(), SIZE, epochs, dir)) {
                 // in epoch order, as StateImages brings its epoch start forward
                 assertThat(image(images, new CrashState(0, CrashState.Kind.PREFIX, 0, 0, 2))).containsExactly(1, 0, 0, 0, 0);
                 assertThat(image(images, new CrashState(0, CrashState.Kind.DROP, 0, 0, 1))).containsExactly(1, 3, 0, 0, 0);
@@ -87,7 +91,8 @@ class RecordingTests {
             Path log = dir.resolve("log");
             Path base = dir.resolve("base");
             List<Epoch> epochs = record(store, log, base);
-            try (StateImages images = StateImages.open(base, log, SIZE, epochs, dir)) {
+            try (RegularFile b = RegularFile.open(base); RegularFile l = RegularFile.open(log);
+                 StateImages images = StateImages.open(b, l.channel(), SIZE, epochs, dir)) {
                 Path out = dir.resolve("torn.img");
                 images.write(new CrashState(1, CrashState.Kind.TORN, 0, SECTOR / 2, 2), out);
                 byte[] sector2 = Arrays.copyOfRange(Files.readAllBytes(out), 2 * SECTOR, 3 * SECTOR);

@@ -1,0 +1,33 @@
+package io.flushcheck.powercut.internal.kernel;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.flushcheck.testing.Requirements;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A filesystem the kernel has no driver for (ENODEV, as where its module is absent) is told apart from a filesystem
+ * that refuses to mount: the first is the machine's lack, which a check of crash states reports once, before any
+ * state, and never as a state that failed.
+ */
+class MountsTests {
+
+    @Test
+    void aTypeTheKernelLacksIsAnUnmountableType(@TempDir Path dir) {
+        Requirements.requireRoot();
+        assertThatThrownBy(() -> Mounts.mount("none", dir, "flushcheckfs", List.of(), Mounts.FOREIGN_DATA))
+                .isInstanceOf(UnmountableTypeException.class).hasMessageContaining("flushcheckfs");
+    }
+
+    @Test
+    void aDeviceTheKernelCannotMountIsAnotherFailure(@TempDir Path dir) {
+        Requirements.requireRoot();
+        // A regular file is no block device: ENOTBLK, the state's failure to mount, not the machine's lack.
+        assertThatThrownBy(() -> Mounts.mount(dir.toString(), dir, "ext4", List.of(), Mounts.DATA))
+                .isInstanceOf(IOException.class).isNotInstanceOf(UnmountableTypeException.class);
+    }
+}
