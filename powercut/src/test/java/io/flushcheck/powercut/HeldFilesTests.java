@@ -1,0 +1,149 @@
+package io.flushcheck.powercut;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flushcheck.testing.Mounts;
+import io.flushcheck.testing.Requirements;
+import io.flushcheck.testing.Shell;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.testkit.engine.Event;
+import org.junit.platform.testkit.engine.Events;
+
+/**
+ * A test that keeps its files open past the cut, as a cut leaves an embedded store's: its disk closes without
+ * waiting for them, and the kernel frees each loop device they hold when they close.
+ */
+class HeldFilesTests {
+
+    private static final int INVOCATIONS = 20;
+
+    @BeforeEach
+    void needs() {
+        Mounts.requireMountTools();
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+    }
+
+    @Test
+    void aClassWhoseInvocationsKeepTheirFilesOpenEndsWithNoneOfItsLoopDevicesAttached() throws Exception {
+        Fixtures.StoreLeftOpen.reset();
+        Events events = FixtureRuns.run(Fixtures.StoreLeftOpen.class);
+        Fixtures.StoreLeftOpen.closeHeld();
+        for (Event failed : events.failed().list()) {
+            throw new AssertionError(FixtureRuns.name(failed) + ": " + FixtureRuns.message(failed));
+        }
+        events.assertStatistics(s -> s.started(INVOCATIONS).succeeded(INVOCATIONS));
+        assertThat(Fixtures.StoreLeftOpen.HELD).as("loop devices still held by files after their disk closed: at least"
+                + " each invocation's cut filesystem's").hasSizeGreaterThanOrEqualTo(INVOCATIONS);
+
+        List<Device> left = new ArrayList<>(Fixtures.StoreLeftOpen.DEVICES);
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!left.isEmpty()) {
+            left.removeIf(d -> !d.attached());
+            if (System.nanoTime() > deadline) {
+                break;
+            }
+            Thread.sleep(20);
+        }
+        assertThat(left).as("loop devices of the class still attached once its files are closed").isEmpty();
+
+        List<Event> finished = events.finished().list();
+        Duration closing = Duration.ZERO;
+        for (int i = 0; i < INVOCATIONS; i++) {
+            closing = closing.plus(Duration.between(Fixtures.StoreLeftOpen.ENDS.get(i), finished.get(i).getTimestamp()));
+        }
+        // Each disk closes while its filesystem is held: a close that waited for that would wait out a deadline.
+        assertThat(closing).as("the %d disks' closes together, each with its filesystem held", INVOCATIONS)
+                .isLessThan(Duration.ofSeconds(2L * INVOCATIONS));
+    }
+
+    /** A loop device as the kernel listed it during an invocation: its name, backing file and that file's device. */
+    record Device(String name, String backingFile, String backingDevice) {
+
+        static Device of(String name) {
+            String[] f = Shell.run("losetup", "--list", "--noheadings", "--raw", "--output", "BACK-FILE,BACK-MAJ:MIN", name)
+                    .trim().split(" ");
+            return new Device(name, f[0], f.length > 1 ? f[1] : "");
+        }
+
+        /**
+         * Still attached to the same file: the kernel names a file by its path, or from its filesystem's root once
+         * that filesystem (the drive's FUSE mount) is unmounted lazily; on the same device.
+         */
+        boolean attached() {
+            Device now = of(name);
+            return now.backingDevice.equals(backingDevice) && (now.backingFile.equals(backingFile)
+                    || backingFile.endsWith(now.backingFile) && now.backingFile.startsWith("/"));
+        }
+    }
+
+    static class Fixtures {
+
+        /** Appends records to a file it never closes, cuts, and opens the survivor's copy without closing it. */
+        @SimulatedPowerLoss(sizeMiB = 32)
+        static class StoreLeftOpen {
+            static final List<RandomAccessFile> OPEN = new CopyOnWriteArrayList<>();
+            static final List<Device> DEVICES = new CopyOnWriteArrayList<>();
+            static final List<Device> HELD = new CopyOnWriteArrayList<>();
+            static final List<Instant> ENDS = new CopyOnWriteArrayList<>();
+
+            static void reset() {
+                OPEN.clear();
+                DEVICES.clear();
+                HELD.clear();
+                ENDS.clear();
+            }
+
+            /** Closes the files the invocations left open, noting the devices they still held. */
+            static void closeHeld() throws IOException {
+                for (Device d : DEVICES) {
+                    if (d.attached() && !HELD.contains(d)) {
+                        HELD.add(d);
+                    }
+                }
+                for (RandomAccessFile f : OPEN) {
+                    f.close();
+                }
+                OPEN.clear();
+            }
+
+            @RepeatedPowerCut(times = INVOCATIONS, seed = 7)
+            void storeLeftOpen(SimulatedDisk disk) throws IOException {
+                // The last invocation's files, closed long after its disk was, as a program ends after its disk.
+                closeHeld();
+                DEVICES.add(Device.of(disk.loopDevice()));
+                RandomAccessFile store = new RandomAccessFile(disk.path().resolve("store").toFile(), "rw");
+                OPEN.add(store);
+                int acknowledged = 0;
+                for (int i = 1; i <= 6; i++) {
+                    try {
+                        store.write(("record " + i + "\n").getBytes(StandardCharsets.UTF_8));
+                        store.getFD().sync();
+                        acknowledged++;
+                    } catch (IOException powerGone) {
+                        break;
+                    }
+                }
+                Path survivor = disk.cutPower();
+                DEVICES.add(Device.of(io.flushcheck.powercut.internal.kernel.Mounts.deviceAt(survivor)));
+                Path kept = survivor.resolve("store");
+                List<String> lines = Files.exists(kept) ? Files.readAllLines(kept) : List.of();
+                assertThat(lines.size()).as("acknowledged records survive").isGreaterThanOrEqualTo(acknowledged);
+                if (Files.exists(kept)) {
+                    OPEN.add(new RandomAccessFile(kept.toFile(), "r"));
+                }
+                ENDS.add(Instant.now());
+            }
+        }
+    }
+}
