@@ -15,7 +15,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.Events;
@@ -176,37 +175,27 @@ public final class HeldFilesBench {
     }
 
     /**
-     * {name, backing file, the device of that file's filesystem}: the file as sysfs names it, less the " (deleted)"
-     * of one deleted since; the last two empty when the device is free.
+     * {name, backing file}: the file as sysfs names it, less the " (deleted)" of one deleted since; an empty file
+     * when the device is free. Read from sysfs, not by a process: it is read in the invocations it times.
      */
-    static String[] listed(String device) throws IOException {
-        String file;
+    static String[] listed(String device) {
         try {
-            file = Files.readString(Path.of("/sys/block", Path.of(device).getFileName().toString(), "loop", "backing_file"))
-                    .trim().replaceFirst(" \\(deleted\\)$", "");
+            return new String[] {device, Files.readString(Path.of("/sys/block", Path.of(device).getFileName().toString(),
+                    "loop", "backing_file")).trim().replaceFirst(" \\(deleted\\)$", "")};
         } catch (IOException free) {
-            return new String[] {device, "", ""};
+            return new String[] {device, ""};
         }
-        Process p = new ProcessBuilder("losetup", "--list", "--noheadings", "--output", "BACK-MAJ:MIN", device)
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        try {
-            p.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return new String[] {device, file, p.exitValue() == 0 ? out : ""};
     }
 
     /**
      * How many of the run's devices still map a file they mapped: by its path, or from its filesystem's root once
      * that (the drive's mount) has gone; each device counted once.
      */
-    static int attached() throws IOException {
+    static int attached() {
         java.util.Set<String> names = new java.util.HashSet<>();
         for (String[] d : DEVICES) {
-            String[] now = listed(d[0]);
-            if (!now[2].isEmpty() && now[2].equals(d[2]) && (now[1].equals(d[1]) || now[1].startsWith("/") && d[1].endsWith(now[1]))) {
+            String now = listed(d[0])[1];
+            if (!now.isEmpty() && (now.equals(d[1]) || now.startsWith("/") && d[1].endsWith(now))) {
                 names.add(d[0]);
             }
         }

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.Events;
 
@@ -65,6 +66,54 @@ class HeldFilesTests {
         // Each disk closes while its filesystem is held: a close that waited for that would wait out a deadline.
         assertThat(closing).as("the %d disks' closes together, each with its filesystem held", INVOCATIONS)
                 .isLessThan(Duration.ofSeconds(2L * INVOCATIONS));
+    }
+
+    @Test
+    @ResourceLock(SimulatedPowerLoss.LOCK)
+    void crashStatesCheckedByAVerificationThatLeavesItsFilesOpenAreNotWaitedFor() throws Exception {
+        Path work = Path.of("/dev/shm", "flushcheck-held-states-" + ProcessHandle.current().pid());
+        List<RandomAccessFile> open = new ArrayList<>();
+        List<Device> devices = new ArrayList<>();
+        try {
+            CrashStateReport report;
+            try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).mkfsOptions("-b", "4096")
+                    .create(work)) {
+                Path store = disk.path().resolve("store");
+                CrashStates states = disk.recordCrashStates(acknowledged -> {
+                    try (RandomAccessFile f = new RandomAccessFile(store.toFile(), "rw")) {
+                        for (int i = 1; i <= 4; i++) {
+                            f.write(("record " + i + "\n").getBytes(StandardCharsets.UTF_8));
+                            f.getFD().sync();
+                            acknowledged.add("record " + i);
+                        }
+                    }
+                });
+                report = states.check(1000, (survivor, mustSurvive) -> {
+                    Path kept = survivor.resolve("store");
+                    List<String> lines = Files.exists(kept) ? Files.readAllLines(kept) : List.of();
+                    assertThat(lines).containsAll(mustSurvive);
+                    if (Files.exists(kept)) { // a store opened on the state to check it, and never closed
+                        open.add(new RandomAccessFile(kept.toFile(), "r"));
+                        devices.add(Device.of(io.flushcheck.powercut.internal.kernel.Mounts.deviceAt(survivor)));
+                    }
+                });
+            }
+            report.assertPassed();
+            assertThat(open).as("states whose store the verification left open").hasSizeGreaterThan(3);
+            // Each state's device is detached while its file holds it: a wait for its release would wait out a deadline.
+            assertThat(report.seconds()).as("%d states checked, %d with a file left open", report.checked(), open.size())
+                    .isLessThan(2.0 * open.size());
+            assertThat(devices.stream().filter(Device::attached)).as("devices still held by the open files").isNotEmpty();
+        } finally {
+            for (RandomAccessFile f : open) {
+                f.close();
+            }
+        }
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (devices.stream().anyMatch(Device::attached) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(devices.stream().filter(Device::attached)).as("devices attached once the files are closed").isEmpty();
     }
 
     /**
