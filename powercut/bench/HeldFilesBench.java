@@ -77,9 +77,9 @@ public final class HeldFilesBench {
             List<Double> t = times.get(i);
             int[] l = loops.get(i);
             System.out.printf(Locale.ROOT, "%s: %d invocations, median %.3f s, mean %.3f s, max %.3f s (%.1fx the file"
-                            + " model's median); loop devices of the run attached: at most %d during a class, %d after it"
-                            + " with its last files open, %d once they are closed%n", what[i], t.size(), median(t),
-                    t.stream().mapToDouble(Double::doubleValue).average().orElse(0), Collections.max(t),
+                            + " model's median); loop devices of the run attached: at most %d during a class, %d"
+                            + " after it with its last files open, %d once they are closed%n", what[i], t.size(),
+                    median(t), t.stream().mapToDouble(Double::doubleValue).average().orElse(0), Collections.max(t),
                     median(t) / fileMedian, l[0], l[1], l[2]);
         }
     }
@@ -180,8 +180,8 @@ public final class HeldFilesBench {
      */
     static String[] listed(String device) {
         try {
-            return new String[] {device, Files.readString(Path.of("/sys/block", Path.of(device).getFileName().toString(),
-                    "loop", "backing_file")).trim().replaceFirst(" \\(deleted\\)$", "")};
+            Path sys = Path.of("/sys/block", Path.of(device).getFileName().toString(), "loop", "backing_file");
+            return new String[] {device, Files.readString(sys).trim().replaceFirst(" \\(deleted\\)$", "")};
         } catch (IOException free) {
             return new String[] {device, ""};
         }

@@ -21,8 +21,8 @@ done
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 echo "bench: building what it needs (package, no tests, no install)" >&2
-mvn -B -q -o -Dstyle.color=never -pl powercut -am package -DskipTests dependency:build-classpath -Dmdep.includeScope=test \
-    -Dmdep.outputFile=target/held-files-bench.classpath >/dev/null
+mvn -B -q -o -Dstyle.color=never -pl powercut -am package -DskipTests dependency:build-classpath \
+    -Dmdep.includeScope=test -Dmdep.outputFile=target/held-files-bench.classpath >/dev/null
 cp="powercut/target/classes:$(cat powercut/target/held-files-bench.classpath)"
 echo "bench: load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
 java -cp "$cp" "$root/powercut/bench/HeldFilesBench.java" "$rounds"

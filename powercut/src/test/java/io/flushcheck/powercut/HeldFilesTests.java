@@ -61,7 +61,8 @@ class HeldFilesTests {
         List<Event> finished = events.finished().list();
         Duration closing = Duration.ZERO;
         for (int i = 0; i < INVOCATIONS; i++) {
-            closing = closing.plus(Duration.between(Fixtures.StoreLeftOpen.ENDS.get(i), finished.get(i).getTimestamp()));
+            Instant end = Fixtures.StoreLeftOpen.ENDS.get(i);
+            closing = closing.plus(Duration.between(end, finished.get(i).getTimestamp()));
         }
         // Each disk closes while its filesystem is held: a close that waited for that would wait out a deadline.
         assertThat(closing).as("the %d disks' closes together, each with its filesystem held", INVOCATIONS)
@@ -76,8 +77,8 @@ class HeldFilesTests {
         List<Device> devices = new ArrayList<>();
         try {
             CrashStateReport report;
-            try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).mkfsOptions("-b", "4096")
-                    .create(work)) {
+            try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32)
+                    .mkfsOptions("-b", "4096").create(work)) {
                 Path store = disk.path().resolve("store");
                 CrashStates states = disk.recordCrashStates(acknowledged -> {
                     try (RandomAccessFile f = new RandomAccessFile(store.toFile(), "rw")) {
@@ -100,10 +101,11 @@ class HeldFilesTests {
             }
             report.assertPassed();
             assertThat(open).as("states whose store the verification left open").hasSizeGreaterThan(3);
-            // Each state's device is detached while its file holds it: a wait for its release would wait out a deadline.
-            assertThat(report.seconds()).as("%d states checked, %d with a file left open", report.checked(), open.size())
-                    .isLessThan(2.0 * open.size());
-            assertThat(devices.stream().filter(Device::attached)).as("devices still held by the open files").isNotEmpty();
+            // Each state's device is detached while its file holds it: a wait for its release waits out a deadline.
+            assertThat(report.seconds()).as("%d states checked, %d with a file left open", report.checked(),
+                    open.size()).isLessThan(2.0 * open.size());
+            assertThat(devices.stream().filter(Device::attached)).as("devices still held by the open files")
+                    .isNotEmpty();
         } finally {
             for (RandomAccessFile f : open) {
                 f.close();
@@ -113,7 +115,8 @@ class HeldFilesTests {
         while (devices.stream().anyMatch(Device::attached) && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        assertThat(devices.stream().filter(Device::attached)).as("devices attached once the files are closed").isEmpty();
+        assertThat(devices.stream().filter(Device::attached)).as("devices attached once the files are closed")
+                .isEmpty();
     }
 
     /**
@@ -130,8 +133,10 @@ class HeldFilesTests {
             } catch (IOException free) {
                 return new Device(name, "", "");
             }
-            Shell.Result dev = Shell.exec(List.of("losetup", "--list", "--noheadings", "--output", "BACK-MAJ:MIN", name));
-            return new Device(name, file.replaceFirst(" \\(deleted\\)$", ""), dev.exit() == 0 ? dev.output().trim() : "");
+            Shell.Result dev = Shell.exec(List.of("losetup", "--list", "--noheadings", "--output", "BACK-MAJ:MIN",
+                    name));
+            return new Device(name, file.replaceFirst(" \\(deleted\\)$", ""),
+                    dev.exit() == 0 ? dev.output().trim() : "");
         }
 
         /**
@@ -140,8 +145,9 @@ class HeldFilesTests {
          */
         boolean attached() {
             Device now = of(name);
-            return !now.backingDevice.isEmpty() && now.backingDevice.equals(backingDevice) && (now.backingFile.equals(backingFile)
-                    || backingFile.endsWith(now.backingFile) && now.backingFile.startsWith("/"));
+            return !now.backingDevice.isEmpty() && now.backingDevice.equals(backingDevice)
+                    && (now.backingFile.equals(backingFile)
+                            || backingFile.endsWith(now.backingFile) && now.backingFile.startsWith("/"));
         }
     }
 
