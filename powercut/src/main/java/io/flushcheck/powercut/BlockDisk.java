@@ -24,7 +24,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
@@ -51,6 +53,8 @@ final class BlockDisk implements ModelDisk {
     private Path path;
     private String loop;
     private List<JournalPlace.Range> journal;
+    /** Images whose filesystem was in use when it was unmounted: the kernel frees their devices when that use ends. */
+    private final Set<Path> inUse = new HashSet<>();
 
     private BlockDisk(long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo, int atomicWriteBytes) {
         this.sizeBytes = sizeBytes;
@@ -163,7 +167,7 @@ final class BlockDisk implements ModelDisk {
             throw e;
         }
         Path mounted = path;
-        undo.push(() -> ModelDisk.unmountQuietly(mounted));
+        undo.push(() -> unmount(mounted, image));
         Path lostFound = path.resolve("lost+found");
         if (Files.isDirectory(lostFound)) {
             Files.delete(lostFound);
@@ -196,9 +200,12 @@ final class BlockDisk implements ModelDisk {
         List<BlockCutExplanation.Range> ranges = BlockCutExplanation.ranges(discarded);
         BlockCutExplanation.Before before = lookBeforeUnmount(ranges);
         // The drive is frozen: unmounting may still write, and the drive discards it. What the filesystem
-        // does to end runs beside the survivor's making; the loop device waits for it (autoclear).
+        // does to end runs beside the survivor's making; the loop device waits for it (autoclear). Files the
+        // test still holds open there, as a cut leaves a program's, keep it until they close.
+        Path driveImage = work.resolve("drive").resolve(FuseDiskServer.FILE);
+        noteUse(path, driveImage);
         Mounts.unmountInBackground(path);
-        detach(loop, work.resolve("drive").resolve(FuseDiskServer.FILE));
+        detach(loop, driveImage);
         // Without its mount the path would be a directory of the build: writes there must fail, not land.
         Files.deleteIfExists(path);
         Path image = work.resolve("survivor-" + n + ".img");
@@ -211,7 +218,7 @@ final class BlockDisk implements ModelDisk {
         Path survivor = Files.createDirectories(work.resolve("survivor-" + n));
         Leftovers.record(work, "mount", survivor.toString());
         mountSurvivor(survivorLoop, survivor, fsType, Mounts.DATA);
-        undo.push(() -> ModelDisk.unmountQuietly(survivor));
+        undo.push(() -> unmount(survivor, image));
         cuts.set(cuts.size() - 1, cut.apply(explain(before, survivor, ranges, image)));
         return survivor;
     }
@@ -376,13 +383,30 @@ final class BlockDisk implements ModelDisk {
         String backing = LoopDevices.backingFile(device);
         undo.push(() -> {
             detach(device, image);
-            LoopDevices.awaitRelease(device, image);
+            // One whose filesystem files still hold is freed by the kernel when the last of them closes
+            // (detaching a device in use sets its autoclear): nothing here can hasten that, so nothing waits.
+            if (!inUse.contains(image)) {
+                LoopDevices.awaitRelease(device, image);
+            }
         });
         if (!image.toString().equals(backing)) {
             throw new LostLoopDevice(device + " was attached to " + image + " but maps " + (backing == null ? "nothing" : backing)
                     + " now: another program detached or reused it", null);
         }
         return device;
+    }
+
+    /** Unmounts {@code mountPoint} lazily, noting first whether files open there keep {@code image}'s device. */
+    private void unmount(Path mountPoint, Path image) {
+        noteUse(mountPoint, image);
+        ModelDisk.unmountQuietly(mountPoint);
+    }
+
+    /** Notes {@code image} as in use when files open at {@code mountPoint}, its filesystem, keep it mounted. */
+    private void noteUse(Path mountPoint, Path image) {
+        if (Mounts.inUse(mountPoint)) {
+            inUse.add(image);
+        }
     }
 
     /** Detaches {@code device} if it still maps {@code image}. */

@@ -523,6 +523,7 @@ public final class CrashStates implements AutoCloseable {
     private <T> T mounted(Path image, Path mountPoint, Set<String> noted, OnMounted<T> onMounted,
                           Function<IOException, T> notMounted) throws IOException {
         String loop = LoopDevices.attach(image, false);
+        boolean inUse = false; // by files the check left open: the kernel frees the device when they close
         try {
             if (noted.add(loop)) {
                 Leftovers.record(work, "loop", loop);
@@ -540,11 +541,14 @@ public final class CrashStates implements AutoCloseable {
             try {
                 return onMounted.apply(mountPoint);
             } finally {
+                inUse = Mounts.inUse(mountPoint);
                 Mounts.unmountLazy(mountPoint);
             }
         } finally {
             LoopDevices.detach(loop);
-            LoopDevices.awaitRelease(loop, image);
+            if (!inUse) {
+                LoopDevices.awaitRelease(loop, image);
+            }
         }
     }
 

@@ -118,8 +118,10 @@ public final class LoopDevices {
 
     /**
      * Waits up to two seconds for a detached {@code device} to let go of {@code image}: one whose filesystem was
-     * still busy is freed when that ends, and its last writes should still find the file (and a drive's server)
-     * there. Polls every 2 ms: a crash-state check detaches a device per state.
+     * still ending (unmounted in the background) is freed when that ends, and its last writes should still find
+     * the file (and a drive's server) there. Not for a device whose filesystem files still hold open
+     * ({@link Mounts#inUse}): the kernel frees that one only when the last of them closes, and this would wait
+     * out its deadline. Polls every 2 ms: a crash-state check detaches a device per state.
      */
     public static void awaitRelease(String device, Path image) {
         long deadline = System.nanoTime() + 2_000_000_000L;

@@ -20,6 +20,8 @@ public final class Mounts {
     private static final int EINVAL = 22;
     private static final int ENOENT = 2;
     private static final int O_PATH = 010000000;
+    private static final int EBUSY = 16;
+    private static final int MNT_EXPIRE = 4;
 
     private Mounts() {
     }
@@ -87,6 +89,19 @@ public final class Mounts {
                 throw new IOException("cannot unmount " + target + ": " + Libc.C.strerror(errno));
             }
         }
+    }
+
+    /**
+     * Whether the filesystem at {@code target} is in use: a file open on it, or a process's working directory
+     * there, keeps it (and its device) after a lazy unmount, until the last of them goes. Asked just before
+     * unmounting: the kernel's {@code umount2(MNT_EXPIRE)} answers EBUSY for a mount in use and unmounts
+     * nothing on a first call; it only marks an idle mount expired, which any access to it clears.
+     *
+     * @return false as well when nothing is mounted there, or the kernel does not say (another errno)
+     */
+    public static boolean inUse(Path target) {
+        // 0: marked expired before and idle since, and unmounted now; EAGAIN: idle, marked now
+        return Libc.C.umount2(target.toString(), MNT_EXPIRE) != 0 && Libc.errno() == EBUSY;
     }
 
     /**
