@@ -909,8 +909,9 @@ public final class FileTree extends SwitchedModel {
             case PAGES -> describePages(pick) + lostSaid(survivor);
             case TRUNCATIONS -> {
                 FilePages p = pages(nodes.get(pick.node()));
-                yield p.truncations() + " truncation" + (p.truncations() == 1 ? "" : "s") + " of "
-                        + p.truncation(0).path() + ", the first " + pick.count() + " kept" + lostSaid(survivor);
+                String of = " of the " + p.truncations() + " truncation" + (p.truncations() == 1 ? "" : "s") + " of "
+                        + p.truncation(0).path() + " kept";
+                yield (pick.count() == 0 ? "none" + of : "the first " + pick.count() + of) + lostSaid(survivor);
             }
         };
     }
