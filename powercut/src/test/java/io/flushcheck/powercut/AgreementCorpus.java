@@ -254,7 +254,8 @@ final class AgreementCorpus {
         int stamp = Integer.parseInt(s.substring(1, 7));
         int count = Integer.parseInt(s.substring(8));
         if (count != stamp && count != stamp - 1) {
-            throw new AssertionError("heartbeat's count " + count + " is not its stamp's " + stamp + " or the one before");
+            throw new AssertionError("heartbeat's count " + count + " is neither its stamp's " + stamp
+                    + " nor the one before");
         }
     }
 

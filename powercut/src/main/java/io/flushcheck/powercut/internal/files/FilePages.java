@@ -58,7 +58,7 @@ final class FilePages {
         this.runs = runs;
     }
 
-    /** The pages of {@code changes} (a file's since its last sync, in order) over a durable file of {@code durableSize} bytes. */
+    /** The pages of {@code changes}, a file's since its last sync in order, over its {@code durableSize} bytes. */
     static FilePages of(List<FileTree.FileChange> changes, long durableSize) {
         int n = changes.size();
         long[] sizeAfter = new long[n];
@@ -117,8 +117,8 @@ final class FilePages {
                 runs.add(new Run(at[s], at[s + 1] - 1, touched.get(s).stream().mapToInt(Integer::intValue).toArray()));
             }
         }
-        return new FilePages(changes, durableSize, sizeAfter, truncations.stream().mapToInt(Integer::intValue).toArray(),
-                number, List.copyOf(runs));
+        return new FilePages(changes, durableSize, sizeAfter,
+                truncations.stream().mapToInt(Integer::intValue).toArray(), number, List.copyOf(runs));
     }
 
     List<Run> runs() {
@@ -151,7 +151,7 @@ final class FilePages {
         return 0;
     }
 
-    /** The most changes of run {@code r} a state keeping the first {@code m} truncations keeps: none it lost, nor after. */
+    /** The most changes of run {@code r} a state keeping the first {@code m} truncations keeps: none it lost. */
     int high(int r, int m) {
         int[] c = runs.get(r).changes();
         for (int p = 0; p < c.length; p++) {
