@@ -51,7 +51,7 @@ import org.apiguardian.api.API;
  * that would take a file's blocks past it fails with ENOSPC (the model allocates every 4 KiB block a file's
  * size covers; it keeps no holes). The bytes live on the disk, not in the heap: each file's current and
  * durable versions in sparse files of a {@link FileStore}, and each write since a file's last sync, which
- * a cut may keep or lose on its own, in one change log; the heap holds the tree and where each change lies.
+ * a cut keeps or loses page by page, in one change log; the heap holds the tree and where each change lies.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class FileTree extends SwitchedModel {
