@@ -354,6 +354,33 @@ class FileTreeTests {
                 "b");
     }
 
+    /**
+     * A write over two pages is kept on one and lost on the other when a later write touched only the second:
+     * the state says which pages it keeps as of which write, and what part of the first write it lost.
+     */
+    @Test
+    void aStateKeepsEachPageAsOfOneWriteAndSaysWhatPartOfAWriteItLost() throws Exception {
+        FileTree t = new FileTree(0, 0);
+        long f = t.create(ROOT, "f", false, 0644, 0, 0).id();
+        t.sync(f);
+        t.write(f, 0, bytes("a".repeat(8192)));
+        t.write(f, 4096, bytes("b".repeat(4096)));
+        Set<String> files = new HashSet<>();
+        List<String> described = new ArrayList<>();
+        int i = 0;
+        for (StatePick pick : t.statePicks()) {
+            Path to = Files.createDirectories(tmp.resolve("state-" + i++));
+            t.save(pick, to);
+            files.add(read(to.resolve("f")).replaceAll("(.)\\1*", "$1"));
+            described.add(t.state(pick).description());
+        }
+        assertThat(files).as("f in each state, runs of one byte said once").containsExactlyInAnyOrder("", "a", "ab",
+                ".b");
+        assertThat(described).contains("page 1 of f as it was before write 1 of 2, 2 operations lost (the first: 4096"
+                + " of the 8192 bytes at offset 0 of f (page 1), file not synced)", "page 0 of f as it was before write"
+                + " 1 of 1, 1 operation lost (4096 of the 8192 bytes at offset 0 of f (page 0), file not synced)");
+    }
+
     @Test
     void aSubsetCutKeepsEachUnsyncedWriteOnItsOwnTheSameWayForTheSameSeed() throws Exception {
         Set<String> seen = new HashSet<>();
