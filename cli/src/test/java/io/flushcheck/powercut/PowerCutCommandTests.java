@@ -156,7 +156,7 @@ class PowerCutCommandTests {
         assertThat(text.out()).as(text.out())
                 .containsPattern("   1 +5 exit .*\n       discarded: .*\n       discarded: .*\n       discarded: .*"
                         + " \\(and \\d+ more, listed with --json\\)\n")
-                .contains("\n       discarded: create value.tmp, no sync after it\n")
+                .containsPattern("\n       discarded: create value.tmp, no sync after it[\n ]")
                 .contains("\n       discarded: rename value.tmp -> value, no sync after it\n");
         Run r = run(line("nosync", "--model", "file", "--json", "--cuts", "1", "--after-flushes", "1000", "--seed", "5")
                 .toArray(new String[0]));

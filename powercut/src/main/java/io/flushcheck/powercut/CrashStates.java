@@ -72,7 +72,10 @@ import org.apiguardian.api.API;
  * after the last. Its states, of the changes made since their last sync as the epoch ends: those the
  * disk's {@link FileRules} had made durable; every prefix of the name changes (under the journaled rules the
  * one log of them, under POSIX's each directory's with the other directories' all kept; a rename's two
- * names go together within one log: under POSIX's, a rename between directories follows each one's sync), every write kept; each write or truncation lost alone, the others kept; all kept. Each
+ * names go together within one log: under POSIX's, a rename between directories follows each one's sync), every
+ * write kept; each page of a file as it was before each of the writes and truncations that touched it, the rest
+ * kept (within a page a prefix in time of its writes survives, as page-cache writeback keeps them: see
+ * {@link FileRules}); each prefix of a file's truncations; all kept. Each
  * is a state a power cut of the file model keeps for some seed. States of one epoch that keep the same names,
  * permission bits and bytes are checked once; the rest in order of the operations they lose, fewest first,
  * up to the bound. A failing state is explained by the operations it lost, in the order made, each with the

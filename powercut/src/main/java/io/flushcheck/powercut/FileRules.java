@@ -4,6 +4,13 @@ import org.apiguardian.api.API;
 
 /**
  * What the file model ({@link DiskModel#FILE}) makes durable at a sync.
+ *
+ * <p>Under both, what a cut keeps of a file's data not yet synced follows page-cache writeback: each 4 KiB page
+ * reaches the disk as it was at one moment between its last sync and the cut, so of the writes that touched a
+ * page a prefix in time survives, never a later write without an earlier one; pages go independently of each
+ * other. Of a file's truncations (and sizes set) a prefix survives, and a page a truncation cut goes with it.
+ * The size is the filesystem's: an extending write's size goes with its data, page by page; a size set beyond
+ * the end gives a hole of zeros.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public enum FileRules {

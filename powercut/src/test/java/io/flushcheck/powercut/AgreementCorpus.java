@@ -67,6 +67,204 @@ final class AgreementCorpus {
                 new Case("key-value server (python3) in a directory it created", SERVER, "kept kept kept"));
     }
 
+    /**
+     * A workload that rewrites or extends a file it never syncs, beside a store it syncs, and a check that holds in
+     * every state a page-cache filesystem can leave: {@link Ext4AgreementTests} sees every crash state of one run
+     * pass it on ext4, {@link FileRulesAgreementTests} on the file model, under each rule.
+     */
+    record StateCase(String name, PageWorkload workload, CrashStates.Verification check) {
+    }
+
+    /** A workload on the directory {@code dir}, noting what it acknowledges. */
+    interface PageWorkload {
+        void run(Path dir, AcknowledgedRecords acknowledged) throws Exception;
+    }
+
+    static List<StateCase> stateCases() {
+        return List.of(
+                new StateCase("a header and a heartbeat written in place, another file synced", HEADER,
+                        AgreementCorpus::headerKept),
+                new StateCase("eight-byte records appended a byte a write", BYTE_RECORDS,
+                        AgreementCorpus::byteRecordsKept),
+                new StateCase("a file extended by setLength, then written", EXTENDED, AgreementCorpus::extendedKept),
+                new StateCase("a heartbeat rewritten many times between syncs", HEARTBEAT,
+                        AgreementCorpus::heartbeatKept));
+    }
+
+    /** The states of {@code c}'s run on {@code disk} that failed its check, with what each lost; empty when none. */
+    static List<String> failingStates(StateCase c, SimulatedDisk disk) throws Exception {
+        CrashStateReport report = disk.recordCrashStates(acks -> c.workload().run(disk.path(), acks))
+                .check(5000, c.check());
+        if (report.checked() == 0 || report.leftOut() > 0) {
+            throw new AssertionError(c.name() + ": every state checked, not " + report);
+        }
+        List<String> failing = new ArrayList<>();
+        for (CrashStateReport.Failure f : report.failures()) {
+            failing.add(f.state() + ": " + f.message());
+        }
+        return failing;
+    }
+
+    /** Appends {@code record} and a newline to {@code dir}'s log, syncs it and the directory: a store's commit. */
+    private static void commit(Path dir, String record) throws IOException {
+        try (FileChannel ch = FileChannel.open(dir.resolve("log"), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.APPEND)) {
+            ch.write(ByteBuffer.wrap((record + "\n").getBytes(StandardCharsets.UTF_8)));
+            ch.force(true);
+        }
+        sync(dir);
+    }
+
+    private static void logKept(Path survivor, List<String> mustSurvive) throws IOException {
+        Path log = survivor.resolve("log");
+        List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
+        if (!lines.containsAll(mustSurvive)) {
+            throw new AssertionError("log holds " + lines + ", not every one of " + mustSurvive);
+        }
+    }
+
+    private static final byte[] MAGIC = "MAGICMAG".getBytes(StandardCharsets.US_ASCII);
+
+    /** A lock file's header and heartbeat, written in place in its first 16 bytes and never synced; a commit. */
+    private static final PageWorkload HEADER = (dir, acks) -> {
+        for (int i = 1; i <= STEPS; i++) {
+            try (FileChannel lock = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE)) {
+                lock.write(ByteBuffer.wrap(MAGIC), 0);
+                lock.write(ByteBuffer.wrap(("HEARTBT" + i).getBytes(StandardCharsets.US_ASCII)), 8);
+            }
+            commit(dir, "record " + i);
+            acks.add("record " + i);
+        }
+    };
+
+    /** The lock file is empty or starts with its header: its heartbeat was written after it, in the same page. */
+    private static void headerKept(Path survivor, List<String> mustSurvive) throws IOException {
+        logKept(survivor, mustSurvive);
+        Path lock = survivor.resolve("lock");
+        byte[] b = Files.exists(lock) ? Files.readAllBytes(lock) : new byte[0];
+        if (b.length > 0 && !java.util.Arrays.equals(b, 0, Math.min(b.length, MAGIC.length), MAGIC, 0,
+                Math.min(b.length, MAGIC.length))) {
+            throw new AssertionError("lock's header is lost: it holds " + printable(b));
+        }
+    }
+
+    /** Record i of the byte-appended file: every byte set, so that a byte lost shows. */
+    private static long record(int i) {
+        return 0x1122334455667700L + i;
+    }
+
+    /** {@code 4 * STEPS} records of 8 bytes each, appended with RandomAccessFile.writeLong (a write(2) a byte). */
+    private static final PageWorkload BYTE_RECORDS = (dir, acks) -> {
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(dir.resolve("records").toFile(), "rw")) {
+            for (int i = 1; i <= STEPS; i++) {
+                for (int j = 0; j < 4; j++) {
+                    raf.writeLong(record(4 * (i - 1) + j));
+                }
+                commit(dir, "record " + i);
+                acks.add("record " + i);
+            }
+        }
+    };
+
+    /** The records file holds a prefix of the bytes appended: a page keeps its writes up to one moment. */
+    private static void byteRecordsKept(Path survivor, List<String> mustSurvive) throws IOException {
+        logKept(survivor, mustSurvive);
+        Path records = survivor.resolve("records");
+        byte[] b = Files.exists(records) ? Files.readAllBytes(records) : new byte[0];
+        ByteBuffer all = ByteBuffer.allocate(4 * STEPS * 8);
+        for (int i = 0; i < 4 * STEPS; i++) {
+            all.putLong(record(i));
+        }
+        if (b.length > all.capacity() || !java.util.Arrays.equals(b, 0, b.length, all.array(), 0, b.length)) {
+            throw new AssertionError("records holds no prefix of what was appended: " + printable(b));
+        }
+    }
+
+    /** The size a file is extended to, at once, with setLength: three slots of a page each. */
+    private static final long EXTENDED_SIZE = 3 * 4096;
+
+    /** A file extended by setLength (ftruncate), then a record written into slot i at each step, never synced. */
+    private static final PageWorkload EXTENDED = (dir, acks) -> {
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(dir.resolve("slots").toFile(), "rw")) {
+            raf.setLength(EXTENDED_SIZE);
+            for (int i = 1; i <= STEPS; i++) {
+                raf.seek((i - 1) * 4096L);
+                raf.write(("slot " + i).getBytes(StandardCharsets.US_ASCII));
+                commit(dir, "record " + i);
+                acks.add("record " + i);
+            }
+        }
+    };
+
+    /** The file is empty or has the size set, each slot zeros or its record: a size set is journaled at once. */
+    private static void extendedKept(Path survivor, List<String> mustSurvive) throws IOException {
+        logKept(survivor, mustSurvive);
+        Path slots = survivor.resolve("slots");
+        byte[] b = Files.exists(slots) ? Files.readAllBytes(slots) : new byte[0];
+        if (b.length != 0 && b.length != EXTENDED_SIZE) {
+            throw new AssertionError("slots holds " + b.length + " bytes, neither 0 nor the " + EXTENDED_SIZE + " set");
+        }
+        for (int i = 1; i <= STEPS && b.length > 0; i++) {
+            byte[] slot = ("slot " + i).getBytes(StandardCharsets.US_ASCII);
+            int at = (i - 1) * 4096;
+            boolean zeros = true;
+            for (int j = 0; j < slot.length; j++) {
+                zeros &= b[at + j] == 0;
+            }
+            if (!zeros && !java.util.Arrays.equals(b, at, at + slot.length, slot, 0, slot.length)) {
+                throw new AssertionError("slot " + i + " holds neither zeros nor its record");
+            }
+        }
+    }
+
+    /** Beats between two commits: each a stamp, then a count, in two writes to the first page. */
+    private static final int BEATS = 40;
+
+    /** A heartbeat file rewritten in place {@code BEATS} times between commits: "S000001" at 0, ";000001" at 7. */
+    private static final PageWorkload HEARTBEAT = (dir, acks) -> {
+        try (FileChannel beat = FileChannel.open(dir.resolve("heartbeat"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE)) {
+            int n = 0;
+            for (int i = 1; i <= STEPS; i++) {
+                for (int j = 0; j < BEATS; j++) {
+                    n++;
+                    beat.write(ByteBuffer.wrap(String.format("S%06d", n).getBytes(StandardCharsets.US_ASCII)), 0);
+                    beat.write(ByteBuffer.wrap(String.format(";%06d", n).getBytes(StandardCharsets.US_ASCII)), 7);
+                }
+                commit(dir, "record " + i);
+                acks.add("record " + i);
+            }
+        }
+    };
+
+    /** The count never runs ahead of the stamp: it was written after it, in the same page. */
+    private static void heartbeatKept(Path survivor, List<String> mustSurvive) throws IOException {
+        logKept(survivor, mustSurvive);
+        Path beat = survivor.resolve("heartbeat");
+        String s = Files.exists(beat) ? Files.readString(beat, StandardCharsets.ISO_8859_1) : "";
+        if (s.isEmpty() || s.matches("S\\d{6}")) {
+            return;
+        }
+        if (!s.matches("S\\d{6};\\d{6}")) {
+            throw new AssertionError("heartbeat holds " + printable(s.getBytes(StandardCharsets.ISO_8859_1)));
+        }
+        int stamp = Integer.parseInt(s.substring(1, 7));
+        int count = Integer.parseInt(s.substring(8));
+        if (count != stamp && count != stamp - 1) {
+            throw new AssertionError("heartbeat's count " + count + " is neither its stamp's " + stamp
+                    + " nor the one before");
+        }
+    }
+
+    private static String printable(byte[] b) {
+        StringBuilder out = new StringBuilder("\"");
+        for (byte x : b) {
+            out.append(x >= 0x20 && x < 0x7f ? String.valueOf((char) x) : String.format("\\x%02x", x & 0xff));
+        }
+        return out.append('"').toString();
+    }
+
     /** What {@code c} kept, cut after each of its acknowledgements, each time on a fresh disk of {@code disks}. */
     static List<String> outcomes(Case c, DiskFactory disks) throws Exception {
         List<String> out = new ArrayList<>();

@@ -41,4 +41,20 @@ class Ext4AgreementTests {
         assertThat(ext4).as("ext4 (the block model), cut after acknowledgement 1 to %d, against the corpus's table",
                 AgreementCorpus.STEPS).containsExactlyElementsOf(expected);
     }
+
+    /** ext4 leaves no state of the corpus's files written in place that fails their checks: the checks are sound. */
+    @Test
+    void everyCrashStateOfAFileWrittenInPlaceOnExt4PassesItsCheck() throws Exception {
+        Mounts.requireMountTools();
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        List<String> failing = new ArrayList<>();
+        for (AgreementCorpus.StateCase c : AgreementCorpus.stateCases()) {
+            try (SimulatedDisk disk = disk()) {
+                for (String f : AgreementCorpus.failingStates(c, disk)) {
+                    failing.add(c.name() + ": " + f);
+                }
+            }
+        }
+        assertThat(failing).as("ext4's states (the block model) that fail the corpus's checks").isEmpty();
+    }
 }

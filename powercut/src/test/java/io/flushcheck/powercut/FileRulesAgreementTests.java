@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The file model's default rules keep what {@link AgreementCorpus} says ext4 keeps ({@link Ext4AgreementTests}
@@ -47,6 +49,27 @@ class FileRulesAgreementTests {
         }
         assertThat(files).as("the file model's default, cut after acknowledgement 1 to %d, against the corpus's table",
                 AgreementCorpus.STEPS).containsExactlyElementsOf(expected);
+    }
+
+    /**
+     * Under each rule, every crash state of a file rewritten or extended in place and never synced is one a
+     * page-cache filesystem can leave: within a page, a prefix in time of its writes; a size set, kept whole.
+     */
+    @ParameterizedTest
+    @EnumSource(FileRules.class)
+    void everyCrashStateOfAFileWrittenInPlaceIsOneExt4CanLeave(FileRules rules) throws Exception {
+        requireFileModel();
+        List<String> failing = new ArrayList<>();
+        for (AgreementCorpus.StateCase c : AgreementCorpus.stateCases()) {
+            try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).rules(rules)
+                    .create(tmp.resolve("d" + ++disks))) {
+                for (String f : AgreementCorpus.failingStates(c, disk)) {
+                    failing.add(c.name() + ": " + f);
+                }
+            }
+        }
+        assertThat(failing).as("states of the file model under %s rules that no page-cache filesystem leaves",
+                rules.word()).isEmpty();
     }
 
     @Test

@@ -34,10 +34,12 @@ import org.apiguardian.api.API;
  * no more: a file's data and size become durable when the file is synced ({@code fsync},
  * {@code fdatasync}, a write through {@code O_SYNC} or {@code O_DSYNC}); a name (create, link, unlink,
  * rename, mkdir, rmdir) becomes durable when its directory is synced. A cut keeps what is durable
- * ({@link CutMode#FLUSHED}), or that and, drawn from a seed ({@link CutMode#SUBSET}), each write made
- * since its file's last sync on its own (writeback goes page by page, in no order) and a prefix of each
- * directory's changes since its last sync (a filesystem commits its names in order; under the journaled rules,
- * a prefix of the one log of changes since the last sync of anything). Every sync counts
+ * ({@link CutMode#FLUSHED}), or that and, drawn from a seed ({@link CutMode#SUBSET}), what a page-cache
+ * filesystem can have written back of each file since its last sync ({@link FilePages}: each 4 KiB page as it
+ * was at one moment, a prefix in time of the writes that touched it, pages independently of each other, the
+ * size as the filesystem would have it) and a prefix of each directory's changes since its last sync (a
+ * filesystem commits its names in order; under the journaled rules, a prefix of the one log of changes since
+ * the last sync of anything). Every sync counts
  * as a flush: {@link #flushes()} are the durability points a workload reached.
  *
  * <p>Real filesystems give more: ext4 commits a rename over an existing file together with the file's
@@ -49,7 +51,7 @@ import org.apiguardian.api.API;
  * that would take a file's blocks past it fails with ENOSPC (the model allocates every 4 KiB block a file's
  * size covers; it keeps no holes). The bytes live on the disk, not in the heap: each file's current and
  * durable versions in sparse files of a {@link FileStore}, and each write since a file's last sync, which
- * a cut may keep or lose on its own, in one change log; the heap holds the tree and where each change lies.
+ * a cut keeps or loses page by page, in one change log; the heap holds the tree and where each change lies.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class FileTree extends SwitchedModel {
@@ -58,7 +60,7 @@ public final class FileTree extends SwitchedModel {
     public static final long ROOT = 1;
 
     /** A change to a file not yet synced: {@code length} bytes written at an offset (kept at {@code logPos} of the change log), or a new size. */
-    private record FileChange(long offset, long logPos, int length, long newSize, long order, String path) {
+    record FileChange(long offset, long logPos, int length, long newSize, long order, String path) {
         static FileChange write(long offset, long logPos, int length, long order, String path) {
             return new FileChange(offset, logPos, length, -1, order, path);
         }
@@ -235,6 +237,10 @@ public final class FileTree extends SwitchedModel {
     private long used;
     /** Where every change is written as it is made ({@link #record}); null when nothing records them. */
     private TreeLog recording;
+    /** Writes, truncations and syncs of files so far: the pages of their changes ({@link #pages}) are as of one. */
+    private long fileEdits;
+    private long pagesAt = -1;
+    private final Map<Long, FilePages> pages = new HashMap<>();
 
     /** The change log is emptied, or compacted, only past this: below, it is written over from its start. */
     private static final long LOG_KEPT = 64L << 20;
@@ -545,6 +551,7 @@ public final class FileTree extends SwitchedModel {
         logLive += length;
         n.data.write(offset, data);
         n.fileChanges.add(c);
+        fileEdits++;
         n.mtime = now();
     }
 
@@ -594,6 +601,7 @@ public final class FileTree extends SwitchedModel {
         }
         c.applyTo(n.data, log);
         n.fileChanges.add(c);
+        fileEdits++;
         n.mtime = now();
     }
 
@@ -680,6 +688,7 @@ public final class FileTree extends SwitchedModel {
             logLive -= c.length();
         }
         n.fileChanges.clear();
+        fileEdits++;
         if (logLive == 0) {
             // Nothing in the log is needed now: written over from its start, its blocks freed when it grew large.
             if (logEnd > LOG_KEPT) {
@@ -810,8 +819,10 @@ public final class FileTree extends SwitchedModel {
      * The crash states of the tree as it is now, with the power on, of the changes made since their last
      * sync: the durable state; every prefix of the name changes (the one log under the journaled rules, each
      * directory's under POSIX's, the other directories' kept), ending between two operations (a rename's
-     * two names go together within one log; under POSIX's rules a rename between directories is in two); each write or truncation dropped alone; all kept. Just all kept when nothing
-     * is pending. Each is one the model's cut keeps for some seed ({@link #cut}).
+     * two names go together within one log; under POSIX's rules a rename between directories is in two); of each
+     * file, each page (each run of pages the same changes touched, {@link FilePages}) as it was before each of
+     * the changes that touched it, and each prefix of its truncations, with everything else that allows kept; all
+     * kept. Just all kept when nothing is pending. Each is one the model's cut keeps for some seed ({@link #cut}).
      */
     public synchronized List<StatePick> statePicks() {
         List<StatePick> picks = new ArrayList<>();
@@ -822,18 +833,24 @@ public final class FileTree extends SwitchedModel {
                 journal.addAll(n.nameChanges);
             } else if (n.dir) {
                 addPrefixes(picks, id, n.nameChanges);
-            } else {
-                for (int i = 0; i < n.fileChanges.size(); i++) {
-                    picks.add(new StatePick(StatePick.Kind.DROP, id, i));
+            } else if (!n.fileChanges.isEmpty()) {
+                FilePages p = pages(n);
+                for (int r = 0; r < p.runs().size(); r++) {
+                    for (int k = 0; k < p.runs().get(r).changes().length; k++) {
+                        picks.add(new StatePick(StatePick.Kind.PAGES, id, r, k));
+                    }
+                }
+                for (int t = 0; t < p.truncations(); t++) {
+                    picks.add(new StatePick(StatePick.Kind.TRUNCATIONS, id, 0, t));
                 }
             }
         }
         journal.sort((a, b) -> Long.compare(a.seq(), b.seq()));
         addPrefixes(picks, 0, journal);
         if (!picks.isEmpty()) {
-            picks.add(0, new StatePick(StatePick.Kind.DURABLE, 0, 0));
+            picks.add(0, new StatePick(StatePick.Kind.DURABLE, 0, 0, 0));
         }
-        picks.add(new StatePick(StatePick.Kind.ALL, 0, 0));
+        picks.add(new StatePick(StatePick.Kind.ALL, 0, 0, 0));
         return picks;
     }
 
@@ -854,7 +871,7 @@ public final class FileTree extends SwitchedModel {
     private static void addPrefixes(List<StatePick> picks, long dir, List<NameChange> log) {
         for (int p = 0; p < log.size(); p++) {
             if (p == 0 || log.get(p - 1).op() != log.get(p).op()) {
-                picks.add(new StatePick(StatePick.Kind.NAMES, dir, p));
+                picks.add(new StatePick(StatePick.Kind.NAMES, dir, 0, p));
             }
         }
     }
@@ -889,8 +906,34 @@ public final class FileTree extends SwitchedModel {
                     + (pick.node() == 0 ? " since the last sync" : " of directory " + relPath(nodes.get(pick.node()), null)
                     + " since its last sync") + " lost (" + (lost == 1 ? "" : "the first: ") + survivor.discardedOps().get(0)
                     + "), every write kept";
-            case DROP -> "only " + (survivor.discardedOps().isEmpty() ? "a change" : survivor.discardedOps().get(0)) + " lost";
+            case PAGES -> describePages(pick) + lostSaid(survivor);
+            case TRUNCATIONS -> {
+                FilePages p = pages(nodes.get(pick.node()));
+                String of = " of the " + p.truncations() + " truncation" + (p.truncations() == 1 ? "" : "s") + " of "
+                        + p.truncation(0).path() + " kept";
+                yield (pick.count() == 0 ? "none" + of : "the first " + pick.count() + of) + lostSaid(survivor);
+            }
         };
+    }
+
+    /** What a {@link StatePick.Kind#PAGES} state keeps of its pages: "page 0 of lock as it was after write 1 of 2". */
+    private String describePages(StatePick pick) {
+        FilePages p = pages(nodes.get(pick.node()));
+        FilePages.Run run = p.runs().get(pick.run());
+        int[] changes = run.changes();
+        String what = p.onlyWrites(pick.run()) ? "write" : "change";
+        String path = nodes.get(pick.node()).fileChanges.get(changes[0]).path();
+        String pages = FilePages.pages(run.firstPage(), run.lastPage()) + " of " + path + " as "
+                + (run.firstPage() == run.lastPage() ? "it was" : "they were");
+        return pick.count() == 0 ? pages + " before " + what + " 1 of " + changes.length
+                : pages + " after " + what + " " + pick.count() + " of " + changes.length;
+    }
+
+    /** The operations a state lost, the first named: what a state's description ends with. */
+    private static String lostSaid(Survivor survivor) {
+        int lost = survivor.lost();
+        return lost == 0 ? ", nothing lost" : ", " + (lost == 1 ? "1 operation" : lost + " operations") + " lost ("
+                + (lost == 1 ? "" : "the first: ") + survivor.discardedOps().get(0) + ")";
     }
 
     /** SHA-256 of what {@code survivor} keeps, walked as {@link #writeTree} writes it: names, nodes, modes and bytes by the changes that made them. */
@@ -915,9 +958,10 @@ public final class FileTree extends SwitchedModel {
                 digestDir(survivor, n.id, d, seen);
                 d.update((byte) '}');
             } else {
-                long folded = n.durableFold;
-                for (FileChange c : survivor.data.get(n.id)) {
-                    folded = fold(folded, c.order());
+                FilePages.Kept kept = survivor.data.get(n.id);
+                long folded = fold(n.durableFold, kept.size());
+                for (FilePages.Piece piece : kept.kept()) {
+                    folded = fold(fold(fold(folded, piece.change().order()), piece.from()), piece.to());
                 }
                 d.update(b.putLong(folded).flip());
             }
@@ -948,7 +992,7 @@ public final class FileTree extends SwitchedModel {
      * What a cut kept: the tree to write out, each file's changes kept over its durable bytes (which no
      * longer change: the power is gone), and the bytes of file writes it kept and lost.
      */
-    private record Survivor(Map<Long, TreeMap<String, Long>> entries, Map<Long, List<FileChange>> data, long kept,
+    private record Survivor(Map<Long, TreeMap<String, Long>> entries, Map<Long, FilePages.Kept> data, long kept,
                             long discarded, String note, List<String> discardedOps, int lost) {
     }
 
@@ -978,7 +1022,7 @@ public final class FileTree extends SwitchedModel {
 
     private Survivor survivor(Keeps keeps) {
         Map<Long, TreeMap<String, Long>> entries = new HashMap<>();
-        Map<Long, List<FileChange>> data = new HashMap<>();
+        Map<Long, FilePages.Kept> data = new HashMap<>();
         long kept = 0;
         long discarded = 0;
         // Under the journaled rules, a prefix of the one log since the last sync: the changes before seq `upTo`.
@@ -1032,20 +1076,33 @@ public final class FileTree extends SwitchedModel {
                 }
                 entries.put(id, e);
             } else {
-                List<FileChange> b = new ArrayList<>();
-                // A run of discarded writes each starting where the one before ended, said as one.
+                FilePages p = pages(n);
+                int m = keeps.truncations(id, p);
+                int[] k = new int[p.runs().size()];
+                for (int r = 0; r < k.length; r++) {
+                    k[r] = keeps.pagePrefix(id, p, r, p.low(r, m), p.high(r, m));
+                }
+                FilePages.Kept b = p.keep(m, k);
+                for (FilePages.Piece piece : b.kept()) {
+                    kept += piece.change().isWrite() ? piece.to() - piece.from() : 0;
+                }
+                // A run of writes lost whole, each starting where the one before ended, said as one.
                 FileChange runStart = null;
                 long runEnd = 0;
-                for (int i = 0; i < n.fileChanges.size(); i++) {
-                    FileChange c = n.fileChanges.get(i);
-                    long bytes = c.length();
-                    if (keeps.keepsChange(id, i)) {
-                        b.add(c);
-                        kept += bytes;
-                        continue;
+                List<FilePages.Piece> lost = b.lost();
+                for (int i = 0; i < lost.size(); i++) {
+                    FileChange c = lost.get(i).change();
+                    int lostPieces = 1;
+                    long lostBytes = lost.get(i).to() - lost.get(i).from();
+                    while (i + lostPieces < lost.size() && lost.get(i + lostPieces).change() == c) {
+                        lostBytes += lost.get(i + lostPieces).to() - lost.get(i + lostPieces).from();
+                        lostPieces++;
                     }
-                    discarded += bytes;
-                    if (runStart != null && c.isWrite() && c.offset() == runEnd && c.path().equals(runStart.path())) {
+                    List<FilePages.Piece> pieces = lost.subList(i, i + lostPieces);
+                    i += lostPieces - 1;
+                    discarded += lostBytes;
+                    boolean whole = lostBytes == c.length();
+                    if (runStart != null && whole && c.offset() == runEnd && c.path().equals(runStart.path())) {
                         runEnd += c.length();
                         continue;
                     }
@@ -1053,15 +1110,19 @@ public final class FileTree extends SwitchedModel {
                         lostOps.put(runStart.order(), describeWrites(runStart, runEnd));
                         runStart = null;
                     }
-                    if (c.isWrite()) {
+                    if (whole) {
                         runStart = c;
                         runEnd = c.offset() + c.length();
                     } else {
-                        lostOps.put(c.order(), "truncate " + c.path() + " to " + c.newSize() + " bytes, file not synced");
+                        lostOps.put(c.order(), describePart(c, lostBytes, pieces));
                     }
                 }
                 if (runStart != null) {
                     lostOps.put(runStart.order(), describeWrites(runStart, runEnd));
+                }
+                for (int t = m; t < p.truncations(); t++) {
+                    FileChange c = p.truncation(t);
+                    lostOps.put(c.order(), "truncate " + c.path() + " to " + c.newSize() + " bytes, file not synced");
                 }
                 data.put(id, b);
             }
@@ -1098,6 +1159,25 @@ public final class FileTree extends SwitchedModel {
 
     private static String describeWrites(FileChange first, long end) {
         return (end - first.offset()) + " bytes at offset " + first.offset() + " of " + first.path() + ", file not synced";
+    }
+
+    /** A write of which a cut lost the part on some pages, kept on others: which pages lost it. */
+    private static String describePart(FileChange c, long lostBytes, List<FilePages.Piece> pieces) {
+        List<String> pages = new ArrayList<>();
+        for (FilePages.Piece piece : pieces) {
+            pages.add(FilePages.pages(piece.from() / FilePages.PAGE, (piece.to() - 1) / FilePages.PAGE));
+        }
+        return lostBytes + " of the " + c.length() + " bytes at offset " + c.offset() + " of " + c.path() + " ("
+                + String.join(", ", pages) + "), file not synced";
+    }
+
+    /** File {@code n}'s changes since its last sync, page by page, made once for the tree as it is now. */
+    private FilePages pages(Node n) {
+        if (pagesAt != fileEdits) {
+            pages.clear();
+            pagesAt = fileEdits;
+        }
+        return pages.computeIfAbsent(n.id, id -> FilePages.of(List.copyOf(n.fileChanges), n.durableData.size()));
     }
 
     /** Where name {@code name} of directory {@code d} is, from the root, without a leading '/'; {@code d}'s own path for a null name. */
@@ -1212,25 +1292,36 @@ public final class FileTree extends SwitchedModel {
         return out;
     }
 
-    /** Writes file {@code n} as it survived into {@code p}: its durable bytes with the changes kept applied in order. */
-    private void writeFile(Node n, List<FileChange> kept, Path p) throws IOException {
+    /**
+     * Writes file {@code n} as it survived into {@code p}: its durable bytes with the pieces of the changes kept
+     * applied in order, a write's its bytes, a truncation's zeros, at the size kept.
+     */
+    private void writeFile(Node n, FilePages.Kept kept, Path p) throws IOException {
         try (FileChannel out = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            long size = n.durableData.size();
+            long size = kept.size();
             n.durableData.copyTo(out);
-            for (FileChange c : kept) {
+            for (FilePages.Piece piece : kept.kept()) {
+                FileChange c = piece.change();
                 if (c.isWrite()) {
                     ByteBuffer bytes = c.bytesIn(log);
-                    for (long at = c.offset(); bytes.hasRemaining(); ) {
+                    bytes.limit(bytes.position() + (int) (piece.to() - c.offset()));
+                    bytes.position(bytes.position() + (int) (piece.from() - c.offset()));
+                    for (long at = piece.from(); bytes.hasRemaining(); ) {
                         at += out.write(bytes, at);
                     }
-                    size = Math.max(size, c.offset() + c.length());
                 } else {
-                    out.truncate(c.newSize());
-                    size = c.newSize();
+                    // Only what the file holds and the size kept shows: past them it reads as zeros already.
+                    ByteBuffer zeros = ByteBuffer.allocate(64 << 10);
+                    for (long at = piece.from(), end = Math.min(piece.to(), Math.min(out.size(), size)); at < end; ) {
+                        zeros.clear().limit((int) Math.min(zeros.capacity(), end - at));
+                        at += out.write(zeros, at);
+                    }
                 }
             }
-            if (out.size() < size) {
+            if (out.size() > size) {
+                out.truncate(size);
+            } else if (out.size() < size) {
                 out.write(ByteBuffer.allocate(1), size - 1); // the size, the rest a hole that reads as zeros
             }
         }

@@ -1,13 +1,14 @@
 package io.flushcheck.powercut.internal.files;
 
 import io.flushcheck.powercut.internal.model.PowerLossModel.CutMode;
-import java.util.Random;
 import java.util.SplittableRandom;
 
 /**
  * Which of a tree's changes not yet durable a cut keeps: of each log of name changes (the one log under the
- * journaled rules, each directory's under POSIX's) a prefix, and of each file's writes and truncations any
- * of them. A seeded cut draws them; a crash state ({@link StatePick}) names them.
+ * journaled rules, each directory's under POSIX's) a prefix, and of each file's changes what a page-cache
+ * filesystem can have written back ({@link FilePages}): a prefix in time of its truncations, and of each page a
+ * prefix in time of the changes that touched it. A seeded cut draws them; a crash state ({@link StatePick}) names
+ * them.
  */
 interface Keeps {
 
@@ -19,8 +20,13 @@ interface Keeps {
         }
 
         @Override
-        public boolean keepsChange(long file, int i) {
-            return false;
+        public int truncations(long file, FilePages pages) {
+            return 0;
+        }
+
+        @Override
+        public int pagePrefix(long file, FilePages pages, int run, int low, int high) {
+            return low;
         }
     };
 
@@ -30,29 +36,40 @@ interface Keeps {
      */
     int namePrefix(long dir, int count);
 
-    /** Whether the {@code i}-th change of file {@code file} since its last sync survives. */
-    boolean keepsChange(long file, int i);
+    /** How many of file {@code file}'s truncations since its last sync survive, the first in the order made. */
+    int truncations(long file, FilePages pages);
 
     /**
-     * What a cut of {@code mode} keeps: nothing more than what was durable, or a subset drawn from {@code seed}.
-     * Asked in node order, so the same workload and seed draw the same subset.
+     * How many of the changes that touched the pages of run {@code run} of file {@code file} survive, the first in
+     * the order made: from {@code low} to {@code high}, those the truncations kept and lost allow.
+     */
+    int pagePrefix(long file, FilePages pages, int run, int low, int high);
+
+    /**
+     * What a cut of {@code mode} keeps: nothing more than what was durable, or a choice drawn from {@code seed}.
+     * Asked in node order, so the same workload and seed draw the same choice.
      */
     static Keeps seeded(CutMode mode, long seed) {
         if (mode != CutMode.SUBSET) {
             return NOTHING;
         }
-        Random random = new Random(seed);
+        // Mixed: java.util.Random's first draw differs little between near seeds. The journal's prefix is drawn
+        // apart from the rest, so that it does not depend on how many files there are.
+        SplittableRandom random = new SplittableRandom(seed).split();
         return new Keeps() {
             @Override
             public int namePrefix(long dir, int count) {
-                // The journal's prefix is drawn apart from the writes, and mixed: java.util.Random's first draw
-                // differs little between near seeds.
                 return dir == 0 ? new SplittableRandom(seed).nextInt(count + 1) : random.nextInt(count + 1);
             }
 
             @Override
-            public boolean keepsChange(long file, int i) {
-                return random.nextBoolean();
+            public int truncations(long file, FilePages pages) {
+                return pages.truncations() == 0 ? 0 : random.nextInt(pages.truncations() + 1);
+            }
+
+            @Override
+            public int pagePrefix(long file, FilePages pages, int run, int low, int high) {
+                return low + random.nextInt(high - low + 1);
             }
         };
     }

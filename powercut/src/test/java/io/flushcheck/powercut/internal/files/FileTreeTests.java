@@ -9,7 +9,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -179,6 +181,7 @@ class FileTreeTests {
             t.write(a, 0, bytes("value"));
             t.sync(a);
             t.sync(d);
+            t.sync(ROOT); // d's own name, durable under POSIX's rules at its directory's sync
             t.create(d, "before", false, 0644, 0, 0);
             t.rename(d, "a", d, "b", false);
             t.create(d, "after", false, 0644, 0, 0);
@@ -269,6 +272,113 @@ class FileTreeTests {
         } catch (FileTree.Errno e) {
             return e.errno();
         }
+    }
+
+    /** A file of the program: a header at 0, then a heartbeat at 8, in its first page, never synced. */
+    private static long headerThenHeartbeat(FileTree t) throws FileTree.Errno {
+        long lock = t.create(ROOT, "lock", false, 0644, 0, 0).id();
+        long data = t.create(ROOT, "data", false, 0644, 0, 0).id();
+        t.write(lock, 0, bytes("MAGICMAG"));
+        t.write(lock, 8, bytes("HEARTBT1"));
+        t.write(data, 0, bytes("record"));
+        t.sync(data);
+        t.sync(ROOT);
+        return lock;
+    }
+
+    private static String read(Path file) throws IOException {
+        return Files.exists(file) ? Files.readString(file).replace('\0', '.') : "(none)";
+    }
+
+    /**
+     * A page reaches the disk as it was at one moment: no crash state and no cut keeps the heartbeat without the
+     * header written before it in the same page, under either rule; each moment's page is a state.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void noStateOrCutKeepsALaterWriteToAPageWithoutAnEarlierOne(boolean journaled) throws Exception {
+        FileTree t = new FileTree(0, 0, journaled);
+        headerThenHeartbeat(t);
+        Set<String> states = new HashSet<>();
+        List<String> described = new ArrayList<>();
+        for (StatePick pick : t.statePicks()) {
+            Path to = Files.createDirectories(tmp.resolve("state-" + states.size() + "-" + described.size()));
+            t.save(pick, to);
+            states.add(read(to.resolve("lock")));
+            described.add(t.state(pick).description());
+        }
+        assertThat(states).as("lock in each state").containsExactlyInAnyOrder("", "MAGICMAG", "MAGICMAGHEARTBT1");
+        assertThat(described).contains("page 0 of lock as it was after write 1 of 2, 1 operation lost (8 bytes at"
+                + " offset 8 of lock, file not synced)");
+        Set<String> cuts = new HashSet<>();
+        for (long seed = 0; seed < 32; seed++) {
+            FileTree c = new FileTree(0, 0, journaled);
+            headerThenHeartbeat(c);
+            cuts.add(read(survivor(c, PowerLossModel.CutMode.SUBSET, seed).resolve("lock")));
+        }
+        assertThat(cuts).as("lock after each seeded cut").containsExactlyInAnyOrder("", "MAGICMAG", "MAGICMAGHEARTBT1");
+    }
+
+    /**
+     * A size set is journaled, and a page written back after it grows the file only within the size it had then:
+     * a file extended by a truncation and then written keeps the size set or none of it, its pages zeros or
+     * their writes; a truncation that cut a page goes with that page's later writes.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aSizeSetIsKeptWholeAndATruncatedPageNeverShowsItsBytesFromBefore(boolean journaled) throws Exception {
+        FileTree t = new FileTree(0, 0, journaled);
+        long f = t.create(ROOT, "f", false, 0644, 0, 0).id();
+        long g = t.create(ROOT, "g", false, 0644, 0, 0).id();
+        t.write(g, 0, bytes("a".repeat(8192)));
+        t.sync(g);
+        t.sync(ROOT);
+        t.truncate(f, 8192);
+        t.write(f, 0, bytes("head"));
+        t.write(f, 4096, bytes("rec"));
+        t.truncate(g, 0);
+        t.write(g, 0, bytes("b".repeat(8192)));
+        Set<String> fs = new HashSet<>();
+        Set<String> gs = new HashSet<>();
+        int i = 0;
+        for (StatePick pick : t.statePicks()) {
+            Path to = Files.createDirectories(tmp.resolve("state-" + i++));
+            t.save(pick, to);
+            String fb = read(to.resolve("f"));
+            fs.add(fb.length() + ":" + fb.replace(".", ""));
+            gs.add(read(to.resolve("g")).replaceAll("(.)\\1*", "$1"));
+        }
+        assertThat(fs).as("f's size and bytes in each state").containsExactlyInAnyOrder("0:", "8192:head", "8192:rec",
+                "8192:headrec");
+        assertThat(gs).as("g's bytes in each state, runs of one byte said once").containsExactlyInAnyOrder("a", "",
+                "b");
+    }
+
+    /**
+     * A write over two pages is kept on one and lost on the other when a later write touched only the second:
+     * the state says which pages it keeps as of which write, and what part of the first write it lost.
+     */
+    @Test
+    void aStateKeepsEachPageAsOfOneWriteAndSaysWhatPartOfAWriteItLost() throws Exception {
+        FileTree t = new FileTree(0, 0);
+        long f = t.create(ROOT, "f", false, 0644, 0, 0).id();
+        t.sync(f);
+        t.write(f, 0, bytes("a".repeat(8192)));
+        t.write(f, 4096, bytes("b".repeat(4096)));
+        Set<String> files = new HashSet<>();
+        List<String> described = new ArrayList<>();
+        int i = 0;
+        for (StatePick pick : t.statePicks()) {
+            Path to = Files.createDirectories(tmp.resolve("state-" + i++));
+            t.save(pick, to);
+            files.add(read(to.resolve("f")).replaceAll("(.)\\1*", "$1"));
+            described.add(t.state(pick).description());
+        }
+        assertThat(files).as("f in each state, runs of one byte said once").containsExactlyInAnyOrder("", "a", "ab",
+                ".b");
+        assertThat(described).contains("page 1 of f as it was before write 1 of 2, 2 operations lost (the first: 4096"
+                + " of the 8192 bytes at offset 0 of f (page 1), file not synced)", "page 0 of f as it was before write"
+                + " 1 of 1, 1 operation lost (4096 of the 8192 bytes at offset 0 of f (page 0), file not synced)");
     }
 
     @Test

@@ -1,0 +1,255 @@
+package io.flushcheck.powercut.internal.files;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * A file's changes since its last sync (writes and truncations) page by page, as a page-cache filesystem writes
+ * them back: each 4 KiB page reaches the medium as it was at one moment, so of the changes that touched a page a
+ * prefix in time survives, never a later one without an earlier one; pages go independently of each other. A
+ * truncation is journaled: of the file's truncations a prefix in time survives, and a page it cut (at or past its
+ * new size) keeps it exactly when it survived. The size is what the filesystem would have: that of the last
+ * truncation kept (or the durable one), grown by each page written back after it, up to the size the file had
+ * when that page was written, within the page; a page it grew over that was not written back reads as zeros.
+ *
+ * <p>Pages touched by the same changes form a run, which a crash state and a draw keep as one: a write of many
+ * pages is not torn within itself, as no change of this model ever was.
+ */
+final class FilePages {
+
+    static final long PAGE = 4096;
+
+    /** Pages {@code firstPage} to {@code lastPage}, touched by the same changes: their indices, in time order. */
+    record Run(long firstPage, long lastPage, int[] changes) {
+        long start() {
+            return firstPage * PAGE;
+        }
+
+        long end() {
+            return (lastPage + 1) * PAGE;
+        }
+    }
+
+    /** Bytes {@code from} to {@code to} of a change: a write's part, or the part of a file a truncation zeroes. */
+    record Piece(int index, FileTree.FileChange change, long from, long to) {
+    }
+
+    /** What a choice keeps: the pieces, in the order made, the writes' pieces lost, the size, truncations kept. */
+    record Kept(List<Piece> kept, List<Piece> lost, long size, int truncations) {
+    }
+
+    private final List<FileTree.FileChange> changes;
+    private final long durableSize;
+    private final long[] sizeAfter;
+    private final int[] truncations;
+    /** Per change, its number among the truncations; -1 for a write. */
+    private final int[] truncationNumber;
+    private final List<Run> runs;
+
+    private FilePages(List<FileTree.FileChange> changes, long durableSize, long[] sizeAfter, int[] truncations,
+                      int[] truncationNumber, List<Run> runs) {
+        this.changes = changes;
+        this.durableSize = durableSize;
+        this.sizeAfter = sizeAfter;
+        this.truncations = truncations;
+        this.truncationNumber = truncationNumber;
+        this.runs = runs;
+    }
+
+    /** The pages of {@code changes}, a file's since its last sync in order, over its {@code durableSize} bytes. */
+    static FilePages of(List<FileTree.FileChange> changes, long durableSize) {
+        int n = changes.size();
+        long[] sizeAfter = new long[n];
+        int[] number = new int[n];
+        List<Integer> truncations = new ArrayList<>();
+        // The pages each change touched, first and last; a change touching none (an empty write, a growing
+        // truncation) has first > last.
+        long[] first = new long[n];
+        long[] last = new long[n];
+        TreeSet<Long> bounds = new TreeSet<>();
+        long size = durableSize;
+        for (int i = 0; i < n; i++) {
+            FileTree.FileChange c = changes.get(i);
+            first[i] = 0;
+            last[i] = -1;
+            number[i] = -1;
+            if (c.isWrite()) {
+                if (c.length() > 0) {
+                    first[i] = c.offset() / PAGE;
+                    last[i] = (c.offset() + c.length() - 1) / PAGE;
+                }
+                size = Math.max(size, c.offset() + c.length());
+            } else {
+                number[i] = truncations.size();
+                truncations.add(i);
+                if (c.newSize() < size) {
+                    // Every page from the one the new size falls in to the old last: cut, or zeroed past the size.
+                    first[i] = c.newSize() / PAGE;
+                    last[i] = (size - 1) / PAGE;
+                }
+                size = c.newSize();
+            }
+            sizeAfter[i] = size;
+            if (first[i] <= last[i]) {
+                bounds.add(first[i]);
+                bounds.add(last[i] + 1);
+            }
+        }
+        long[] at = bounds.stream().mapToLong(Long::longValue).toArray();
+        // Segment s is pages at[s] to at[s + 1] - 1; each change appends itself to the segments it covers, in order.
+        List<List<Integer>> touched = new ArrayList<>();
+        for (int s = 0; s + 1 < at.length; s++) {
+            touched.add(new ArrayList<>());
+        }
+        for (int i = 0; i < n; i++) {
+            if (first[i] > last[i]) {
+                continue;
+            }
+            for (int s = Arrays.binarySearch(at, first[i]); at[s] <= last[i]; s++) {
+                touched.get(s).add(i);
+            }
+        }
+        List<Run> runs = new ArrayList<>();
+        for (int s = 0; s < touched.size(); s++) {
+            if (!touched.get(s).isEmpty()) {
+                runs.add(new Run(at[s], at[s + 1] - 1, touched.get(s).stream().mapToInt(Integer::intValue).toArray()));
+            }
+        }
+        return new FilePages(changes, durableSize, sizeAfter,
+                truncations.stream().mapToInt(Integer::intValue).toArray(), number, List.copyOf(runs));
+    }
+
+    List<Run> runs() {
+        return runs;
+    }
+
+    /** The truncations since the last sync. */
+    int truncations() {
+        return truncations.length;
+    }
+
+    /** Truncation {@code t} since the last sync, from 0. */
+    FileTree.FileChange truncation(int t) {
+        return changes.get(truncations[t]);
+    }
+
+    /** Pages {@code first} to {@code last}, in words. */
+    static String pages(long first, long last) {
+        return first == last ? "page " + first : "pages " + first + " to " + last;
+    }
+
+    /** The fewest changes of run {@code r} a state keeping the first {@code m} truncations keeps: those it cut. */
+    int low(int r, int m) {
+        int[] c = runs.get(r).changes();
+        for (int p = c.length - 1; p >= 0; p--) {
+            if (truncationNumber[c[p]] >= 0 && truncationNumber[c[p]] < m) {
+                return p + 1;
+            }
+        }
+        return 0;
+    }
+
+    /** The most changes of run {@code r} a state keeping the first {@code m} truncations keeps: none it lost. */
+    int high(int r, int m) {
+        int[] c = runs.get(r).changes();
+        for (int p = 0; p < c.length; p++) {
+            if (truncationNumber[c[p]] >= m) {
+                return p;
+            }
+        }
+        return c.length;
+    }
+
+    /** The most truncations a state keeping the first {@code k} changes of run {@code r} keeps. */
+    int truncationsWith(int r, int k) {
+        int[] c = runs.get(r).changes();
+        for (int p = k; p < c.length; p++) {
+            if (truncationNumber[c[p]] >= 0) {
+                return truncationNumber[c[p]];
+            }
+        }
+        return truncations.length;
+    }
+
+    /** Whether every change of run {@code r} is a write. */
+    boolean onlyWrites(int r) {
+        for (int c : runs.get(r).changes()) {
+            if (truncationNumber[c] >= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * What keeping the first {@code m} truncations and, of each run {@code r}, its first {@code k[r]} changes
+     * (within {@link #low} and {@link #high}) leaves.
+     */
+    Kept keep(int m, int[] k) {
+        if (m < 0 || m > truncations.length || k.length != runs.size()) {
+            throw new IllegalArgumentException("no such choice: " + m + " truncations of " + truncations.length
+                    + ", " + k.length + " runs of " + runs.size());
+        }
+        int committed = m == 0 ? -1 : truncations[m - 1];
+        int next = m < truncations.length ? truncations[m] : changes.size();
+        long size = m == 0 ? durableSize : sizeAfter[committed];
+        List<List<Piece>> kept = new ArrayList<>();
+        List<List<Piece>> lost = new ArrayList<>();
+        for (int i = 0; i < changes.size(); i++) {
+            kept.add(null);
+            lost.add(null);
+        }
+        for (int r = 0; r < runs.size(); r++) {
+            Run run = runs.get(r);
+            if (k[r] < low(r, m) || k[r] > high(r, m)) {
+                throw new IllegalArgumentException("run " + r + " keeps " + k[r] + " changes, not within "
+                        + low(r, m) + " to " + high(r, m) + " with " + m + " truncations kept");
+            }
+            int[] c = run.changes();
+            if (k[r] > 0) {
+                // Written back just after its last change kept: the size then, within the page, is on the medium,
+                // unless that was before the last truncation kept, which set it, or after one lost, not committed.
+                int j = c[k[r] - 1];
+                if (j > committed && j < next) {
+                    size = Math.max(size, Math.min(sizeAfter[j], run.end()));
+                }
+            }
+            for (int p = 0; p < c.length; p++) {
+                FileTree.FileChange change = changes.get(c[p]);
+                if (p >= k[r] && !change.isWrite()) {
+                    continue;
+                }
+                long from = Math.max(run.start(), change.isWrite() ? change.offset() : change.newSize());
+                long to = change.isWrite() ? Math.min(run.end(), change.offset() + change.length()) : run.end();
+                List<List<Piece>> into = p < k[r] ? kept : lost;
+                if (into.get(c[p]) == null) {
+                    into.set(c[p], new ArrayList<>());
+                }
+                add(into.get(c[p]), new Piece(c[p], change, from, to));
+            }
+        }
+        return new Kept(flatten(kept), flatten(lost), size, m);
+    }
+
+    /** Adds {@code piece} to a change's pieces, in page order, joined to the one before where it starts at its end. */
+    private static void add(List<Piece> pieces, Piece piece) {
+        Piece before = pieces.isEmpty() ? null : pieces.get(pieces.size() - 1);
+        if (before != null && before.to() == piece.from()) {
+            pieces.set(pieces.size() - 1, new Piece(piece.index(), piece.change(), before.from(), piece.to()));
+        } else {
+            pieces.add(piece);
+        }
+    }
+
+    private static List<Piece> flatten(List<List<Piece>> byChange) {
+        List<Piece> out = new ArrayList<>();
+        for (List<Piece> p : byChange) {
+            if (p != null) {
+                out.addAll(p);
+            }
+        }
+        return out;
+    }
+}
