@@ -34,7 +34,8 @@ while getopts "p:n:c:h" opt; do
     esac
 done
 shift $((OPTIND - 1))
-[[ $rounds =~ ^[1-9][0-9]*$ && $writes =~ ^[1-9][0-9]*$ ]] || { echo "sync-figures.sh: -p and -n take whole numbers from 1" >&2; exit 2; }
+[[ $rounds =~ ^[1-9][0-9]*$ && $writes =~ ^[1-9][0-9]*$ ]] \
+    || { echo "sync-figures.sh: -p and -n take whole numbers from 1" >&2; exit 2; }
 [[ $cases =~ ^(etcd|overwrite|both)$ ]] || { echo "sync-figures.sh: -c takes etcd, overwrite or both" >&2; exit 2; }
 dir=${1:-"$(dirname "$here")/target/bench-figures"}
 mkdir -p "$dir"
@@ -117,7 +118,8 @@ if [[ $cases != etcd ]]; then
            "c_loop overwrite C+windows ${brackets[*]} -I -c $dir overwrite 4096 $((writes * 4096))")
 fi
 
-echo "directory $dir: $(findmnt -no FSTYPE,SOURCE -T "$dir" | tr -s ' '), $(nproc) cores; brackets on: ${brackets[*]:-none}"
+echo "directory $dir: $(findmnt -no FSTYPE,SOURCE -T "$dir" | tr -s ' '), $(nproc) cores;" \
+    "brackets on: ${brackets[*]:-none}"
 printf '%-3s %-26s %6s %10s %10s %10s\n' rnd case load "sync p50" "sync p99" "round p50"
 for ((r = 1; r <= rounds; r++)); do
     n=${#list[@]}

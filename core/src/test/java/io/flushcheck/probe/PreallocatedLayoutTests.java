@@ -116,8 +116,8 @@ class PreallocatedLayoutTests {
 
     /** The bytes the filesystem has allocated to the file open as {@code fd} in this process, by stat(1). */
     private static long allocatedBytes(int fd) throws IOException {
-        Process p = new ProcessBuilder("stat", "-L", "-c", "%b %B", "/proc/" + ProcessHandle.current().pid() + "/fd/" + fd)
-                .redirectErrorStream(true).start();
+        String open = "/proc/" + ProcessHandle.current().pid() + "/fd/" + fd;
+        Process p = new ProcessBuilder("stat", "-L", "-c", "%b %B", open).redirectErrorStream(true).start();
         String[] out = new String(p.getInputStream().readAllBytes()).trim().split(" ");
         try {
             assertThat(p.waitFor()).as(String.join(" ", out)).isZero();
@@ -147,7 +147,8 @@ class PreallocatedLayoutTests {
             calls.fill(m, BLOCK);
             block = m.getByteArray(0, BLOCK);
         }
-        assertThat(calls.writes).as("one write of the plan's block per round").hasSize(ROUNDS).containsOnly((long) BLOCK);
+        assertThat(calls.writes).as("one write of the plan's block per round").hasSize(ROUNDS)
+                .containsOnly((long) BLOCK);
         assertThat(calls.seen).hasSize(ROUNDS);
         for (AtSync at : calls.seen) {
             assertThat(at.size()).as("the size at sync %d: the whole run's bytes from the start", at.writes())
