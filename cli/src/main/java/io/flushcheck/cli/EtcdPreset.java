@@ -56,7 +56,7 @@ final class EtcdPreset {
                 : r.verdict() == Verdict.NO_REAL_FLUSH ? "; but these syncs reach no device that keeps them"
                 : "; whether these syncs reach a device is unknown";
         return String.format(Locale.ROOT,
-                "etcd: %s, fdatasync p50 %.2f ms, p99 %.2f ms over %d writes of %d bytes into a preallocated file: "
+                "etcd: %s, fdatasync p50 %.2f ms, p99 %.2f ms over %d writes of %d bytes in a file laid out as fio's: "
                         + "%s%s",
                 r.verdict(), s.percentileMicros(50) / 1000, p99 / 1000, s.count(), BLOCK_SIZE, gate, caveat);
     }

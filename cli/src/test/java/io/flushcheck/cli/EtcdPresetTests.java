@@ -38,7 +38,7 @@ class EtcdPresetTests {
         InProcess.Run text = InProcess.run("--preset", "etcd", "--quiet", dir.toString(), "/dev/shm");
         assertThat(text.exit()).as(text.err()).isZero();
         assertThat(text.out()).containsPattern("(?m)^etcd: REAL_FLUSH, fdatasync p50 [0-9.]+ ms, p99 [0-9.]+ ms over 10029 "
-                + "writes of 2300 bytes into a preallocated file: "
+                + "writes of 2300 bytes in a file laid out as fio's: "
                 + "(PASS \\(p99 under 10 ms\\)|FAIL \\(p99 at or over 10 ms\\))$");
         assertThat(text.out()).contains("etcd: NO_REAL_FLUSH, fdatasync not measured: the storage facts decided");
     }

@@ -14,8 +14,8 @@ import org.apiguardian.api.API;
  * @param slowRounds       how many of the slowest rounds to keep (0 to 100)
  * @param preallocate      the modes that write the next block each round (append-fsync, append-fdatasync, dsync,
  *                         no-sync) write into a file first preallocated with fallocate(2) to all their rounds'
- *                         bytes, from its start, as fio lays out a file for {@code --rw=write}: the size does not
- *                         change, the blocks' allocation does. Where the filesystem cannot preallocate (fio's
+ *                         bytes, from its start, as fio lays out a file for {@code --rw=write}: neither the size
+ *                         nor the allocation changes, only the extents' state (unwritten to written). Where the filesystem cannot preallocate (fio's
  *                         {@code fallocate=native} cannot either), the file grows as it is written.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
