@@ -62,8 +62,9 @@ final class ProbeCommand implements Job {
     @Mixin
     HtmlOption html = new HtmlOption();
 
-    @Option(names = "--preset", paramLabel = "NAME", description = {"a known recipe: etcd (2,300-byte appends with "
-            + "fdatasync over 22 MiB, as etcd's fio check; prints fdatasync p50/p99 and PASS or FAIL against 10 ms)"})
+    @Option(names = "--preset", paramLabel = "NAME", description = {"a known recipe: etcd (2,300-byte writes with "
+            + "fdatasync over 22 MiB, in a file laid out as etcd's fio check lays it out; prints fdatasync p50/p99 "
+            + "and PASS or FAIL against 10 ms)"})
     String preset;
 
     @Option(names = "--block-size", paramLabel = "BYTES", converter = Converters.BlockSize.class,

@@ -2,6 +2,8 @@ package io.flushcheck.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.probe.ProbePlan;
+import io.flushcheck.probe.SyncMode;
 import io.flushcheck.report.JsonInput;
 import io.flushcheck.testing.Checks;
 import java.nio.file.Path;
@@ -9,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@code --preset etcd}: etcd's fio recipe, 2,300-byte appends with fdatasync over 22 MiB, gated at 10 ms. */
+/** {@code --preset etcd}: etcd's fio recipe, 2,300-byte writes with fdatasync over 22 MiB, gated at 10 ms. */
 class EtcdPresetTests {
 
     @Test
@@ -36,8 +38,20 @@ class EtcdPresetTests {
         InProcess.Run text = InProcess.run("--preset", "etcd", "--quiet", dir.toString(), "/dev/shm");
         assertThat(text.exit()).as(text.err()).isZero();
         assertThat(text.out()).containsPattern("(?m)^etcd: REAL_FLUSH, fdatasync p50 [0-9.]+ ms, p99 [0-9.]+ ms over 10029 "
-                + "appends of 2300 bytes: (PASS \\(p99 under 10 ms\\)|FAIL \\(p99 at or over 10 ms\\))$");
+                + "writes of 2300 bytes in a file laid out as fio's: "
+                + "(PASS \\(p99 under 10 ms\\)|FAIL \\(p99 at or over 10 ms\\))$");
         assertThat(text.out()).contains("etcd: NO_REAL_FLUSH, fdatasync not measured: the storage facts decided");
+    }
+
+    @Test
+    void thePresetLaysOutItsFileAsFioDoesForItsJob() {
+        // fio --rw=write preallocates the job's file (fallocate=native) and writes it from its start: the plan asks
+        // for that layout (PreallocatedLayoutTests checks the layout on disk).
+        ProbePlan plan = EtcdPreset.plan(5);
+        assertThat(plan.modes()).containsExactly(SyncMode.APPEND_FDATASYNC);
+        assertThat(plan.blockSize()).isEqualTo(2300);
+        assertThat(plan.rounds()).isEqualTo((22 << 20) / 2300);
+        assertThat(plan.preallocate()).isTrue();
     }
 
     @Test

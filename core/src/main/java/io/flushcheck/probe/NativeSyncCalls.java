@@ -97,6 +97,8 @@ final class NativeSyncCalls implements SyncCalls {
 
         static native int unlinkat(int dirFd, String path, int flags) throws LastErrorException;
 
+        static native int fallocate(int fd, int mode, long offset, long length) throws LastErrorException;
+
         /** statx(2) through syscall(2): glibc before 2.28 and musl builds may lack the wrapper. */
         static native long syscall(long number, int dirFd, String path, int flags, int mask, Pointer buf)
                 throws LastErrorException;
@@ -214,7 +216,25 @@ final class NativeSyncCalls implements SyncCalls {
         return end > start ? Long.parseLong(info.substring(start, end)) : -1;
     }
 
+    @Override
+    public boolean preallocate(int fd, long length) {
+        if (FLAGS.directory == 0) {
+            return false; // macOS has no fallocate(2)
+        }
+        try {
+            LinuxLibc.fallocate(fd, 0, 0, length);
+            return true;
+        } catch (LastErrorException e) {
+            if (e.getErrorCode() == EOPNOTSUPP || e.getErrorCode() == ENOSYS) {
+                return false;
+            }
+            throw failure("fallocate", e);
+        }
+    }
+
     private static final int ENOENT = 2;
+    private static final int ENOSYS = 38;
+    private static final int EOPNOTSUPP = 95;
     private static final int AT_EMPTY_PATH = 0x1000;
     private static final int STATX_MNT_ID = 0x1000;
     /** struct statx: 256 bytes, stx_mnt_id at 0x90. */

@@ -12,9 +12,15 @@ import org.apiguardian.api.API;
  * @param perRoundCounters read device counters around every round, to show what the device did
  *                         during the slowest ones; it adds a few microseconds per round
  * @param slowRounds       how many of the slowest rounds to keep (0 to 100)
+ * @param preallocate      the modes that write the next block each round (append-fsync, append-fdatasync, dsync,
+ *                         no-sync) write into a file first preallocated with fallocate(2) to all their rounds'
+ *                         bytes, from its start, as fio lays out a file for {@code --rw=write}: neither the size
+ *                         nor the allocation changes, only the extents' state (unwritten to written). Where the filesystem cannot preallocate (fio's
+ *                         {@code fallocate=native} cannot either), the file grows as it is written.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-public record ProbePlan(List<SyncMode> modes, int blockSize, int rounds, boolean perRoundCounters, int slowRounds) {
+public record ProbePlan(List<SyncMode> modes, int blockSize, int rounds, boolean perRoundCounters, int slowRounds,
+                        boolean preallocate) {
 
     public static final int MIN_BLOCK = 512;
     public static final int MAX_BLOCK = 64 << 20;
@@ -48,6 +54,11 @@ public record ProbePlan(List<SyncMode> modes, int blockSize, int rounds, boolean
         }
     }
 
+    /** A plan whose files grow as they are written. */
+    public ProbePlan(List<SyncMode> modes, int blockSize, int rounds, boolean perRoundCounters, int slowRounds) {
+        this(modes, blockSize, rounds, perRoundCounters, slowRounds, false);
+    }
+
     /** The full measurement of the command: every mode of this OS, 1000 rounds of 4 KiB. */
     public static ProbePlan defaults() {
         return new ProbePlan(SyncMode.available(), 4096, 1000, false, 5);
@@ -59,14 +70,14 @@ public record ProbePlan(List<SyncMode> modes, int blockSize, int rounds, boolean
     }
 
     public ProbePlan withModes(List<SyncMode> m) {
-        return new ProbePlan(m, blockSize, rounds, perRoundCounters, slowRounds);
+        return new ProbePlan(m, blockSize, rounds, perRoundCounters, slowRounds, preallocate);
     }
 
     public ProbePlan withRounds(int r) {
-        return new ProbePlan(modes, blockSize, r, perRoundCounters, slowRounds);
+        return new ProbePlan(modes, blockSize, r, perRoundCounters, slowRounds, preallocate);
     }
 
     public ProbePlan withBlockSize(int b) {
-        return new ProbePlan(modes, b, rounds, perRoundCounters, slowRounds);
+        return new ProbePlan(modes, b, rounds, perRoundCounters, slowRounds, preallocate);
     }
 }

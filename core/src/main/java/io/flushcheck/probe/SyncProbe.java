@@ -181,6 +181,10 @@ public final class SyncProbe {
         } else if (mode == SyncMode.FLUSH_ONLY) {
             calls.pwrite(fd, buffer, bs, 0);
             calls.fsync(fd);
+        } else if (plan.preallocate()) {
+            // fio's layout for --rw=write: the whole file allocated up front (its extents not yet written), then
+            // written from its start. Nothing is synced first: fio does not sync its layout either.
+            calls.preallocate(fd, (long) plan.rounds() * bs);
         }
         // The write and the sync of a round are timed apart as well as together: fio reports the sync's
         // latency alone, and etcd's guidance gates on it. A mode whose write is its sync (O_DSYNC) or

@@ -1,0 +1,141 @@
+/* A write+fdatasync loop in plain C, with each of the things flushcheck's probe does around it switched on
+ * one at a time, so that a bench can say what each costs. Each round's write and fdatasync are timed apart
+ * with CLOCK_MONOTONIC.
+ *
+ * usage: sync-loop [-s STAT]... [-i|-I] [-c] DIR LAYOUT BLOCK SIZE
+ *   LAYOUT  append     a new, empty file; write(2) appends BLOCK bytes, SIZE/BLOCK times
+ *           fallocate  fio's layout for --rw=write: a new file, fallocate(2)d to SIZE (mode 0, so its size is
+ *                      SIZE), then written from its start in BLOCK-byte write(2)s, SIZE/BLOCK times
+ *           overwrite  SIZE/BLOCK blocks written and fsync'd first, then each round pwrite(2)s one of them again
+ *   -s STAT a /sys/block/DEV/stat file read just before and just after each fdatasync, outside its timing
+ *           (flushcheck's flush brackets); may be given several times
+ *   -i      idle windows: after every 10 ms of rounds, a pause of a quarter of that (flushcheck's windows, in
+ *           which it samples other work on the device), asleep
+ *   -I      the same windows, as long as their stretch, spent spinning (flushcheck's idle brackets on a busy device)
+ *   -c      in each window, as many unsynced writes to a second file as the stretch made synced ones
+ *           (flushcheck's control writes)
+ * Prints one line: fdatasync p50 p99, write p50, round (write+fdatasync) p50 p99, in microseconds. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int cmp(const void *a, const void *b) {
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+static long now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
+/* The p-th percentile by nearest rank: the value at or below which p percent of the rounds fall. */
+static double pct(long *v, long n, double p) {
+    qsort(v, n, sizeof(long), cmp);
+    long rank = (long)(p / 100.0 * n + 0.999999);
+    if (rank < 1) rank = 1;
+    return v[rank - 1] / 1000.0;
+}
+
+static void read_stats(int *fds, int n) {
+    char buf[512];
+    for (int i = 0; i < n; i++) {
+        if (pread(fds[i], buf, sizeof buf, 0) < 0) { perror("pread stat"); exit(1); }
+    }
+}
+
+int main(int argc, char **argv) {
+    int stats[8], nstats = 0, idle = 0, control = 0, opt;
+    while ((opt = getopt(argc, argv, "s:iIc")) != -1) {
+        if (opt == 's' && nstats < 8) {
+            if ((stats[nstats++] = open(optarg, O_RDONLY | O_CLOEXEC)) < 0) { perror(optarg); return 1; }
+        } else if (opt == 'c') {
+            control = 1;
+        } else if (opt == 'i' || opt == 'I') {
+            idle = opt == 'i' ? 1 : 2;
+        } else {
+            fprintf(stderr, "usage: %s [-s STAT]... [-i|-I] [-c] DIR append|fallocate|overwrite BLOCK SIZE\n", argv[0]);
+            return 2;
+        }
+    }
+    if (argc - optind != 4) {
+        fprintf(stderr, "usage: %s [-s STAT]... [-i|-I] [-c] DIR append|fallocate|overwrite BLOCK SIZE\n", argv[0]);
+        return 2;
+    }
+    const char *dir = argv[optind], *layout = argv[optind + 1];
+    long bs = atol(argv[optind + 2]), size = atol(argv[optind + 3]);
+    int append = !strcmp(layout, "append"), falloc = !strcmp(layout, "fallocate"), over = !strcmp(layout, "overwrite");
+    if (!(append || falloc || over) || bs < 1 || size < bs) {
+        fprintf(stderr, "bad layout, block or size\n");
+        return 2;
+    }
+    long rounds = size / bs;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/.bench-loop-%d.probe", dir, (int)getpid());
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) { fprintf(stderr, "open %s: %s\n", path, strerror(errno)); return 1; }
+    char cpath[4200];
+    snprintf(cpath, sizeof cpath, "%s-control", path);
+    int cfd = control ? open(cpath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
+    if (control && cfd < 0) { fprintf(stderr, "open %s: %s\n", cpath, strerror(errno)); unlink(path); return 1; }
+    char *buf = malloc(bs);
+    for (long i = 0; i < bs; i++) buf[i] = (char)(0x5A ^ i);
+    long *sync_ns = malloc(sizeof(long) * rounds), *write_ns = malloc(sizeof(long) * rounds),
+         *round_ns = malloc(sizeof(long) * rounds);
+    int rc = 0;
+    if (falloc && fallocate(fd, 0, 0, size) != 0) { perror("fallocate"); rc = 1; goto out; }
+    if (over) {
+        for (long i = 0; i < rounds; i++) {
+            if (pwrite(fd, buf, bs, i * bs) != bs) { perror("pwrite"); rc = 1; goto out; }
+        }
+        if (fsync(fd) != 0) { perror("fsync"); rc = 1; goto out; }
+    }
+    long stretch_start = now_ns(), stretch_first = 0;
+    for (long i = 0; i < rounds; i++) {
+        long t0 = now_ns();
+        ssize_t n = over ? pwrite(fd, buf, bs, i * bs) : write(fd, buf, bs);
+        long t1 = now_ns();
+        if (n != bs) { perror("write"); rc = 1; goto out; }
+        read_stats(stats, nstats);
+        long s0 = now_ns();
+        if (fdatasync(fd) != 0) { perror("fdatasync"); rc = 1; goto out; }
+        long s1 = now_ns();
+        read_stats(stats, nstats);
+        write_ns[i] = t1 - t0;
+        sync_ns[i] = s1 - s0;
+        round_ns[i] = write_ns[i] + sync_ns[i];
+        long stretch = now_ns() - stretch_start;
+        if (idle && stretch >= 10000000L) {
+            for (long k = stretch_first; control && k <= i; k++) {
+                if (write(cfd, buf, bs) != bs) { perror("control write"); rc = 1; goto out; }
+            }
+            stretch_first = i + 1;
+        }
+        if (idle == 1 && stretch >= 10000000L) {
+            struct timespec w = {0, stretch / 4};
+            nanosleep(&w, NULL);
+            stretch_start = now_ns();
+        } else if (idle == 2 && stretch >= 10000000L) {
+            for (long w0 = now_ns(); now_ns() - w0 < stretch;) {
+                __asm__ volatile("" ::: "memory");
+            }
+            stretch_start = now_ns();
+        }
+    }
+    printf("%.1f %.1f %.1f %.1f %.1f\n", pct(sync_ns, rounds, 50), pct(sync_ns, rounds, 99), pct(write_ns, rounds, 50),
+           pct(round_ns, rounds, 50), pct(round_ns, rounds, 99));
+out:
+    close(fd);
+    unlink(path);
+    if (cfd >= 0) {
+        close(cfd);
+        unlink(cpath);
+    }
+    return rc;
+}
