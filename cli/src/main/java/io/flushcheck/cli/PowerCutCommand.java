@@ -1,6 +1,7 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.powercut.CrashStateReport;
+import io.flushcheck.powercut.CrashStates;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.Errno;
 import io.flushcheck.powercut.FaultPlan;
@@ -519,11 +520,29 @@ final class PowerCutCommand implements Job {
     private static final List<String> NOT_EXPLORING = List.of("--cuts", "--after-flushes", "--during-flush",
             "--at-random", "--sweep", "--fail-flush", "--fail-once", "--errno", "--no-power-on-check");
 
+    /** A {@code --record DIR} that the save would refuse is a usage error before the command runs, not after. */
+    private void refuseRecordDirectory() throws UsageException {
+        if (record == null) {
+            return;
+        }
+        String why;
+        try {
+            why = CrashStates.refusedSaveDirectory(record);
+        } catch (IOException e) {
+            why = String.valueOf(e.getMessage());
+        }
+        if (why != null) {
+            throw new UsageException("powercut --record " + Escape.of(record.toString()) + ": a recording is not saved"
+                    + " there: " + why);
+        }
+    }
+
     /** {@code --explore}: the command once, recorded, then every crash state of it, each verified. */
     private int explore(PrintStream out, PrintStream err) throws UsageException {
         int bound = maxStates == null ? DEFAULT_MAX_STATES : maxStates;
         boolean quiet = output.quiet;
         DiskModel resolved = model.resolved();
+        refuseRecordDirectory();
         try (ProgramStates run = ProgramStates.open(Machine.workDir(), resolved, sizeBytes(), fs, atomicBytes(),
                 rules.rules, command, verify, timeout == null ? 120 : timeout)) {
             if (!quiet) {

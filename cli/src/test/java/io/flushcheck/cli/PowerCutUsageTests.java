@@ -4,7 +4,12 @@ import static io.flushcheck.cli.InProcess.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flushcheck.cli.InProcess.Run;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code flushcheck powercut}'s bad input: one line naming what is wrong, exit 2, nothing run. */
 class PowerCutUsageTests {
@@ -44,6 +49,27 @@ class PowerCutUsageTests {
                 "powercut: --verify must name the survivor's directory as {dir}: true");
         assertUsageError(run("powercut", "--", "touch", "{dir}/x"),
                 "powercut: --verify 'VERIFY {dir}' is missing: the command that checks what survived");
+    }
+
+    /** A directory the recording would not be saved in is refused before the command runs, not once it has. */
+    @Test
+    void aRecordDirectoryTheSaveWouldRefuseCostsNoRun(@TempDir Path dir) throws IOException {
+        Path ran = dir.resolve("ran");
+        Path full = Files.createDirectory(dir.resolve("full"));
+        Files.writeString(full.resolve("kept"), "an earlier recording");
+        assertUsageError(run("powercut", "--explore", "--record", full.toString(), "--verify", VERIFY, "--", "touch",
+                ran.toString(), "{dir}/x"), "powercut --record " + full + ": a recording is not saved there: it is not"
+                + " empty");
+        Path open = Files.createDirectory(dir.resolve("open"));
+        Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+        assertUsageError(run("powercut", "--explore", "--record", open.toString(), "--verify", VERIFY, "--", "touch",
+                ran.toString(), "{dir}/x"), "powercut --record " + open + ": a recording is not saved there: other"
+                + " users can write it (mode 777), and could replace what is saved in it");
+        Path link = Files.createSymbolicLink(dir.resolve("link"), Files.createDirectory(dir.resolve("target")));
+        assertUsageError(run("powercut", "--explore", "--record", link.toString(), "--verify", VERIFY, "--", "touch",
+                ran.toString(), "{dir}/x"), "powercut --record " + link + ": a recording is not saved there: it is a"
+                + " symbolic link");
+        assertThat(ran).as("the command ran").doesNotExist();
     }
 
     @Test

@@ -214,6 +214,15 @@ public final class CrashStates implements AutoCloseable {
     }
 
     /**
+     * Why {@link #save} would refuse {@code dir}, or null where it would save there: a symbolic link, a directory
+     * another user owns or others may write, or one that is not empty. A caller asks before the run it records,
+     * so that a refused directory costs no run; {@link #save} checks again on the directory it opens.
+     */
+    public static String refusedSaveDirectory(Path dir) throws IOException {
+        return SaveDirectory.refusal(dir);
+    }
+
+    /**
      * The model of the recording {@link #save} kept in {@code saved}, read from its manifest alone, so that a caller
      * can tell what checking it needs (root, for a block model's) before {@link #load} reads its files whole.
      *

@@ -46,19 +46,10 @@ final class SaveDirectory implements AutoCloseable {
         } catch (FileAlreadyExistsException e) {
             // an empty one is taken, once checked below
         }
-        Map<String, Object> named = Files.readAttributes(dir, "unix:uid,mode,isSymbolicLink,isDirectory,fileKey",
-                LinkOption.NOFOLLOW_LINKS);
-        if ((Boolean) named.get("isSymbolicLink") || !(Boolean) named.get("isDirectory")) {
-            throw refused(dir, (Boolean) named.get("isSymbolicLink") ? "it is a symbolic link"
-                    : "it is not a directory");
-        }
-        if ((Integer) named.get("uid") != Libc.C.geteuid()) {
-            throw refused(dir, "it is owned by another user (uid " + named.get("uid") + "), who could replace what is"
-                    + " saved in it");
-        }
-        if (((Integer) named.get("mode") & GROUP_OR_OTHER_WRITE) != 0) {
-            throw refused(dir, "other users can write it (mode " + Integer.toOctalString((Integer) named.get("mode")
-                    & 07777) + "), and could replace what is saved in it");
+        Map<String, Object> named = Files.readAttributes(dir, ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
+        String why = refusal(named);
+        if (why != null) {
+            throw refused(dir, why);
         }
         DirectoryStream<Path> stream = Files.newDirectoryStream(dir);
         if (!(stream instanceof SecureDirectoryStream<Path> secure)) {
@@ -80,6 +71,41 @@ final class SaveDirectory implements AutoCloseable {
             secure.close();
             throw e;
         }
+    }
+
+    private static final String ATTRIBUTES = "unix:uid,mode,isSymbolicLink,isDirectory,fileKey";
+
+    /**
+     * Why a recording would not be saved in {@code dir}, or null where it would (a directory that does not exist
+     * yet is made): said before a run, so that a directory {@link #open} refuses costs no run.
+     */
+    static String refusal(Path dir) throws IOException {
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        Map<String, Object> named = Files.readAttributes(dir, ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
+        String why = refusal(named);
+        if (why == null) {
+            try (var entries = Files.list(dir)) {
+                return entries.findAny().isPresent() ? "it is not empty" : null;
+            }
+        }
+        return why;
+    }
+
+    /** Why a directory of these attributes is not one to save in: a link, another user's, or others may write. */
+    private static String refusal(Map<String, Object> named) {
+        if ((Boolean) named.get("isSymbolicLink") || !(Boolean) named.get("isDirectory")) {
+            return (Boolean) named.get("isSymbolicLink") ? "it is a symbolic link" : "it is not a directory";
+        }
+        if ((Integer) named.get("uid") != Libc.C.geteuid()) {
+            return "it is owned by another user (uid " + named.get("uid") + "), who could replace what is saved in it";
+        }
+        if (((Integer) named.get("mode") & GROUP_OR_OTHER_WRITE) != 0) {
+            return "other users can write it (mode " + Integer.toOctalString((Integer) named.get("mode") & 07777)
+                    + "), and could replace what is saved in it";
+        }
+        return null;
     }
 
     private static IOException refused(Path dir, String why) {
