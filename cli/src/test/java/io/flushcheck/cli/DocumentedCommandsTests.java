@@ -151,6 +151,28 @@ class DocumentedCommandsTests {
         assertThat(lines).as("flushcheck lines in sh and console blocks: this many are there today").isGreaterThanOrEqualTo(5);
     }
 
+    @Test
+    void aCiJobsLinesAreCommandLinesAsAShellBlocksAre() {
+        Path page = GuidePages.root().resolve("docs/guide/in-ci.md");
+        GuidePages.Block github = new GuidePages.Block(page, 1, "yaml", "", List.of(
+                "steps:",
+                "  - run: java -jar flushcheck.jar --modle x \"$DATA_DIR\"",
+                "  - name: gate",
+                "    run: |",
+                "      java -jar flushcheck.jar --rounds 100 \\",
+                "        /data",
+                "  - run: mvn -B test"));
+        GuidePages.Block gitlab = new GuidePages.Block(page, 1, "yaml", "", List.of(
+                "  script:",
+                "    - java -jar flushcheck.jar --require-real-flush \"$DATA_DIR\"",
+                "    - echo flushcheck"));
+        assertThat(GuidePages.commandLines(github)).containsExactly(
+                "java -jar flushcheck.jar --modle x \"$DATA_DIR\"", "java -jar flushcheck.jar --rounds 100 \\\n        /data");
+        assertThat(GuidePages.commandLines(gitlab)).containsExactly("java -jar flushcheck.jar --require-real-flush \"$DATA_DIR\"");
+        assertThat(unknownOptions("x", GuidePages.arguments(GuidePages.commandLines(github).get(0))))
+                .containsExactly("x: --modle: no such option of flushcheck");
+    }
+
     /**
      * The options of a documented line its command does not have. Square brackets (a synopsis's optional
      * parts) are dropped; the words up to the first other word name the subcommand; {@code --} ends the options.

@@ -12,11 +12,14 @@ import java.util.stream.Stream;
 
 /**
  * The README and the guide's pages (docs/**.md), and the {@code flushcheck} command lines they show: in
- * {@code ```sh} and {@code ```console} blocks (a console line starts with {@code $ }), a line that starts with
+ * {@code ```sh}, {@code ```console} and {@code ```yaml} blocks (a console line starts with {@code $ }; a CI job's
+ * line may follow {@code - } or {@code run: }), a line that starts with
  * {@code flushcheck} or {@code java -jar .../flushcheck.jar}, with the lines a trailing backslash continues.
  */
 final class GuidePages {
 
+    /** What precedes a shell line in a CI job's YAML: a sequence item's dash, a {@code run:} key, or both. */
+    private static final Pattern YAML_SHELL_PREFIX = Pattern.compile("^(- )?(run: )?");
     private static final Pattern PROGRAM = Pattern.compile("(flushcheck|java -jar \\S*flushcheck\\.jar)(\\s.*)?", Pattern.DOTALL);
 
     private GuidePages() {
@@ -93,18 +96,25 @@ final class GuidePages {
         return prose;
     }
 
-    /** The flushcheck command lines of a {@code sh} or {@code console} block, continuation lines joined with their newline. */
+    /**
+     * The flushcheck command lines of a {@code sh}, {@code console} or {@code yaml} block (a CI job, whose
+     * {@code run:} values and {@code script:} items are shell lines), continuation lines joined with their newline.
+     */
     static List<String> commandLines(Block block) {
         List<String> commands = new ArrayList<>();
-        if (!block.language().equals("sh") && !block.language().equals("console")) {
+        boolean console = block.language().equals("console");
+        boolean yaml = block.language().equals("yaml") || block.language().equals("yml");
+        if (!block.language().equals("sh") && !console && !yaml) {
             return commands;
         }
-        boolean console = block.language().equals("console");
         List<String> lines = block.lines();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             if (console && !line.startsWith("$ ")) {
                 continue;
+            }
+            if (yaml) {
+                line = YAML_SHELL_PREFIX.matcher(line).replaceFirst("");
             }
             StringBuilder command = new StringBuilder(console ? line.substring(2) : line);
             while (command.toString().endsWith("\\") && i + 1 < lines.size()) {
