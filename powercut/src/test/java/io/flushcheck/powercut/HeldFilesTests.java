@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.platform.testkit.engine.Event;
@@ -25,6 +26,7 @@ import org.junit.platform.testkit.engine.Events;
  * A test that keeps its files open past the cut, as a cut leaves an embedded store's: its disk closes without
  * waiting for them, and the kernel frees each loop device they hold when they close.
  */
+@Tag("junit-api") // runs on JUnit 6 too: see RerunOnJunit6Tests
 class HeldFilesTests {
 
     private static final int INVOCATIONS = 20;
