@@ -5,8 +5,9 @@ import org.apiguardian.api.API;
 
 /**
  * The oldest JUnit flushcheck's extensions run on, and the check that the one on the class path is not older:
- * below it, a test fails with one message naming the version found and the one needed, where it would otherwise
- * fail somewhere inside JUnit with a {@code NoSuchMethodError}. The extensions call it when JUnit makes them.
+ * below it, a test fails with one message naming the version found and the one needed, instead of running on a JUnit
+ * no build tested until a call meets a missing method ({@code NoSuchMethodError}). The extensions call it when JUnit
+ * makes them.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class JunitFloor {
