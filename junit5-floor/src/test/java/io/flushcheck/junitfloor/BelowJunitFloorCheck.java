@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import io.flushcheck.JunitFloor;
+import io.flushcheck.jupiter.MeasureSyncCost;
 import io.flushcheck.jupiter.RequiresRealFlush;
+import io.flushcheck.powercut.FailingSyncs;
 import io.flushcheck.powercut.RepeatedPowerCut;
 import io.flushcheck.powercut.SimulatedDisk;
+import io.flushcheck.powercut.SimulatedPowerLoss;
+import io.flushcheck.sqlite.MeasureSqliteCommits;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -30,8 +34,10 @@ class BelowJunitFloorCheck {
         String found = ExtensionContext.class.getPackage().getImplementationVersion();
         assertThat(found).as("this execution's junit-jupiter-api").isNotNull().doesNotStartWith(JunitFloor.JUPITER)
                 .doesNotStartWith("6.");
-        List<Throwable> failures = run(OnTheClass.class, OnAMethod.class);
-        assertThat(failures).as("the two classes' failures").hasSize(2).allSatisfy(t -> assertThat(t)
+        Class<?>[] fixtures = {RealFlush.class, SyncCost.class, SqliteCommits.class, PowerLoss.class, PowerCuts.class,
+            FailedSyncs.class};
+        List<Throwable> failures = run(fixtures);
+        assertThat(failures).as("the failures of the fixtures, one per extension").hasSize(fixtures.length).allSatisfy(t -> assertThat(t)
                 .isInstanceOf(ExtensionConfigurationException.class)
                 .hasMessageContaining("junit-jupiter-api " + found)
                 .hasMessageContaining("JUnit Jupiter " + JunitFloor.JUPITER + " or later"));
@@ -54,14 +60,41 @@ class BelowJunitFloorCheck {
     }
 
     @RequiresRealFlush
-    static class OnTheClass {
+    static class RealFlush {
         @Test
         void nothing() {
         }
     }
 
-    static class OnAMethod {
+    @MeasureSyncCost
+    static class SyncCost {
+        @Test
+        void nothing() {
+        }
+    }
+
+    @MeasureSqliteCommits
+    static class SqliteCommits {
+        @Test
+        void nothing() {
+        }
+    }
+
+    @SimulatedPowerLoss
+    static class PowerLoss {
+        @Test
+        void nothing(SimulatedDisk disk) {
+        }
+    }
+
+    static class PowerCuts {
         @RepeatedPowerCut
+        void nothing(SimulatedDisk disk) {
+        }
+    }
+
+    static class FailedSyncs {
+        @FailingSyncs
         void nothing(SimulatedDisk disk) {
         }
     }
