@@ -37,8 +37,8 @@ class BelowJunitFloorCheck {
         Class<?>[] fixtures = {RealFlush.class, SyncCost.class, SqliteCommits.class, PowerLoss.class, PowerCuts.class,
             FailedSyncs.class};
         List<Throwable> failures = run(fixtures);
-        assertThat(failures).as("the failures of the fixtures, one per extension").hasSize(fixtures.length).allSatisfy(t -> assertThat(t)
-                .isInstanceOf(ExtensionConfigurationException.class)
+        assertThat(failures).as("the failures of the fixtures, one per extension").hasSize(fixtures.length)
+                .allSatisfy(t -> assertThat(t).isInstanceOf(ExtensionConfigurationException.class)
                 .hasMessageContaining("junit-jupiter-api " + found)
                 .hasMessageContaining("JUnit Jupiter " + JunitFloor.JUPITER + " or later"));
     }
