@@ -2,6 +2,7 @@ package io.flushcheck.jupiter;
 
 import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
+import io.flushcheck.JunitFloor;
 import io.flushcheck.probe.SyncCost;
 import io.flushcheck.report.ResultJson;
 import io.flushcheck.report.TextReport;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -28,6 +30,11 @@ class MeasureSyncCostExtension implements BeforeAllCallback, BeforeEachCallback,
 
     static final String NAME = "@MeasureSyncCost";
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(MeasureSyncCostExtension.class);
+
+    /** Refuses, naming the version found and the one needed, a JUnit older than flushcheck supports. */
+    MeasureSyncCostExtension() {
+        JunitFloor.require(ExtensionContext.class, AnnotationSupport.class, ExtensionConfigurationException::new);
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) {

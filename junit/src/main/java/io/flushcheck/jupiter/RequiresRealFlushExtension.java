@@ -2,6 +2,7 @@ package io.flushcheck.jupiter;
 
 import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
+import io.flushcheck.JunitFloor;
 import io.flushcheck.text.Escape;
 import io.flushcheck.verdict.Verdict;
 import java.lang.reflect.Method;
@@ -14,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.InvocationInterceptor;
 import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
@@ -34,6 +36,11 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RequiresRealFlushExtension.class);
     private static final String SKIP_REASON = "skip reason";
     private static final Set<String> ANNOUNCED_SKIPS = ConcurrentHashMap.newKeySet();
+
+    /** Refuses, naming the version found and the one needed, a JUnit older than flushcheck supports. */
+    RequiresRealFlushExtension() {
+        JunitFloor.require(ExtensionContext.class, AnnotationSupport.class, ExtensionConfigurationException::new);
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) {

@@ -1,5 +1,6 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.JunitFloor;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,11 @@ import org.opentest4j.TestAbortedException;
 public final class FailingSyncsExtension implements TestTemplateInvocationContextProvider {
 
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(FailingSyncsExtension.class);
+
+    /** Refuses, naming the version found and the one needed, a JUnit older than flushcheck supports. */
+    public FailingSyncsExtension() {
+        JunitFloor.require(ExtensionContext.class, AnnotationSupport.class, ExtensionConfigurationException::new);
+    }
 
     @Override
     public boolean supportsTestTemplate(ExtensionContext context) {

@@ -1,5 +1,6 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.JunitFloor;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -27,6 +28,11 @@ import org.opentest4j.TestAbortedException;
 public final class RepeatedPowerCutExtension implements TestTemplateInvocationContextProvider {
 
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(RepeatedPowerCutExtension.class);
+
+    /** Refuses, naming the version found and the one needed, a JUnit older than flushcheck supports. */
+    public RepeatedPowerCutExtension() {
+        JunitFloor.require(ExtensionContext.class, AnnotationSupport.class, ExtensionConfigurationException::new);
+    }
 
     @Override
     public boolean supportsTestTemplate(ExtensionContext context) {

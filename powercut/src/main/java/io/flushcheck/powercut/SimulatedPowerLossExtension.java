@@ -1,7 +1,9 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.JunitFloor;
 import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -14,6 +16,11 @@ import org.opentest4j.TestAbortedException;
 public final class SimulatedPowerLossExtension implements ParameterResolver, AfterEachCallback, TestExecutionExceptionHandler {
 
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(SimulatedPowerLossExtension.class);
+
+    /** Refuses, naming the version found and the one needed, a JUnit older than flushcheck supports. */
+    public SimulatedPowerLossExtension() {
+        JunitFloor.require(ExtensionContext.class, AnnotationSupport.class, ExtensionConfigurationException::new);
+    }
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {

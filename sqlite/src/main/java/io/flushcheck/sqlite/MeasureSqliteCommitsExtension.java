@@ -3,6 +3,7 @@ package io.flushcheck.sqlite;
 import io.flushcheck.BadPathException;
 import io.flushcheck.Booleans;
 import io.flushcheck.Flushcheck;
+import io.flushcheck.JunitFloor;
 import io.flushcheck.text.Escape;
 import java.lang.reflect.AnnotatedElement;
 import java.nio.file.Path;
@@ -27,6 +28,11 @@ final class MeasureSqliteCommitsExtension implements BeforeEachCallback, Paramet
     private static final ExtensionContext.Namespace NAMESPACE =
             ExtensionContext.Namespace.create(MeasureSqliteCommitsExtension.class);
     private static final String ANNOTATION = "@" + MeasureSqliteCommits.class.getSimpleName();
+
+    /** Refuses, naming the version found and the one needed, a JUnit older than flushcheck supports. */
+    MeasureSqliteCommitsExtension() {
+        JunitFloor.require(ExtensionContext.class, AnnotationSupport.class, ExtensionConfigurationException::new);
+    }
 
     @Override
     public void beforeEach(ExtensionContext context) {
