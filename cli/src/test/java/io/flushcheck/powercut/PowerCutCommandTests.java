@@ -117,7 +117,8 @@ class PowerCutCommandTests {
         assertThat(honest.exit()).as(honest.err()).isEqualTo(0);
         assertThat(json(honest).get("model")).isEqualTo("file");
         assertThat(honest.err()).startsWith("flushcheck powercut: the file model: files over FUSE, journaled rules, as"
-                + " ext4, xfs and btrfs: a sync of anything commits every earlier name change, and the synced file's data\n");
+                + " ext4, xfs and btrfs: a sync of anything commits every earlier name change and size change, and"
+                + " the synced file's data\n");
         Run posix = run(line("honest", "--model", "file", "--rules", "posix", "--cuts", "1", "--seed", "11")
                 .toArray(new String[0]));
         assertThat(posix.exit()).as(posix.err()).isEqualTo(0);

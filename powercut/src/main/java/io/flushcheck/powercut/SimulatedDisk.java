@@ -123,7 +123,7 @@ public final class SimulatedDisk implements AutoCloseable {
      * Makes a drive of the file-level model under {@code work} (created; removed on close): a tree of files
      * kept in files under {@code work}, not in memory, served over FUSE by a process of flushcheck's own (one for all of this JVM's file-model
      * disks) and mounted at {@link #path()}, where a file's data becomes durable when the file is synced, and
-     * every earlier name change with any sync, as on a journaled filesystem ({@link DiskModel#FILE},
+     * every earlier name change and size change with any sync, as on a journaled filesystem ({@link DiskModel#FILE},
      * {@link FileRules#JOURNALED}). Needs no root: {@code fusermount3} (or fuse 2's {@code fusermount})
      * mounts it wherever it is installed, and its {@code auto_unmount} removes the mount however the
      * server ends; as root without it, {@code mount(2)} does. {@link #cutPower()} writes what survived into a

@@ -88,7 +88,17 @@ final class AgreementCorpus {
                         AgreementCorpus::byteRecordsKept),
                 new StateCase("a file extended by setLength, then written", EXTENDED, AgreementCorpus::extendedKept),
                 new StateCase("a heartbeat rewritten many times between syncs", HEARTBEAT,
-                        AgreementCorpus::heartbeatKept));
+                        AgreementCorpus::heartbeatKept),
+                new StateCase("a synced file truncated, then set longer, another file synced after each",
+                        TRUNCATED, AgreementCorpus::truncatedKept));
+    }
+
+    /**
+     * The state cases only a journaled filesystem passes: the POSIX rules make a file's size durable at its own
+     * sync alone, and may lose what these acknowledge.
+     */
+    static boolean journaledOnly(StateCase c) {
+        return c.workload() == TRUNCATED;
     }
 
     /** The states of {@code c}'s run on {@code disk} that failed its check, with what each lost; empty when none. */
@@ -254,6 +264,65 @@ final class AgreementCorpus {
         if (count != stamp && count != stamp - 1) {
             throw new AssertionError("heartbeat's count " + count + " is neither its stamp's " + stamp
                     + " nor the one before");
+        }
+    }
+
+    /** The bytes the truncated file is written with, synced, before it is truncated. */
+    private static final int TRUNCATED_WRITTEN = 8192;
+    private static final int TRUNCATED_TO = 100;
+    private static final int TRUNCATED_GROWN = 12288;
+
+    private static byte truncatedByte(int i) {
+        return (byte) ('a' + i % 26);
+    }
+
+    /**
+     * A file written and synced (8 KiB), truncated to 100 bytes and then set to 12 KiB, never synced again;
+     * after each size change another file and the directory are synced, which on ext4 commits the journal and
+     * with it the size: acknowledged "truncated", then "grown".
+     */
+    private static final PageWorkload TRUNCATED = (dir, acks) -> {
+        byte[] data = new byte[TRUNCATED_WRITTEN];
+        for (int i = 0; i < data.length; i++) {
+            data[i] = truncatedByte(i);
+        }
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(dir.resolve("sized").toFile(), "rw")) {
+            raf.write(data);
+            raf.getFD().sync();
+            commit(dir, "written");
+            acks.add("written");
+            raf.setLength(TRUNCATED_TO);
+            commit(dir, "truncated");
+            acks.add("truncated");
+            raf.setLength(TRUNCATED_GROWN);
+            commit(dir, "grown");
+            acks.add("grown");
+        }
+    };
+
+    /**
+     * Once "truncated" is acknowledged the file is 100 bytes long (or 12 KiB, the later size kept too), once
+     * "grown" is, 12 KiB: its first 100 bytes those written, the rest zeros or (at the old size) those written.
+     */
+    private static void truncatedKept(Path survivor, List<String> mustSurvive) throws IOException {
+        logKept(survivor, mustSurvive);
+        Path sized = survivor.resolve("sized");
+        byte[] b = Files.exists(sized) ? Files.readAllBytes(sized) : new byte[0];
+        List<Integer> sizes = mustSurvive.contains("grown") ? List.of(TRUNCATED_GROWN)
+                : mustSurvive.contains("truncated") ? List.of(TRUNCATED_TO, TRUNCATED_GROWN)
+                : mustSurvive.contains("written") ? List.of(TRUNCATED_WRITTEN, TRUNCATED_TO, TRUNCATED_GROWN)
+                : null;
+        if (sizes != null && !sizes.contains(b.length)) {
+            throw new AssertionError("sized holds " + b.length + " bytes, not one of " + sizes + " after "
+                    + mustSurvive);
+        }
+        // Before the new size is committed, ext4 may have zeroed the cut part of the page it falls in already.
+        int written = b.length == TRUNCATED_GROWN ? TRUNCATED_TO : b.length;
+        for (int i = 0; i < b.length; i++) {
+            byte want = i < written ? truncatedByte(i) : 0;
+            if (b[i] != want && (sizes != null && i < TRUNCATED_TO || b[i] != 0)) {
+                throw new AssertionError("sized's byte " + i + " of " + b.length + " is " + b[i] + ", not " + want);
+            }
         }
     }
 

@@ -71,7 +71,8 @@ class SimulatedPowerLossExtensionTests {
         files.assertStatistics(s -> s.succeeded(2).failed(0));
         assertThat(entries(files)).anySatisfy(e -> assertThat(e.get("flushcheck.powercut.model"))
                 .isEqualTo("FILE: files over FUSE, journaled rules, as ext4, xfs and btrfs: a sync of anything commits"
-                        + " every earlier name change, and the synced file's data; no syncfs(2) or sync(2) reaches it"
+                        + " every earlier name change and size change, and the synced file's data; no syncfs(2) or"
+                        + " sync(2) reaches it"
                         + " (FUSE_SYNCFS goes to virtiofs only)"));
         assertThat(DiskLeftovers.ofThisJvm()).as("work directories of this JVM, a mount left in one").isEmpty();
         Requirements.requireRoot();

@@ -9,10 +9,11 @@ import java.util.TreeSet;
  * A file's changes since its last sync (writes and truncations) page by page, as a page-cache filesystem writes
  * them back: each 4 KiB page reaches the medium as it was at one moment, so of the changes that touched a page a
  * prefix in time survives, never a later one without an earlier one; pages go independently of each other. A
- * truncation is journaled: of the file's truncations a prefix in time survives, and a page it cut (at or past its
- * new size) keeps it exactly when it survived. The size is what the filesystem would have: that of the last
- * truncation kept (or the durable one), grown by each page written back after it, up to the size the file had
- * when that page was written, within the page; a page it grew over that was not written back reads as zeros.
+ * truncation is journaled: of the file's truncations a prefix in time survives, at least those a journal commit
+ * made durable already ({@link #committed()}), and a page it cut (at or past its new size) keeps it exactly when
+ * it survived. The size is what the filesystem would have: that of the last truncation kept (or the durable
+ * one), grown by each page written back after it, up to the size the file had when that page was written,
+ * within the page; a page it grew over that was not written back reads as zeros.
  *
  * <p>Pages touched by the same changes form a run, which a crash state and a draw keep as one: a write of many
  * pages is not torn within itself, as no change of this model ever was.
@@ -42,24 +43,29 @@ final class FilePages {
 
     private final List<FileTree.FileChange> changes;
     private final long durableSize;
+    private final int committed;
     private final long[] sizeAfter;
     private final int[] truncations;
     /** Per change, its number among the truncations; -1 for a write. */
     private final int[] truncationNumber;
     private final List<Run> runs;
 
-    private FilePages(List<FileTree.FileChange> changes, long durableSize, long[] sizeAfter, int[] truncations,
-                      int[] truncationNumber, List<Run> runs) {
+    private FilePages(List<FileTree.FileChange> changes, long durableSize, int committed, long[] sizeAfter,
+                      int[] truncations, int[] truncationNumber, List<Run> runs) {
         this.changes = changes;
         this.durableSize = durableSize;
+        this.committed = committed;
         this.sizeAfter = sizeAfter;
         this.truncations = truncations;
         this.truncationNumber = truncationNumber;
         this.runs = runs;
     }
 
-    /** The pages of {@code changes}, a file's since its last sync in order, over its {@code durableSize} bytes. */
-    static FilePages of(List<FileTree.FileChange> changes, long durableSize) {
+    /**
+     * The pages of {@code changes}, a file's since its last sync in order, over its {@code durableSize} bytes, of
+     * which the first {@code committed} truncations are durable already.
+     */
+    static FilePages of(List<FileTree.FileChange> changes, long durableSize, int committed) {
         int n = changes.size();
         long[] sizeAfter = new long[n];
         int[] number = new int[n];
@@ -117,7 +123,10 @@ final class FilePages {
                 runs.add(new Run(at[s], at[s + 1] - 1, touched.get(s).stream().mapToInt(Integer::intValue).toArray()));
             }
         }
-        return new FilePages(changes, durableSize, sizeAfter,
+        if (committed < 0 || committed > truncations.size()) {
+            throw new IllegalArgumentException(committed + " truncations committed of " + truncations.size());
+        }
+        return new FilePages(changes, durableSize, committed, sizeAfter,
                 truncations.stream().mapToInt(Integer::intValue).toArray(), number, List.copyOf(runs));
     }
 
@@ -128,6 +137,14 @@ final class FilePages {
     /** The truncations since the last sync. */
     int truncations() {
         return truncations.length;
+    }
+
+    /**
+     * The first truncations since the last sync that are durable already, committed with the metadata of a sync of
+     * another file (the journaled rules): every choice keeps them, and the pages they cut as they cut them.
+     */
+    int committed() {
+        return committed;
     }
 
     /** Truncation {@code t} since the last sync, from 0. */
@@ -188,13 +205,14 @@ final class FilePages {
      * (within {@link #low} and {@link #high}) leaves.
      */
     Kept keep(int m, int[] k) {
-        if (m < 0 || m > truncations.length || k.length != runs.size()) {
+        if (m < committed || m > truncations.length || k.length != runs.size()) {
             throw new IllegalArgumentException("no such choice: " + m + " truncations of " + truncations.length
+                    + " (" + committed + " committed)"
                     + ", " + k.length + " runs of " + runs.size());
         }
-        int committed = m == 0 ? -1 : truncations[m - 1];
+        int lastKept = m == 0 ? -1 : truncations[m - 1];
         int next = m < truncations.length ? truncations[m] : changes.size();
-        long size = m == 0 ? durableSize : sizeAfter[committed];
+        long size = m == 0 ? durableSize : sizeAfter[lastKept];
         List<List<Piece>> kept = new ArrayList<>();
         List<List<Piece>> lost = new ArrayList<>();
         for (int i = 0; i < changes.size(); i++) {
@@ -212,7 +230,7 @@ final class FilePages {
                 // Written back just after its last change kept: the size then, within the page, is on the medium,
                 // unless that was before the last truncation kept, which set it, or after one lost, not committed.
                 int j = c[k[r] - 1];
-                if (j > committed && j < next) {
+                if (j > lastKept && j < next) {
                     size = Math.max(size, Math.min(sizeAfter[j], run.end()));
                 }
             }

@@ -30,10 +30,11 @@ import org.apiguardian.api.API;
  * A directory tree as the file-level model of a power cut, under one of two rules. Journaled (the default,
  * {@link #FileTree(int, int, Path, long, boolean)}), as ext4, xfs and btrfs: the namespace is one ordered log
  * across directories, and a sync of anything makes durable every name change made before it (and the permission
- * bits), with the synced file's data; other files' data stays volatile. POSIX, the durability POSIX promises and
- * no more: a file's data and size become durable when the file is synced ({@code fsync},
- * {@code fdatasync}, a write through {@code O_SYNC} or {@code O_DSYNC}); a name (create, link, unlink,
- * rename, mkdir, rmdir) becomes durable when its directory is synced. A cut keeps what is durable
+ * bits, and every file's truncations and sizes set, as the journal's metadata), with the synced file's data; other
+ * files' data stays volatile. POSIX, the durability POSIX promises and no more: a file's data and size become
+ * durable when the file is synced ({@code fsync}, {@code fdatasync}, a write through {@code O_SYNC} or
+ * {@code O_DSYNC}); a name (create, link, unlink, rename, mkdir, rmdir) becomes durable when its directory is
+ * synced. A cut keeps what is durable
  * ({@link CutMode#FLUSHED}), or that and, drawn from a seed ({@link CutMode#SUBSET}), what a page-cache
  * filesystem can have written back of each file since its last sync ({@link FilePages}: each 4 KiB page as it
  * was at one moment, a prefix in time of the writes that touched it, pages independently of each other, the
@@ -115,6 +116,11 @@ public final class FileTree extends SwitchedModel {
         final Bytes data;
         final Bytes durableData;
         final List<FileChange> fileChanges;
+        /**
+         * The first truncations of {@link #fileChanges} a sync of another node made durable (the journaled rules
+         * commit every size change before any sync): their sizes, and the pages they cut, survive every cut.
+         */
+        int committedTruncations;
         final TreeMap<String, Long> entries;
         final TreeMap<String, Long> durableEntries;
         final List<NameChange> nameChanges;
@@ -233,6 +239,8 @@ public final class FileTree extends SwitchedModel {
     /** Directories with name changes not yet durable, and nodes whose permission bits changed since they were. */
     private final Map<Long, Node> pendingNames = new TreeMap<>();
     private final Map<Long, Node> pendingModes = new TreeMap<>();
+    /** Under the journaled rules, files with truncations no sync has committed yet. */
+    private final Map<Long, Node> pendingTruncations = new TreeMap<>();
     /** The 4 KiB blocks the sizes of the files with a name take, in bytes: what counts against {@link #capacity}. */
     private long used;
     /** Where every change is written as it is made ({@link #record}); null when nothing records them. */
@@ -601,6 +609,9 @@ public final class FileTree extends SwitchedModel {
         }
         c.applyTo(n.data, log);
         n.fileChanges.add(c);
+        if (journaled) {
+            pendingTruncations.put(n.id, n);
+        }
         fileEdits++;
         n.mtime = now();
     }
@@ -664,6 +675,14 @@ public final class FileTree extends SwitchedModel {
                 m.durableMode = m.mode;
             }
             pendingModes.clear();
+            // A size change is metadata in the same journal: committed too, the files' data left to the page rule.
+            if (!pendingTruncations.isEmpty()) {
+                for (Node f : pendingTruncations.values()) {
+                    f.committedTruncations = (int) f.fileChanges.stream().filter(c -> !c.isWrite()).count();
+                }
+                pendingTruncations.clear();
+                fileEdits++;
+            }
         } else if (n.dir) {
             commitNames(n);
             pendingNames.remove(n.id);
@@ -688,6 +707,8 @@ public final class FileTree extends SwitchedModel {
             logLive -= c.length();
         }
         n.fileChanges.clear();
+        n.committedTruncations = 0;
+        pendingTruncations.remove(n.id);
         fileEdits++;
         if (logLive == 0) {
             // Nothing in the log is needed now: written over from its start, its blocks freed when it grew large.
@@ -821,8 +842,9 @@ public final class FileTree extends SwitchedModel {
      * directory's under POSIX's, the other directories' kept), ending between two operations (a rename's
      * two names go together within one log; under POSIX's rules a rename between directories is in two); of each
      * file, each page (each run of pages the same changes touched, {@link FilePages}) as it was before each of
-     * the changes that touched it, and each prefix of its truncations, with everything else that allows kept; all
-     * kept. Just all kept when nothing is pending. Each is one the model's cut keeps for some seed ({@link #cut}).
+     * the changes that touched it, and each prefix of its truncations (from those a journal commit made durable,
+     * which every state keeps), with everything else that allows kept; all kept. Just all kept when nothing is
+     * pending. Each is one the model's cut keeps for some seed ({@link #cut}).
      */
     public synchronized List<StatePick> statePicks() {
         List<StatePick> picks = new ArrayList<>();
@@ -836,11 +858,11 @@ public final class FileTree extends SwitchedModel {
             } else if (!n.fileChanges.isEmpty()) {
                 FilePages p = pages(n);
                 for (int r = 0; r < p.runs().size(); r++) {
-                    for (int k = 0; k < p.runs().get(r).changes().length; k++) {
+                    for (int k = p.low(r, p.committed()); k < p.runs().get(r).changes().length; k++) {
                         picks.add(new StatePick(StatePick.Kind.PAGES, id, r, k));
                     }
                 }
-                for (int t = 0; t < p.truncations(); t++) {
+                for (int t = p.committed(); t < p.truncations(); t++) {
                     picks.add(new StatePick(StatePick.Kind.TRUNCATIONS, id, 0, t));
                 }
             }
@@ -1177,7 +1199,8 @@ public final class FileTree extends SwitchedModel {
             pages.clear();
             pagesAt = fileEdits;
         }
-        return pages.computeIfAbsent(n.id, id -> FilePages.of(List.copyOf(n.fileChanges), n.durableData.size()));
+        return pages.computeIfAbsent(n.id, id -> FilePages.of(List.copyOf(n.fileChanges), n.durableData.size(),
+                n.committedTruncations));
     }
 
     /** Where name {@code name} of directory {@code d} is, from the root, without a leading '/'; {@code d}'s own path for a null name. */

@@ -6,9 +6,9 @@ import java.util.SplittableRandom;
 /**
  * Which of a tree's changes not yet durable a cut keeps: of each log of name changes (the one log under the
  * journaled rules, each directory's under POSIX's) a prefix, and of each file's changes what a page-cache
- * filesystem can have written back ({@link FilePages}): a prefix in time of its truncations, and of each page a
- * prefix in time of the changes that touched it. A seeded cut draws them; a crash state ({@link StatePick}) names
- * them.
+ * filesystem can have written back ({@link FilePages}): a prefix in time of its truncations (at least those
+ * committed), and of each page a prefix in time of the changes that touched it. A seeded cut draws them; a crash
+ * state ({@link StatePick}) names them.
  */
 interface Keeps {
 
@@ -21,7 +21,7 @@ interface Keeps {
 
         @Override
         public int truncations(long file, FilePages pages) {
-            return 0;
+            return pages.committed();
         }
 
         @Override
@@ -36,7 +36,10 @@ interface Keeps {
      */
     int namePrefix(long dir, int count);
 
-    /** How many of file {@code file}'s truncations since its last sync survive, the first in the order made. */
+    /**
+     * How many of file {@code file}'s truncations since its last sync survive, the first in the order made: at least
+     * those committed already ({@link FilePages#committed()}).
+     */
     int truncations(long file, FilePages pages);
 
     /**
@@ -64,7 +67,8 @@ interface Keeps {
 
             @Override
             public int truncations(long file, FilePages pages) {
-                return pages.truncations() == 0 ? 0 : random.nextInt(pages.truncations() + 1);
+                int open = pages.truncations() - pages.committed();
+                return open == 0 ? pages.committed() : pages.committed() + random.nextInt(open + 1);
             }
 
             @Override

@@ -291,6 +291,62 @@ class FileTreeTests {
     }
 
     /**
+     * Under the journaled rules a sync of another file commits every earlier truncation and size set of a file (its
+     * journal's metadata), as ext4's does: every state and every cut keeps the sizes, while a write after them to a
+     * page below the size still follows the page rule; under POSIX's, the file's own sync alone makes them durable.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aSyncOfAnotherFileCommitsATruncationOnlyUnderTheJournaledRules(boolean journaled) throws Exception {
+        Set<String> states = new HashSet<>();
+        FileTree t = truncatedThenAnotherSynced(journaled);
+        int i = 0;
+        for (StatePick pick : t.statePicks()) {
+            Path to = Files.createDirectories(tmp.resolve("state-" + i++));
+            t.save(pick, to);
+            states.add(sized(to.resolve("a")));
+        }
+        Set<String> cuts = new HashSet<>();
+        for (long seed = 0; seed < 32; seed++) {
+            cuts.add(sized(survivor(truncatedThenAnotherSynced(journaled), PowerLossModel.CutMode.SUBSET, seed)
+                    .resolve("a")));
+        }
+        if (journaled) {
+            assertThat(states).as("a in each state").containsExactlyInAnyOrder("12288 bytes: aaa, then zeros",
+                    "12288 bytes: new, then zeros");
+            assertThat(cuts).as("a after each seeded cut").isEqualTo(states);
+        } else {
+            assertThat(states).as("a in each state").contains("8192 bytes: aaa, then a", "12288 bytes: aaa, then zeros",
+                    "12288 bytes: new, then zeros");
+            assertThat(cuts).as("a after each seeded cut").contains("8192 bytes: aaa, then a");
+        }
+    }
+
+    /** File a, 8 KiB synced, truncated to 100 bytes, written at 0, set to 12 KiB; then file b written and synced. */
+    private static FileTree truncatedThenAnotherSynced(boolean journaled) throws FileTree.Errno {
+        FileTree t = new FileTree(0, 0, journaled);
+        long a = t.create(ROOT, "a", false, 0644, 0, 0).id();
+        long b = t.create(ROOT, "b", false, 0644, 0, 0).id();
+        t.write(a, 0, bytes("a".repeat(8192)));
+        t.sync(a);
+        t.sync(ROOT);
+        t.truncate(a, 100);
+        t.write(a, 0, bytes("new"));
+        t.truncate(a, 12288);
+        t.write(b, 0, bytes("record"));
+        t.sync(b);
+        return t;
+    }
+
+    /** A file's size, its first three bytes, and what its bytes from 100 on are: "zeros", "a" when all 'a'. */
+    private static String sized(Path file) throws IOException {
+        String s = read(file);
+        String rest = s.length() <= 100 ? "" : s.substring(100);
+        return s.length() + " bytes: " + s.substring(0, 3) + ", then " + (rest.isEmpty() ? "nothing"
+                : rest.matches("\\.+") ? "zeros" : rest.matches("a+") ? "a" : rest);
+    }
+
+    /**
      * A page reaches the disk as it was at one moment: no crash state and no cut keeps the heartbeat without the
      * header written before it in the same page, under either rule; each moment's page is a state.
      */
