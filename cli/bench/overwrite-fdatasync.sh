@@ -37,8 +37,11 @@ command -v gcc >/dev/null || { echo "bench: gcc is needed (apt-get install gcc)"
 mkdir -p "$disk"
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"; rm -f "$disk"/.bench-c-*.probe "$shm"/.bench-c-*.probe' EXIT INT TERM
-gcc -O2 -Wall -o "$work/overwrite-fdatasync" "$here/overwrite-fdatasync.c"
+trap 'rm -rf "$work"; rm -f "$disk"/.bench-loop-*.probe "$shm"/.bench-loop-*.probe' EXIT INT TERM
+gcc -O2 -Wall -o "$work/sync-loop" "$here/sync-loop.c"
+# The C loop: sync-loop.c's overwrite layout (N 4 KiB blocks written and fsync'd, then N rounds of pwrite of one of
+# them + fdatasync), its median round (write + fdatasync) in microseconds, as flushcheck's p50Micros times a round.
+c_loop() { "$work/sync-loop" "$1" overwrite 4096 $(($2 * 4096)) | awk '{print $4}'; }
 
 # Pulls one number out of flushcheck's JSON: the first "key": <number> (evidence strings are quoted, so skipped).
 json_num() { grep -m1 -oE "\"$1\": [0-9][0-9.]*" "$2" | awk '{print $2}'; }
@@ -49,7 +52,7 @@ echo "== overwrite-fdatasync, 4 KiB, $pairs pairs x $rounds rounds, C and flushc
 echo "   disk dir: $disk ($(df -T "$disk" | awk 'NR==2 {print $2" on "$1}'))"
 : > "$work/c"; : > "$work/j"; : > "$work/r"
 for ((i = 1; i <= pairs; i++)); do
-    c=$("$work/overwrite-fdatasync" "$disk" "$rounds")
+    c=$(c_loop "$disk" "$rounds")
     java -jar "$jar" --json --quiet --modes overwrite-fdatasync --rounds "$rounds" "$disk" > "$work/run.json"
     j=$(json_num p50Micros "$work/run.json")
     flushes=$(json_num flushes "$work/run.json")
@@ -64,7 +67,7 @@ awk -v r="$rm_" 'BEGIN {printf "   median of per-pair ratios flushcheck/C = %.3f
 # The same loops on tmpfs, where no device is involved: what is left is each side's own overhead per round.
 : > "$work/tc"; : > "$work/tj"
 for ((i = 1; i <= 3; i++)); do
-    "$work/overwrite-fdatasync" "$shm" "$rounds" >> "$work/tc"
+    c_loop "$shm" "$rounds" >> "$work/tc"
     java -jar "$jar" --json --quiet --always-probe --modes overwrite-fdatasync --rounds "$rounds" "$shm" > "$work/run.json"
     json_num p50Micros "$work/run.json" >> "$work/tj"
 done
