@@ -35,31 +35,10 @@ class PreallocatedLayoutTests {
     }
 
     /** The real calls, looking at the synced file on disk through the process's descriptor at every fdatasync. */
-    private static final class Watching implements SyncCalls {
-        private final SyncCalls real = NativeSyncCalls.load();
+    private static final class Watching extends ForwardingSyncCalls {
         final List<AtSync> seen = new ArrayList<>();
         final List<Long> writes = new ArrayList<>();
         Boolean preallocated;
-
-        @Override
-        public int createExclusive(String path, boolean dsync) {
-            return real.createExclusive(path, dsync);
-        }
-
-        @Override
-        public int openDirectory(String path) {
-            return real.openDirectory(path);
-        }
-
-        @Override
-        public int createExclusiveAt(int dirFd, String name, String shown, boolean dsync) {
-            return real.createExclusiveAt(dirFd, name, shown, dsync);
-        }
-
-        @Override
-        public boolean unlinkAt(int dirFd, String name, String shown) {
-            return real.unlinkAt(dirFd, name, shown);
-        }
 
         @Override
         public boolean preallocate(int fd, long length) {
@@ -68,19 +47,9 @@ class PreallocatedLayoutTests {
         }
 
         @Override
-        public long pwrite(int fd, Pointer buffer, long count, long offset) {
-            return real.pwrite(fd, buffer, count, offset);
-        }
-
-        @Override
         public long write(int fd, Pointer buffer, long count) {
             writes.add(count);
             return real.write(fd, buffer, count);
-        }
-
-        @Override
-        public void fsync(int fd) {
-            real.fsync(fd);
         }
 
         @Override
@@ -96,21 +65,6 @@ class PreallocatedLayoutTests {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        }
-
-        @Override
-        public void fullFsync(int fd) {
-            real.fullFsync(fd);
-        }
-
-        @Override
-        public void barrierFsync(int fd) {
-            real.barrierFsync(fd);
-        }
-
-        @Override
-        public void close(int fd) {
-            real.close(fd);
         }
     }
 

@@ -24,19 +24,13 @@ class SplitLatencyTests {
     Path dir;
 
     /** Real calls, each write and sync held up by a spin of known length. */
-    private static final class Slowed implements SyncCalls {
-        private final SyncCalls real = NativeSyncCalls.load();
+    private static final class Slowed extends ForwardingSyncCalls {
 
         private static void spin(long nanos) {
             long end = System.nanoTime() + nanos;
             while (System.nanoTime() < end) {
                 Thread.onSpinWait();
             }
-        }
-
-        @Override
-        public int createExclusive(String path, boolean dsync) {
-            return real.createExclusive(path, dsync);
         }
 
         @Override
@@ -61,21 +55,6 @@ class SplitLatencyTests {
         public void fdatasync(int fd) {
             spin(SYNC_EXTRA_NANOS);
             real.fdatasync(fd);
-        }
-
-        @Override
-        public void fullFsync(int fd) {
-            real.fullFsync(fd);
-        }
-
-        @Override
-        public void barrierFsync(int fd) {
-            real.barrierFsync(fd);
-        }
-
-        @Override
-        public void close(int fd) {
-            real.close(fd);
         }
     }
 
