@@ -1,7 +1,6 @@
 package io.flushcheck.guest;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -13,27 +12,69 @@ import org.apiguardian.api.API;
 import org.testcontainers.images.builder.ImageFromDockerfile;
 
 /**
- * A guest image with a JRE, built from a Dockerfile in {@code container-images/<id>/} (carried in the
- * jar under {@code io/flushcheck/guest/images/}) through Testcontainers' {@link ImageFromDockerfile}.
- * The image keeps its stable name and is never deleted, so the Docker layer cache turns every build after
- * the first into a cache hit of about a second. It starts FROM the base image {@value #BASE_IMAGE_KEY}
- * names (a system property; default {@value #DEFAULT_BASE_IMAGE}), which must exist on the engine.
+ * A guest image with a JRE, built from a Dockerfile in {@code container-images/<dockerfileDir>/} (carried in the
+ * jar under {@code io/flushcheck/guest/images/}) through Testcontainers' {@link ImageFromDockerfile}, FROM its
+ * {@link GuestBase}, which must be on the engine. The image keeps its stable name and is never deleted, so the Docker
+ * layer cache turns every build after the first into a cache hit of about a second. The build records the JRE's
+ * Java release in the image ({@link ImageJavaRelease}). Which image the guests run in unless a suite names one is
+ * {@link GuestImageChoice}'s choice.
  *
- * @param id        the directory under container-images/ and the first part of environment names
- * @param imageName the stable local tag
+ * @param id            the first part of environment names ({@code debian-bookworm-jre17/overlay})
+ * @param imageName     the stable local tag
+ * @param dockerfileDir the directory under container-images/ of its Dockerfile
+ * @param base          the image it starts FROM, and why that one
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-public record GuestImage(String id, String imageName) {
+public record GuestImage(String id, String imageName, String dockerfileDir, GuestBase base) {
 
-    /** The system property naming the Debian bookworm image the guests start FROM. */
+    /** The system property naming an image with a JRE (or a Debian image, whose JRE apt installs) to start FROM. */
     public static final String BASE_IMAGE_KEY = "flushcheck.guest.baseImage";
 
-    /** The base image's default name: tag {@code debian:bookworm-slim} (or a debootstrap import) as this. */
-    public static final String DEFAULT_BASE_IMAGE = "flushcheck/debian-bookworm-base:1";
+    /** The base made by {@code container-images/prepare.sh}: Debian bookworm, pulled or bootstrapped locally. */
+    public static final String LOCAL_BASE_IMAGE = "flushcheck/debian-bookworm-base:1";
 
-    /** Debian bookworm (debootstrap'ed or pulled) with {@code openjdk-17-jre-headless}. */
-    public static final GuestImage DEBIAN_BOOKWORM_JRE17 =
-            new GuestImage("debian-bookworm-jre17", "flushcheck/guest-debian-bookworm-jre17:1");
+    /** The Java release of the JRE that {@link #localBootstrap} installs (Debian bookworm's OpenJDK). */
+    static final int LOCAL_JAVA_RELEASE = 17;
+
+    /** Debian bookworm ({@link #LOCAL_BASE_IMAGE}) with {@code openjdk-17-jre-headless}. */
+    public static final GuestImage DEBIAN_BOOKWORM_JRE17 = localBootstrap("named by the suite");
+
+    public GuestImage {
+        if (base == null) {
+            throw new IllegalArgumentException("a guest image needs a base");
+        }
+    }
+
+    /** The local bootstrap's guest: {@link #LOCAL_BASE_IMAGE} with Debian's OpenJDK 17 from apt. */
+    public static GuestImage localBootstrap(String why) {
+        return new GuestImage("debian-bookworm-jre17", "flushcheck/guest-debian-bookworm-jre17:1", "debian-bookworm-jre17",
+                new GuestBase(LOCAL_BASE_IMAGE, why));
+    }
+
+    /** No image to build here, for {@code why}: its environments are not available ({@link GuestEnvironment}). */
+    static GuestImage unavailable(String why) {
+        GuestImage local = DEBIAN_BOOKWORM_JRE17;
+        return new GuestImage(local.id(), local.imageName(), local.dockerfileDir(), GuestBase.none(why));
+    }
+
+    /**
+     * A guest FROM an image that has a JRE (as {@code eclipse-temurin:21-jre}), or a Debian or Ubuntu image without one,
+     * into which apt installs the distribution's default JRE.
+     *
+     * @param id the first part of environment names, letters, digits, dots and hyphens
+     */
+    public static GuestImage fromImage(String id, String baseImage, String why) {
+        if (!id.matches("[a-z0-9][a-z0-9.-]{0,99}")) {
+            throw new IllegalArgumentException("guest image id " + id + ": use 1 to 100 lower-case letters, digits, dots"
+                    + " and hyphens");
+        }
+        return new GuestImage(id, "flushcheck/guest-" + id + ":1", "from-image", new GuestBase(baseImage, why));
+    }
+
+    /** The image, its base and why, for messages: {@code flushcheck/guest-...:1 FROM base (why)}. */
+    public String describe() {
+        return imageName + " FROM " + base;
+    }
 
     /**
      * One build per image and JVM, shared by every environment that needs it: a build that is slow or
@@ -46,13 +87,9 @@ public record GuestImage(String id, String imageName) {
     private record Build(FutureTask<String> task, long startNanos) {
     }
 
-    public static List<GuestImage> defaults() {
-        return List.of(DEBIAN_BOOKWORM_JRE17);
-    }
-
     /** The Dockerfile as a classpath resource. */
     public String dockerfileResource() {
-        return "io/flushcheck/guest/images/" + id + "/Dockerfile";
+        return "io/flushcheck/guest/images/" + dockerfileDir + "/Dockerfile";
     }
 
     /** How long a build may take: the first one installs a JRE with apt, about 4 minutes here. */
@@ -84,13 +121,16 @@ public record GuestImage(String id, String imageName) {
     }
 
     private Build start(Consumer<String> progress) {
-        progress.accept("building image " + imageName + " from " + dockerfileResource());
+        progress.accept("building image " + imageName + " from " + dockerfileResource() + " FROM " + base);
         if (GuestImage.class.getClassLoader().getResource(dockerfileResource()) == null) {
             throw new IllegalStateException("no Dockerfile at " + dockerfileResource() + " on the classpath");
         }
+        if (!base.found()) {
+            throw new IllegalStateException("no base image for " + imageName + ": " + base.why());
+        }
         ImageFromDockerfile image = new ImageFromDockerfile(imageName, false)
                 .withFileFromClasspath("Dockerfile", dockerfileResource())
-                .withBuildArg("BASE_IMAGE", baseImage())
+                .withBuildArg("BASE_IMAGE", base.image())
                 // Host networking: apt inside the build needs no bridge/NAT setup on the engine.
                 .withBuildImageCmdModifier(cmd -> cmd.withNetworkMode("host").withPull(false));
         // Our own thread rather than the future's get(timeout): that one starts a new wait per call, and
@@ -119,27 +159,22 @@ public record GuestImage(String id, String imageName) {
                         throw new IllegalStateException(String.format("guest image %s is still building after %.0f s "
                                 + "(limit %d s); the engine may go on with it: see `docker ps` and `docker image ls`, "
                                 + "or build it by hand with `docker build --network host -t %s container-images/%s`",
-                                imageName, seconds(b), timeout.toSeconds(), imageName, id));
+                                imageName, seconds(b), timeout.toSeconds(), imageName, dockerfileDir));
                     }
                     progress.accept(String.format("still building image %s (%.0f s)", imageName, seconds(b)));
                 }
             }
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
-            throw new IllegalStateException("cannot build guest image " + imageName + (cause instanceof RuntimeException
-                    ? " (does the base image " + baseImage() + " exist? make it with `docker pull debian:bookworm-slim &&"
-                    + " docker tag debian:bookworm-slim " + baseImage() + "`, or name another with -D" + BASE_IMAGE_KEY + "=IMAGE): "
-                    : ": ") + rootMessage(cause), cause);
+            throw new IllegalStateException("cannot build guest image " + imageName + " FROM " + base + (cause
+                    instanceof RuntimeException ? " (is the base image on the engine? name another with -D" + BASE_IMAGE_KEY
+                    + "=IMAGE, or make " + LOCAL_BASE_IMAGE + " with container-images/prepare.sh): " : ": ")
+                    + rootMessage(cause), cause);
         } catch (InterruptedException e) {
             // The build goes on for the other callers; this one stops waiting.
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for guest image " + imageName, e);
         }
-    }
-
-    /** The base image the guests start FROM: the {@value #BASE_IMAGE_KEY} property, else {@value #DEFAULT_BASE_IMAGE}. */
-    public static String baseImage() {
-        return System.getProperty(BASE_IMAGE_KEY, DEFAULT_BASE_IMAGE);
     }
 
     private static double seconds(Build b) {
