@@ -104,12 +104,17 @@ public record GuestImage(String id, String imageName, String dockerfileDir, Gues
      * @throws IllegalStateException when the build fails, or has run for 20 minutes, with Docker's reason
      */
     public String build(Consumer<String> progress) {
-        Build b = BUILDS.computeIfAbsent(imageName, name -> start(progress));
+        if (!base.found()) {
+            throw new IllegalStateException("no base image for " + imageName + ": " + base.why());
+        }
+        // By name and base: the same name FROM another base is another image.
+        String key = imageName + " FROM " + base.image();
+        Build b = BUILDS.computeIfAbsent(key, k -> start(progress));
         try {
             return await(b, progress, BUILD_TIMEOUT, PROGRESS_EVERY);
         } catch (IllegalStateException e) {
             if (b.task().isDone()) {
-                BUILDS.remove(imageName, b); // it failed: let the next caller try again
+                BUILDS.remove(key, b); // it failed: let the next caller try again
             }
             throw e; // still running past the limit: later callers fail at once with the same reason
         }
