@@ -2,8 +2,10 @@ package io.flushcheck.guest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.github.dockerjava.api.DockerClient;
+import io.flushcheck.MissingTool;
 import io.flushcheck.testing.SystemProperties;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -14,6 +16,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.opentest4j.AssertionFailedError;
+import org.opentest4j.TestAbortedException;
 import org.testcontainers.DockerClientFactory;
 
 /** The guests' image chosen on the real engine, its Java read from the real image, and classes it cannot load refused. */
@@ -38,8 +42,9 @@ class GuestImageChoiceEngineTests {
         assertThat(g.id()).isEqualTo("debian-bookworm-jre17");
         assertThat(g.base().why()).isEqualTo("the local bootstrap image is on the engine, and its guest's Java 17 loads "
                 + "classes of Java 17");
-        assertThat(progress).containsExactly("guest image flushcheck/guest-debian-bookworm-jre17:1 FROM "
-                + GuestImage.LOCAL_BASE_IMAGE + " (" + g.base().why() + ")");
+        assertThat(g.imageName()).matches("flushcheck/guest-debian-bookworm-jre17:[0-9a-f]{12}");
+        assertThat(progress).containsExactly("guest image " + g.imageName() + " FROM " + GuestImage.LOCAL_BASE_IMAGE
+                + " (" + g.base().why() + ")");
     }
 
     @Test
@@ -69,7 +74,7 @@ class GuestImageChoiceEngineTests {
             assertThatThrownBy(() -> new GuestRunner(progress::add).run(GuestEnvironment.guest(g, MountKind.TMPFS), request))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessage("debian-bookworm-jre17/tmpfs: the test classes are Java 21 (class file 65, as Newer); the"
-                            + " guest image's JRE is Java 17 (flushcheck/guest-debian-bookworm-jre17:1 FROM "
+                            + " guest image's JRE is Java 17 (" + g.imageName() + " FROM "
                             + GuestImage.LOCAL_BASE_IMAGE + " (the local bootstrap image is on the engine, and"
                             + " eclipse-temurin:21-jre is not: flushcheck.guest.pull-seconds is 0)): set"
                             + " flushcheck.guest.baseImage to an image with Java 21 or later (such as"
@@ -96,11 +101,13 @@ class GuestImageChoiceEngineTests {
 
         assertThat(o.ok()).as(o.failureReason()).isTrue();
         assertThat(o.count(TestOutcome.Status.SUCCESSFUL)).isEqualTo(1);
-        assertThat(o.name()).isEqualTo("flushcheck-guest-debian-bookworm-jre17-1/tmpfs");
-        assertThat(o.log()).startsWith("flushcheck: image flushcheck/guest-flushcheck-guest-debian-bookworm-jre17-1:1 FROM "
-                + withJre + " (flushcheck.guest.baseImage names it), Java 17\n");
-        assertThat(progress).anyMatch(m -> m.startsWith(o.name() + ": starting a container of image "
-                + "flushcheck/guest-flushcheck-guest-debian-bookworm-jre17-1:1 FROM " + withJre));
+        String id = withJre.replace('/', '-').replace(':', '-');
+        assertThat(o.name()).isEqualTo(id + "/tmpfs");
+        assertThat(g.imageName()).startsWith("flushcheck/guest-" + id + ":");
+        assertThat(o.log()).startsWith("flushcheck: image " + g.imageName() + " FROM " + withJre
+                + " (flushcheck.guest.baseImage names it), Java 17\n");
+        assertThat(progress).anyMatch(m -> m.startsWith(o.name() + ": starting a container of image " + g.imageName()
+                + " FROM " + withJre));
     }
 
     @Test
@@ -118,6 +125,17 @@ class GuestImageChoiceEngineTests {
         assertThat(progress).first().asString().startsWith("pulling " + image + " (at most 60 s;");
         assertThat(engine.pull(image, Duration.ofSeconds(60), progress::add))
                 .isEqualTo(why + " (an earlier attempt in this JVM)");
+    }
+
+    @Test
+    void aGuestWithNoImageToStartFromIsNotAvailableHereSayingWhy() {
+        GuestTesting.requireDockerAndBaseImage();
+        GuestEnvironment env = GuestEnvironment.guest(GuestImage.unavailable("nothing on the engine"), MountKind.TMPFS);
+
+        assertThatThrownBy(env::requireAvailable).isInstanceOf(TestAbortedException.class)
+                .hasMessage("debian-bookworm-jre17/tmpfs has no image to start FROM: nothing on the engine");
+        assertThat(SystemProperties.with(MissingTool.KEY, "fail", () -> catchThrowable(env::requireAvailable)))
+                .isInstanceOf(AssertionFailedError.class).hasMessageContaining("nothing on the engine");
     }
 
     @Test

@@ -82,7 +82,7 @@ class GuestImageChoiceTests {
         GuestImage g = choose(17, null, LIMIT, store);
 
         assertThat(g.id()).isEqualTo("temurin-17-jre");
-        assertThat(g.imageName()).isEqualTo("flushcheck/guest-temurin-17-jre:1");
+        assertThat(g.imageName()).matches("flushcheck/guest-temurin-17-jre:[0-9a-f]{12}");
         assertThat(g.dockerfileDir()).isEqualTo("from-image");
         assertThat(g.base()).isEqualTo(new GuestBase("eclipse-temurin:17-jre", "pulled eclipse-temurin:17-jre (no local "
                 + "bootstrap " + LOCAL + ")"));
@@ -132,7 +132,7 @@ class GuestImageChoiceTests {
                 .contains("the pull failed after 0.0 s: no such host").contains("container-images/prepare.sh")
                 .contains("-Dflushcheck.guest.baseImage=IMAGE");
         assertThatThrownBy(() -> g.build(m -> { })).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("no base image for flushcheck/guest-debian-bookworm-jre17:1");
+                .hasMessageContaining("no base image for flushcheck/guest-debian-bookworm-jre17:");
     }
 
     @Test
@@ -147,6 +147,18 @@ class GuestImageChoiceTests {
                 "flushcheck.guest.baseImage names it, pulled"));
         assertThat(choose(17, "gone:1", LIMIT, store).base().why()).isEqualTo("flushcheck.guest.baseImage names it; it"
                 + " is not on the engine, and not pulled: the pull failed after 0.0 s: no such host");
+    }
+
+    @Test
+    void anImageIsNamedAfterItsDockerfileAndItsBaseSoThatAnotherOfEitherIsAnotherImage() {
+        GuestImage a = GuestImage.fromImage("x", "eclipse-temurin:21-jre", "why");
+        GuestImage sameButWhy = GuestImage.fromImage("x", "eclipse-temurin:21-jre", "another reason");
+        GuestImage otherBase = GuestImage.fromImage("x", "eclipse-temurin:25-jre", "why");
+
+        assertThat(a.imageName()).matches("flushcheck/guest-x:[0-9a-f]{12}").isEqualTo(sameButWhy.imageName())
+                .isNotEqualTo(otherBase.imageName());
+        assertThat(GuestImage.localBootstrap("why").imageName()).as("another Dockerfile")
+                .isNotEqualTo(GuestImage.fromImage("debian-bookworm-jre17", GuestImage.LOCAL_BASE_IMAGE, "why").imageName());
     }
 
     @Test
