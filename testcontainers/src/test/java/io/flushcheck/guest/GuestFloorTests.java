@@ -3,11 +3,13 @@ package io.flushcheck.guest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flushcheck.JunitFloor;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.testcontainers.DockerClientFactory;
 
 /** The floors of the guest suites: the refusals' words, and the versions this build runs on, which pass. */
+@Tag("junit-api") // reads the launcher's version: runs on JUnit 6 and on the floors too (RerunOnJunit6Tests)
 class GuestFloorTests {
 
     @Test
