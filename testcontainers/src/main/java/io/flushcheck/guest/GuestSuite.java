@@ -25,6 +25,9 @@ import org.opentest4j.AssertionFailedError;
  * }
  * }</pre>
  *
+ * <p>The containers run the image {@link GuestImageChoice} chooses for the classes' Java release (printed with why),
+ * unless {@link #images} names others; a JUnit or Testcontainers below flushcheck's floor is refused first.
+ *
  * <p>The classes run with {@code java.io.tmpdir} on the environment's data directory, so {@code @TempDir}
  * lands on the mount under test; {@link GuestMain#DATA_DIR_PROPERTY} and {@link GuestMain#ENVIRONMENT_PROPERTY}
  * name it. Where a place cannot run (no Docker engine, no QEMU) its test aborts with the reason, or fails with
