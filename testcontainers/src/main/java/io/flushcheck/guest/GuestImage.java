@@ -100,7 +100,7 @@ public record GuestImage(String id, String dockerfileDir, GuestBase base) {
         }
     }
 
-    /** The image, its base and why, for messages: {@code flushcheck/guest-...:1 FROM base (why)}. */
+    /** The image, its base and why, for messages: {@code flushcheck/guest-<id>:<tag> FROM base (why)}. */
     public String describe() {
         return imageName() + " FROM " + base;
     }
