@@ -56,8 +56,11 @@ public final class JunitFloor {
         }
     }
 
-    /** Why these versions of JUnit Jupiter and the JUnit Platform are too old, or null when they are not. */
-    static String refusalFor(String jupiter, String platform) {
+    /**
+     * Why these versions of JUnit Jupiter and the JUnit Platform are too old, or null when they are not (or are
+     * unknown: null).
+     */
+    public static String refusalFor(String jupiter, String platform) {
         if (below(jupiter, JUPITER)) {
             return "flushcheck needs JUnit Jupiter " + JUPITER + " or later (or JUnit 6), but the test class path has"
                     + " junit-jupiter-api " + jupiter + ": manage JUnit's versions with org.junit:junit-bom " + JUPITER
@@ -73,9 +76,9 @@ public final class JunitFloor {
 
     /**
      * Whether {@code version}'s major and minor numbers come before {@code floor}'s; false for a version that does
-     * not start with them (unknown, so not refused).
+     * not start with them (unknown, so not refused). For any library's floor, as Testcontainers'.
      */
-    static boolean below(String version, String floor) {
+    public static boolean below(String version, String floor) {
         int[] v = majorMinor(version);
         int[] f = majorMinor(floor);
         if (v == null || f == null) {
@@ -103,7 +106,7 @@ public final class JunitFloor {
     }
 
     /** The Implementation-Version of the jar a class came from, or null. */
-    private static String version(Class<?> c) {
+    public static String version(Class<?> c) {
         Package p = c.getPackage();
         return p == null ? null : p.getImplementationVersion();
     }

@@ -5,6 +5,7 @@ import io.flushcheck.Flushcheck;
 import io.flushcheck.guest.GuestComparison;
 import io.flushcheck.guest.GuestEnvironment;
 import io.flushcheck.guest.GuestImage;
+import io.flushcheck.guest.GuestImageChoice;
 import io.flushcheck.guest.GuestOutcome;
 import io.flushcheck.guest.GuestRequest;
 import io.flushcheck.guest.GuestRunner;
@@ -99,17 +100,28 @@ final class GuestsCommand implements Job {
         GuestRunner runner = new GuestRunner(progress);
         if (!GuestRunner.dockerAvailable()) {
             err.println("flushcheck guests: no Docker engine answers: install and start one (Debian: apt-get install "
-                    + "docker.io), or set DOCKER_HOST; the guests start FROM the image " + GuestImage.baseImage()
-                    + ", which must be on the engine (or name another with -D" + GuestImage.BASE_IMAGE_KEY + "=IMAGE)");
+                    + "docker.io), or set DOCKER_HOST");
+            return ExitCodes.INTERNAL;
+        }
+        GuestImage image;
+        try {
+            image = GuestImageChoice.forTestClasses(List.of(), progress);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        // A line of its own, kept on a terminal too: which image the guests run in, and why that one.
+        if (!quiet) {
+            err.println("flushcheck guests: guest image " + Escape.of(image.describe()));
+        }
+        if (!image.base().found()) {
+            err.println("flushcheck guests: no guest image: " + Escape.of(image.base().why()));
             return ExitCodes.INTERNAL;
         }
         GuestRequest request = GuestRequest.probeOnly(rounds).withModes(modes).withHostDir(hostDir);
         List<GuestEnvironment> envs = new ArrayList<>();
         envs.add(GuestEnvironment.host());
-        for (GuestImage image : GuestImage.defaults()) {
-            for (MountKind m : mounts) {
-                envs.add(GuestEnvironment.guest(image, m));
-            }
+        for (MountKind m : mounts) {
+            envs.add(GuestEnvironment.guest(image, m));
         }
         List<ResultData> results = new ArrayList<>();
         Map<String, String> failures = new LinkedHashMap<>(); // environment -> why

@@ -22,7 +22,8 @@ import org.testcontainers.utility.DockerImageName;
  * data directory on the environment's kind of mount (overlay root, bind mount, named volume, tmpfs), this
  * JVM's class path copied in (so a remote Docker host works too, except for bind mounts, whose source is a
  * directory of this machine; {@link ClasspathArchive}), then {@link GuestMain} run in it under {@code timeout(1)} and its result file
- * copied out. The container, the volume and the bind directory are removed when it ends, failed or not.
+ * copied out. The container, the volume and the bind directory are removed when it ends, failed or not. Before
+ * any container starts, the image's JRE is checked against the classes' Java release ({@link ClassesRelease}).
  */
 final class ContainerRun {
 
@@ -34,11 +35,19 @@ final class ContainerRun {
 
     static RunOutput run(GuestEnvironment env, GuestRequest request, Consumer<String> progress) throws IOException {
         String image = env.image().build(progress);
+        DockerClient docker = DockerClientFactory.instance().client();
+        List<Path> classpath = Classpath.current();
+        int java = ImageJavaRelease.of(docker, image);
+        String refusal = ClassesRelease.of(request.testClasses(), classpath, loader()).refusal(java,
+                env.image().describe());
+        if (refusal != null) {
+            throw new IllegalStateException(env.name() + ": " + refusal);
+        }
+        String about = "image " + env.image().describe() + ", Java " + java;
         MountKind mount = env.mount();
         String dataDir = mount.containerPath();
         Path bindDir = null;
         String volume = null;
-        DockerClient docker = DockerClientFactory.instance().client();
         try (GenericContainer<?> c = new GenericContainer<>(DockerImageName.parse(image))) {
             c.withCommand("sleep", "infinity")
                     .withEnv("FLUSHCHECK_GUEST_ENVIRONMENT", env.name())
@@ -67,8 +76,7 @@ final class ContainerRun {
                 case TMPFS -> c.withTmpFs(Map.of(dataDir, "rw,exec,size=512m"));
                 default -> throw new IllegalStateException(mount.toString());
             }
-            List<Path> classpath = Classpath.current();
-            progress.accept(env.name() + ": starting a container of " + image + " (" + classpath.size()
+            progress.accept(env.name() + ": starting a container of " + about + " (" + classpath.size()
                     + " classpath entries copied in), data on " + mount.id() + " at " + dataDir);
             c.start();
             List<String> cp = ClasspathArchive.copy(docker, c.getContainerId(), CP_DIR, classpath);
@@ -91,7 +99,8 @@ final class ContainerRun {
                 }
                 String why = r.getExitCode() == 124 ? "\nflushcheck: the guest run did not end within "
                         + GuestRunner.TIMEOUT_MINUTES + " minutes" : "";
-                return new RunOutput(json, r.getExitCode(), r.getStdout() + r.getStderr() + why);
+                return new RunOutput(json, r.getExitCode(), "flushcheck: " + about + "\n" + r.getStdout() + r.getStderr()
+                        + why);
             } finally {
                 if (mount == MountKind.BIND) {
                     // The guest wrote as its root; empty the directory from inside so the host can remove it.
@@ -114,6 +123,11 @@ final class ContainerRun {
                 Trees.delete(bindDir);
             }
         }
+    }
+
+    private static ClassLoader loader() {
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        return context != null ? context : ContainerRun.class.getClassLoader();
     }
 
     private static ExecResult exec(GenericContainer<?> c, String... cmd) throws IOException {

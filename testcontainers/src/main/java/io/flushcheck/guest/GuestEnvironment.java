@@ -38,16 +38,20 @@ public record GuestEnvironment(GuestImage image, MountKind mount) implements Gue
         return isHost() ? HOST : image.id() + "/" + mount.id();
     }
 
-    /** The host needs nothing; a container needs a Docker engine with the guests' base image. */
+    /** The host needs nothing; a container needs a Docker engine and an image to start FROM ({@link GuestImageChoice}). */
     @Override
     public void requireAvailable() {
-        if (isHost() || GuestRunner.dockerAvailable()) {
+        if (isHost()) {
             return;
         }
-        GuestPlace.notHere(name() + " needs a Docker engine and none answers (install and start one, or set "
-                + "DOCKER_HOST; the guests start FROM the image " + GuestImage.baseImage() + ", which must be on the engine, "
-                + "or name another with -D" + GuestImage.BASE_IMAGE_KEY + "=IMAGE; where the machine is itself a container "
-                + "set TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=localhost)");
+        if (!GuestRunner.dockerAvailable()) {
+            GuestPlace.notHere(name() + " needs a Docker engine and none answers (install and start one, or set "
+                    + "DOCKER_HOST; where the machine is itself a container set TESTCONTAINERS_RYUK_DISABLED=true "
+                    + "TESTCONTAINERS_HOST_OVERRIDE=localhost)");
+        }
+        if (!image.base().found()) {
+            GuestPlace.notHere(name() + " has no image to start FROM: " + image.base().why());
+        }
     }
 
     @Override

@@ -34,6 +34,9 @@ import org.apiguardian.api.API;
  * writes everything as one JSON document the host reads back ({@code GuestProtocol}: the environment, the
  * data directory, the Java version, the results, each test's outcome, a summary and the errors).
  *
+ * <p>On a JUnit older than flushcheck's floor ({@link GuestFloor}) no test runs, and the document's one error names
+ * the version found and the one needed.
+ *
  * <p>{@code java.io.tmpdir} is set to the data directory by the host, so {@code @TempDir} and temp
  * files of the tests land on the mount under test. Exit code 0 whenever the document was written
  * (test failures are data, not an exit code), 2 for bad usage.
@@ -106,7 +109,12 @@ public final class GuestMain {
                 errors.add("probe of " + data + " failed: " + e);
             }
         }
-        List<TestOutcome> tests = classes.isEmpty() ? List.of() : runTests(classes, errors);
+        // Below JUnit's floor the launcher may fail anywhere; one message naming both versions says why instead.
+        String floor = classes.isEmpty() ? null : GuestFloor.junitRefusal();
+        if (floor != null) {
+            errors.add(floor);
+        }
+        List<TestOutcome> tests = classes.isEmpty() || floor != null ? List.of() : runTests(classes, errors);
         GuestProtocol doc = new GuestProtocol(environment, data.toString(), System.getProperty("java.version"), results,
                 tests, errors);
         try {

@@ -25,6 +25,9 @@ import org.opentest4j.AssertionFailedError;
  * }
  * }</pre>
  *
+ * <p>The containers run the image {@link GuestImageChoice} chooses for the classes' Java release (printed with why),
+ * unless {@link #images} names others; a JUnit or Testcontainers below flushcheck's floor is refused first.
+ *
  * <p>The classes run with {@code java.io.tmpdir} on the environment's data directory, so {@code @TempDir}
  * lands on the mount under test; {@link GuestMain#DATA_DIR_PROPERTY} and {@link GuestMain#ENVIRONMENT_PROPERTY}
  * name it. Where a place cannot run (no Docker engine, no QEMU) its test aborts with the reason, or fails with
@@ -35,7 +38,8 @@ import org.opentest4j.AssertionFailedError;
 public final class GuestSuite {
 
     private final List<String> classes;
-    private List<GuestImage> images = GuestImage.defaults();
+    /** Null: the one {@link GuestImageChoice} chooses for the classes. */
+    private List<GuestImage> images;
     private List<MountKind> mounts = List.of(MountKind.values());
     private List<GuestPlace> others = List.of();
     private boolean host = true;
@@ -57,6 +61,7 @@ public final class GuestSuite {
         return new GuestSuite(List.of(testClassNames));
     }
 
+    /** The images to run in, in place of the one {@link GuestImageChoice} chooses; none runs no containers. */
     public GuestSuite images(GuestImage... i) {
         this.images = List.of(i);
         return this;
@@ -101,13 +106,21 @@ public final class GuestSuite {
         return this;
     }
 
-    /** The places in the order they run: the host, each image on each mount, then {@link #also}'s. */
+    /**
+     * The places in the order they run: the host, each image on each mount, then {@link #also}'s. Without
+     * {@link #images}, this chooses the image ({@link GuestImageChoice}) and says which and why.
+     */
     public List<GuestPlace> environments() {
         List<GuestPlace> envs = new ArrayList<>();
         if (host) {
             envs.add(GuestEnvironment.host());
         }
-        for (GuestImage i : images) {
+        List<GuestImage> chosen = images;
+        if (chosen == null && !mounts.isEmpty()) {
+            chosen = List.of(GuestRunner.dockerAvailable() ? GuestImageChoice.forTestClasses(classes, progress)
+                    : GuestImage.unavailable("no Docker engine answers"));
+        }
+        for (GuestImage i : chosen == null ? List.<GuestImage>of() : chosen) {
             for (MountKind m : mounts) {
                 envs.add(GuestEnvironment.guest(i, m));
             }
@@ -116,14 +129,29 @@ public final class GuestSuite {
         return envs;
     }
 
+    /** Refuses a JUnit, or for containers a Testcontainers, below the floor ({@link GuestFloor}). */
+    private void requireFloor() {
+        boolean containers = !mounts.isEmpty() && (images == null || !images.isEmpty());
+        String why = GuestFloor.suiteRefusal(containers);
+        if (why != null) {
+            throw new IllegalStateException(why);
+        }
+    }
+
     GuestRequest request() {
         GuestRequest r = new GuestRequest(classes, false, false, rounds,
                 io.flushcheck.probe.ProbePlan.verification().modes(), hostDir);
         return probe ? r.withProbe(true, rounds) : r;
     }
 
-    /** Runs every environment now, in order. */
+    /**
+     * Runs every environment now, in order.
+     *
+     * @throws IllegalStateException when the JUnit or Testcontainers on the class path is older than flushcheck's
+     *     floor, naming the version found and the one needed
+     */
     public List<GuestOutcome> run() {
+        requireFloor();
         GuestRunner runner = new GuestRunner(progress);
         List<GuestOutcome> out = new ArrayList<>();
         for (GuestPlace e : environments()) {
@@ -142,6 +170,7 @@ public final class GuestSuite {
         if (System.getProperty(GuestMain.ENVIRONMENT_PROPERTY) != null) {
             return Stream.empty();
         }
+        requireFloor();
         GuestRunner runner = new GuestRunner(progress);
         GuestRequest request = request();
         List<ResultData> results = new ArrayList<>();

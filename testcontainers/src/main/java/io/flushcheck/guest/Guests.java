@@ -16,7 +16,8 @@ import org.junit.jupiter.api.DynamicTest;
  * }</pre>
  *
  * yields {@code host}, {@code debian-bookworm-jre17/overlay}, {@code .../bind}, {@code .../volume},
- * {@code .../tmpfs}; see {@link GuestSuite} for choosing images and mounts.
+ * {@code .../tmpfs} (named after the image {@link GuestImageChoice} chooses: {@code temurin-21-jre/overlay}, ...); see
+ * {@link GuestSuite} for choosing images and mounts.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class Guests {

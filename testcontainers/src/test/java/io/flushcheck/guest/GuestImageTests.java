@@ -22,8 +22,8 @@ class GuestImageTests {
         assertThatThrownBy(() -> IMAGE.buildNow(progress::add, Duration.ofMillis(1), Duration.ofMillis(1)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("guest image " + IMAGE.imageName() + " is still building after ")
-                .hasMessageContaining("docker build --network host -t " + IMAGE.imageName()
-                        + " container-images/debian-bookworm-jre17");
+                .hasMessageContaining("docker build --network host --build-arg BASE_IMAGE=" + GuestImage.LOCAL_BASE_IMAGE
+                        + " -t " + IMAGE.imageName() + " container-images/debian-bookworm-jre17");
         assertThat(progress).first().asString().startsWith("building image " + IMAGE.imageName());
     }
 
