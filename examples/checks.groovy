@@ -22,19 +22,33 @@ report = { File basedir, String testClass, String suffix ->
     new XmlSlurper().parse(xml)
 }
 
-// The run on a disk: every test of every class passed, none skipped, on the JUnit and Testcontainers lines the
-// example's Spring Boot parent manages.
+// The run on a disk: every test of every class passed, on the JUnit and Testcontainers lines the example's Spring
+// Boot parent manages. None may be skipped where flushcheck.missing-tool=fail (CI): the tools are there. With
+// skip, the default, a class whose tool is missing here (root or FUSE, Docker) may be skipped, as elsewhere in
+// this build; it is named.
 diskRun = { File basedir, String junitLine, String testcontainersLine ->
+    boolean skipsAllowed = missingTool != 'fail'
+    def skippedClasses = []
     expectedTests.each { testClass, count ->
         def suite = report(basedir, testClass, null)
         def counts = "tests ${suite.@tests}, failures ${suite.@failures}, errors ${suite.@errors}, skipped ${suite.@skipped}"
+        int skipped = suite.@skipped.toInteger()
         check(suite.@tests.toInteger() == count && suite.@failures.toInteger() == 0 && suite.@errors.toInteger() == 0
-                && suite.@skipped.toInteger() == 0, "${testClass}: expected ${count} tests passed, none skipped; ${counts}")
+                && (skipped == 0 || skipsAllowed),
+                "${testClass}: expected ${count} tests passed, none skipped (flushcheck.missing-tool=${missingTool}); ${counts}")
+        if (skipped > 0) {
+            skippedClasses << testClass
+        }
         println "checks: ${testClass}: ${counts}"
     }
-    def containers = report(basedir, 'com.example.notes.NotesInContainersTest', null).testcase.'system-err'.text()
-    ['host: 1 tests, 1 succeeded', '/volume: 1 tests, 1 succeeded'].each {
-        check(containers.contains(it), "NotesInContainersTest's output does not say '${it}': ${containers}")
+    if (skippedClasses) {
+        println "checks: skipped in ${skippedClasses} (flushcheck.missing-tool=${missingTool}: each says what it lacks)"
+    }
+    if (!skippedClasses.contains('com.example.notes.NotesInContainersTest')) {
+        def containers = report(basedir, 'com.example.notes.NotesInContainersTest', null).testcase.'system-err'.text()
+        ['host: 1 tests, 1 succeeded', '/volume: 1 tests, 1 succeeded'].each {
+            check(containers.contains(it), "NotesInContainersTest's output does not say '${it}': ${containers}")
+        }
     }
     // Surefire reports the test JVM's properties once, with the first class that JVM ran.
     def classPath = expectedTests.keySet().collect { report(basedir, it, null).properties.property
