@@ -24,12 +24,15 @@ import org.junit.jupiter.api.TestFactory;
  * docs/**.md is preceded by {@code <!-- example: PATH#NAME -->} and equals the region between
  * {@code // tag::NAME[]} and {@code // end::NAME[]} in PATH (a test source of this build), with the tag lines
  * and the region's common indentation removed. An example typed into Markdown alone drifts from the API; one
- * taken from a test that runs cannot. Every relative link of those pages must name a file that exists (and a
+ * taken from a test that runs cannot. A {@code ```xml} block preceded by such a marker is checked the same way,
+ * against the region between {@code <!-- tag::NAME[] -->} and {@code <!-- end::NAME[] -->} of a file the build
+ * uses (an example project's pom). Every relative link of those pages must name a file that exists (and a
  * heading there, for a link with an anchor).
  */
 class DocumentedExamplesTests {
 
     private static final Pattern MARKER = Pattern.compile("<!-- example: (\\S+)#(\\S+) -->");
+    private static final Pattern TAG_LINE = Pattern.compile("(// (tag|end)::\\S+\\[\\])|(<!-- (tag|end)::\\S+\\[\\] -->)");
     private static final Pattern LINK = Pattern.compile("\\[[^\\]]*\\]\\(([^)\\s]+)\\)");
 
     /** The repository's root: the nearest directory above the working directory with README.md and docs/. */
@@ -92,6 +95,11 @@ class DocumentedExamplesTests {
     }
 
     static List<Block> javaBlocks(List<String> page) {
+        return blocks(page, "java");
+    }
+
+    /** The fenced blocks of a page whose info string is {@code language}. */
+    static List<Block> blocks(List<String> page, String language) {
         List<Block> blocks = new ArrayList<>();
         for (int i = 0; i < page.size(); i++) {
             String fence = page.get(i).strip();
@@ -102,7 +110,7 @@ class DocumentedExamplesTests {
             while (end < page.size() && !page.get(end).strip().equals("```")) {
                 end++;
             }
-            if (fence.substring(3).strip().equals("java")) {
+            if (fence.substring(3).strip().equals(language)) {
                 blocks.add(new Block(i, page.subList(i + 1, Math.min(end, page.size()))));
             }
             i = end;
@@ -113,10 +121,13 @@ class DocumentedExamplesTests {
     static List<String> examplesProblems(Path root, Path page) throws IOException {
         List<String> lines = Files.readAllLines(page);
         List<String> problems = new ArrayList<>();
-        for (Block block : javaBlocks(lines)) {
+        List<Block> checked = new ArrayList<>(javaBlocks(lines));
+        // XML (a pom's parts) is checked where a marker names its source; other XML blocks are left as written.
+        blocks(lines, "xml").stream().filter(b -> marker(lines, b).matches()).forEach(checked::add);
+        for (Block block : checked) {
             String where = "line " + (block.line() + 1);
-            Matcher m = block.line() > 0 ? MARKER.matcher(lines.get(block.line() - 1).strip()) : null;
-            if (m == null || !m.matches()) {
+            Matcher m = marker(lines, block);
+            if (!m.matches()) {
                 problems.add(where + ": a java block without <!-- example: PATH#NAME --> on the line before it");
                 continue;
             }
@@ -140,17 +151,24 @@ class DocumentedExamplesTests {
         return problems;
     }
 
-    /** The lines between the tags, without any tag lines inside (nested regions) and their common indentation. */
+    private static Matcher marker(List<String> lines, Block block) {
+        return MARKER.matcher(block.line() > 0 ? lines.get(block.line() - 1).strip() : "");
+    }
+
+    /**
+     * The lines between the tags ({@code // tag::NAME[]} in Java, {@code <!-- tag::NAME[] -->} in XML), without
+     * any tag lines inside (nested regions) and their common indentation.
+     */
     static List<String> region(List<String> source, String name) {
         int start = -1;
         for (int i = 0; i < source.size(); i++) {
             String s = source.get(i).strip();
-            if (s.equals("// tag::" + name + "[]")) {
+            if (isTag(s, "tag", name)) {
                 start = i;
-            } else if (s.equals("// end::" + name + "[]") && start >= 0) {
+            } else if (isTag(s, "end", name) && start >= 0) {
                 List<String> body = new ArrayList<>();
                 for (String line : source.subList(start + 1, i)) {
-                    if (!line.strip().matches("// (tag|end)::\\S+\\[\\]")) {
+                    if (!TAG_LINE.matcher(line.strip()).matches()) {
                         body.add(line);
                     }
                 }
@@ -158,6 +176,10 @@ class DocumentedExamplesTests {
             }
         }
         return null;
+    }
+
+    private static boolean isTag(String line, String kind, String name) {
+        return line.equals("// " + kind + "::" + name + "[]") || line.equals("<!-- " + kind + "::" + name + "[] -->");
     }
 
     private static List<String> trimmed(List<String> lines) {

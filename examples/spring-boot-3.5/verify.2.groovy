@@ -1,0 +1,3 @@
+// After the run on tmpfs (invoker.properties).
+evaluate(new File(checks))
+tmpfsRun(basedir)
