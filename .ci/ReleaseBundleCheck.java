@@ -23,10 +23,10 @@ import org.w3c.dom.Node;
 /**
  * What Maven Central requires of a release, checked on the directory the release profile deployed into (a Maven
  * repository's layout), before anything is uploaded. For every artifact published (io/flushcheck/ARTIFACT/VERSION):
- * the pom, without SNAPSHOT in any of its elements, whose effective model has a name, description, url, licenses, developers and
- * scm (those of the parent, not a module's variant of them); beside a jar, its sources and javadoc jars, with
- * sources and pages in them and a module name in its manifest; for every file, a signature that gpg verifies as
- * made by the expected key, and an .md5 and a .sha1 that match it. The artifacts published are exactly the
+ * the pom, without SNAPSHOT in any of its elements, whose effective model has a name, description, url, licenses,
+ * developers and scm (those of the parent, not a module's variant of them); beside a jar, its sources and javadoc
+ * jars, with sources and pages in them, and a module name in the jar's manifest; for every file, a signature that
+ * gpg verifies as made by the expected key, and an .md5 and a .sha1 that match it. The artifacts published are exactly the
  * parent, the bom and what the bom lists. Each problem is one line naming the file and what it lacks.
  *
  * <p>Usage: {@code java .ci/ReleaseBundleCheck.java STAGING VERSION EFFECTIVE_POMS FINGERPRINT}, where
@@ -168,8 +168,8 @@ public final class ReleaseBundleCheck {
         }
         for (String a : staged) {
             if (!listed.contains(a)) {
-                problems.add(a + ": staged, but " + BOM + " does not list it: list it there, or set maven.deploy.skip in"
-                        + " a module that is not published");
+                problems.add(a + ": staged, but " + BOM + " does not list it: list it there, or set maven.deploy.skip"
+                        + " in a module that is not published");
             }
         }
         for (String a : listed) {
@@ -313,8 +313,8 @@ public final class ReleaseBundleCheck {
 
     /** gpg --verify, and the signature's key is the one expected (gpg's VALIDSIG status line names it). */
     private void verify(Path file, Path asc, String fingerprint) throws IOException, InterruptedException {
-        Process gpg = new ProcessBuilder("gpg", "--batch", "--status-fd", "1", "--verify", asc.toString(), file.toString())
-                .redirectErrorStream(false).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process gpg = new ProcessBuilder("gpg", "--batch", "--status-fd", "1", "--verify", asc.toString(),
+                file.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         String status = new String(gpg.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!gpg.waitFor(60, TimeUnit.SECONDS)) {
             gpg.destroyForcibly();
@@ -325,7 +325,8 @@ public final class ReleaseBundleCheck {
         if (gpg.exitValue() != 0 || !valid) {
             String why = status.lines().filter(l -> l.matches("\\[GNUPG:] (BADSIG|ERRSIG|NODATA|VALIDSIG|NO_PUBKEY).*"))
                     .findFirst().orElse("gpg exit " + gpg.exitValue());
-            problems.add(asc + ": not a valid signature of " + file.getFileName() + " by " + fingerprint + " (" + why + ")");
+            problems.add(asc + ": not a valid signature of " + file.getFileName() + " by " + fingerprint
+                    + " (" + why + ")");
         }
     }
 
@@ -354,7 +355,10 @@ public final class ReleaseBundleCheck {
                   </pluginRepositories>
                   <dependencyManagement>
                     <dependencies>
-                      <dependency><groupId>%s</groupId><artifactId>%s</artifactId><version>%s</version><type>pom</type><scope>import</scope></dependency>
+                      <dependency>
+                        <groupId>%s</groupId><artifactId>%s</artifactId><version>%s</version>
+                        <type>pom</type><scope>import</scope>
+                      </dependency>
                     </dependencies>
                   </dependencyManagement>
                   <dependencies>

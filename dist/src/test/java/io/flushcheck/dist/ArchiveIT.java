@@ -50,12 +50,14 @@ class ArchiveIT {
     @Test
     void holdsTheLauncherTheCommandItsLibrariesAndTheLicense() throws IOException {
         assertThat(Files.getPosixFilePermissions(home.resolve("bin/flushcheck")))
-                .as("bin/flushcheck executable").contains(PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OTHERS_EXECUTE);
+                .as("bin/flushcheck executable")
+                .contains(PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OTHERS_EXECUTE);
         assertThat(home.resolve("LICENSE")).content().contains("Apache License", "Version 2.0");
         assertThat(home.resolve("README.md")).content().startsWith("# flushcheck " + version + "\n");
         String classPath;
         try (JarFile jar = new JarFile(home.resolve("flushcheck.jar").toFile())) {
-            assertThat(jar.getManifest().getMainAttributes().getValue("Main-Class")).isEqualTo("io.flushcheck.cli.Main");
+            assertThat(jar.getManifest().getMainAttributes().getValue("Main-Class"))
+                    .isEqualTo("io.flushcheck.cli.Main");
             classPath = jar.getManifest().getMainAttributes().getValue("Class-Path");
         }
         Set<String> named = new TreeSet<>(List.of(classPath.trim().split(" +")));
@@ -73,7 +75,8 @@ class ArchiveIT {
     void throughLinksFromAnotherDirectoryItPrintsItsVersionAndJudgesADirectory() throws IOException {
         // A relative link to an absolute one, as a user's ~/bin might hold it.
         Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere/bin"));
-        Path absolute = Files.createSymbolicLink(tmp.resolve("elsewhere/flushcheck-absolute"), home.resolve("bin/flushcheck"));
+        Path absolute = Files.createSymbolicLink(tmp.resolve("elsewhere/flushcheck-absolute"),
+                home.resolve("bin/flushcheck"));
         Path link = Files.createSymbolicLink(elsewhere.resolve("flushcheck"), elsewhere.relativize(absolute));
         Map<String, String> env = Map.of("JAVA_HOME", System.getProperty("java.home"));
 
@@ -86,7 +89,8 @@ class ArchiveIT {
         assertThat(shm.out()).contains("\"verdict\": \"NO_REAL_FLUSH\"", "RAM_FILESYSTEM");
 
         Path dir = Files.createDirectories(Path.of("target", "probed").toAbsolutePath());
-        Run probe = run(List.of(link.toString(), "--json", "--modes", "overwrite-fdatasync", "--rounds", "20", dir.toString()), env);
+        Run probe = run(List.of(link.toString(), "--json", "--modes", "overwrite-fdatasync", "--rounds", "20",
+                dir.toString()), env);
         assertThat(probe.exit()).as(probe.toString()).isZero();
         // Whatever this machine's verdict: the JSON of a judgement of that directory.
         assertThat(probe.out()).startsWith("{").contains("\"results\"", "\"path\": \"" + dir + "\"", "\"verdict\": \"");
@@ -118,9 +122,11 @@ class ArchiveIT {
             Files.copy(which(tool), tools.resolve(tool));
             tools.resolve(tool).toFile().setExecutable(true);
         }
-        Run none = run(List.of(home.resolve("bin/flushcheck").toString(), "--version"), Map.of("PATH", tools.toString()));
+        Run none = run(List.of(home.resolve("bin/flushcheck").toString(), "--version"),
+                Map.of("PATH", tools.toString()));
         assertThat(none.exit()).as(none.toString()).isEqualTo(3);
-        assertThat(none.err()).isEqualTo("flushcheck: no java: set JAVA_HOME to a Java 17 or later, or put its bin/ on PATH\n");
+        assertThat(none.err())
+                .isEqualTo("flushcheck: no java: set JAVA_HOME to a Java 17 or later, or put its bin/ on PATH\n");
 
         Path notAJava = Files.createDirectories(tmp.resolve("not-a-java"));
         Run wrongHome = run(List.of(home.resolve("bin/flushcheck").toString(), "--version"),
@@ -156,7 +162,7 @@ class ArchiveIT {
         }
     }
 
-    /** {@code command} with the environment's JAVA_HOME and PATH replaced by {@code env}'s (JAVA_HOME unset if absent). */
+    /** {@code command} with the environment's JAVA_HOME and PATH replaced by {@code env}'s (no JAVA_HOME if absent). */
     private static Run run(List<String> command, Map<String, String> env) {
         try {
             Path out = Files.createTempFile(tmp, "out", ".txt");
