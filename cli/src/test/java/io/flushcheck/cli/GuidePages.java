@@ -11,16 +11,18 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The README and the guide's pages (docs/**.md), and the {@code flushcheck} command lines they show: in
- * {@code ```sh}, {@code ```console} and {@code ```yaml} blocks (a console line starts with {@code $ }; a CI job's
- * line may follow {@code - } or {@code run: }), a line that starts with
- * {@code flushcheck} or {@code java -jar .../flushcheck.jar}, with the lines a trailing backslash continues.
+ * The README, the download's README and the guide's pages (docs/**.md), and the {@code flushcheck} command lines
+ * they show: in {@code ```sh}, {@code ```console} and {@code ```yaml} blocks (a console line starts with {@code $ }; a
+ * CI job's line may follow {@code - } or {@code run: }), a line that starts with {@code flushcheck},
+ * {@code .../bin/flushcheck} or {@code java -jar .../flushcheck.jar}, with the lines a trailing backslash continues.
  */
 final class GuidePages {
 
     /** What precedes a shell line in a CI job's YAML: a sequence item's dash, a {@code run:} key, or both. */
     private static final Pattern YAML_SHELL_PREFIX = Pattern.compile("^(- )?(run: )?");
-    private static final Pattern PROGRAM = Pattern.compile("(flushcheck|java -jar \\S*flushcheck\\.jar)(\\s.*)?", Pattern.DOTALL);
+    /** The command as a line runs it: on PATH, as an unpacked download's bin/flushcheck, or the jar. */
+    private static final Pattern PROGRAM = Pattern.compile(
+            "(flushcheck|\\S*bin/flushcheck|java -jar \\S*flushcheck\\.jar)(\\s.*)?", Pattern.DOTALL);
 
     private GuidePages() {
     }
@@ -43,10 +45,12 @@ final class GuidePages {
         throw new IllegalStateException("no README.md with docs/ above " + Path.of("").toAbsolutePath());
     }
 
+    /** The README, the download's own README (dist/), and docs/**.md. */
     static List<Path> pages() {
         Path root = root();
         List<Path> pages = new ArrayList<>();
         pages.add(root.resolve("README.md"));
+        pages.add(root.resolve("dist/src/dist/README.md"));
         try (Stream<Path> docs = Files.walk(root.resolve("docs"))) {
             docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
         } catch (IOException e) {
@@ -128,8 +132,8 @@ final class GuidePages {
     }
 
     /**
-     * What follows the program in a command line that starts with {@code flushcheck} or {@code java -jar
-     * .../flushcheck.jar}, else null.
+     * What follows the program in a command line that starts with {@code flushcheck}, {@code .../bin/flushcheck} or
+     * {@code java -jar .../flushcheck.jar}, else null.
      */
     static String arguments(String commandLine) {
         Matcher m = PROGRAM.matcher(commandLine);

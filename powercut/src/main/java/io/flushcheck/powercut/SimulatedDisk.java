@@ -29,8 +29,8 @@ import org.apiguardian.api.API;
  * surviving image is mounted at a new path (the filesystem replays its journal or log there) for the test
  * to inspect.
  *
- * <p>That is the block model ({@link DiskModel#BLOCK}, {@link #create}). The file model
- * ({@link DiskModel#FILE}, {@link #createFiles}) serves a tree of files over FUSE instead: a file's data is
+ * <p>That is the block model ({@link DiskModel#BLOCK}), made by {@link #builder()} as every disk is. The file model
+ * ({@link DiskModel#FILE}) serves a tree of files over FUSE instead: a file's data is
  * durable at its fsync, and names as its {@link FileRules} say (a journaled filesystem's by default, POSIX's
  * floor by choice); a cut writes what survived into a plain directory. It needs no root. Every method below works on both; a
  * flush of the file model is a sync of a file or a directory.
@@ -62,55 +62,6 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     /**
-     * Makes a drive of {@code sizeBytes} (a multiple of 4 KiB) under {@code work} (created; removed on
-     * close), puts a fresh {@code fsType} filesystem on it (mkfs options {@code mkfsOptions}) and mounts it.
-     * First it removes what disks of killed JVMs left beside {@code work} (mounts, loop devices,
-     * directories), and says so on stderr.
-     *
-     * @deprecated use {@link #builder()}: {@code builder().model(DiskModel.BLOCK).sizeBytes(sizeBytes).fs(fsType)
-     *     .mkfsOptions(mkfsOptions).create(work)}
-     */
-    @Deprecated(since = "0.1")
-    @API(status = API.Status.DEPRECATED, since = "0.1")
-    public static SimulatedDisk create(Path work, long sizeBytes, String fsType, List<String> mkfsOptions) throws IOException {
-        return builder().model(DiskModel.BLOCK).sizeBytes(sizeBytes).fs(fsType).mkfsOptions(mkfsOptions).create(work);
-    }
-
-    /**
-     * As {@link #create(Path, long, String, List)}; with {@code directIo}, the loop device reads and writes
-     * the drive with direct I/O ({@code losetup --direct-io=on}), bypassing the page cache of the drive's
-     * file, and creation fails if the kernel leaves it off.
-     *
-     * @deprecated use {@link #builder()}: {@code builder().model(DiskModel.BLOCK).sizeBytes(sizeBytes).fs(fsType)
-     *     .mkfsOptions(mkfsOptions).directIo(directIo).create(work)}
-     */
-    @Deprecated(since = "0.1")
-    @API(status = API.Status.DEPRECATED, since = "0.1")
-    public static SimulatedDisk create(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo)
-            throws IOException {
-        return builder().model(DiskModel.BLOCK).sizeBytes(sizeBytes).fs(fsType).mkfsOptions(mkfsOptions).directIo(directIo)
-                .create(work);
-    }
-
-    /**
-     * As {@link #create(Path, long, String, List, boolean)}, on a drive that writes {@code atomicWriteBytes}
-     * atomically: 4096 (the other factory methods; a write of one 4 KiB sector survives a cut whole or not
-     * at all) or 512, 1024, 2048, where a cut keeping a seeded subset ({@link #cutPower(long)},
-     * {@link #cutDuringFlush}) keeps each such unit of a sector on its own, so a 4 KiB write may survive
-     * torn, part new and part old.
-     *
-     * @deprecated use {@link #builder()}: {@code builder().model(DiskModel.BLOCK).sizeBytes(sizeBytes).fs(fsType)
-     *     .mkfsOptions(mkfsOptions).directIo(directIo).atomicWriteBytes(atomicWriteBytes).create(work)}
-     */
-    @Deprecated(since = "0.1")
-    @API(status = API.Status.DEPRECATED, since = "0.1")
-    public static SimulatedDisk create(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo,
-                                       int atomicWriteBytes) throws IOException {
-        return builder().model(DiskModel.BLOCK).sizeBytes(sizeBytes).fs(fsType).mkfsOptions(mkfsOptions).directIo(directIo)
-                .atomicWriteBytes(atomicWriteBytes).create(work);
-    }
-
-    /**
      * A disk configured option by option, the way {@link SimulatedPowerLoss} configures one:
      * {@code SimulatedDisk.builder().model(DiskModel.BLOCK).fs("xfs").sizeMiB(512).create(work)}. An option the
      * chosen model does not take is refused, not ignored ({@link SimulatedDiskBuilder}).
@@ -119,53 +70,8 @@ public final class SimulatedDisk implements AutoCloseable {
         return new SimulatedDiskBuilder();
     }
 
-    /**
-     * Makes a drive of the file-level model under {@code work} (created; removed on close): a tree of files
-     * kept in files under {@code work}, not in memory, served over FUSE by a process of flushcheck's own (one for all of this JVM's file-model
-     * disks) and mounted at {@link #path()}, where a file's data becomes durable when the file is synced, and
-     * every earlier name change and size change with any sync, as on a journaled filesystem ({@link DiskModel#FILE},
-     * {@link FileRules#JOURNALED}). Needs no root: {@code fusermount3} (or fuse 2's {@code fusermount})
-     * mounts it wherever it is installed, and its {@code auto_unmount} removes the mount however the
-     * server ends; as root without it, {@code mount(2)} does. {@link #cutPower()} writes what survived into a
-     * plain directory.
-     *
-     * @deprecated use {@link #builder()}: {@code builder().model(DiskModel.FILE).create(work)}
-     */
-    @Deprecated(since = "0.1")
-    @API(status = API.Status.DEPRECATED, since = "0.1")
-    public static SimulatedDisk createFiles(Path work) throws IOException {
-        return builder().model(DiskModel.FILE).create(work);
-    }
-
-    /** The size of a file model's disk made by {@link #createFiles(Path)}: 1 GiB. */
+    /** The size of a file model's disk made without a size ({@link SimulatedDiskBuilder#sizeMiB}): 1 GiB. */
     public static final long DEFAULT_FILES_BYTES = 1L << 30;
-
-    /**
-     * As {@link #createFiles(Path)}, a disk of {@code sizeBytes}: a write that would take its files past it
-     * fails with ENOSPC, as on a full disk, and {@code statfs} reports it. What the files hold is kept in
-     * files under {@code work}, not in memory.
-     *
-     * @deprecated use {@link #builder()}: {@code builder().model(DiskModel.FILE).sizeBytes(sizeBytes).create(work)}
-     */
-    @Deprecated(since = "0.1")
-    @API(status = API.Status.DEPRECATED, since = "0.1")
-    public static SimulatedDisk createFiles(Path work, long sizeBytes) throws IOException {
-        return builder().model(DiskModel.FILE).sizeBytes(sizeBytes).create(work);
-    }
-
-    /**
-     * As {@link #createFiles(Path, long)}, under {@code rules}: {@link FileRules#JOURNALED} (the default, as
-     * ext4, xfs and btrfs: a sync of anything commits every name change made before it) or
-     * {@link FileRules#POSIX} (names durable only at their directory's sync).
-     *
-     * @deprecated use {@link #builder()}: {@code builder().model(DiskModel.FILE).sizeBytes(sizeBytes).rules(rules)
-     *     .create(work)}
-     */
-    @Deprecated(since = "0.1")
-    @API(status = API.Status.DEPRECATED, since = "0.1")
-    public static SimulatedDisk createFiles(Path work, long sizeBytes, FileRules rules) throws IOException {
-        return builder().model(DiskModel.FILE).sizeBytes(sizeBytes).rules(rules).create(work);
-    }
 
     /**
      * The disk {@code model} makes under {@code work}, once it has checked its options: what every way of making
@@ -197,24 +103,6 @@ public final class SimulatedDisk implements AutoCloseable {
             disk.close();
             throw e;
         }
-    }
-
-    /**
-     * A disk of {@code model} under {@code work}: the file model of {@code sizeBytes} ({@link #createFiles(Path, long)}),
-     * or the block model with a fresh {@code fsType} of {@code sizeBytes} on a drive that writes {@code atomicWriteBytes}
-     * atomically ({@link #create(Path, long, String, List, boolean, int)}); AUTO chooses as
-     * {@link DiskModel#resolved()} says.
-     *
-     * @deprecated use {@link #builder()}: {@code builder().model(model).sizeBytes(sizeBytes).create(work)}, with
-     *     {@code .fs(fsType).atomicWriteBytes(atomicWriteBytes)} where the model is the block model
-     */
-    @Deprecated(since = "0.1")
-    @API(status = API.Status.DEPRECATED, since = "0.1")
-    public static SimulatedDisk create(DiskModel model, Path work, long sizeBytes, String fsType, int atomicWriteBytes)
-            throws IOException {
-        SimulatedDiskBuilder builder = builder().model(model).sizeBytes(sizeBytes);
-        // Both models' options come in; the model AUTO does not choose takes none of them.
-        return (model.resolved() == DiskModel.FILE ? builder : builder.fs(fsType).atomicWriteBytes(atomicWriteBytes)).create(work);
     }
 
     /** fusermount3 or fuse 2's fusermount, which mounts the file model without root; null when neither is installed. */
@@ -289,7 +177,7 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /**
      * True when the kernel reads and writes the drive with direct I/O (its {@code /sys/block/loopN/loop/dio}
-     * is 1), as {@link #create(Path, long, String, List, boolean)} asks; false after a cut.
+     * is 1), as {@link SimulatedDiskBuilder#directIo(boolean)} asks; false after a cut.
      */
     public boolean directIo() {
         return !cut && perModel.directIo();

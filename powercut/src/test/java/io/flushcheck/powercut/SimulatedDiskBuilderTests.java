@@ -13,7 +13,6 @@ import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -145,24 +144,6 @@ class SimulatedDiskBuilderTests {
             writeSynced(disk.path().resolve("small"), "fits");
             Path survivor = disk.cutPower();
             assertThat(Files.readString(survivor.resolve("small"))).isEqualTo("fits");
-        }
-    }
-
-    /** The deprecated overloads stay for code written against them: each still makes the disk it names. */
-    @Test
-    @SuppressWarnings("deprecation")
-    void theDeprecatedFactoryMethodsStillMakeTheDisksTheyName() throws IOException {
-        Mounts.requireMountTools();
-        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        try (SimulatedDisk disk = SimulatedDisk.create(tmp.resolve("block"), 64L << 20, "ext4", List.of(), false, 1024)) {
-            assertThat(disk.model()).isEqualTo(DiskModel.BLOCK);
-            assertThat(disk.fsType()).isEqualTo("ext4");
-            assertThat(disk.atomicWriteBytes()).isEqualTo(1024);
-        }
-        try (SimulatedDisk disk = SimulatedDisk.createFiles(tmp.resolve("files"), 1L << 20, FileRules.POSIX)) {
-            assertThat(disk.model()).isEqualTo(DiskModel.FILE);
-            assertThat(disk.fileRules()).isEqualTo(FileRules.POSIX);
-            assertThat(Files.getFileStore(disk.path()).getTotalSpace()).isEqualTo(1L << 20);
         }
     }
 }
