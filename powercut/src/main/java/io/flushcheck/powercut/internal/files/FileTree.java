@@ -121,6 +121,14 @@ public final class FileTree extends SwitchedModel {
          * commit every size change before any sync): their sizes, and the pages they cut, survive every cut.
          */
         int committedTruncations;
+        /** Truncated to 0 since its last close: ext4 starts writing what it holds at the next close (auto_da_alloc). */
+        boolean truncatedToZero;
+        /**
+         * Writes made before this operation are ones ext4 would have started writing early ({@link #earlyWhy}), so
+         * that the next commit of its journal keeps them (auto_da_alloc); -1 when there are none.
+         */
+        long earlyBefore = -1;
+        String earlyWhy;
         final TreeMap<String, Long> entries;
         final TreeMap<String, Long> durableEntries;
         final List<NameChange> nameChanges;
@@ -232,6 +240,8 @@ public final class FileTree extends SwitchedModel {
     private long nameSeq;
     /** {@link #nameSeq} at the last sync of anything: a change before it a journaled filesystem has committed. */
     private long seqAtLastSync;
+    /** {@link #order} at the last sync of anything. */
+    private long orderAtLastSync;
     /** Operations (name changes, writes, truncations) made so far, numbered in the order made. */
     private long order;
     /** Renames and links made so far: a path cached before one may be stale. */
@@ -468,6 +478,11 @@ public final class FileTree extends SwitchedModel {
         if (old != null && old.equals(id)) {
             return;
         }
+        if (old != null && !n.dir && !nodes.get(old).dir) {
+            // ext4 starts writing a file renamed over another at the rename (auto_da_alloc): its next commit keeps it.
+            n.earlyBefore = order;
+            n.earlyWhy = "at its rename over " + newName;
+        }
         if (old != null) {
             if (noReplace) {
                 throw new Errno(Errno.EEXIST);
@@ -603,6 +618,7 @@ public final class FileTree extends SwitchedModel {
             throw new Errno(Errno.EINVAL);
         }
         resize(n, size);
+        n.truncatedToZero |= size == 0;
         FileChange c = FileChange.truncate(size, order++, filePath(n));
         if (recording != null) {
             recording.truncate(id, size);
@@ -614,6 +630,24 @@ public final class FileTree extends SwitchedModel {
         }
         fileEdits++;
         n.mtime = now();
+    }
+
+    /**
+     * A close(2) of file {@code id}: where it was truncated to 0 since its last close, ext4 starts writing what it
+     * holds now (auto_da_alloc, on by default), and the next commit of its journal, at a sync of anything, keeps it.
+     * The model keeps no more for it (xfs and other filesystems need not): what a cut loses of those writes says so.
+     */
+    public synchronized void closed(long id) {
+        Node n = nodes.get(id);
+        if (n == null || n.dir || !n.truncatedToZero || power.frozen()) {
+            return;
+        }
+        n.truncatedToZero = false;
+        n.earlyBefore = order;
+        n.earlyWhy = "at its close after a truncation to 0";
+        if (recording != null) {
+            recording.closed(id);
+        }
     }
 
     /** Sets the permission bits, owner or times that {@code chmod}, {@code chown} and {@code utimes} change. */
@@ -692,6 +726,7 @@ public final class FileTree extends SwitchedModel {
         }
         n.durableMode = n.mode;
         seqAtLastSync = nameSeq;
+        orderAtLastSync = order;
         power.completed();
         if (recording != null) {
             recording.sync(id, power.flushes());
@@ -1129,18 +1164,18 @@ public final class FileTree extends SwitchedModel {
                         continue;
                     }
                     if (runStart != null) {
-                        lostOps.put(runStart.order(), describeWrites(runStart, runEnd));
+                        lostOps.put(runStart.order(), describeWrites(runStart, runEnd) + early(n, runStart));
                         runStart = null;
                     }
                     if (whole) {
                         runStart = c;
                         runEnd = c.offset() + c.length();
                     } else {
-                        lostOps.put(c.order(), describePart(c, lostBytes, pieces));
+                        lostOps.put(c.order(), describePart(c, lostBytes, pieces) + early(n, c));
                     }
                 }
                 if (runStart != null) {
-                    lostOps.put(runStart.order(), describeWrites(runStart, runEnd));
+                    lostOps.put(runStart.order(), describeWrites(runStart, runEnd) + early(n, runStart));
                 }
                 for (int t = m; t < p.truncations(); t++) {
                     FileChange c = p.truncation(t);
@@ -1181,6 +1216,18 @@ public final class FileTree extends SwitchedModel {
 
     private static String describeWrites(FileChange first, long end) {
         return (end - first.offset()) + " bytes at offset " + first.offset() + " of " + first.path() + ", file not synced";
+    }
+
+    /**
+     * Where ext4 would have kept the lost write {@code c} of file {@code n}: it started writing it early and a sync of
+     * anything came after; else nothing.
+     */
+    private String early(Node n, FileChange c) {
+        if (c.order() >= n.earlyBefore || n.earlyBefore > orderAtLastSync) {
+            return "";
+        }
+        return "; ext4 starts writing a file " + n.earlyWhy + " (auto_da_alloc) and a later sync of anything"
+                + " commits it: ext4 would have kept these bytes, other filesystems need not";
     }
 
     /** A write of which a cut lost the part on some pages, kept on others: which pages lost it. */

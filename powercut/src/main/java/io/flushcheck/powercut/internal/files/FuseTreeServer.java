@@ -147,7 +147,9 @@ public final class FuseTreeServer extends FuseServer {
                     rep.putInt(0);
                 }
             }
-            case 18, 25, 29, 34 -> { } // RELEASE, FLUSH (close), RELEASEDIR, ACCESS
+            // FLUSH: each close(2), which waits for it (RELEASE comes later, asynchronously, after the last close).
+            case 25 -> tree.closed(node);
+            case 18, 29, 34 -> { } // RELEASE, RELEASEDIR, ACCESS
             case 2, 42, 36 -> { // FORGET, BATCH_FORGET, INTERRUPT: no reply
                 return FuseChannel.NO_REPLY;
             }

@@ -32,6 +32,8 @@ final class TreeLog implements AutoCloseable {
     static final int BASE = 9;
     /** A file with no name, which a program may still write and sync through a descriptor it holds. */
     static final int UNNAMED = 10;
+    /** A close of a file that ext4 would start writing then ({@link FileTree#closed}). */
+    static final int CLOSED = 11;
 
     private final Path file;
     private final DataOutputStream out;
@@ -115,6 +117,13 @@ final class TreeLog implements AutoCloseable {
             out.write(TRUNCATE);
             out.writeLong(node);
             out.writeLong(size);
+        });
+    }
+
+    void closed(long node) {
+        put(() -> {
+            out.write(CLOSED);
+            out.writeLong(node);
         });
     }
 

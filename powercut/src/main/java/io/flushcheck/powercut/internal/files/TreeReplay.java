@@ -192,6 +192,7 @@ public final class TreeReplay {
                 }
                 tree.truncate(node, to);
             }
+            case TreeLog.CLOSED -> tree.closed(node(in.readLong()));
             case TreeLog.MODE -> {
                 long node = node(in.readLong());
                 tree.setAttributes(node, in.readInt(), null, null, null);
