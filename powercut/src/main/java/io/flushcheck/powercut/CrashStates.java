@@ -16,7 +16,6 @@ import io.flushcheck.powercut.internal.states.WritePlaces;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -29,7 +28,8 @@ import org.apiguardian.api.API;
  * ran once with the power on, each state an image made from that log, mounted (the filesystem replays its
  * journal there), verified and thrown away; on the file model, each state written out as a plain directory
  * from the tree's log of operations, verified and removed. The workload runs once, however many states are
- * checked.
+ * checked. On the block model several states are checked at once, each on a loop device of its own, where the
+ * verification may run on several threads at once ({@link #inParallel()}).
  *
  * <pre>{@code
  * CrashStates states = disk.recordCrashStates(acknowledged -> {
