@@ -102,31 +102,23 @@ public final class CrashStatesBench {
         }
         double[][] perSecond = new double[workers.length][rounds];
         String[] loads = new String[workers.length];
-        CrashStateReport report = null;
-        int writes = 0;
+        Explored report = null;
         double[] seconds = new double[workers.length];
+        if (!sweepToo) {
+            explore(work, model, workload, maxStates, workers[workers.length - 1]); // the JVM's warm-up, not timed
+        }
         for (int r = 0; r < rounds; r++) {
             for (int j = 0; j < workers.length; j++) {
                 String loadBefore = load();
                 long t1 = System.nanoTime();
-                try (SimulatedDisk disk = disk(work, model)) {
-                    CrashStates states = disk.recordCrashStates(a -> workload.run(disk, a));
-                    writes = states.writes();
-                    report = states.inParallel(workers[j]).check(maxStates, (survivor, mustSurvive) -> {
-                        List<String> survived = workload.survived(survivor);
-                        if (!survived.containsAll(mustSurvive)) {
-                            throw new AssertionError("lost some of " + mustSurvive + ": " + survived);
-                        }
-                    });
-                }
+                report = explore(work, model, workload, maxStates, workers[j]);
                 double explore = (System.nanoTime() - t1) / 1e9;
-                report.assertPassed();
-                perSecond[j][r] = report.checked() / explore;
+                perSecond[j][r] = report.states.checked() / explore;
                 seconds[j] = explore;
                 loads[j] = loads[j] == null ? loadBefore : loads[j] + ", " + loadBefore;
             }
         }
-        System.out.printf(Locale.ROOT, "%s, %d flushes, %d %s:%n", name, f, writes,
+        System.out.printf(Locale.ROOT, "%s, %d flushes, %d %s:%n", name, f, report.writes(),
                 model == DiskModel.FILE ? "operations" : "writes");
         if (sweepToo) {
             System.out.printf(Locale.ROOT, "   sweep: %d cuts, each re-running the workload on a fresh disk: %.1f s, %.1f cuts/s"
@@ -137,12 +129,32 @@ public final class CrashStatesBench {
             double median = median(perSecond[j]);
             System.out.printf(Locale.ROOT, "   every crash state of one run, %d %s: %d states (%d duplicates, %d left out by"
                     + " %d), %s recording included, median %.1f states/s%s (load %s); target for 1,000 states of a"
-                    + " 100-flush workload < 30 s%n", workers[j], workers[j] == 1 ? "worker" : "workers", report.checked(),
-                    report.duplicates(), report.leftOut(), maxStates, rounds == 1
+                    + " 100-flush workload < 30 s%n", workers[j], workers[j] == 1 ? "worker" : "workers", report.states.checked(),
+                    report.states.duplicates(), report.states.leftOut(), maxStates, rounds == 1
                     ? String.format(Locale.ROOT, "%.1f s", seconds[j]) : "rounds of " + Arrays.toString(
                     Arrays.stream(perSecond[j]).map(v -> Math.round(v * 10) / 10.0).toArray()) + " states/s",
                     median, j == 0 ? "" : String.format(Locale.ROOT, ", %.2fx the %d-worker figure", median / first,
                     workers[0]), loads[j]);
+        }
+    }
+
+    /** What one exploration checked, and the writes (on the file model, operations) it recorded. */
+    private record Explored(CrashStateReport states, int writes) {
+    }
+
+    /** Records the workload once on a fresh disk and checks every crash state on {@code workers} workers. */
+    private static Explored explore(Path work, DiskModel model, Workload workload, int maxStates, int workers)
+            throws Exception {
+        try (SimulatedDisk disk = disk(work, model)) {
+            CrashStates states = disk.recordCrashStates(a -> workload.run(disk, a));
+            CrashStateReport report = states.inParallel(workers).check(maxStates, (survivor, mustSurvive) -> {
+                List<String> survived = workload.survived(survivor);
+                if (!survived.containsAll(mustSurvive)) {
+                    throw new AssertionError("lost some of " + mustSurvive + ": " + survived);
+                }
+            });
+            report.assertPassed();
+            return new Explored(report, states.writes());
         }
     }
 

@@ -4,7 +4,8 @@
 # one-row commits), on the block model (32 MiB ext4 with 4 KiB blocks) and the file model (64 MiB, journaled
 # rules). Target: 1,000 states of a 100-flush workload in under 30 s. On the block model the states are checked
 # once for each count of workers in WORKERS (states checked at once, each on a loop device of its own), side by
-# side, the counts alternating over ROUNDS rounds; the medians are printed with their ratio to the first count's.
+# side, the counts alternating over ROUNDS rounds (after an untimed round that warms the JVM up where the sweep
+# does not); the medians are printed with their ratio to the first count's.
 #
 # usage: powercut/bench/crash-states-bench.sh [-f FLUSHES] [-c COMMITS] [-m MAX_STATES] [-M MODELS] [-j WORKERS]
 #                                             [-r ROUNDS] [-S]
@@ -23,7 +24,7 @@ while getopts "f:c:m:M:j:r:Sh" opt; do
         j) workers=$OPTARG ;;
         r) rounds=$OPTARG ;;
         S) sweep=false ;;
-        *) sed -n '2,14p' "$0"; exit 2 ;;
+        *) sed -n '2,15p' "$0"; exit 2 ;;
     esac
 done
 [[ $models != *block* || $(id -u) == 0 ]] || { echo "bench: the block model needs root (mount, losetup)" >&2; exit 2; }
