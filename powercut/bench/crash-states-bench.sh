@@ -10,11 +10,11 @@
 # usage: powercut/bench/crash-states-bench.sh [-f FLUSHES] [-c COMMITS] [-m MAX_STATES] [-M MODELS] [-j WORKERS]
 #                                             [-r ROUNDS] [-S]
 #   defaults: 100 records, 100 commits, at most 5000 states, models block,file; 0 skips that workload; workers
-#   1 and the machine's default (its processors, at least 2), e.g. -j 1,2,4; 1 round; -S leaves the sweep out
+#   1 and the machine's default (twice its processors), e.g. -j 1,2,4; 1 round; -S leaves the sweep out
 # needs: /dev/fuse; for the block model root, free loop devices, mkfs.ext4; for the file model without root,
 # fusermount3; builds the reactor (package, no tests, no install)
 set -euo pipefail
-flushes=100 commits=100 max=5000 models=block,file workers="1,$(( $(nproc) > 2 ? $(nproc) : 2 ))" rounds=1 sweep=true
+flushes=100 commits=100 max=5000 models=block,file workers="1,$(( 2 * $(nproc) ))" rounds=1 sweep=true
 while getopts "f:c:m:M:j:r:Sh" opt; do
     case $opt in
         f) flushes=$OPTARG ;;

@@ -86,8 +86,8 @@ import picocli.CommandLine.Spec;
             "flushes, in order. The first failing states are explained by name: what differs from the same epoch",
             "with all its writes kept (on the file model, the operations lost), with the sync that would have",
             "kept it. Progress goes to stderr. On the block model --workers N states are checked at once, each on",
-            "a loop device and mount point of its own, so VERIFY runs up to N times at once (default: the",
-            "machine's processors, at least 2; the system property flushcheck.powercut.workers sets another);",
+            "a loop device and mount point of its own, so VERIFY runs up to N times at once (default: twice the",
+            "machine's processors; the system property flushcheck.powercut.workers sets another);",
             "the output is the same whatever N. The file model writes its states out one at a time.",
             "",
             "--record DIR (with --explore) also keeps the recording in DIR, a new or empty directory: the drive's",
@@ -217,8 +217,8 @@ final class PowerCutCommand implements Job {
 
     @Option(names = "--workers", paramLabel = "N", converter = Converters.Workers.class,
             description = "with --explore or --replay, on the block model: the crash states checked at once, each on a"
-                    + " loop device of its own, VERIFY running as many times at once (default: the machine's processors,"
-                    + " at least 2)")
+                    + " loop device of its own, VERIFY running as many times at once (default: twice the machine's"
+                    + " processors)")
     Integer workers;
 
     @Option(names = "--record", paramLabel = "DIR",
@@ -613,7 +613,7 @@ final class PowerCutCommand implements Job {
     }
 
     /**
-     * {@code --workers}, else {@link CrashStates#defaultWorkers()}: the machine's processors, or the system property
+     * {@code --workers}, else {@link CrashStates#defaultWorkers()}: twice the machine's processors, or the system property
      * that sets them.
      */
     private int workers() throws UsageException {

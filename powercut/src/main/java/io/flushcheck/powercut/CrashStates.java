@@ -356,7 +356,7 @@ public final class CrashStates implements AutoCloseable {
         return this;
     }
 
-    /** As {@link #inParallel(int)} with {@link #defaultWorkers()}: as many workers as the machine's cores. */
+    /** As {@link #inParallel(int)} with {@link #defaultWorkers()}: twice as many workers as the machine's cores. */
     public CrashStates inParallel() {
         return inParallel(defaultWorkers());
     }
@@ -368,8 +368,9 @@ public final class CrashStates implements AutoCloseable {
 
     /**
      * The workers of {@link #inParallel()}: the system property {@value #WORKERS_PROPERTY} where set (1 checks one
-     * state at a time), else the machine's processors, at least 2: a check waits on its mount and unmount, which
-     * another worker's fills.
+     * state at a time), else twice the machine's processors (at most {@value #MAX_WORKERS}): a state's check waits
+     * on the kernel's threads (the filesystem's journal thread made at each mount, the loop device's reads and
+     * writes, the journal's commits) about as long as it computes, and another worker's check fills that time.
      *
      * @throws IllegalArgumentException naming the property and its value when that is not a number from 1 to
      *                                  {@value #MAX_WORKERS}
@@ -377,7 +378,7 @@ public final class CrashStates implements AutoCloseable {
     public static int defaultWorkers() {
         String set = System.getProperty(WORKERS_PROPERTY);
         if (set == null || set.isBlank()) {
-            return Math.min(MAX_WORKERS, Math.max(2, Runtime.getRuntime().availableProcessors()));
+            return Math.min(MAX_WORKERS, 2 * Runtime.getRuntime().availableProcessors());
         }
         try {
             int n = Integer.parseInt(set.strip());

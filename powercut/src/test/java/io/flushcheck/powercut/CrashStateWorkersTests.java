@@ -8,7 +8,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.api.parallel.Resources;
 
 /**
- * How many crash states are checked at once: the machine's processors, at least 2, unless
+ * How many crash states are checked at once: twice the machine's processors, unless
  * {@value CrashStates#WORKERS_PROPERTY} says another number from 1 to {@value CrashStates#MAX_WORKERS}; a bad value
  * is refused naming the property and the value.
  */
@@ -34,10 +34,10 @@ class CrashStateWorkersTests {
     }
 
     @Test
-    void theDefaultIsTheMachinesProcessorsAtLeastTwoUnlessThePropertySaysAnother() {
+    void theDefaultIsTwiceTheMachinesProcessorsUnlessThePropertySaysAnother() {
         int cores = Runtime.getRuntime().availableProcessors();
-        assertThat(withProperty(null)).isEqualTo(Math.min(CrashStates.MAX_WORKERS, Math.max(2, cores)));
-        assertThat(withProperty(" ")).isEqualTo(Math.min(CrashStates.MAX_WORKERS, Math.max(2, cores)));
+        assertThat(withProperty(null)).isEqualTo(Math.min(CrashStates.MAX_WORKERS, 2 * cores));
+        assertThat(withProperty(" ")).isEqualTo(Math.min(CrashStates.MAX_WORKERS, 2 * cores));
         assertThat(withProperty("1")).isEqualTo(1);
         assertThat(withProperty(" 7 ")).isEqualTo(7);
         assertThat(withProperty(String.valueOf(CrashStates.MAX_WORKERS))).isEqualTo(CrashStates.MAX_WORKERS);

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * a transaction (SQLite's documentation of {@code PRAGMA synchronous}: EXTRA adds that sync "if the commit is
  * followed closely by a power loss"), so a state where the deletion is lost finds the journal hot and rolls
  * the last commit back; the failure names the journal and the directory sync. The states are checked on as many
- * workers at once as the machine has processors.
+ * workers at once as {@link CrashStates#defaultWorkers()} says.
  */
 @ResourceLock(SimulatedPowerLoss.LOCK)
 class SqliteCrashStatesTests {
