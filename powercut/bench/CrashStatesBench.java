@@ -17,6 +17,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -27,7 +28,9 @@ import java.util.Locale;
  * The sweep cuts after and during each of the workload's flushes and at its end (2F+1 cuts, a fresh disk each,
  * the workload run again each time); the exploration records the workload once and mounts and checks each of its
  * crash states. Both check that every acknowledged record survived; a loss fails the bench. On the block model
- * (32 MiB ext4 with 4 KiB blocks), the file model (64 MiB, journaled rules) or both, one after the other.
+ * (32 MiB ext4 with 4 KiB blocks), the file model (64 MiB, journaled rules) or both, one after the other. On the
+ * block model the exploration runs once for each count of workers given ({@link CrashStates#inParallel(int)}), the
+ * counts alternating over the rounds, and prints each one's median with its ratio to the first count's.
  */
 public final class CrashStatesBench {
 
@@ -42,14 +45,19 @@ public final class CrashStatesBench {
         int flushes = Integer.parseInt(args[0]);
         int commits = Integer.parseInt(args[1]);
         int maxStates = Integer.parseInt(args[2]);
+        int[] workers = Arrays.stream(args[4].split(",")).mapToInt(w -> Integer.parseInt(w.trim())).toArray();
+        int rounds = Integer.parseInt(args[5]);
+        boolean sweep = Boolean.parseBoolean(args[6]);
         Path work = Path.of("/dev/shm", "flushcheck-states-bench-" + ProcessHandle.current().pid());
         for (String model : args[3].split(",")) {
             DiskModel m = DiskModel.valueOf(model.trim().toUpperCase(Locale.ROOT));
             if (flushes > 0) {
-                compare(m + " model, a record a flush, " + flushes + " records", work, m, records(flushes), maxStates);
+                compare(m + " model, a record a flush, " + flushes + " records", work, m, records(flushes), maxStates,
+                        workers, rounds, sweep);
             }
             if (commits > 0) {
-                compare(m + " model, SQLite WAL+FULL, " + commits + " one-row commits", work, m, sqlite(commits), maxStates);
+                compare(m + " model, SQLite WAL+FULL, " + commits + " one-row commits", work, m, sqlite(commits), maxStates,
+                        workers, rounds, sweep);
             }
         }
     }
@@ -59,18 +67,18 @@ public final class CrashStatesBench {
                 : SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).mkfsOptions("-b", "4096").create(work);
     }
 
-    private static void compare(String name, Path work, DiskModel model, Workload workload, int maxStates)
-            throws Exception {
+    private static void compare(String name, Path work, DiskModel model, Workload workload, int maxStates,
+                                int[] workers, int rounds, boolean sweepToo) throws Exception {
         long f;
         try (SimulatedDisk disk = disk(work, model)) {
             long base = disk.flushes();
             workload.run(disk, AcknowledgedRecords.on(disk));
             f = disk.flushes() - base;
         }
-        String loadBefore = load();
+        String loadSweep = load();
         long t0 = System.nanoTime();
         int cuts = 0;
-        for (long k = 0; k <= f; k++) {
+        for (long k = 0; sweepToo && k <= f; k++) {
             for (boolean during : k == 0 ? new boolean[] {false} : new boolean[] {false, true}) {
                 try (SimulatedDisk disk = disk(work, model)) {
                     long base = disk.flushes();
@@ -89,30 +97,72 @@ public final class CrashStatesBench {
             }
         }
         double sweep = (System.nanoTime() - t0) / 1e9;
-        String loadBetween = load();
-        long t1 = System.nanoTime();
-        CrashStateReport report;
-        int writes;
+        if (model == DiskModel.FILE) {
+            workers = new int[] {1}; // the file model writes its states out one at a time
+        }
+        double[][] perSecond = new double[workers.length][rounds];
+        String[] loads = new String[workers.length];
+        Explored report = null;
+        double[] seconds = new double[workers.length];
+        if (!sweepToo) {
+            explore(work, model, workload, maxStates, workers[workers.length - 1]); // the JVM's warm-up, not timed
+        }
+        for (int r = 0; r < rounds; r++) {
+            for (int j = 0; j < workers.length; j++) {
+                String loadBefore = load();
+                long t1 = System.nanoTime();
+                report = explore(work, model, workload, maxStates, workers[j]);
+                double explore = (System.nanoTime() - t1) / 1e9;
+                perSecond[j][r] = report.states.checked() / explore;
+                seconds[j] = explore;
+                loads[j] = loads[j] == null ? loadBefore : loads[j] + ", " + loadBefore;
+            }
+        }
+        System.out.printf(Locale.ROOT, "%s, %d flushes, %d %s:%n", name, f, report.writes(),
+                model == DiskModel.FILE ? "operations" : "writes");
+        if (sweepToo) {
+            System.out.printf(Locale.ROOT, "   sweep: %d cuts, each re-running the workload on a fresh disk: %.1f s, %.1f cuts/s"
+                    + " (load %s)%n", cuts, sweep, cuts / sweep, loadSweep);
+        }
+        double first = median(perSecond[0]);
+        for (int j = 0; j < workers.length; j++) {
+            double median = median(perSecond[j]);
+            System.out.printf(Locale.ROOT, "   every crash state of one run, %d %s: %d states (%d duplicates, %d left out by"
+                    + " %d), %s recording included, median %.1f states/s%s (load %s); target for 1,000 states of a"
+                    + " 100-flush workload < 30 s%n", workers[j], workers[j] == 1 ? "worker" : "workers", report.states.checked(),
+                    report.states.duplicates(), report.states.leftOut(), maxStates, rounds == 1
+                    ? String.format(Locale.ROOT, "%.1f s", seconds[j]) : "rounds of " + Arrays.toString(
+                    Arrays.stream(perSecond[j]).map(v -> Math.round(v * 10) / 10.0).toArray()) + " states/s",
+                    median, j == 0 ? "" : String.format(Locale.ROOT, ", %.2fx the %d-worker figure", median / first,
+                    workers[0]), loads[j]);
+        }
+    }
+
+    /** What one exploration checked, and the writes (on the file model, operations) it recorded. */
+    private record Explored(CrashStateReport states, int writes) {
+    }
+
+    /** Records the workload once on a fresh disk and checks every crash state on {@code workers} workers. */
+    private static Explored explore(Path work, DiskModel model, Workload workload, int maxStates, int workers)
+            throws Exception {
         try (SimulatedDisk disk = disk(work, model)) {
             CrashStates states = disk.recordCrashStates(a -> workload.run(disk, a));
-            writes = states.writes();
-            report = states.check(maxStates, (survivor, mustSurvive) -> {
+            CrashStateReport report = states.inParallel(workers).check(maxStates, (survivor, mustSurvive) -> {
                 List<String> survived = workload.survived(survivor);
                 if (!survived.containsAll(mustSurvive)) {
                     throw new AssertionError("lost some of " + mustSurvive + ": " + survived);
                 }
             });
+            report.assertPassed();
+            return new Explored(report, states.writes());
         }
-        double explore = (System.nanoTime() - t1) / 1e9;
-        report.assertPassed();
-        System.out.printf(Locale.ROOT, "%s, %d flushes, %d %s:%n", name, f, writes,
-                model == DiskModel.FILE ? "operations" : "writes");
-        System.out.printf(Locale.ROOT, "   sweep: %d cuts, each re-running the workload on a fresh disk: %.1f s, %.1f cuts/s"
-                + " (load %s)%n", cuts, sweep, cuts / sweep, loadBefore);
-        System.out.printf(Locale.ROOT, "   every crash state of one run: %d states (%d duplicates, %d left out by %d), %.1f s"
-                + " recording included, %.1f states/s (load %s); target for 1,000 states of a 100-flush workload < 30 s%n",
-                report.checked(), report.duplicates(), report.leftOut(), maxStates, explore, report.checked() / explore,
-                loadBetween);
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     private static String load() throws IOException {

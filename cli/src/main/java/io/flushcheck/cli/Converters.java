@@ -1,5 +1,6 @@
 package io.flushcheck.cli;
 
+import io.flushcheck.powercut.CrashStates;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.Errno;
@@ -125,6 +126,14 @@ final class Converters {
         @Override
         public Integer convert(String value) {
             return convertInt("--draw", value, 1, PowerCutCommand.MAX_STATES);
+        }
+    }
+
+    /** {@code powercut --workers}: 1 to {@link CrashStates#MAX_WORKERS}. */
+    static final class Workers implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return convertInt("--workers", value, 1, CrashStates.MAX_WORKERS);
         }
     }
 

@@ -31,8 +31,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "powercut", synopsisHeading = "usage: ",
         customSynopsis = {"flushcheck powercut [options] --verify 'VERIFY {dir}' -- COMMAND {dir}",
-            "       flushcheck powercut --explore [--max-states N] [--draw N [--seed S]] [--record DIR] [options] --verify 'VERIFY {dir} {acks}' -- COMMAND {dir}",
-            "       flushcheck powercut --replay DIR [--max-states N] [--draw N [--seed S]] [--shard I/N] [--json] --verify 'VERIFY {dir} {acks}'",
+            "       flushcheck powercut --explore [--max-states N] [--draw N [--seed S]] [--workers N] [--record DIR] [options] --verify 'VERIFY {dir} {acks}' -- COMMAND {dir}",
+            "       flushcheck powercut --replay DIR [--max-states N] [--draw N [--seed S]] [--workers N] [--shard I/N] [--json] --verify 'VERIFY {dir} {acks}'",
             "       flushcheck powercut merge SHARD.json...",
             "       flushcheck powercut sqlite [--cuts N] [--json]",
             "       flushcheck powercut postgres [--row 'NAME=VALUE,...']... [--cuts N] [--json]"},
@@ -85,7 +85,10 @@ import picocli.CommandLine.Spec;
             "there by sh -c, {dir} its path and {acks} a file of the lines acknowledged at or before the state's",
             "flushes, in order. The first failing states are explained by name: what differs from the same epoch",
             "with all its writes kept (on the file model, the operations lost), with the sync that would have",
-            "kept it. Progress goes to stderr.",
+            "kept it. Progress goes to stderr. On the block model --workers N states are checked at once, each on",
+            "a loop device and mount point of its own, so VERIFY runs up to N times at once (default: twice the",
+            "machine's processors; the system property flushcheck.powercut.workers sets another);",
+            "the output is the same whatever N. The file model writes its states out one at a time.",
             "",
             "--record DIR (with --explore) also keeps the recording in DIR, a new or empty directory: the drive's",
             "image before the command (sparse) and its log of writes and flushes, or the file model's log of",
@@ -212,6 +215,12 @@ final class PowerCutCommand implements Job {
                     + DEFAULT_MAX_STATES + "); the output counts those left out")
     Integer maxStates;
 
+    @Option(names = "--workers", paramLabel = "N", converter = Converters.Workers.class,
+            description = "with --explore or --replay, on the block model: the crash states checked at once, each on a"
+                    + " loop device of its own, VERIFY running as many times at once (default: twice the machine's"
+                    + " processors)")
+    Integer workers;
+
     @Option(names = "--record", paramLabel = "DIR",
             description = "with --explore: also keep the recording in DIR (new or empty), to check it again with --replay")
     Path record;
@@ -256,7 +265,7 @@ final class PowerCutCommand implements Job {
     public int run(PrintStream out, PrintStream err) throws UsageException {
         if (replay != null) {
             return new Replay(replay, shard, maxStates == null ? DEFAULT_MAX_STATES : maxStates,
-                    ReplayOutput.Draw.of(draw, seed), verify,
+                    ReplayOutput.Draw.of(draw, seed), workers, verify,
                     timeout == null ? 120 : timeout, output).run(out, err, replayUsage());
         }
         checkUsage();
@@ -407,7 +416,7 @@ final class PowerCutCommand implements Job {
     }
 
     /** What only the block model takes: the file model's crash states are enumerated only, none drawn. */
-    private static final List<String> BLOCK_ONLY = List.of("--fs", "--atomic-write-bytes", "--draw");
+    private static final List<String> BLOCK_ONLY = List.of("--fs", "--atomic-write-bytes", "--draw", "--workers");
 
     private void checkUsage() throws UsageException {
         List<String> original = spec.commandLine().getParseResult().originalArgs();
@@ -442,6 +451,10 @@ final class PowerCutCommand implements Job {
         }
         if (draw != null && !explore) {
             throw new UsageException("powercut: --draw adds states to those --explore checks; give --explore too");
+        }
+        if (workers != null && !explore) {
+            throw new UsageException("powercut: --workers says how many of the states --explore checks are checked at"
+                    + " once; give --explore too");
         }
         if (explore && seed != null && draw == null) {
             throw new UsageException("powercut --explore: --seed is the seed of the states --draw N draws; give --draw N"
@@ -514,7 +527,7 @@ final class PowerCutCommand implements Job {
     }
 
     private static final List<String> REPLAY_OPTIONS = List.of("--replay", "--shard", "--max-states", "--draw",
-            "--seed", "--verify", "--timeout", "--json", "--quiet");
+            "--seed", "--workers", "--verify", "--timeout", "--json", "--quiet");
 
     /** The options that choose or shape cuts, which --explore does not make. */
     private static final List<String> NOT_EXPLORING = List.of("--cuts", "--after-flushes", "--during-flush",
@@ -540,6 +553,7 @@ final class PowerCutCommand implements Job {
     /** {@code --explore}: the command once, recorded, then every crash state of it, each verified. */
     private int explore(PrintStream out, PrintStream err) throws UsageException {
         int bound = maxStates == null ? DEFAULT_MAX_STATES : maxStates;
+        int parallel = workers(); // a bad system property is said before the command runs
         boolean quiet = output.quiet;
         DiskModel resolved = model.resolved();
         refuseRecordDirectory();
@@ -572,7 +586,7 @@ final class PowerCutCommand implements Job {
                         recorded.writes()), recorded.acknowledgements(), recorded.seconds(), total);
             }
             long[] shown = {System.nanoTime()};
-            CrashStateReport report = run.check(bound, done -> {
+            CrashStateReport report = run.check(bound, parallel, done -> {
                 long now = System.nanoTime();
                 // A line a second at most: a long run shows it is moving without a line per state.
                 if (!quiet && (now - shown[0] >= 1_000_000_000L || done == total)) {
@@ -595,6 +609,26 @@ final class PowerCutCommand implements Job {
             err.println("flushcheck powercut --explore: " + Escape.of(e instanceof UncheckedIOException u
                     ? u.getCause().getMessage() : String.valueOf(e.getMessage())));
             return ExitCodes.INTERNAL;
+        }
+    }
+
+    /**
+     * {@code --workers}, else {@link CrashStates#defaultWorkers()}: twice the machine's processors, or the system property
+     * that sets them.
+     */
+    private int workers() throws UsageException {
+        return model.resolved() == DiskModel.FILE ? 1 : workers(workers);
+    }
+
+    /** {@code given}, else {@link CrashStates#defaultWorkers()}; a bad system property is a usage error. */
+    static int workers(Integer given) throws UsageException {
+        if (given != null) {
+            return given;
+        }
+        try {
+            return CrashStates.defaultWorkers();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("powercut: " + e.getMessage());
         }
     }
 

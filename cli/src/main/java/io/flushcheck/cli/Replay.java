@@ -24,16 +24,19 @@ final class Replay {
     private final Shard shard;
     private final int maxStates;
     private final ReplayOutput.Draw draw;
+    /** {@code --workers}; null for the default. */
+    private final Integer workers;
     private final String verify;
     private final double timeoutSeconds;
     private final OutputOptions output;
 
-    Replay(Path saved, Shard shard, int maxStates, ReplayOutput.Draw draw, String verify, double timeoutSeconds,
-           OutputOptions output) {
+    Replay(Path saved, Shard shard, int maxStates, ReplayOutput.Draw draw, Integer workers, String verify,
+           double timeoutSeconds, OutputOptions output) {
         this.saved = saved;
         this.shard = shard;
         this.maxStates = maxStates;
         this.draw = draw;
+        this.workers = workers;
         this.verify = verify;
         this.timeoutSeconds = timeoutSeconds;
         this.output = output;
@@ -68,6 +71,12 @@ final class Replay {
                     + " recording, and this one is the file model's, whose states are enumerated only; leave --draw"
                     + " out");
         }
+        if (workers != null && model == DiskModel.FILE) {
+            throw new UsageException("powercut --replay " + saved + ": --workers checks a block model's states on"
+                    + " several loop devices at once, and this recording is the file model's, whose states are written"
+                    + " out one at a time; leave --workers out");
+        }
+        int parallel = PowerCutCommand.workers(workers);
         String missing = missing(model);
         if (missing != null) {
             err.println("flushcheck powercut --replay: checking a " + ExploreOutput.word(model)
@@ -86,6 +95,7 @@ final class Replay {
                 if (draw != null) {
                     states.draw(draw.count(), draw.seed());
                 }
+                states.inParallel(parallel);
                 int total = states.states(maxStates);
                 int mine = shard == null ? total
                         : Math.max(0, (total - shard.fromZero() + shard.count() - 1) / shard.count());

@@ -13,7 +13,9 @@ import java.util.function.IntConsumer;
 /**
  * The user's VERIFY run on one crash state: by {@code sh -c}, in a world of its own, with {@code {dir}} naming the
  * mounted state and {@code {acks}} a file of the lines acknowledged at or before the state's flushes; exit 0
- * passes. Shared by {@code --explore} and {@code --replay}, which check the same states the same way.
+ * passes. Shared by {@code --explore} and {@code --replay}, which check the same states the same way. Each run is a
+ * process of its own with a file of its own, so that several states are verified at once; the count of states
+ * checked is told to {@code done} one at a time.
  */
 final class VerifyCommand implements CrashStates.Verification {
 
@@ -24,6 +26,7 @@ final class VerifyCommand implements CrashStates.Verification {
     private final Path work;
     private final double timeoutSeconds;
     private final IntConsumer done;
+    /** States checked so far; guarded by this. */
     private int count;
 
     /** {@code done} hears each state checked, with the count so far. */
@@ -39,7 +42,9 @@ final class VerifyCommand implements CrashStates.Verification {
         try {
             verifyOne(survivor, mustSurvive);
         } finally {
-            done.accept(++count);
+            synchronized (this) {
+                done.accept(++count);
+            }
         }
     }
 

@@ -101,6 +101,64 @@ class PowerCutShardTests {
         assertThat(asRoot.err()).contains("base.img is not what was saved");
     }
 
+    /**
+     * A kept recording replayed on one worker and on three gives the same document but for the time: the same
+     * states in the same order, the same failures with VERIFY's words, the same explanations. On three, VERIFY ran
+     * several times at once (each run notes how many were running as it started). Explored on the default workers,
+     * the states are those replayed. Nothing is left mounted or attached.
+     */
+    @Test
+    void severalWorkersCheckWhatOneWorkerChecksWithTheSameOutcomesTheirVerifiesRunningAtOnce() throws Exception {
+        Path saved = tmp.resolve("recording");
+        Run recorded = kept.record(saved, "nodirsync", "--max-states", KeptRecording.BOUND, "--json");
+        assertThat(recorded.exit()).as(recorded.err()).isEqualTo(1);
+        Path running = Files.createDirectories(tmp.resolve("running"));
+        Path seen = tmp.resolve("seen");
+        Path counting = Files.writeString(tmp.resolve("counting.sh"), """
+                mine=$(mktemp "%1$s/XXXXXX")
+                ls "%1$s" | wc -l >> "%2$s"
+                sleep 0.2
+                rm "$mine"
+                exec "$@"
+                """.formatted(running, seen));
+        String verify = "sh " + counting + " " + kept.verify();
+        Run one = run("powercut", "--replay", saved.toString(), "--max-states", KeptRecording.BOUND, "--json",
+                "--workers", "1", "--verify", verify);
+        assertThat(one.exit()).as(one.err()).isEqualTo(1);
+        assertThat(Files.readAllLines(seen)).as("VERIFY runs at once on one worker").containsOnly("1");
+        Files.delete(seen);
+        Run three = run("powercut", "--replay", saved.toString(), "--max-states", KeptRecording.BOUND, "--json",
+                "--workers", "3", "--verify", verify);
+        assertThat(three.exit()).as(three.err()).isEqualTo(1);
+        assertThat(Files.readAllLines(seen)).as("VERIFY runs at once on three workers").contains("2");
+        Map<String, Object> alone = new java.util.LinkedHashMap<>(KeptRecording.json(one.out()));
+        Map<String, Object> together = new java.util.LinkedHashMap<>(KeptRecording.json(three.out()));
+        alone.remove("seconds");
+        together.remove("seconds");
+        assertThat(together).isEqualTo(alone);
+        assertThat(KeptRecording.states(alone)).extracting(s -> s.get("state"))
+                .as("the states --explore checked on the default workers, in its order")
+                .isEqualTo(KeptRecording.states(KeptRecording.json(recorded.out())).stream().map(s -> s.get("state"))
+                        .toList());
+        PowerCutCommandTests.assertNothingLeft();
+    }
+
+    @Test
+    void workersWithoutExploreOutOfRangeOrOnTheFileModelAreUsageErrors() {
+        Run notExploring = run("powercut", "--workers", "2", "--verify", "true {dir}", "--", "true", "{dir}");
+        assertThat(notExploring.exit()).as(notExploring.err()).isEqualTo(2);
+        assertThat(notExploring.err()).contains("--workers says how many of the states --explore checks");
+        for (String bad : List.of("0", "65", "two")) {
+            Run r = run("powercut", "--explore", "--workers", bad, "--verify", "true {dir}", "--", "true", "{dir}");
+            assertThat(r.exit()).as(bad + ": " + r.err()).isEqualTo(2);
+            assertThat(r.err()).as(bad).contains("--workers");
+        }
+        Run fileModel = run("powercut", "--explore", "--model", "file", "--workers", "2", "--verify", "true {dir}",
+                "--", "true", "{dir}");
+        assertThat(fileModel.exit()).as(fileModel.err()).isEqualTo(2);
+        assertThat(fileModel.err()).contains("--workers applies to the block model, not to the file model");
+    }
+
     @Test
     void aBadShardAShardWithoutReplayAndAMissingRecordingAreUsageErrors() {
         for (String bad : List.of("3/2", "0/2", "2", "a/b")) {

@@ -4,28 +4,22 @@ import io.flushcheck.powercut.internal.cleanup.Leftovers;
 import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
 import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
 import io.flushcheck.powercut.internal.explain.TreeView;
-import io.flushcheck.powercut.internal.kernel.LoopDevices;
-import io.flushcheck.powercut.internal.kernel.Mounts;
-import io.flushcheck.powercut.internal.kernel.UnmountableTypeException;
 import io.flushcheck.powercut.internal.model.MalformedRecordingException;
 import io.flushcheck.powercut.internal.states.CrashState;
 import io.flushcheck.powercut.internal.states.CrashStateSpace;
 import io.flushcheck.powercut.internal.states.Epoch;
+import io.flushcheck.powercut.internal.states.OrderedPool;
 import io.flushcheck.powercut.internal.states.RecordedWrite;
 import io.flushcheck.powercut.internal.states.Recording;
 import io.flushcheck.powercut.internal.states.StateImages;
 import io.flushcheck.powercut.internal.states.WritePlaces;
-import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.function.Function;
 import org.apiguardian.api.API;
 
 /**
@@ -34,7 +28,8 @@ import org.apiguardian.api.API;
  * ran once with the power on, each state an image made from that log, mounted (the filesystem replays its
  * journal there), verified and thrown away; on the file model, each state written out as a plain directory
  * from the tree's log of operations, verified and removed. The workload runs once, however many states are
- * checked.
+ * checked. On the block model several states are checked at once, each on a loop device of its own, where the
+ * verification may run on several threads at once ({@link #inParallel()}).
  *
  * <pre>{@code
  * CrashStates states = disk.recordCrashStates(acknowledged -> {
@@ -86,7 +81,10 @@ import org.apiguardian.api.API;
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class CrashStates implements AutoCloseable {
 
-    /** The check run on each state's survivor. */
+    /**
+     * The check run on each state's survivor: one state at a time, on the thread that called {@link #check}; on as
+     * many threads at once as {@link #inParallel(int)} says, each with a survivor of its own.
+     */
     @FunctionalInterface
     @API(status = API.Status.EXPERIMENTAL, since = "0.1")
     public interface Verification {
@@ -113,6 +111,8 @@ public final class CrashStates implements AutoCloseable {
     /** Loaded from a recording kept elsewhere ({@link #load}): its links are not followed either. */
     private boolean foreign;
     private CrashStateSpace.Draws draws = CrashStateSpace.Draws.NONE;
+    /** The block model's states checked at once ({@link #inParallel(int)}). */
+    private int workers = 1;
     /** The file model's recording, which checks its states itself; null on the block model. */
     private final FileCrashStates files;
 
@@ -327,6 +327,71 @@ public final class CrashStates implements AutoCloseable {
         return this;
     }
 
+    /** The system property that sets {@link #defaultWorkers()}: a number from 1 to {@value #MAX_WORKERS}. */
+    public static final String WORKERS_PROPERTY = "flushcheck.powercut.workers";
+
+    /** The most workers {@link #inParallel(int)} takes. */
+    public static final int MAX_WORKERS = 64;
+
+    /**
+     * Checks the block model's states on up to {@code workers} workers at once, each with a loop device, an image
+     * and a mount point of its own (each as private as one alone: in a directory of mode 0700 whose name no one can
+     * guess beforehand, mounted as data): up to that many times as many states a second, as the machine's cores
+     * allow. The verification is then called by that many threads at once, each call with a survivor of its own:
+     * it must be safe for that, sharing nothing among its calls unguarded. The report is the same whatever the
+     * number: the same states in the same order, the same failures, the same first few explained. What stops a
+     * check (a filesystem this machine cannot mount, no loop device at all, an {@link Error} thrown by the
+     * verification) stops it as it would with one worker, once the states begun are checked and taken down; a
+     * worker that finds no free loop device while another holds one waits for it. 1, the default, checks one state
+     * at a time on the calling thread. The file model writes its states out one at a time, whatever this says.
+     *
+     * @return this, to check
+     * @throws IllegalArgumentException for a number below 1 or above {@value #MAX_WORKERS}
+     */
+    public CrashStates inParallel(int workers) {
+        if (workers < 1 || workers > MAX_WORKERS) {
+            throw new IllegalArgumentException("workers are from 1 to " + MAX_WORKERS + ": not " + workers);
+        }
+        this.workers = workers;
+        return this;
+    }
+
+    /** As {@link #inParallel(int)} with {@link #defaultWorkers()}: twice as many workers as the machine's cores. */
+    public CrashStates inParallel() {
+        return inParallel(defaultWorkers());
+    }
+
+    /** The states {@link #check} checks at once on the block model: 1 unless {@link #inParallel(int)} said more. */
+    public int workers() {
+        return workers;
+    }
+
+    /**
+     * The workers of {@link #inParallel()}: the system property {@value #WORKERS_PROPERTY} where set (1 checks one
+     * state at a time), else twice the machine's processors (at most {@value #MAX_WORKERS}): a state's check waits
+     * on the kernel's threads (the filesystem's journal thread made at each mount, the loop device's reads and
+     * writes, the journal's commits) about as long as it computes, and another worker's check fills that time.
+     *
+     * @throws IllegalArgumentException naming the property and its value when that is not a number from 1 to
+     *                                  {@value #MAX_WORKERS}
+     */
+    public static int defaultWorkers() {
+        String set = System.getProperty(WORKERS_PROPERTY);
+        if (set == null || set.isBlank()) {
+            return Math.min(MAX_WORKERS, 2 * Runtime.getRuntime().availableProcessors());
+        }
+        try {
+            int n = Integer.parseInt(set.strip());
+            if (n >= 1 && n <= MAX_WORKERS) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalArgumentException(WORKERS_PROPERTY + "=" + set + ": the crash states checked at once are a"
+                + " number from 1 to " + MAX_WORKERS);
+    }
+
     /**
      * Mounts each crash state (on the file model, writes it into a directory), up to {@code maxStates} of
      * them, and runs {@code verification} on it.
@@ -365,47 +430,34 @@ public final class CrashStates implements AutoCloseable {
             byEpoch.add(i);
         }
         byEpoch.sort(Comparator.comparingInt(i -> ordered.get(i).epoch()));
-        Checked[] checked = new Checked[ordered.size()];
-        // The images and the mount point in a directory only this user may enter: what a state holds is the
-        // workload's data, and whatever it holds (a setuid program, a device node) is out of other users' reach.
-        Path place = OwnerOnly.directory(dir, "states-");
-        Path image = place.resolve("state.img");
-        Path mountPoint = Files.createDirectory(place.resolve("state"));
-        // Noted for the cleanup after a killed run: the mount point once, each loop device once (the kernel
-        // hands the same few out again), so that a cleanup runs losetup once a device, not once a state.
-        Leftovers.record(work, "mount", mountPoint.toString());
-        Set<String> noted = new HashSet<>();
+        StateMounts mounts = new StateMounts(work, fsType, foreign);
         List<CrashStateReport.State> outcomes = new ArrayList<>();
         List<CrashStateReport.Failure> failures = new ArrayList<>();
-        try {
-            try (StateImages images = images(place)) {
-                for (int i : byEpoch) {
-                    CrashState state = ordered.get(i);
-                    images.write(state, image);
-                    checked[i] = checkOne(state, image, mountPoint, verification, noted);
-                }
+        // The first worker's place also keeps the image of an epoch's start and is where failures are explained.
+        try (StateMounts.Place first = mounts.place(dir)) {
+            List<Checked> checked;
+            try (StateImages images = images(first.dir())) {
+                checked = OrderedPool.run(byEpoch, ordered.size(), workers, number ->
+                        new StateWorker(number == 0 ? first : mounts.place(dir), number > 0, images, ordered,
+                                verification, mounts));
             }
             List<Integer> explained = new ArrayList<>();
-            for (int i = 0; i < checked.length && explained.size() < EXPLAINED; i++) {
-                if (checked[i] != null) {
+            for (int i = 0; i < checked.size() && explained.size() < EXPLAINED; i++) {
+                if (checked.get(i) != null) {
                     explained.add(i);
                 }
             }
-            List<List<String>> explanations = explain(ordered, explained, image, mountPoint, noted);
-            for (int i = 0; i < checked.length; i++) {
+            List<List<String>> explanations = explain(ordered, explained, first, mounts);
+            for (int i = 0; i < checked.size(); i++) {
                 CrashStateReport.Failure f = null;
-                if (checked[i] != null) {
+                if (checked.get(i) != null) {
                     int at = explained.indexOf(i);
-                    f = checked[i].failure(at < 0 ? List.of() : explanations.get(at));
+                    f = checked.get(i).failure(at < 0 ? List.of() : explanations.get(at));
                     failures.add(f);
                 }
                 outcomes.add(new CrashStateReport.State(describe(ordered.get(i)), ordered.get(i).lost(), f,
                         i % shards == shard));
             }
-        } finally {
-            Files.deleteIfExists(image);
-            Files.deleteIfExists(mountPoint);
-            Files.deleteIfExists(place);
         }
         return new CrashStateReport(byEpoch.size(), failures, space.duplicates(), space.leftOut(), maxStates,
                 (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - byEpoch.size());
@@ -416,6 +468,47 @@ public final class CrashStates implements AutoCloseable {
      * explains its own first few, among which are those of all the shards' first few that it checked.
      */
     public static final int EXPLAINED = 3;
+
+    /**
+     * One worker of a check: it makes each state's image in its place, in the order the states are taken (under the
+     * pool's lock: the images are made from one image that moves forward), then mounts and verifies it there.
+     */
+    private final class StateWorker implements OrderedPool.Worker<Checked> {
+        private final StateMounts.Place place;
+        private final boolean own;
+        private final StateImages images;
+        private final List<CrashState> ordered;
+        private final Verification verification;
+        private final StateMounts mounts;
+
+        /** {@code own}: the place is this worker's, removed when it is done. */
+        StateWorker(StateMounts.Place place, boolean own, StateImages images, List<CrashState> ordered,
+                    Verification verification, StateMounts mounts) {
+            this.place = place;
+            this.own = own;
+            this.images = images;
+            this.ordered = ordered;
+            this.verification = verification;
+            this.mounts = mounts;
+        }
+
+        @Override
+        public void prepare(int item) throws IOException {
+            images.write(ordered.get(item), place.image());
+        }
+
+        @Override
+        public Checked check(int item) throws IOException {
+            return checkOne(ordered.get(item), place, verification, mounts);
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (own) {
+                place.close();
+            }
+        }
+    }
 
     /** A failing state as its check left it: what the verification said. */
     private record Checked(String state, int lost, String message, Throwable cause) {
@@ -435,23 +528,23 @@ public final class CrashStates implements AutoCloseable {
      * each of the next {@value #LATER_EPOCHS} epochs, the first that differs; then with the filesystem as the
      * recording ended. The first line names what it was compared with.
      */
-    private List<List<String>> explain(List<CrashState> ordered, List<Integer> which, Path image, Path mountPoint,
-                                       Set<String> noted) throws IOException {
+    private List<List<String>> explain(List<CrashState> ordered, List<Integer> which, StateMounts.Place place,
+                                       StateMounts mounts) throws IOException {
         List<List<String>> lines = new ArrayList<>();
         for (int i : which) {
-            lines.add(explain(ordered.get(i), image, mountPoint, noted));
+            lines.add(explain(ordered.get(i), place, mounts));
         }
         return lines;
     }
 
-    private List<String> explain(CrashState state, Path image, Path mountPoint, Set<String> noted) throws IOException {
+    private List<String> explain(CrashState state, StateMounts.Place place, StateMounts mounts) throws IOException {
         TreeView survivor;
         // Images go forward only: each explanation makes its own, from the recording's start.
-        try (StateImages images = images(image.getParent())) {
+        try (StateImages images = images(place.dir())) {
             // The state's names as the crash left them, mounted again: its verification may have changed them
             // (SQLite rolls a hot journal back and deletes it as it opens the database).
-            images.write(state, image);
-            survivor = look(image, mountPoint, noted);
+            images.write(state, place.image());
+            survivor = look(place, mounts);
             if (survivor == null) {
                 return List.of();
             }
@@ -461,8 +554,8 @@ public final class CrashStates implements AutoCloseable {
                     break; // the state is its epoch's complete one
                 }
                 int n = epochs.get(e).writes().size();
-                images.write(new CrashState(e, CrashState.Kind.PREFIX, n, 0, 0), image);
-                TreeView whole = look(image, mountPoint, noted);
+                images.write(new CrashState(e, CrashState.Kind.PREFIX, n, 0, 0), place.image());
+                TreeView whole = look(place, mounts);
                 if (whole == null) {
                     continue;
                 }
@@ -503,65 +596,29 @@ public final class CrashStates implements AutoCloseable {
         held.close();
     }
 
-    /** Mounts {@code image} and takes its names; null when it does not mount. */
-    private TreeView look(Path image, Path mountPoint, Set<String> noted) throws IOException {
-        return mounted(image, mountPoint, noted, TreeView::of, notMounted -> null);
+    /** Mounts the image in {@code place} and takes its names; null when it does not mount. */
+    private static TreeView look(StateMounts.Place place, StateMounts mounts) throws IOException {
+        return mounts.mounted(place, TreeView::of, notMounted -> null);
     }
 
-    /** Mounts {@code image}, the state's, verifies it and takes it down: null when it passed. */
-    private Checked checkOne(CrashState state, Path image, Path mountPoint, Verification verification,
-                             Set<String> noted) throws IOException {
-        return mounted(image, mountPoint, noted, survivor -> {
+    /** Mounts the image in {@code place}, {@code state}'s, verifies it and takes it down: null when it passed. */
+    private Checked checkOne(CrashState state, StateMounts.Place place, Verification verification,
+                             StateMounts mounts) throws IOException {
+        return mounts.mounted(place, survivor -> {
             try {
                 verification.verify(survivor, acknowledged.acknowledgedBy(epochs.get(state.epoch()).flushesBefore()));
                 return null;
+            } catch (InterruptedException e) {
+                // Stopped, not judged: the check ends here, the state taken down first.
+                Thread.currentThread().interrupt();
+                InterruptedIOException stopped = new InterruptedIOException("interrupted while verifying "
+                        + describe(state));
+                stopped.initCause(e);
+                throw stopped;
             } catch (Exception | AssertionError e) {
                 return new Checked(describe(state), state.lost(), String.valueOf(e.getMessage()), e);
             }
         }, e -> new Checked(describe(state), state.lost(), "the filesystem did not mount: " + e.getMessage(), e));
-    }
-
-    /** What is done with a mounted state. */
-    @FunctionalInterface
-    private interface OnMounted<T> {
-        T apply(Path mountPoint) throws IOException;
-    }
-
-    /**
-     * Attaches {@code image} to a loop device, mounts it at {@code mountPoint} (the filesystem replays its
-     * journal), runs {@code onMounted} there and takes it all down; {@code notMounted}'s answer when the
-     * filesystem refuses to mount.
-     */
-    private <T> T mounted(Path image, Path mountPoint, Set<String> noted, OnMounted<T> onMounted,
-                          Function<IOException, T> notMounted) throws IOException {
-        String loop = LoopDevices.attach(image, false);
-        boolean inUse = false; // by files the check left open: the kernel frees the device when they close
-        try {
-            if (noted.add(loop)) {
-                Leftovers.record(work, "loop", loop);
-            }
-            try {
-                BlockDisk.mountSurvivor(loop, mountPoint, fsType, foreign ? Mounts.FOREIGN_DATA : Mounts.DATA);
-            } catch (UnmountableTypeException e) {
-                // The machine's lack, the same for every state: no state is checked, none reported failing.
-                throw new UnmountableTypeException(e.type(), "this machine cannot mount " + e.type() + ", the"
-                        + " recording's filesystem: its kernel has no " + e.type() + " (load its module: modprobe "
-                        + e.type() + ")");
-            } catch (IOException e) {
-                return notMounted.apply(e);
-            }
-            try {
-                return onMounted.apply(mountPoint);
-            } finally {
-                inUse = Mounts.inUse(mountPoint);
-                Mounts.unmountLazy(mountPoint);
-            }
-        } finally {
-            LoopDevices.detach(loop);
-            if (!inUse) {
-                LoopDevices.awaitRelease(loop, image);
-            }
-        }
     }
 
     /** What {@code state} kept and lost, with the places of the writes it dropped or tore on the drive. */

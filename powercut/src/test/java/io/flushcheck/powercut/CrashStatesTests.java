@@ -2,14 +2,20 @@ package io.flushcheck.powercut;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.flushcheck.powercut.internal.kernel.Filesystems;
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.ResourceLock;
@@ -128,7 +134,8 @@ class CrashStatesTests {
      * one fails on xfs, which overwrites in place as ext4 does, and passes every state on btrfs, which writes
      * an O_DIRECT overwrite to a new extent that the file points to only once fdatasync has written its log
      * tree: the batch becomes durable at once. btrfs mounts a clone of a mounted filesystem under a temporary
-     * fsid, and refuses one while the last state's teardown is under way: the state's mount waits for it.
+     * fsid, and refuses one while the last state's teardown is under way: the state's mount waits for it. The
+     * careless log's states are checked on three workers, several clones of one filesystem mounted at once.
      */
     @ParameterizedTest
     @ValueSource(strings = {"xfs", "btrfs"})
@@ -142,7 +149,8 @@ class CrashStatesTests {
                 Path log = disk.path().resolve("log");
                 BatchLog.create(log);
                 CrashStates states = disk.recordCrashStates(acks -> BatchLog.appendAll(log, careful, acks));
-                CrashStateReport report = states.check(1000, (survivor, mustSurvive) ->
+                // The careless log's states on three workers: clones of one filesystem mounted at once.
+                CrashStateReport report = states.inParallel(careful ? 1 : 3).check(1000, (survivor, mustSurvive) ->
                         BatchLog.verify(survivor.resolve("log"), mustSurvive));
                 System.out.println(fs + (careful ? " careful" : " careless") + " log: " + states.writes() + " writes in "
                         + states.epochs() + " epochs; " + report);
@@ -304,6 +312,144 @@ class CrashStatesTests {
             assertThat(bounded.toString()).contains("10 crash states checked");
             assertThat(leftBehind(work("bound"))).isEmpty();
         }
+    }
+
+    /**
+     * Checked by three workers at once, the careless log's states give the report one worker gives: the same states
+     * in the same order, each passing or failing alike with the same message, the same first few explained, the same
+     * failure asserted. The verification ran on several states at once, each worker's survivor mounted as data in a
+     * place of its own that only its owner may enter; nothing is left mounted or attached after the failing states.
+     */
+    @Test
+    void severalWorkersAtOnceReportWhatOneWorkerReportsInTheSameOrder() throws Exception {
+        try (SimulatedDisk disk = disk("workers")) {
+            Path log = disk.path().resolve("log");
+            BatchLog.create(log);
+            CrashStates states = disk.recordCrashStates(acks -> BatchLog.appendAll(log, false, acks));
+            CrashStateReport alone = states.check(1000, (survivor, mustSurvive) ->
+                    BatchLog.verify(survivor.resolve("log"), mustSurvive));
+            AtomicInteger running = new AtomicInteger();
+            AtomicInteger most = new AtomicInteger();
+            Set<String> places = ConcurrentHashMap.newKeySet();
+            Set<String> refused = ConcurrentHashMap.newKeySet();
+            CrashStateReport three = states.inParallel(3).check(1000, (survivor, mustSurvive) -> {
+                most.accumulateAndGet(running.incrementAndGet(), Math::max);
+                try {
+                    places.add(survivor.toString());
+                    String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(survivor.getParent(),
+                            LinkOption.NOFOLLOW_LINKS));
+                    String options = mountOptions(survivor);
+                    if (!mode.equals("rwx------") || !options.matches("(.*,)?nosuid,nodev,noexec(,.*)?")) {
+                        refused.add(survivor.getParent() + " " + mode + ", mounted " + options);
+                    }
+                    Thread.sleep(2); // long enough for the others to start theirs
+                    BatchLog.verify(survivor.resolve("log"), mustSurvive);
+                } finally {
+                    running.decrementAndGet();
+                }
+            });
+            System.out.println("careless log, 1 worker: " + alone + "; 3 workers: " + three + ", at most " + most
+                    + " verifying at once");
+            assertThat(alone.failing()).isPositive();
+            assertThat(detailed(three)).isEqualTo(detailed(alone));
+            assertThat(three.failures()).extracting(CrashStateReport.Failure::explanation)
+                    .isEqualTo(alone.failures().stream().map(CrashStateReport.Failure::explanation).toList());
+            assertThat(catchThrowable(three::assertPassed)).hasMessage(catchThrowable(alone::assertPassed).getMessage());
+            assertThat(most.get()).as("verifications running at once").isGreaterThan(1);
+            assertThat(places).as("mount points").hasSize(3);
+            assertThat(refused).as("places not the owner's alone, or mounts not as data").isEmpty();
+            assertThat(leftBehind(work("workers"))).isEmpty();
+            assertThat(statePlaces(work("workers"))).isEmpty();
+        }
+    }
+
+    /**
+     * On several workers, a verification that throws an exception fails its state, as an assertion does; one that
+     * throws an Error stops the check as it stops one worker's: the Error of the same state (the first in the
+     * order the states are taken, though a later one threw first), once every state begun was taken down. Neither
+     * leaves a loop device attached or a state mounted.
+     */
+    @Test
+    void aVerificationThatThrowsOnSeveralWorkersFailsOrStopsAsOnOneAndLeavesNothing() throws Exception {
+        try (SimulatedDisk disk = disk("throwing")) {
+            Path log = disk.path().resolve("log");
+            BatchLog.create(log);
+            CrashStates states = disk.recordCrashStates(acks -> BatchLog.appendAll(log, true, acks));
+            CrashStateReport report = states.inParallel(3).check(1000, (survivor, mustSurvive) -> {
+                if (!mustSurvive.isEmpty()) {
+                    throw new IllegalStateException(mustSurvive.size() + " acknowledged");
+                }
+            });
+            assertThat(report.failing()).isPositive().isLessThan(report.checked());
+            assertThat(report.failures()).allSatisfy(f -> assertThat(f.message()).endsWith(" acknowledged"));
+            assertThat(leftBehind(work("throwing"))).isEmpty();
+            assertThat(statePlaces(work("throwing"))).isEmpty();
+
+            for (int workers : new int[] {1, 3}) {
+                AtomicInteger arrived = new AtomicInteger();
+                Throwable thrown = catchThrowable(() -> states.inParallel(workers).check(1000, (survivor, mustSurvive) -> {
+                    if (!mustSurvive.isEmpty()) {
+                        String which = mustSurvive.size() + " acknowledged, log " + digest(survivor.resolve("log"));
+                        if (arrived.incrementAndGet() == 1) {
+                            Thread.sleep(300); // the first state to stop the check stops it last
+                        }
+                        throw new Stop(which);
+                    }
+                }));
+                assertThat(thrown).as("%d workers", workers).isInstanceOf(Stop.class);
+                stopped.add(thrown.getMessage());
+                assertThat(leftBehind(work("throwing"))).as("%d workers", workers).isEmpty();
+                assertThat(statePlaces(work("throwing"))).as("%d workers", workers).isEmpty();
+            }
+            assertThat(stopped.get(1)).as("the state that stopped 3 workers").isEqualTo(stopped.get(0));
+        }
+    }
+
+    private final List<String> stopped = new java.util.ArrayList<>();
+
+    /** What a test's verification throws to stop a check: not a state's failure. */
+    private static final class Stop extends Error {
+        private static final long serialVersionUID = 1L;
+
+        Stop(String message) {
+            super(message);
+        }
+    }
+
+    private static String digest(Path file) throws Exception {
+        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(Files.readAllBytes(file))).substring(0, 16);
+    }
+
+    /** Each state as reported: what it kept and lost, and whether it passed, with the message it failed with. */
+    private static List<String> detailed(CrashStateReport report) {
+        return report.states().stream().map(s -> s.state() + (s.passed() ? " passed" : " failed: "
+                + s.failure().message())).toList();
+    }
+
+    /** The options {@code point} is mounted with, as /proc/self/mountinfo lists them. */
+    private static String mountOptions(Path point) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
+            String[] f = line.split(" ");
+            if (f[4].equals(point.toString())) {
+                return f[5];
+            }
+        }
+        return "(not mounted)";
+    }
+
+    /** The places states were mounted in, left in the recordings' directories of the disk's work directory. */
+    private static List<String> statePlaces(Path work) throws IOException {
+        List<String> found = new java.util.ArrayList<>();
+        try (var recordings = Files.list(work)) {
+            for (Path r : recordings.filter(p -> p.getFileName().toString().startsWith("crash-states-")).toList()) {
+                try (var entries = Files.list(r)) {
+                    entries.filter(p -> p.getFileName().toString().startsWith("states-"))
+                            .forEach(p -> found.add(work.relativize(p).toString()));
+                }
+            }
+        }
+        return found;
     }
 
     private static List<String> outcomes(CrashStateReport report) {

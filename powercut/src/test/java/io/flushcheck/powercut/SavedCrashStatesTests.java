@@ -65,7 +65,8 @@ class SavedCrashStatesTests {
             assertThat(loaded.acknowledged().all()).isEqualTo(recorded.acknowledged().all()).isNotEmpty();
             assertThat(loaded.writes()).isEqualTo(recorded.writes());
             assertThat(loaded.epochs()).isEqualTo(recorded.epochs());
-            CrashStateReport there = loaded.check(BOUND, SavedCrashStatesTests::verify);
+            // Loaded here on three workers, each mounting its states without following links: the same outcomes.
+            CrashStateReport there = loaded.inParallel(3).check(BOUND, SavedCrashStatesTests::verify);
             assertThat(outcomes(there)).isEqualTo(outcomes(here));
             assertThat(there.failing()).isPositive();
             // The explanation names files by their places and compares names with the view as the recording ended:
@@ -96,7 +97,7 @@ class SavedCrashStatesTests {
             int shards = 3;
             List<CrashStateReport> parts = new ArrayList<>();
             for (int s = 0; s < shards; s++) {
-                parts.add(states.check(BOUND, s, shards, SavedCrashStatesTests::verify));
+                parts.add(states.inParallel(2).check(BOUND, s, shards, SavedCrashStatesTests::verify));
             }
             for (int i = 0; i < whole.states().size(); i++) {
                 int at = i;

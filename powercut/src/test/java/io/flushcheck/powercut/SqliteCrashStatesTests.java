@@ -26,7 +26,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * every state. DELETE with FULL does not sync the directory after it deletes the rollback journal that commits
  * a transaction (SQLite's documentation of {@code PRAGMA synchronous}: EXTRA adds that sync "if the commit is
  * followed closely by a power loss"), so a state where the deletion is lost finds the journal hot and rolls
- * the last commit back; the failure names the journal and the directory sync.
+ * the last commit back; the failure names the journal and the directory sync. The states are checked on as many
+ * workers at once as {@link CrashStates#defaultWorkers()} says.
  */
 @ResourceLock(SimulatedPowerLoss.LOCK)
 class SqliteCrashStatesTests {
@@ -49,7 +50,8 @@ class SqliteCrashStatesTests {
         try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).mkfsOptions("-b", "4096")
                 .create(tmp.resolve("disk"))) {
             CrashStates states = record(disk, journalMode, synchronous);
-            CrashStateReport report = states.check(2000, (survivor, mustSurvive) ->
+            // Each verification opens its own connection to its own survivor: safe to run on several workers at once.
+            CrashStateReport report = states.inParallel().check(2000, (survivor, mustSurvive) ->
                     assertThat(rows(survivor.resolve("app.db"))).as("rows after the state").containsAll(mustSurvive));
             System.out.println("SQLite " + journalMode + " " + synchronous + ": " + states.writes() + " writes in "
                     + states.epochs() + " epochs; " + report
