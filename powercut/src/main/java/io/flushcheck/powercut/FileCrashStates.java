@@ -36,7 +36,8 @@ final class FileCrashStates {
         this.recording = recording;
         this.acknowledged = acknowledged;
         // A replay that only counts: the states are enumerated when they are asked for.
-        TreeReplay.Replayed played = TreeReplay.replay(recording, scratch(), (tree, epoch, flushesBefore, last) -> { });
+        TreeReplay.Replayed played = TreeReplay.replay(recording, scratch(), false,
+                (tree, epoch, flushesBefore, last) -> { });
         this.epochs = played.epochs();
         this.operations = played.operations();
         this.rules = TreeReplay.journaled(recording) ? FileRules.JOURNALED : FileRules.POSIX;
@@ -65,17 +66,19 @@ final class FileCrashStates {
         return operations;
     }
 
-    int states(int maxStates) throws IOException {
-        return enumerated(maxStates).states().size();
+    /** The states a check with the bound {@code maxStates} checks, enumerated now if they were not: {@code progress} hears each epoch. */
+    int states(int maxStates, TreeStates.Progress progress) throws IOException {
+        return enumerated(maxStates, progress).states().size();
     }
 
     /**
      * The states within {@code maxStates}, enumerated once for a bound: each enumeration replays the whole
-     * recording and writes every state's survivor to digest it, and a check asks for them after a count did.
+     * recording, and a check asks for them after a count did.
      */
-    private synchronized TreeStates.Enumerated enumerated(int maxStates) throws IOException {
+    private synchronized TreeStates.Enumerated enumerated(int maxStates, TreeStates.Progress progress)
+            throws IOException {
         if (enumerated == null || enumeratedFor != maxStates) {
-            enumerated = TreeStates.enumerate(recording, scratch(), maxStates);
+            enumerated = TreeStates.enumerate(recording, scratch(), maxStates, progress);
             enumeratedFor = maxStates;
         }
         return enumerated;
@@ -88,7 +91,7 @@ final class FileCrashStates {
     CrashStateReport check(int maxStates, int shard, int shards, CrashStates.Verification verification)
             throws IOException {
         long started = System.nanoTime();
-        TreeStates.Enumerated space = enumerated(maxStates);
+        TreeStates.Enumerated space = enumerated(maxStates, TreeStates.Progress.NONE);
         List<TreeStates.Candidate> ordered = space.states();
         Map<TreeStates.Candidate, Integer> index = new IdentityHashMap<>();
         List<TreeStates.Candidate> mine = new ArrayList<>();
