@@ -284,14 +284,33 @@ public final class CrashStates implements AutoCloseable {
 
     /** The states {@link #check} checks with the bound {@code maxStates}: the distinct ones, at most the bound. */
     public int states(int maxStates) {
+        return states(maxStates, (epochs, states) -> { });
+    }
+
+    /**
+     * As {@link #states(int)}, telling {@code progress} how far the enumeration is: on the file model after each
+     * epoch of the recording is played again, on the block model once its epochs are done. A check enumerates them
+     * once for a bound, here or in {@link #check} when none was asked for.
+     */
+    public int states(int maxStates, EnumerationProgress progress) {
         if (files != null) {
             try {
-                return files.states(maxStates);
+                return files.states(maxStates, progress::enumerated);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
-        return enumerated(maxStates).states().size();
+        CrashStateSpace.Enumerated space = enumerated(maxStates);
+        progress.enumerated(epochs.size(), space.distinct());
+        return space.states().size();
+    }
+
+    /** Hears how far an enumeration of the states is ({@link #states(int, EnumerationProgress)}). */
+    @FunctionalInterface
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public interface EnumerationProgress {
+        /** {@code epochs} of the recording's {@link #epochs()} enumerated, {@code states} distinct states found in them. */
+        void enumerated(int epochs, long states);
     }
 
     /** The block model's states within {@code maxStates}, enumerated once for a bound and a draw. */
