@@ -104,14 +104,14 @@ final class FileCrashStates {
         Path survivor = dir.resolve("state");
         try {
             // Failures are explained in the enumeration's order, fewest lost first: the order checked is by epoch.
+            // One directory for every state: each written from the one before by what differs (what a
+            // verification changed in it found and written again).
             TreeStates.visit(recording, scratch(), mine, survivor, (state, at) -> {
                 try {
                     verification.verify(at, acknowledged.acknowledgedBy(state.flushesBefore()));
                 } catch (Exception | AssertionError e) {
                     failed[index.get(state)] = new CrashStateReport.Failure(describe(state), state.lost(),
                             String.valueOf(e.getMessage()), e, List.of());
-                } finally {
-                    remove(at);
                 }
             });
         } finally {

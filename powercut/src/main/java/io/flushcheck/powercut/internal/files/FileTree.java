@@ -1412,34 +1412,101 @@ public final class FileTree extends SwitchedModel {
     }
 
     private void writeTree(Survivor survivor, Path to) throws IOException {
+        List<Written> layout = layout(survivor);
+        for (Written w : layout) {
+            Path p = to.resolve(w.path());
+            writeName(w, p, w.linkOf() == null ? null : to.resolve(w.linkOf()));
+        }
+        // A directory's permission bits after its names are made in it: it may take none once they are set.
+        for (int i = layout.size() - 1; i >= 0; i--) {
+            setMode(layout.get(i), to.resolve(layout.get(i).path()));
+        }
+    }
+
+    /**
+     * A name of a crash state as it is written out ({@link #layout}): its path from the state's directory, the node it
+     * names, the permission bits; for a file, what it keeps ({@code kept}) and what its bytes are made of
+     * ({@code content}: its durable bytes' changes folded and their size, its size, and each piece kept of its changes
+     * since, by change, from and to: the same content, the same bytes); for a file's name after the first, the first's
+     * path ({@code linkOf}), which it is a hard link to.
+     */
+    record Written(String path, long node, boolean dir, int mode, String linkOf, FilePages.Kept kept, long[] content) {
+    }
+
+    /**
+     * Crash state {@code pick} of the tree as it is now, as {@link #save(StatePick, Path)} writes it out: its names in
+     * the order written, each directory's sorted, a directory's before those in it. A directory under a second name
+     * is written under the first alone; a file's second name is a link to its first.
+     */
+    synchronized List<Written> layout(StatePick pick) {
+        return layout(survivor(pick));
+    }
+
+    private List<Written> layout(Survivor survivor) {
         if (versions == Versions.SIZES) {
             throw new IllegalStateException("a tree that keeps its files' sizes alone writes no state out");
         }
-        Map<Long, Path> written = new HashMap<>();
-        written.put(ROOT, to);
-        writeDir(survivor, ROOT, to, written);
+        List<Written> out = new ArrayList<>();
+        Map<Long, String> first = new HashMap<>();
+        first.put(ROOT, "");
+        layoutDir(survivor, ROOT, "", first, out);
+        return out;
     }
 
-    private void writeDir(Survivor survivor, long id, Path dir, Map<Long, Path> written) throws IOException {
+    private void layoutDir(Survivor survivor, long id, String dir, Map<Long, String> first, List<Written> out) {
         for (Map.Entry<String, Long> e : survivor.entries.get(id).entrySet()) {
             Node n = nodes.get(e.getValue());
-            Path p = dir.resolve(e.getKey());
-            Path earlier = written.get(n.id);
+            String path = dir.isEmpty() ? e.getKey() : dir + "/" + e.getKey();
+            String earlier = first.get(n.id);
             if (n.dir) {
-                if (earlier != null) {
-                    continue;
+                if (earlier == null) {
+                    first.put(n.id, path);
+                    out.add(new Written(path, n.id, true, n.durableMode, null, null, null));
+                    layoutDir(survivor, n.id, path, first, out);
                 }
-                Files.createDirectory(p);
-                written.put(n.id, p);
-                writeDir(survivor, n.id, p, written);
-            } else if (earlier != null) {
-                Files.createLink(p, earlier);
-            } else {
-                writeFile(n, survivor.data.get(n.id), p);
-                written.put(n.id, p);
+                continue;
             }
-            Files.setPosixFilePermissions(p, permissions(n.durableMode));
+            FilePages.Kept kept = survivor.data.get(n.id);
+            if (earlier == null) {
+                first.put(n.id, path);
+            }
+            out.add(new Written(path, n.id, false, n.durableMode, earlier, kept, content(n, kept)));
         }
+    }
+
+    /** What file {@code n}'s bytes are made of as {@code kept} leaves it: {@link Written#content()}. */
+    private static long[] content(Node n, FilePages.Kept kept) {
+        List<FilePages.Piece> pieces = kept.kept();
+        long[] c = new long[3 + 3 * pieces.size()];
+        c[0] = n.durableFold;
+        c[1] = n.durableData.size();
+        c[2] = kept.size();
+        for (int i = 0; i < pieces.size(); i++) {
+            FilePages.Piece piece = pieces.get(i);
+            c[3 + 3 * i] = piece.change().order();
+            c[4 + 3 * i] = piece.from();
+            c[5 + 3 * i] = piece.to();
+        }
+        return c;
+    }
+
+    /**
+     * Writes {@code w} at {@code p}: a directory made, a file's bytes written, or (a file's second name) a hard link to
+     * {@code first}; its permission bits are {@link #setMode}'s.
+     */
+    synchronized void writeName(Written w, Path p, Path first) throws IOException {
+        if (w.dir()) {
+            Files.createDirectory(p);
+        } else if (first != null) {
+            Files.createLink(p, first);
+        } else {
+            writeFile(nodes.get(w.node()), w.kept(), p);
+        }
+    }
+
+    /** Sets {@code w}'s permission bits on {@code p}, written by {@link #writeName}. */
+    static void setMode(Written w, Path p) throws IOException {
+        Files.setPosixFilePermissions(p, permissions(w.mode()));
     }
 
     private static Set<PosixFilePermission> permissions(int mode) {

@@ -2,7 +2,6 @@ package io.flushcheck.powercut.internal.files;
 
 import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -47,7 +46,7 @@ public final class TreeStates {
                              long made) {
     }
 
-    /** What is done with a state written out. */
+    /** What is done with a state written out: it may change it, which the next state's writing finds. */
     @FunctionalInterface
     public interface Visit {
         void visit(Candidate state, Path survivor) throws IOException;
@@ -156,8 +155,9 @@ public final class TreeStates {
 
     /**
      * Plays {@code recording} again (in a tree kept under {@code scratch}) and writes each of {@code states}
-     * into {@code survivor}, a directory made for it, at its epoch's end, for {@code visit} to check; then
-     * {@code visit} is to remove it, for the next state's.
+     * into {@code survivor} at its epoch's end, for {@code visit} to check: one directory, each state written from
+     * the one before by what differs, or whole where anything changed it since ({@link StateDirectory}); it is
+     * removed at the end, and {@code survivor + ".clock"} beside it, a file its writing reads the clock from.
      */
     public static void visit(RegularFile recording, Path scratch, List<Candidate> states, Path survivor, Visit visit)
             throws IOException {
@@ -165,12 +165,13 @@ public final class TreeStates {
         for (Candidate c : states) {
             byEpoch.computeIfAbsent(c.epoch(), e -> new ArrayList<>()).add(c);
         }
-        TreeReplay.replay(recording, scratch, true, (tree, epoch, flushesBefore, last) -> {
-            for (Candidate c : byEpoch.getOrDefault(epoch, List.of())) {
-                Files.createDirectory(survivor);
-                tree.save(c.state().pick(), survivor);
-                visit.visit(c, survivor);
-            }
-        });
+        try (StateDirectory out = new StateDirectory(survivor)) {
+            TreeReplay.replay(recording, scratch, true, (tree, epoch, flushesBefore, last) -> {
+                for (Candidate c : byEpoch.getOrDefault(epoch, List.of())) {
+                    out.write(tree, c.state().pick());
+                    visit.visit(c, survivor);
+                }
+            });
+        }
     }
 }
