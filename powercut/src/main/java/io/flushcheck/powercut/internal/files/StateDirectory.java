@@ -26,31 +26,45 @@ import java.util.Set;
  * state is written whole into an emptied directory. Before the directory is handed out, the clock the filesystem
  * takes change times from is let pass the last one written (it may tick once every few milliseconds), so that a
  * change made after shows as one; where it does not pass soon (a filesystem that keeps whole seconds), the next
- * state is written whole.
+ * state is written whole. A state of fewer than {@link #PATCHED_FROM} names is written whole each time: that costs
+ * less than the wait.
  */
 final class StateDirectory implements AutoCloseable {
 
     private static final LinkOption NOFOLLOW = LinkOption.NOFOLLOW_LINKS;
     /** How long the clock is waited for before the next state is written whole instead. */
     private static final long CLOCK_NANOS = 200_000_000L;
+    /**
+     * The fewest names a state has for the next to be written from it: a smaller one is written whole each time
+     * (a few milliseconds), with no wait for the clock (which may take as long) and no change times read.
+     */
+    static final int PATCHED_FROM = 256;
 
     /** A name's inode and change time as written. */
     private record Stamp(Object inode, Object device, FileTime changed) {
     }
 
     private final Path dir;
+    private final int patchedFrom;
     /** A file beside the directory, touched to read the filesystem's clock: its change time is the time then. */
     private final Path clock;
     /** What the directory holds, by path, in the order written; null when that is not known (nothing written yet). */
     private Map<String, FileTree.Written> held;
-    /** Each name's stamp as written, the directory's own under "". */
+    /** Each name's stamp as written, the directory's own under "", and the latest change time among them. */
     private Map<String, Stamp> stamps;
+    private FileTime last;
     private long written;
     private long rewritten;
 
     /** {@code dir}, which need not exist: the first state is written whole, into it made then. */
     StateDirectory(Path dir) {
+        this(dir, PATCHED_FROM);
+    }
+
+    /** As {@link #StateDirectory(Path)}, a state of fewer than {@code patchedFrom} names written whole each time. */
+    StateDirectory(Path dir, int patchedFrom) {
         this.dir = dir;
+        this.patchedFrom = patchedFrom;
         this.clock = dir.resolveSibling(dir.getFileName() + ".clock");
     }
 
@@ -61,17 +75,33 @@ final class StateDirectory implements AutoCloseable {
         for (FileTree.Written w : target) {
             byPath.put(w.path(), w);
         }
+        // The names whose stamps are read again: those a patch changed; every one after a whole write.
+        Set<String> again;
         if (held != null && patchable(byPath) && unchanged()) {
-            patch(tree, byPath);
+            again = patch(tree, byPath);
         } else {
             rewrite(tree, target);
+            again = null;
+        }
+        if (target.size() < patchedFrom) {
+            held = null;
+            return;
         }
         held = byPath;
-        stamps = new HashMap<>();
-        FileTime last = stamp("");
-        for (String path : byPath.keySet()) {
-            FileTime t = stamp(path);
-            last = t.compareTo(last) > 0 ? t : last;
+        if (again == null) {
+            stamps = new HashMap<>();
+            last = FileTime.fromMillis(Long.MIN_VALUE);
+            again = new HashSet<>(byPath.keySet());
+            again.add("");
+        } else {
+            stamps.keySet().removeIf(path -> !path.isEmpty() && !byPath.containsKey(path));
+        }
+        for (String path : again) {
+            // A directory a name was removed from may be gone with it.
+            if (path.isEmpty() || byPath.containsKey(path)) {
+                FileTime t = stamp(path);
+                last = t.compareTo(last) > 0 ? t : last;
+            }
         }
         if (!clockPassed(last)) {
             held = null;
@@ -124,8 +154,11 @@ final class StateDirectory implements AutoCloseable {
      * Removes the names held that the target does not keep as they are, in the order opposite to writing (a
      * directory's names before it), then writes the target's others in order, a file's names linked to where its
      * content is still held when it is, and sets their permission bits.
+     *
+     * @return the names whose change time this changed: those written, the directories a name was made or removed
+     *     in, and every name of a file whose names were (its inode's count of links changed)
      */
-    private void patch(FileTree tree, Map<String, FileTree.Written> target) throws IOException {
+    private Set<String> patch(FileTree tree, Map<String, FileTree.Written> target) throws IOException {
         Set<String> kept = new HashSet<>();
         // Where each node's content is once the names not kept are gone: a name kept, else the first written.
         Map<Long, String> inode = new HashMap<>();
@@ -140,10 +173,17 @@ final class StateDirectory implements AutoCloseable {
                 }
             }
         }
+        Set<String> changed = new HashSet<>();
+        Set<Long> relinked = new HashSet<>();
         List<FileTree.Written> before = List.copyOf(held.values());
         for (int i = before.size() - 1; i >= 0; i--) {
-            if (!kept.contains(before.get(i).path())) {
-                Files.delete(path(before.get(i).path()));
+            FileTree.Written h = before.get(i);
+            if (!kept.contains(h.path())) {
+                Files.delete(path(h.path()));
+                changed.add(parent(h.path()));
+                if (!h.dir()) {
+                    relinked.add(h.node());
+                }
             }
         }
         List<FileTree.Written> made = new ArrayList<>();
@@ -157,13 +197,28 @@ final class StateDirectory implements AutoCloseable {
             tree.writeName(w, path(w.path()), first == null ? null : path(first));
             if (!w.dir()) {
                 inode.putIfAbsent(w.node(), w.path());
+                relinked.add(w.node());
             }
             made.add(w);
+            changed.add(w.path());
+            changed.add(parent(w.path()));
         }
         for (int i = made.size() - 1; i >= 0; i--) {
             FileTree.setMode(made.get(i), path(made.get(i).path()));
         }
+        for (FileTree.Written w : target.values()) {
+            if (!w.dir() && relinked.contains(w.node())) {
+                changed.add(w.path());
+            }
+        }
         written++;
+        return changed;
+    }
+
+    /** The directory {@code path} is in: "" for the state's own. */
+    private static String parent(String path) {
+        int slash = path.lastIndexOf('/');
+        return slash < 0 ? "" : path.substring(0, slash);
     }
 
     /** Whether {@code h}, held, is {@code w}: the same kind of node, the same node, bits and content. */

@@ -48,7 +48,8 @@ class StateDirectoryTests {
             SplittableRandom random = new SplittableRandom(seed);
             Path held = tmp.resolve("held-" + seed);
             FileTree t = new FileTree(0, 0, random.nextBoolean());
-            try (StateDirectory out = new StateDirectory(held)) {
+            // Every state written from the one before where it can be, however few its names.
+            try (StateDirectory out = new StateDirectory(held, 0)) {
                 compared += workload(t, random, out, held, trap, seed);
                 written[0] += out.written();
                 patched[0] += out.written() - out.rewritten();
@@ -62,6 +63,37 @@ class StateDirectoryTests {
         // A state after one a check left as it was is written from it (about half of them): that is compared too.
         assertThat(patched[0]).as("states written from the one before, of %d", written[0]).isGreaterThan(written[0] / 3);
         assertThat(tree(trap)).isEqualTo("keep f 644 9 " + Arrays.hashCode("untouched".getBytes()) + ";");
+    }
+
+    /** A state of many names is written from the one before it; one of a few names is written whole, with no wait. */
+    @Test
+    void aStateOfManyNamesIsWrittenFromTheOneBeforeAndOneOfFewWhole() throws Exception {
+        for (int files : new int[] {StateDirectory.PATCHED_FROM + 10, 10}) {
+            FileTree t = new FileTree(0, 0);
+            try {
+                for (int i = 0; i < files; i++) {
+                    long f = t.create(ROOT, "f" + i, false, 0644, 0, 0).id();
+                    t.write(f, 0, ByteBuffer.wrap(("file " + i).getBytes()));
+                }
+                List<StatePick> picks = t.statePicks();
+                StatePick all = picks.get(picks.size() - 1);
+                Path held = tmp.resolve("held-" + files);
+                try (StateDirectory out = new StateDirectory(held)) {
+                    for (StatePick pick : List.of(all, picks.get(1), picks.get(2), all)) {
+                        out.write(t, pick);
+                        Path whole = Files.createDirectory(tmp.resolve("whole"));
+                        t.save(pick, whole);
+                        assertThat(tree(held)).isEqualTo(tree(whole));
+                        deleteAll(whole);
+                    }
+                    assertThat(out.written()).isEqualTo(4);
+                    assertThat(out.rewritten()).as("states written whole, of %d names", files)
+                            .isEqualTo(files > StateDirectory.PATCHED_FROM ? 1 : 4);
+                }
+            } finally {
+                t.close();
+            }
+        }
     }
 
     private int workload(FileTree t, SplittableRandom random, StateDirectory out, Path held, Path trap, long seed)
