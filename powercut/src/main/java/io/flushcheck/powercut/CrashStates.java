@@ -33,8 +33,8 @@ import org.apiguardian.api.API;
  * on the block model on a real filesystem, the drive having logged every write and flush while the workload
  * ran once with the power on, each state an image made from that log, mounted (the filesystem replays its
  * journal there), verified and thrown away; on the file model, each state written out as a plain directory
- * from the tree's log of operations, verified and removed. The workload runs once, however many states are
- * checked.
+ * from the tree's log of operations and verified, one directory for all of them, each written from the one
+ * before by what differs. The workload runs once, however many states are checked.
  *
  * <pre>{@code
  * CrashStates states = disk.recordCrashStates(acknowledged -> {

@@ -14,9 +14,10 @@ import java.util.Map;
 
 /**
  * The crash states of one recorded run on the file model, checked: each written out as a plain directory
- * from a replay of the recording (no mount), verified there and removed. A failing state is explained by
- * the operations it lost, in the order made, each with the sync that would have kept it, as a cut's
- * {@link PowerCut#discarded()} says them.
+ * from a replay of the recording (no mount) and verified there, one directory for all, each state written
+ * from the one before by what differs (whole where a verification changed it), removed at the end. A failing
+ * state is explained by the operations it lost, in the order made, each with the sync that would have kept
+ * it, as a cut's {@link PowerCut#discarded()} says them.
  */
 final class FileCrashStates {
 
