@@ -579,7 +579,7 @@ final class PowerCutCommand implements Job {
                 }
             }
             run.draw(ReplayOutput.Draw.of(draw, seed));
-            int total = run.states(bound);
+            int total = run.states(bound, new EnumerationLines(err, quiet, recorded.epochs()));
             if (!quiet) {
                 err.printf(Locale.ROOT, "flushcheck powercut: %d flushes, %s, %d acknowledgements in %.1f s;"
                         + " checking %d crash states%n", recorded.flushes(), ExploreOutput.writes(resolved,

@@ -125,9 +125,9 @@ final class ProgramStates implements AutoCloseable {
         return states.atomicWriteBytes();
     }
 
-    /** The states {@link #check} checks with the bound {@code maxStates}. */
-    int states(int maxStates) {
-        return states.states(maxStates);
+    /** The states {@link #check} checks with the bound {@code maxStates}, enumerated now: {@code progress} hears how far. */
+    int states(int maxStates, CrashStates.EnumerationProgress progress) {
+        return states.states(maxStates, progress);
     }
 
     /**

@@ -96,10 +96,10 @@ final class Replay {
                     states.draw(draw.count(), draw.seed());
                 }
                 states.inParallel(parallel);
-                int total = states.states(maxStates);
+                boolean quiet = output.quiet;
+                int total = states.states(maxStates, new EnumerationLines(err, quiet, states.epochs()));
                 int mine = shard == null ? total
                         : Math.max(0, (total - shard.fromZero() + shard.count() - 1) / shard.count());
-                boolean quiet = output.quiet;
                 if (!quiet) {
                     err.printf(Locale.ROOT, "flushcheck powercut: recording %s (the %s model): %s, %d acknowledgements;"
                             + " checking %d of its %d crash states%s%n", states.recordingId(),

@@ -27,9 +27,10 @@ import org.apiguardian.api.API;
  * on the block model on a real filesystem, the drive having logged every write and flush while the workload
  * ran once with the power on, each state an image made from that log, mounted (the filesystem replays its
  * journal there), verified and thrown away; on the file model, each state written out as a plain directory
- * from the tree's log of operations, verified and removed. The workload runs once, however many states are
- * checked. On the block model several states are checked at once, each on a loop device of its own, where the
- * verification may run on several threads at once ({@link #inParallel()}).
+ * from the tree's log of operations and verified, one directory for all of them, each written from the one
+ * before by what differs. The workload runs once, however many states are checked. On the block model several
+ * states are checked at once, each on a loop device of its own, where the verification may run on several threads
+ * at once ({@link #inParallel()}).
  *
  * <pre>{@code
  * CrashStates states = disk.recordCrashStates(acknowledged -> {
@@ -284,14 +285,33 @@ public final class CrashStates implements AutoCloseable {
 
     /** The states {@link #check} checks with the bound {@code maxStates}: the distinct ones, at most the bound. */
     public int states(int maxStates) {
+        return states(maxStates, (epochs, states) -> { });
+    }
+
+    /**
+     * As {@link #states(int)}, telling {@code progress} how far the enumeration is: on the file model after each
+     * epoch of the recording is played again, on the block model once its epochs are done. A check enumerates them
+     * once for a bound, here or in {@link #check} when none was asked for.
+     */
+    public int states(int maxStates, EnumerationProgress progress) {
         if (files != null) {
             try {
-                return files.states(maxStates);
+                return files.states(maxStates, progress::enumerated);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
-        return enumerated(maxStates).states().size();
+        CrashStateSpace.Enumerated space = enumerated(maxStates);
+        progress.enumerated(epochs.size(), space.distinct());
+        return space.states().size();
+    }
+
+    /** Hears how far an enumeration of the states is ({@link #states(int, EnumerationProgress)}). */
+    @FunctionalInterface
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public interface EnumerationProgress {
+        /** {@code epochs} of the recording's {@link #epochs()} enumerated, {@code states} distinct states found in them. */
+        void enumerated(int epochs, long states);
     }
 
     /** The block model's states within {@code maxStates}, enumerated once for a bound and a draw. */

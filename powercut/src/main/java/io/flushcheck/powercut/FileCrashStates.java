@@ -14,9 +14,10 @@ import java.util.Map;
 
 /**
  * The crash states of one recorded run on the file model, checked: each written out as a plain directory
- * from a replay of the recording (no mount), verified there and removed. A failing state is explained by
- * the operations it lost, in the order made, each with the sync that would have kept it, as a cut's
- * {@link PowerCut#discarded()} says them.
+ * from a replay of the recording (no mount) and verified there, one directory for all, each state written
+ * from the one before by what differs (whole where a verification changed it), removed at the end. A failing
+ * state is explained by the operations it lost, in the order made, each with the sync that would have kept
+ * it, as a cut's {@link PowerCut#discarded()} says them.
  */
 final class FileCrashStates {
 
@@ -36,7 +37,8 @@ final class FileCrashStates {
         this.recording = recording;
         this.acknowledged = acknowledged;
         // A replay that only counts: the states are enumerated when they are asked for.
-        TreeReplay.Replayed played = TreeReplay.replay(recording, scratch(), (tree, epoch, flushesBefore, last) -> { });
+        TreeReplay.Replayed played = TreeReplay.replay(recording, scratch(), false,
+                (tree, epoch, flushesBefore, last) -> { });
         this.epochs = played.epochs();
         this.operations = played.operations();
         this.rules = TreeReplay.journaled(recording) ? FileRules.JOURNALED : FileRules.POSIX;
@@ -65,17 +67,19 @@ final class FileCrashStates {
         return operations;
     }
 
-    int states(int maxStates) throws IOException {
-        return enumerated(maxStates).states().size();
+    /** The states a check with the bound {@code maxStates} checks, enumerated now if they were not: {@code progress} hears each epoch. */
+    int states(int maxStates, TreeStates.Progress progress) throws IOException {
+        return enumerated(maxStates, progress).states().size();
     }
 
     /**
      * The states within {@code maxStates}, enumerated once for a bound: each enumeration replays the whole
-     * recording and writes every state's survivor to digest it, and a check asks for them after a count did.
+     * recording, and a check asks for them after a count did.
      */
-    private synchronized TreeStates.Enumerated enumerated(int maxStates) throws IOException {
+    private synchronized TreeStates.Enumerated enumerated(int maxStates, TreeStates.Progress progress)
+            throws IOException {
         if (enumerated == null || enumeratedFor != maxStates) {
-            enumerated = TreeStates.enumerate(recording, scratch(), maxStates);
+            enumerated = TreeStates.enumerate(recording, scratch(), maxStates, progress);
             enumeratedFor = maxStates;
         }
         return enumerated;
@@ -88,7 +92,7 @@ final class FileCrashStates {
     CrashStateReport check(int maxStates, int shard, int shards, CrashStates.Verification verification)
             throws IOException {
         long started = System.nanoTime();
-        TreeStates.Enumerated space = enumerated(maxStates);
+        TreeStates.Enumerated space = enumerated(maxStates, TreeStates.Progress.NONE);
         List<TreeStates.Candidate> ordered = space.states();
         Map<TreeStates.Candidate, Integer> index = new IdentityHashMap<>();
         List<TreeStates.Candidate> mine = new ArrayList<>();
@@ -101,14 +105,14 @@ final class FileCrashStates {
         Path survivor = dir.resolve("state");
         try {
             // Failures are explained in the enumeration's order, fewest lost first: the order checked is by epoch.
+            // One directory for every state: each written from the one before by what differs (what a
+            // verification changed in it found and written again).
             TreeStates.visit(recording, scratch(), mine, survivor, (state, at) -> {
                 try {
                     verification.verify(at, acknowledged.acknowledgedBy(state.flushesBefore()));
                 } catch (Exception | AssertionError e) {
                     failed[index.get(state)] = new CrashStateReport.Failure(describe(state), state.lost(),
                             String.valueOf(e.getMessage()), e, List.of());
-                } finally {
-                    remove(at);
                 }
             });
         } finally {

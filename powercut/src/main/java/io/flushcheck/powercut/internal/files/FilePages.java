@@ -37,8 +37,28 @@ final class FilePages {
     record Piece(int index, FileTree.FileChange change, long from, long to) {
     }
 
-    /** What a choice keeps: the pieces, in the order made, the writes' pieces lost, the size, truncations kept. */
-    record Kept(List<Piece> kept, List<Piece> lost, long size, int truncations) {
+    /**
+     * What a choice keeps: the pieces, in the order made, the writes' pieces lost, the size, truncations kept, and
+     * the sum of {@link #pieceHash} over the pieces kept, each run's own (not joined across runs).
+     */
+    record Kept(List<Piece> kept, List<Piece> lost, long size, int truncations, long pieces) {
+    }
+
+    /**
+     * What a choice leaves of the file, as a crash state's digest and order take it: its size, the sum of
+     * {@link #pieceHash} over its pieces kept, and the operations it loses (as {@link #lostGroups} says them, and
+     * each truncation lost).
+     */
+    record Choice(long size, long pieces, int lost) {
+    }
+
+    /** What the writes and truncations a choice lost are said as: a cut's list of what it discarded says each once. */
+    interface LostGroups {
+        /** Writes lost whole, each starting where the one before ended, in one file: {@code first} to {@code end}. */
+        void wholeWrites(FileTree.FileChange first, long end);
+
+        /** A write lost on {@code pieces} (its {@code lostBytes}), kept on its other pages. */
+        void partOf(FileTree.FileChange change, long lostBytes, List<Piece> pieces);
     }
 
     private final List<FileTree.FileChange> changes;
@@ -215,6 +235,7 @@ final class FilePages {
         long size = m == 0 ? durableSize : sizeAfter[lastKept];
         List<List<Piece>> kept = new ArrayList<>();
         List<List<Piece>> lost = new ArrayList<>();
+        long pieces = 0;
         for (int i = 0; i < changes.size(); i++) {
             kept.add(null);
             lost.add(null);
@@ -245,10 +266,206 @@ final class FilePages {
                 if (into.get(c[p]) == null) {
                     into.set(c[p], new ArrayList<>());
                 }
+                if (p < k[r]) {
+                    pieces += pieceHash(change.order(), from, to);
+                }
                 add(into.get(c[p]), new Piece(c[p], change, from, to));
             }
         }
-        return new Kept(flatten(kept), flatten(lost), size, m);
+        return new Kept(flatten(kept), flatten(lost), size, m, pieces);
+    }
+
+    /**
+     * The hash of the piece {@code from} to {@code to} of change {@code order} kept in one run: a state's pieces are
+     * summed, so that a state differing from another in one run has its sum from the other's by that run alone. Two
+     * choices of one file with the same sum keep the same pieces (and so the same bytes), as far as a 64-bit hash
+     * tells.
+     */
+    static long pieceHash(long order, long from, long to) {
+        long h = mix(order * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L);
+        h = mix(h ^ (from * 0xC2B2AE3D27D4EB4FL));
+        return mix(h ^ (to * 0x165667B19E3779F9L));
+    }
+
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    /** What {@code kept} leaves, the operations it lost counted as a cut's list of them says them. */
+    Choice choice(Kept kept) {
+        int[] groups = {0};
+        lostGroups(kept, new LostGroups() {
+            @Override
+            public void wholeWrites(FileTree.FileChange first, long end) {
+                groups[0]++;
+            }
+
+            @Override
+            public void partOf(FileTree.FileChange change, long lostBytes, List<Piece> pieces) {
+                groups[0]++;
+            }
+        });
+        return new Choice(kept.size(), kept.pieces(), groups[0] + truncations.length - kept.truncations());
+    }
+
+    /**
+     * Says the writes {@code kept} lost, in the order made: a run of writes lost whole, each starting where the one
+     * before ended, as one; a write lost on some pages only, with those pages.
+     */
+    static void lostGroups(Kept kept, LostGroups out) {
+        FileTree.FileChange runStart = null;
+        long runEnd = 0;
+        List<Piece> lost = kept.lost();
+        for (int i = 0; i < lost.size(); i++) {
+            FileTree.FileChange c = lost.get(i).change();
+            int lostPieces = 1;
+            long lostBytes = lost.get(i).to() - lost.get(i).from();
+            while (i + lostPieces < lost.size() && lost.get(i + lostPieces).change() == c) {
+                lostBytes += lost.get(i + lostPieces).to() - lost.get(i + lostPieces).from();
+                lostPieces++;
+            }
+            List<Piece> pieces = lost.subList(i, i + lostPieces);
+            i += lostPieces - 1;
+            boolean whole = lostBytes == c.length();
+            if (runStart != null && whole && c.offset() == runEnd && c.path().equals(runStart.path())) {
+                runEnd += c.length();
+                continue;
+            }
+            if (runStart != null) {
+                out.wholeWrites(runStart, runEnd);
+                runStart = null;
+            }
+            if (whole) {
+                runStart = c;
+                runEnd = c.offset() + c.length();
+            } else {
+                out.partOf(c, lostBytes, pieces);
+            }
+        }
+        if (runStart != null) {
+            out.wholeWrites(runStart, runEnd);
+        }
+    }
+
+    /** Every change kept: the choice of a state that loses nothing of this file. */
+    Choice all() {
+        Runs f = runsKept();
+        return new Choice(Math.max(f.base, f.best), f.allPieces, 0);
+    }
+
+    /**
+     * Whether keeping the first {@code k} changes of run {@code r} keeps every truncation (none of its later changes
+     * is one): then {@link #withRunAt} says what it leaves, by that run alone.
+     */
+    boolean keepsEveryTruncation(int r, int k) {
+        return truncationsWith(r, k) == truncations.length;
+    }
+
+    /**
+     * What keeping the first {@code k} changes of run {@code r} and every other change leaves, when that keeps every
+     * truncation ({@link #keepsEveryTruncation}): as {@link #choice}{@code (keep(...))} says, from the run's own
+     * changes alone.
+     */
+    Choice withRunAt(int r, int k) {
+        if (!keepsEveryTruncation(r, k)) {
+            throw new IllegalArgumentException("run " + r + " at " + k + " loses a truncation");
+        }
+        Runs f = runsKept();
+        int len = runs.get(r).changes().length;
+        long size = Math.max(f.base, Math.max(f.bestRun == r ? f.second : f.best, f.contribution(r, k)));
+        return new Choice(size, f.allPieces - f.prefix[r][len] + f.prefix[r][k], f.groups[r][k]);
+    }
+
+    private Runs runsKept;
+
+    private Runs runsKept() {
+        if (runsKept == null) {
+            runsKept = new Runs();
+        }
+        return runsKept;
+    }
+
+    /**
+     * Each run's changes as a state keeping every truncation keeps a prefix of them: the sums of their pieces'
+     * hashes, the groups a cut says its lost ones as, and the size each leaves; the rest kept whole.
+     */
+    private final class Runs {
+        /** The size with every truncation kept, before any page's write-back grows it. */
+        final long base;
+        final int lastKept;
+        /** Per run, the sum of the hashes of the pieces of its first k changes, k from 0 to all. */
+        final long[][] prefix;
+        /** Per run, the groups the changes from its k-th on are said as, when lost: {@link #lostGroups}'s. */
+        final int[][] groups;
+        final long allPieces;
+        /** The largest size a run kept whole leaves, the run that leaves it, and the largest of the other runs'. */
+        final long best;
+        final int bestRun;
+        final long second;
+
+        Runs() {
+            lastKept = truncations.length == 0 ? -1 : truncations[truncations.length - 1];
+            base = lastKept < 0 ? durableSize : sizeAfter[lastKept];
+            prefix = new long[runs.size()][];
+            groups = new int[runs.size()][];
+            long all = 0;
+            long first = Long.MIN_VALUE;
+            long next = Long.MIN_VALUE;
+            int firstRun = -1;
+            for (int r = 0; r < runs.size(); r++) {
+                Run run = runs.get(r);
+                int[] c = run.changes();
+                long[] sums = new long[c.length + 1];
+                for (int p = 0; p < c.length; p++) {
+                    FileTree.FileChange change = changes.get(c[p]);
+                    long from = Math.max(run.start(), change.isWrite() ? change.offset() : change.newSize());
+                    long to = change.isWrite() ? Math.min(run.end(), change.offset() + change.length()) : run.end();
+                    sums[p + 1] = sums[p] + pieceHash(change.order(), from, to);
+                }
+                prefix[r] = sums;
+                all += sums[c.length];
+                int[] g = new int[c.length + 1];
+                for (int p = c.length - 1; p >= 0; p--) {
+                    g[p] = g[p + 1] + 1 - (p + 1 < c.length && chained(run, c[p], c[p + 1]) ? 1 : 0);
+                }
+                groups[r] = g;
+                long whole = contribution(r, c.length);
+                if (whole > first) {
+                    next = first;
+                    first = whole;
+                    firstRun = r;
+                } else if (whole > next) {
+                    next = whole;
+                }
+            }
+            allPieces = all;
+            best = first;
+            bestRun = firstRun;
+            second = next;
+        }
+
+        /** The size run {@code r} leaves written back after its first {@code k} changes, as {@link #keep} has it. */
+        long contribution(int r, int k) {
+            if (k == 0) {
+                return Long.MIN_VALUE;
+            }
+            int j = runs.get(r).changes()[k - 1];
+            return j > lastKept ? Math.min(sizeAfter[j], runs.get(r).end()) : Long.MIN_VALUE;
+        }
+
+        /** Whether writes {@code i} and {@code j}, both lost within run {@code run}, are said as one: {@link #lostGroups}. */
+        private boolean chained(Run run, int i, int j) {
+            FileTree.FileChange a = changes.get(i);
+            FileTree.FileChange b = changes.get(j);
+            return a.isWrite() && b.isWrite() && within(run, a) && within(run, b)
+                    && b.offset() == a.offset() + a.length() && b.path().equals(a.path());
+        }
+
+        private boolean within(Run run, FileTree.FileChange w) {
+            return w.offset() >= run.start() && w.offset() + w.length() <= run.end();
+        }
     }
 
     /** Adds {@code piece} to a change's pieces, in page order, joined to the one before where it starts at its end. */

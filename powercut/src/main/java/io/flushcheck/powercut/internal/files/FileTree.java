@@ -1,13 +1,10 @@
 package io.flushcheck.powercut.internal.files;
 
 import io.flushcheck.powercut.internal.model.PowerSwitch;
-import io.flushcheck.powercut.internal.model.Sha256;
 import io.flushcheck.powercut.internal.model.StoreFile;
 import io.flushcheck.powercut.internal.model.SwitchedModel;
 import io.flushcheck.powercut.internal.model.WriteFaults;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -77,6 +74,8 @@ public final class FileTree extends SwitchedModel {
         void applyTo(Bytes b, StoreFile log) {
             if (!isWrite()) {
                 b.truncate(newSize);
+            } else if (b.sizesOnly()) {
+                b.extend(offset + length);
             } else {
                 b.write(offset, bytesIn(log));
             }
@@ -92,7 +91,7 @@ public final class FileTree extends SwitchedModel {
      * part of the operation {@code op} says (a rename is two changes of one operation, the same object), its
      * {@code order}-th.
      */
-    private record NameChange(String name, long node, long seq, String op, long order) {
+    record NameChange(String name, long node, long seq, String op, long order) {
         void applyTo(TreeMap<String, Long> entries) {
             if (node == 0) {
                 entries.remove(name);
@@ -142,7 +141,7 @@ public final class FileTree extends SwitchedModel {
         String pathCache;
         long pathAt = -1;
 
-        Node(long id, boolean dir, int mode, int uid, int gid, long now, FileStore store) {
+        Node(long id, boolean dir, int mode, int uid, int gid, long now, FileStore store, Versions versions) {
             this.id = id;
             this.dir = dir;
             this.mode = mode;
@@ -151,8 +150,8 @@ public final class FileTree extends SwitchedModel {
             this.gid = gid;
             this.mtime = now;
             this.ctime = now;
-            this.data = dir ? null : new Bytes(store, "n" + id);
-            this.durableData = dir ? null : new Bytes(store, "n" + id + "-durable");
+            this.data = dir ? null : new Bytes(versions == Versions.ALL ? store : null, "n" + id);
+            this.durableData = dir ? null : new Bytes(versions == Versions.SIZES ? null : store, "n" + id + "-durable");
             this.fileChanges = dir ? null : new ArrayList<>();
             this.entries = dir ? new TreeMap<>() : null;
             this.durableEntries = dir ? new TreeMap<>() : null;
@@ -236,6 +235,21 @@ public final class FileTree extends SwitchedModel {
     private final long capacity;
     /** The journaled rules (one ordered namespace log, committed by any sync), else the POSIX floor. */
     private final boolean journaled;
+    /** The versions of its files' bytes it keeps. */
+    private final Versions versions;
+
+    /** The versions of its files' bytes a tree keeps: the others' sizes alone. */
+    enum Versions {
+        /** What the kernel sees now and what is durable: a tree a program uses. */
+        ALL,
+        /**
+         * What is durable, with the changes since (its change log): a tree played again to write its crash states
+         * out, which no program reads. A file then takes a file of its own only once synced.
+         */
+        DURABLE,
+        /** None: a tree played again to find its crash states, which writes none out. It makes no file for a file. */
+        SIZES
+    }
     /** Name changes made so far, numbered in the order made: the one log under the journaled rules. */
     private long nameSeq;
     /** {@link #nameSeq} at the last sync of anything: a change before it a journaled filesystem has committed. */
@@ -251,6 +265,14 @@ public final class FileTree extends SwitchedModel {
     private final Map<Long, Node> pendingModes = new TreeMap<>();
     /** Under the journaled rules, files with truncations no sync has committed yet. */
     private final Map<Long, Node> pendingTruncations = new TreeMap<>();
+    /** Files with changes since their last sync. */
+    private final Map<Long, Node> pendingFiles = new TreeMap<>();
+    /**
+     * The digest of every name the tree holds ({@link TreeSum}), with what it names, a file with changes not yet
+     * synced left out: kept as the tree changes once a crash state's digest was asked for ({@link #stateKeys}), null
+     * before.
+     */
+    private TreeSum names;
     /** The 4 KiB blocks the sizes of the files with a name take, in bytes: what counts against {@link #capacity}. */
     private long used;
     /** Where every change is written as it is made ({@link #record}); null when nothing records them. */
@@ -285,11 +307,20 @@ public final class FileTree extends SwitchedModel {
      * journaled rules or ({@code journaled} false) the POSIX floor.
      */
     public FileTree(int uid, int gid, Path dir, long capacity, boolean journaled) {
+        this(uid, gid, dir, capacity, journaled, Versions.ALL);
+    }
+
+    /**
+     * As {@link #FileTree(int, int, Path, long, boolean)}, keeping {@code versions} of its files' bytes: a tree
+     * played again keeps fewer ({@link Versions}), and makes fewer files for them.
+     */
+    FileTree(int uid, int gid, Path dir, long capacity, boolean journaled, Versions versions) {
         if (capacity <= 0) {
             throw new IllegalArgumentException("a disk holds a positive number of bytes, not " + capacity);
         }
         this.capacity = capacity;
         this.journaled = journaled;
+        this.versions = versions;
         this.store = new FileStore(dir);
         this.log = StoreFile.in(store.dir());
         Node root = newNode(true, 0755, uid, gid);
@@ -336,7 +367,7 @@ public final class FileTree extends SwitchedModel {
     }
 
     private Node newNode(boolean dir, int mode, int uid, int gid) {
-        Node n = new Node(nextId++, dir, mode & 07777, uid, gid, System.currentTimeMillis() / 1000, store);
+        Node n = new Node(nextId++, dir, mode & 07777, uid, gid, System.currentTimeMillis() / 1000, store, versions);
         nodes.put(n.id, n);
         return n;
     }
@@ -386,7 +417,7 @@ public final class FileTree extends SwitchedModel {
 
     /** Creates a file or directory {@code name} in {@code parent}: EEXIST when the name is taken. */
     public synchronized Node create(long parent, String name, boolean dir, int mode, int uid, int gid) throws Errno {
-        Node d = writableDir(parent);
+        Node d = namingDir(parent);
         checkName(name);
         if (d.entries.containsKey(name)) {
             throw new Errno(Errno.EEXIST);
@@ -412,7 +443,7 @@ public final class FileTree extends SwitchedModel {
         if (n.dir) {
             throw new Errno(1); // EPERM: no hard links to directories
         }
-        Node d = writableDir(parent);
+        Node d = namingDir(parent);
         checkName(name);
         if (d.entries.containsKey(name)) {
             throw new Errno(Errno.EEXIST);
@@ -467,7 +498,7 @@ public final class FileTree extends SwitchedModel {
     public synchronized void rename(long parent, String name, long newParent, String newName, boolean noReplace)
             throws Errno {
         Node from = writableDir(parent);
-        Node to = writableDir(newParent);
+        Node to = namingDir(newParent);
         checkName(newName);
         Long id = from.entries.get(name);
         if (id == null) {
@@ -526,6 +557,11 @@ public final class FileTree extends SwitchedModel {
 
     private void setName(Node d, String name, long id, String op) {
         NameChange c = new NameChange(name, id, nameSeq++, op, order++);
+        if (names != null) {
+            Long before = d.entries.get(name);
+            names = names.minus(before == null ? TreeSum.ZERO : namePart(d.id, name, before))
+                    .plus(id == 0 ? TreeSum.ZERO : namePart(d.id, name, id));
+        }
         c.applyTo(d.entries);
         d.nameChanges.add(c);
         pendingNames.put(d.id, d);
@@ -537,6 +573,18 @@ public final class FileTree extends SwitchedModel {
         Node d = dir(id);
         if (power.frozen()) {
             throw new Errno(Errno.EIO);
+        }
+        return d;
+    }
+
+    /**
+     * A directory a new name goes in: ENOENT for one removed, as the kernel refuses a name in a directory removed
+     * while a program held it, so that a tree (and a recording played again) never holds names no path reaches.
+     */
+    private Node namingDir(long id) throws Errno {
+        Node d = writableDir(id);
+        if (d.id != ROOT && d.links == 0) {
+            throw new Errno(Errno.ENOENT);
         }
         return d;
     }
@@ -562,17 +610,20 @@ public final class FileTree extends SwitchedModel {
             throw new Errno(Errno.EINVAL);
         }
         resize(n, Math.max(n.data.size(), offset + length));
-        if (logEnd > LOG_KEPT && logEnd > 2 * logLive) {
+        if (versions != Versions.SIZES && logEnd > LOG_KEPT && logEnd > 2 * logLive) {
             compactLog();
         }
         FileChange c = FileChange.write(offset, logEnd, length, order++, filePath(n));
         if (recording != null) {
             recording.write(id, offset, data);
         }
-        log.write(logEnd, data.duplicate());
+        if (versions != Versions.SIZES) {
+            log.write(logEnd, data.duplicate());
+        }
         logEnd += length;
         logLive += length;
         n.data.write(offset, data);
+        pending(n);
         n.fileChanges.add(c);
         fileEdits++;
         n.mtime = now();
@@ -624,6 +675,7 @@ public final class FileTree extends SwitchedModel {
             recording.truncate(id, size);
         }
         c.applyTo(n.data, log);
+        pending(n);
         n.fileChanges.add(c);
         if (journaled) {
             pendingTruncations.put(n.id, n);
@@ -706,7 +758,7 @@ public final class FileTree extends SwitchedModel {
             }
             pendingNames.clear();
             for (Node m : pendingModes.values()) {
-                m.durableMode = m.mode;
+                modeDurable(m);
             }
             pendingModes.clear();
             // A size change is metadata in the same journal: committed too, the files' data left to the page rule.
@@ -724,7 +776,7 @@ public final class FileTree extends SwitchedModel {
         if (!n.dir) {
             commitData(n);
         }
-        n.durableMode = n.mode;
+        modeDurable(n);
         seqAtLastSync = nameSeq;
         orderAtLastSync = order;
         power.completed();
@@ -734,8 +786,19 @@ public final class FileTree extends SwitchedModel {
         return 0;
     }
 
+    /** File {@code n} is about to change: from now on its part of {@link #names} is its states', not the tree's. */
+    private void pending(Node n) {
+        if (n.fileChanges.isEmpty()) {
+            if (names != null) {
+                names = names.minus(syncedPart(n).times(n.links));
+            }
+            pendingFiles.put(n.id, n);
+        }
+    }
+
     /** Makes file {@code n}'s changes durable. */
     private void commitData(Node n) {
+        boolean changed = !n.fileChanges.isEmpty();
         for (FileChange c : n.fileChanges) {
             c.applyTo(n.durableData, log);
             n.durableFold = fold(n.durableFold, c.order());
@@ -744,6 +807,10 @@ public final class FileTree extends SwitchedModel {
         n.fileChanges.clear();
         n.committedTruncations = 0;
         pendingTruncations.remove(n.id);
+        pendingFiles.remove(n.id);
+        if (changed && names != null) {
+            names = names.plus(syncedPart(n).times(n.links));
+        }
         fileEdits++;
         if (logLive == 0) {
             // Nothing in the log is needed now: written over from its start, its blocks freed when it grew large.
@@ -751,6 +818,22 @@ public final class FileTree extends SwitchedModel {
                 log.clear();
             }
             logEnd = 0;
+        }
+    }
+
+    /** Makes node {@code n}'s permission bits durable, and its part of {@link #names} with them. */
+    private void modeDurable(Node n) {
+        if (n.durableMode == n.mode) {
+            return;
+        }
+        boolean counted = names != null && (n.dir || n.fileChanges.isEmpty());
+        long named = n.dir ? (n.id != ROOT && n.links > 0 ? 1 : 0) : n.links;
+        if (counted) {
+            names = names.minus(syncedPart(n).times(named));
+        }
+        n.durableMode = n.mode;
+        if (counted) {
+            names = names.plus(syncedPart(n).times(named));
         }
     }
 
@@ -772,7 +855,7 @@ public final class FileTree extends SwitchedModel {
             if (!n.dir) {
                 commitData(n);
             }
-            n.durableMode = n.mode;
+            modeDurable(n);
         }
         pendingModes.clear();
         seqAtLastSync = nameSeq;
@@ -883,14 +966,17 @@ public final class FileTree extends SwitchedModel {
      */
     public synchronized List<StatePick> statePicks() {
         List<StatePick> picks = new ArrayList<>();
-        List<NameChange> journal = new ArrayList<>();
-        for (long id = ROOT; id < nextId; id++) {
-            Node n = nodes.get(id);
-            if (n.dir && journaled) {
-                journal.addAll(n.nameChanges);
-            } else if (n.dir) {
+        List<NameChange> journal = journal();
+        // In node order, the nodes with changes since their sync alone: a state's cost is what is pending.
+        TreeMap<Long, Node> pending = new TreeMap<>(pendingFiles);
+        if (!journaled) {
+            pending.putAll(pendingNames);
+        }
+        for (Node n : pending.values()) {
+            long id = n.id;
+            if (n.dir) {
                 addPrefixes(picks, id, n.nameChanges);
-            } else if (!n.fileChanges.isEmpty()) {
+            } else {
                 FilePages p = pages(n);
                 for (int r = 0; r < p.runs().size(); r++) {
                     for (int k = p.low(r, p.committed()); k < p.runs().get(r).changes().length; k++) {
@@ -902,13 +988,24 @@ public final class FileTree extends SwitchedModel {
                 }
             }
         }
-        journal.sort((a, b) -> Long.compare(a.seq(), b.seq()));
         addPrefixes(picks, 0, journal);
         if (!picks.isEmpty()) {
             picks.add(0, new StatePick(StatePick.Kind.DURABLE, 0, 0, 0));
         }
         picks.add(new StatePick(StatePick.Kind.ALL, 0, 0, 0));
         return picks;
+    }
+
+    /** Under the journaled rules the one log of name changes since the last sync, in the order made; else empty. */
+    List<NameChange> journal() {
+        List<NameChange> log = new ArrayList<>();
+        if (journaled) {
+            for (Node d : pendingNames.values()) {
+                log.addAll(d.nameChanges);
+            }
+            log.sort((a, b) -> Long.compare(a.seq(), b.seq()));
+        }
+        return log;
     }
 
     /**
@@ -945,7 +1042,7 @@ public final class FileTree extends SwitchedModel {
     public synchronized State state(StatePick pick) {
         Survivor survivor = survivor(pick);
         return new State(pick, describe(pick, survivor), survivor.lost(), survivor.discardedOps(), survivor.note(),
-                digest(survivor));
+                digest(survivor).hex());
     }
 
     /** Writes crash state {@code pick} of the tree as it is now into the empty directory {@code to}, as {@link #save} does a cut's. */
@@ -993,36 +1090,93 @@ public final class FileTree extends SwitchedModel {
                 + (lost == 1 ? "" : "the first: ") + survivor.discardedOps().get(0) + ")";
     }
 
-    /** SHA-256 of what {@code survivor} keeps, walked as {@link #writeTree} writes it: names, nodes, modes and bytes by the changes that made them. */
-    private String digest(Survivor survivor) {
-        MessageDigest d = Sha256.digest();
-        digestDir(survivor, ROOT, d, new HashSet<>());
-        return Sha256.hex(d);
-    }
-
-    private void digestDir(Survivor survivor, long id, MessageDigest d, Set<Long> seen) {
-        ByteBuffer b = ByteBuffer.allocate(32);
-        for (Map.Entry<String, Long> e : survivor.entries.get(id).entrySet()) {
-            Node n = nodes.get(e.getValue());
-            d.update(e.getKey().getBytes(StandardCharsets.UTF_8));
-            b.clear().putLong(n.id).putInt(n.durableMode);
-            if (!seen.add(n.id)) {
-                d.update(b.flip());
-                continue;
-            }
-            if (n.dir) {
-                d.update(b.put((byte) '{').flip());
-                digestDir(survivor, n.id, d, seen);
-                d.update((byte) '}');
-            } else {
-                FilePages.Kept kept = survivor.data.get(n.id);
-                long folded = fold(n.durableFold, kept.size());
-                for (FilePages.Piece piece : kept.kept()) {
-                    folded = fold(fold(fold(folded, piece.change().order()), piece.from()), piece.to());
+    /**
+     * The digest of what {@code survivor} keeps ({@link TreeSum}): each name of each directory the root reaches, with
+     * what it names (a file's node, permission bits and bytes by the changes that made them; a directory's node and
+     * permission bits), summed. Two states of one moment with the same digest keep the same names, bytes and bits.
+     */
+    private TreeSum digest(Survivor survivor) {
+        TreeSum sum = TreeSum.ZERO;
+        Set<Long> reached = new HashSet<>();
+        List<Long> dirs = new ArrayList<>(List.of(ROOT));
+        reached.add(ROOT);
+        while (!dirs.isEmpty()) {
+            long id = dirs.remove(dirs.size() - 1);
+            for (Map.Entry<String, Long> e : survivor.entries.get(id).entrySet()) {
+                Node n = nodes.get(e.getValue());
+                FilePages.Kept kept = n.dir ? null : survivor.data.get(n.id);
+                TreeSum part = n.dir ? syncedPart(n) : filePart(n, kept.size(), kept.pieces());
+                sum = sum.plus(TreeSum.name(id, e.getKey(), n.id)).plus(part);
+                if (n.dir && reached.add(n.id)) {
+                    dirs.add(n.id);
                 }
-                d.update(b.putLong(folded).flip());
             }
         }
+        return sum;
+    }
+
+    /** The part of name {@code name} of directory {@code dir} in {@link #names}: itself, and what it names unless that has changes not synced. */
+    TreeSum namePart(long dir, String name, long id) {
+        Node n = nodes.get(id);
+        TreeSum part = TreeSum.name(dir, name, id);
+        return n.dir || n.fileChanges.isEmpty() ? part.plus(syncedPart(n)) : part;
+    }
+
+    /** The part of node {@code n} named once, as synced: a directory's, or a file's with no change since its sync. */
+    TreeSum syncedPart(Node n) {
+        return n.dir ? TreeSum.dir(n.id, n.durableMode)
+                : TreeSum.file(n.id, n.durableMode, n.durableFold, n.durableData.size(), 0);
+    }
+
+    /** The part of file {@code n} named once, as a state leaves it: at {@code size}, with pieces summing to {@code pieces}. */
+    TreeSum filePart(Node n, long size, long pieces) {
+        return TreeSum.file(n.id, n.durableMode, n.durableFold, size, pieces);
+    }
+
+    /**
+     * The order and digest of each of {@code picks} (of {@link #statePicks()}, the tree as it is now): the operations
+     * it loses and what {@link State#digest()} says, each found from what the state changes of the tree alone
+     * ({@link StateKeys}).
+     */
+    synchronized List<StateKeys.Key> stateKeys(List<StatePick> picks) {
+        if (names == null) {
+            names = TreeSum.ZERO;
+            for (Node d : nodes.values()) {
+                if (d.dir) {
+                    for (Map.Entry<String, Long> e : d.entries.entrySet()) {
+                        names = names.plus(namePart(d.id, e.getKey(), e.getValue()));
+                    }
+                }
+            }
+        }
+        return new StateKeys(this).of(picks);
+    }
+
+    /** {@link #stateKeys} of one pick, found from the whole state: what the state's own digest and loss say. */
+    synchronized StateKeys.Key stateKey(StatePick pick) {
+        Survivor survivor = survivor(pick);
+        return new StateKeys.Key(survivor.lost(), digest(survivor));
+    }
+
+    /** The digest of every name the tree holds now, as {@link #names} keeps it. */
+    TreeSum names() {
+        return names;
+    }
+
+    Node nodeAt(long id) {
+        return nodes.get(id);
+    }
+
+    Map<Long, Node> pendingDirs() {
+        return pendingNames;
+    }
+
+    Map<Long, Node> pendingFiles() {
+        return pendingFiles;
+    }
+
+    FilePages pagesOf(Node n) {
+        return pages(n);
     }
 
     /** Writes to file {@code unit} (its node id, the inode number a program stats) fail as planned. */
@@ -1144,38 +1298,20 @@ public final class FileTree extends SwitchedModel {
                     kept += piece.change().isWrite() ? piece.to() - piece.from() : 0;
                 }
                 // A run of writes lost whole, each starting where the one before ended, said as one.
-                FileChange runStart = null;
-                long runEnd = 0;
-                List<FilePages.Piece> lost = b.lost();
-                for (int i = 0; i < lost.size(); i++) {
-                    FileChange c = lost.get(i).change();
-                    int lostPieces = 1;
-                    long lostBytes = lost.get(i).to() - lost.get(i).from();
-                    while (i + lostPieces < lost.size() && lost.get(i + lostPieces).change() == c) {
-                        lostBytes += lost.get(i + lostPieces).to() - lost.get(i + lostPieces).from();
-                        lostPieces++;
+                Node file = n;
+                FilePages.lostGroups(b, new FilePages.LostGroups() {
+                    @Override
+                    public void wholeWrites(FileChange first, long end) {
+                        lostOps.put(first.order(), describeWrites(first, end) + early(file, first));
                     }
-                    List<FilePages.Piece> pieces = lost.subList(i, i + lostPieces);
-                    i += lostPieces - 1;
-                    discarded += lostBytes;
-                    boolean whole = lostBytes == c.length();
-                    if (runStart != null && whole && c.offset() == runEnd && c.path().equals(runStart.path())) {
-                        runEnd += c.length();
-                        continue;
+
+                    @Override
+                    public void partOf(FileChange change, long lostBytes, List<FilePages.Piece> pieces) {
+                        lostOps.put(change.order(), describePart(change, lostBytes, pieces) + early(file, change));
                     }
-                    if (runStart != null) {
-                        lostOps.put(runStart.order(), describeWrites(runStart, runEnd) + early(n, runStart));
-                        runStart = null;
-                    }
-                    if (whole) {
-                        runStart = c;
-                        runEnd = c.offset() + c.length();
-                    } else {
-                        lostOps.put(c.order(), describePart(c, lostBytes, pieces) + early(n, c));
-                    }
-                }
-                if (runStart != null) {
-                    lostOps.put(runStart.order(), describeWrites(runStart, runEnd) + early(n, runStart));
+                });
+                for (FilePages.Piece piece : b.lost()) {
+                    discarded += piece.to() - piece.from();
                 }
                 for (int t = m; t < p.truncations(); t++) {
                     FileChange c = p.truncation(t);
@@ -1324,31 +1460,101 @@ public final class FileTree extends SwitchedModel {
     }
 
     private void writeTree(Survivor survivor, Path to) throws IOException {
-        Map<Long, Path> written = new HashMap<>();
-        written.put(ROOT, to);
-        writeDir(survivor, ROOT, to, written);
+        List<Written> layout = layout(survivor);
+        for (Written w : layout) {
+            Path p = to.resolve(w.path());
+            writeName(w, p, w.linkOf() == null ? null : to.resolve(w.linkOf()));
+        }
+        // A directory's permission bits after its names are made in it: it may take none once they are set.
+        for (int i = layout.size() - 1; i >= 0; i--) {
+            setMode(layout.get(i), to.resolve(layout.get(i).path()));
+        }
     }
 
-    private void writeDir(Survivor survivor, long id, Path dir, Map<Long, Path> written) throws IOException {
+    /**
+     * A name of a crash state as it is written out ({@link #layout}): its path from the state's directory, the node it
+     * names, the permission bits; for a file, what it keeps ({@code kept}) and what its bytes are made of
+     * ({@code content}: its durable bytes' changes folded and their size, its size, and each piece kept of its changes
+     * since, by change, from and to: the same content, the same bytes); for a file's name after the first, the first's
+     * path ({@code linkOf}), which it is a hard link to.
+     */
+    record Written(String path, long node, boolean dir, int mode, String linkOf, FilePages.Kept kept, long[] content) {
+    }
+
+    /**
+     * Crash state {@code pick} of the tree as it is now, as {@link #save(StatePick, Path)} writes it out: its names in
+     * the order written, each directory's sorted, a directory's before those in it. A directory under a second name
+     * is written under the first alone; a file's second name is a link to its first.
+     */
+    synchronized List<Written> layout(StatePick pick) {
+        return layout(survivor(pick));
+    }
+
+    private List<Written> layout(Survivor survivor) {
+        if (versions == Versions.SIZES) {
+            throw new IllegalStateException("a tree that keeps its files' sizes alone writes no state out");
+        }
+        List<Written> out = new ArrayList<>();
+        Map<Long, String> first = new HashMap<>();
+        first.put(ROOT, "");
+        layoutDir(survivor, ROOT, "", first, out);
+        return out;
+    }
+
+    private void layoutDir(Survivor survivor, long id, String dir, Map<Long, String> first, List<Written> out) {
         for (Map.Entry<String, Long> e : survivor.entries.get(id).entrySet()) {
             Node n = nodes.get(e.getValue());
-            Path p = dir.resolve(e.getKey());
-            Path earlier = written.get(n.id);
+            String path = dir.isEmpty() ? e.getKey() : dir + "/" + e.getKey();
+            String earlier = first.get(n.id);
             if (n.dir) {
-                if (earlier != null) {
-                    continue;
+                if (earlier == null) {
+                    first.put(n.id, path);
+                    out.add(new Written(path, n.id, true, n.durableMode, null, null, null));
+                    layoutDir(survivor, n.id, path, first, out);
                 }
-                Files.createDirectory(p);
-                written.put(n.id, p);
-                writeDir(survivor, n.id, p, written);
-            } else if (earlier != null) {
-                Files.createLink(p, earlier);
-            } else {
-                writeFile(n, survivor.data.get(n.id), p);
-                written.put(n.id, p);
+                continue;
             }
-            Files.setPosixFilePermissions(p, permissions(n.durableMode));
+            FilePages.Kept kept = survivor.data.get(n.id);
+            if (earlier == null) {
+                first.put(n.id, path);
+            }
+            out.add(new Written(path, n.id, false, n.durableMode, earlier, kept, content(n, kept)));
         }
+    }
+
+    /** What file {@code n}'s bytes are made of as {@code kept} leaves it: {@link Written#content()}. */
+    private static long[] content(Node n, FilePages.Kept kept) {
+        List<FilePages.Piece> pieces = kept.kept();
+        long[] c = new long[3 + 3 * pieces.size()];
+        c[0] = n.durableFold;
+        c[1] = n.durableData.size();
+        c[2] = kept.size();
+        for (int i = 0; i < pieces.size(); i++) {
+            FilePages.Piece piece = pieces.get(i);
+            c[3 + 3 * i] = piece.change().order();
+            c[4 + 3 * i] = piece.from();
+            c[5 + 3 * i] = piece.to();
+        }
+        return c;
+    }
+
+    /**
+     * Writes {@code w} at {@code p}: a directory made, a file's bytes written, or (a file's second name) a hard link to
+     * {@code first}; its permission bits are {@link #setMode}'s.
+     */
+    synchronized void writeName(Written w, Path p, Path first) throws IOException {
+        if (w.dir()) {
+            Files.createDirectory(p);
+        } else if (first != null) {
+            Files.createLink(p, first);
+        } else {
+            writeFile(nodes.get(w.node()), w.kept(), p);
+        }
+    }
+
+    /** Sets {@code w}'s permission bits on {@code p}, written by {@link #writeName}. */
+    static void setMode(Written w, Path p) throws IOException {
+        Files.setPosixFilePermissions(p, permissions(w.mode()));
     }
 
     private static Set<PosixFilePermission> permissions(int mode) {
@@ -1420,6 +1626,7 @@ public final class FileTree extends SwitchedModel {
      * heap holds its size (past what the file holds, zeros).
      */
     static final class Bytes {
+        /** Where its bytes are; null when its size alone is kept. */
         private final FileStore store;
         private final String name;
         private long size;
@@ -1434,8 +1641,23 @@ public final class FileTree extends SwitchedModel {
             return size;
         }
 
+        /** Whether it keeps its size alone: its bytes are not kept, and read as zeros. */
+        boolean sizesOnly() {
+            return store == null;
+        }
+
+        /** As a write ending at {@code end} would set its size, its bytes left as they are. */
+        void extend(long end) {
+            size = Math.max(size, end);
+        }
+
         void write(long offset, ByteBuffer src) {
             long end = offset + src.remaining();
+            if (store == null) {
+                src.position(src.limit());
+                extend(end);
+                return;
+            }
             store.write(name, offset, src);
             made = true;
             size = Math.max(size, end);

@@ -45,20 +45,30 @@ public final class TreeReplay {
     private final long size;
     private final String log;
     private final FileTree tree;
+    /** Whether the tree keeps bytes: else each write's bytes are read into {@link #skipped}, over and over. */
+    private final boolean bytes;
+    private byte[] skipped = new byte[0];
     /** This tree's node for each of the recorded tree's, which the recording names them by. */
     private final Map<Long, Long> nodes = new HashMap<>();
 
-    private TreeReplay(DataInputStream in, RegularFile.Reader position, long size, String log, FileTree tree) {
+    private TreeReplay(DataInputStream in, RegularFile.Reader position, long size, String log, FileTree tree,
+                       boolean bytes) {
         this.in = in;
         this.position = position;
         this.size = size;
         this.log = log;
         this.tree = tree;
+        this.bytes = bytes;
         nodes.put(FileTree.ROOT, FileTree.ROOT);
     }
 
-    /** Plays {@code recording} again in a tree kept under {@code scratch}, calling {@code at} at each epoch's end. */
-    public static Replayed replay(RegularFile recording, Path scratch, AtEpochEnd at) throws IOException {
+    /**
+     * Plays {@code recording} again in a tree kept under {@code scratch}, calling {@code at} at each epoch's end: a
+     * tree that keeps the bytes its crash states are written out with ({@code bytes}, {@link FileTree#save}), or
+     * their sizes alone, which makes no file of its own for each file the recording makes.
+     */
+    public static Replayed replay(RegularFile recording, Path scratch, boolean bytes, AtEpochEnd at)
+            throws IOException {
         RegularFile.Reader reader = recording.reader();
         try (DataInputStream in = new DataInputStream(reader)) {
             if (in.read() != TreeLog.START) {
@@ -70,10 +80,11 @@ public final class TreeReplay {
                 throw new MalformedRecordingException(recording.path() + ": its start's count of flushes " + flushes
                         + " is negative");
             }
-            FileTree tree = new FileTree(0, 0, scratch, Long.MAX_VALUE, journaled);
+            FileTree tree = new FileTree(0, 0, scratch, Long.MAX_VALUE, journaled,
+                    bytes ? FileTree.Versions.DURABLE : FileTree.Versions.SIZES);
             try {
-                return new TreeReplay(in, reader, recording.size(), recording.path().toString(), tree).play(flushes,
-                        at);
+                return new TreeReplay(in, reader, recording.size(), recording.path().toString(), tree, bytes)
+                        .play(flushes, at);
             } catch (FileTree.Errno e) {
                 throw new MalformedRecordingException(recording.path() + " does not play again: a change failed with"
                         + " errno " + e.errno(), e);
@@ -179,9 +190,12 @@ public final class TreeReplay {
                     throw outOfRange(record, "a write of " + length + " bytes at offset " + offset + " is not within"
                             + " the " + MOST_BYTES + " bytes a file may hold");
                 }
-                byte[] bytes = new byte[length];
-                in.readFully(bytes);
-                tree.write(node, offset, ByteBuffer.wrap(bytes));
+                if (!bytes && skipped.length < length) {
+                    skipped = new byte[length];
+                }
+                byte[] data = bytes ? new byte[length] : skipped;
+                in.readFully(data, 0, length);
+                tree.write(node, offset, ByteBuffer.wrap(data, 0, length));
             }
             case TreeLog.TRUNCATE -> {
                 long node = node(in.readLong());

@@ -2,7 +2,6 @@ package io.flushcheck.powercut.internal.files;
 
 import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -10,6 +9,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 import org.apiguardian.api.API;
 
@@ -20,6 +20,11 @@ import org.apiguardian.api.API;
  * lose, fewest first, so that a bound keeps those closest to what the workload did and the first failure
  * found is a smallest one. An epoch with nothing pending at its end is left out but the last: its one state
  * is the next epoch's durable one, which must keep more.
+ *
+ * <p>The bound applies as the states are found: each state's order and digest come from what it changes of its
+ * epoch's tree ({@link FileTree#stateKeys}), and only those within the bound so far are made whole (what they lost,
+ * said), so an enumeration costs what the operations recorded and the states kept cost, whatever the bound leaves
+ * out.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class TreeStates {
@@ -34,57 +39,125 @@ public final class TreeStates {
     }
 
     /**
-     * The states to check ({@code states}, at most the bound), how many others there were, and the epochs and
-     * operations of the recording.
+     * The states to check ({@code states}, at most the bound), how many others there were, the epochs and
+     * operations of the recording, and the states made whole on the way ({@code made}: the bound's, an epoch at most).
      */
-    public record Enumerated(List<Candidate> states, int duplicates, int leftOut, int epochs, long operations) {
+    public record Enumerated(List<Candidate> states, int duplicates, int leftOut, int epochs, long operations,
+                             long made) {
     }
 
-    /** What is done with a state written out. */
+    /** What is done with a state written out: it may change it, which the next state's writing finds. */
     @FunctionalInterface
     public interface Visit {
         void visit(Candidate state, Path survivor) throws IOException;
     }
 
+    /** Hears how far an enumeration is: after each epoch, the epochs done and the distinct states found so far. */
+    @FunctionalInterface
+    public interface Progress {
+        Progress NONE = (epochs, states) -> { };
+
+        void enumerated(int epochs, long states);
+    }
+
+    /** A state found: its place in the order, fewest lost first, then by epoch and as its epoch lists them. */
+    private static final class Found {
+        final int lost;
+        final int epoch;
+        final long seq;
+        final StatePick pick;
+        final StateKeys.Key key;
+        Candidate candidate;
+        boolean dropped;
+
+        Found(int lost, int epoch, long seq, StatePick pick, StateKeys.Key key) {
+            this.lost = lost;
+            this.epoch = epoch;
+            this.seq = seq;
+            this.pick = pick;
+            this.key = key;
+        }
+    }
+
+    private static final Comparator<Found> ORDER = Comparator.<Found>comparingInt(f -> f.lost)
+            .thenComparingInt(f -> f.epoch).thenComparingLong(f -> f.seq);
+
     private TreeStates() {
+    }
+
+    /** As {@link #enumerate(RegularFile, Path, int, Progress)}, telling no one how far it is. */
+    public static Enumerated enumerate(RegularFile recording, Path scratch, int maxStates) throws IOException {
+        return enumerate(recording, scratch, maxStates, Progress.NONE);
     }
 
     /**
      * The distinct states of {@code recording}, the first {@code maxStates} of them in order of operations lost;
-     * the recording is played in a tree kept under {@code scratch}.
+     * the recording is played in a tree kept under {@code scratch}, and {@code progress} hears of each epoch done.
      */
-    public static Enumerated enumerate(RegularFile recording, Path scratch, int maxStates) throws IOException {
+    public static Enumerated enumerate(RegularFile recording, Path scratch, int maxStates, Progress progress)
+            throws IOException {
         if (maxStates < 0) {
             throw new IllegalArgumentException("a bound is at least 0 states, not " + maxStates);
         }
-        List<Candidate> all = new ArrayList<>();
-        int[] duplicates = {0};
-        TreeReplay.Replayed replayed = TreeReplay.replay(recording, scratch, (tree, epoch, flushesBefore, last) -> {
+        // The best states so far, at most the bound, the last in the order at the head: the one a better one drops.
+        PriorityQueue<Found> best = new PriorityQueue<>(ORDER.reversed());
+        long[] counts = new long[4]; // distinct, duplicates, made whole, found
+        TreeReplay.Replayed replayed = TreeReplay.replay(recording, scratch, false, (tree, epoch, flushesBefore, last) -> {
             List<StatePick> picks = tree.statePicks();
             if (picks.size() == 1 && !last) {
+                progress.enumerated(epoch + 1, counts[0]);
                 return;
             }
-            Set<String> seen = new HashSet<>();
-            for (StatePick pick : picks) {
-                FileTree.State state = tree.state(pick);
-                if (seen.add(state.digest())) {
-                    all.add(new Candidate(epoch, flushesBefore, last, state));
-                } else {
-                    duplicates[0]++;
+            List<StateKeys.Key> keys = tree.stateKeys(picks);
+            Set<TreeSum> seen = new HashSet<>();
+            List<Found> taken = new ArrayList<>();
+            for (int i = 0; i < picks.size(); i++) {
+                StateKeys.Key key = keys.get(i);
+                if (!seen.add(key.digest())) {
+                    counts[1]++;
+                    continue;
+                }
+                counts[0]++;
+                Found f = new Found(key.lost(), epoch, counts[3]++, picks.get(i), key);
+                if (best.size() < maxStates) {
+                    best.add(f);
+                    taken.add(f);
+                } else if (maxStates > 0 && ORDER.compare(f, best.peek()) < 0) {
+                    best.poll().dropped = true;
+                    best.add(f);
+                    taken.add(f);
                 }
             }
+            // Made whole while the tree is at this epoch's end: those a later state of this epoch dropped, never.
+            for (Found f : taken) {
+                if (!f.dropped) {
+                    FileTree.State state = tree.state(f.pick);
+                    if (state.lost() != f.key.lost() || !state.digest().equals(f.key.digest().hex())) {
+                        throw new IllegalStateException("crash state " + f.pick + " of epoch " + epoch + " loses "
+                                + state.lost() + " operations with digest " + state.digest() + " whole, but "
+                                + f.key.lost() + " with digest " + f.key.digest().hex() + " from its changes");
+                    }
+                    f.candidate = new Candidate(epoch, flushesBefore, last, state);
+                    counts[2]++;
+                }
+            }
+            progress.enumerated(epoch + 1, counts[0]);
         });
-        // Stable: within a number lost and an epoch, in the order the tree lists them.
-        all.sort(Comparator.comparingInt(Candidate::lost).thenComparingInt(Candidate::epoch));
-        int kept = Math.min(maxStates, all.size());
-        return new Enumerated(List.copyOf(all.subList(0, kept)), duplicates[0], all.size() - kept, replayed.epochs(),
-                replayed.operations());
+        List<Found> kept = new ArrayList<>(best);
+        kept.sort(ORDER);
+        List<Candidate> states = new ArrayList<>(kept.size());
+        for (Found f : kept) {
+            states.add(f.candidate);
+        }
+        return new Enumerated(List.copyOf(states), (int) counts[1], (int) (counts[0] - states.size()),
+                replayed.epochs(), replayed.operations(), counts[2]);
     }
 
     /**
      * Plays {@code recording} again (in a tree kept under {@code scratch}) and writes each of {@code states}
-     * into {@code survivor}, a directory made for it, at its epoch's end, for {@code visit} to check; then
-     * {@code visit} is to remove it, for the next state's.
+     * into {@code survivor} at its epoch's end, for {@code visit} to check: one directory, each state written from
+     * the one before by what differs, or whole where anything changed it since ({@link StateDirectory}); it is
+     * removed at the end, and {@code survivor + ".clock"} beside it, a file its writing reads the clock from.
      */
     public static void visit(RegularFile recording, Path scratch, List<Candidate> states, Path survivor, Visit visit)
             throws IOException {
@@ -92,12 +165,13 @@ public final class TreeStates {
         for (Candidate c : states) {
             byEpoch.computeIfAbsent(c.epoch(), e -> new ArrayList<>()).add(c);
         }
-        TreeReplay.replay(recording, scratch, (tree, epoch, flushesBefore, last) -> {
-            for (Candidate c : byEpoch.getOrDefault(epoch, List.of())) {
-                Files.createDirectory(survivor);
-                tree.save(c.state().pick(), survivor);
-                visit.visit(c, survivor);
-            }
-        });
+        try (StateDirectory out = new StateDirectory(survivor)) {
+            TreeReplay.replay(recording, scratch, true, (tree, epoch, flushesBefore, last) -> {
+                for (Candidate c : byEpoch.getOrDefault(epoch, List.of())) {
+                    out.write(tree, c.state().pick());
+                    visit.visit(c, survivor);
+                }
+            });
+        }
     }
 }

@@ -261,6 +261,24 @@ class FileTreeTests {
         assertThat(t.list(ROOT)).extracting(e -> e.getKey()).containsExactly("d", "y");
     }
 
+    /**
+     * A directory removed while a program held it takes no new name (the kernel refuses with ENOENT): a tree, and a
+     * recording played again, never holds a name no path reaches.
+     */
+    @Test
+    void aRemovedDirectoryTakesNoNewName() throws Exception {
+        FileTree t = new FileTree(0, 0);
+        long d = t.create(ROOT, "d", true, 0755, 0, 0).id();
+        long f = t.create(ROOT, "f", false, 0644, 0, 0).id();
+        t.remove(ROOT, "d", true);
+        assertThat(errno(() -> t.create(d, "x", false, 0644, 0, 0))).isEqualTo(FileTree.Errno.ENOENT);
+        assertThat(errno(() -> t.create(d, "x", true, 0755, 0, 0))).isEqualTo(FileTree.Errno.ENOENT);
+        assertThat(errno(() -> t.link(f, d, "x"))).isEqualTo(FileTree.Errno.ENOENT);
+        assertThat(errno(() -> t.rename(ROOT, "f", d, "x", false))).isEqualTo(FileTree.Errno.ENOENT);
+        assertThat(t.list(d)).isEmpty();
+        assertThat(t.list(ROOT)).extracting(e -> e.getKey()).containsExactly("f");
+    }
+
     private interface Call {
         void run() throws FileTree.Errno;
     }

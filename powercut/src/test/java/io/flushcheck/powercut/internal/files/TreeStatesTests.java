@@ -1,0 +1,92 @@
+package io.flushcheck.powercut.internal.files;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flushcheck.powercut.internal.sys.RegularFile;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A recording's crash states enumerated under a bound: the same first states, in the same order, as without one,
+ * the bound applied as they are found (only those within it made whole, an epoch at most), and each epoch heard of.
+ */
+class TreeStatesTests {
+
+    private static final int FILES = 300;
+
+    @TempDir
+    Path tmp;
+
+    /**
+     * {@value #FILES} files made and written, one synced (which commits every name), then each written again and
+     * half of them renamed, to the end: two epochs of about {@value #FILES} times three states each.
+     */
+    private RegularFile recording() throws Exception {
+        Path file = tmp.resolve("recording");
+        FileTree t = new FileTree(0, 0, Files.createDirectories(tmp.resolve("store")), Long.MAX_VALUE, true);
+        try {
+            t.record(file);
+            List<Long> made = new ArrayList<>();
+            for (int i = 0; i < FILES; i++) {
+                made.add(t.create(FileTree.ROOT, "f" + i, false, 0644, 0, 0).id());
+                t.write(made.get(i), 0, ByteBuffer.wrap(("file " + i).getBytes(StandardCharsets.UTF_8)));
+            }
+            t.sync(made.get(0));
+            for (int i = 0; i < FILES; i++) {
+                t.write(made.get(i), 4096, ByteBuffer.wrap(("again " + i).getBytes(StandardCharsets.UTF_8)));
+                if (i % 2 == 0) {
+                    t.rename(FileTree.ROOT, "f" + i, FileTree.ROOT, "g" + i, false);
+                }
+            }
+            t.stopRecording();
+        } finally {
+            t.close();
+        }
+        return RegularFile.open(file);
+    }
+
+    @Test
+    void theBoundKeepsTheFirstStatesInOrderAndMakesNoMoreWholeThanItKeepsAnEpoch() throws Exception {
+        try (RegularFile recording = recording()) {
+            TreeStates.Enumerated all = TreeStates.enumerate(recording, Files.createDirectories(tmp.resolve("a")),
+                    Integer.MAX_VALUE);
+            TreeStates.Enumerated five = TreeStates.enumerate(recording, Files.createDirectories(tmp.resolve("b")), 5);
+            assertThat(all.states()).as("states without a bound").hasSizeGreaterThan(3 * FILES);
+            assertThat(all.leftOut()).isZero();
+            assertThat(all.made()).as("states made whole without a bound").isEqualTo(all.states().size());
+            assertThat(describe(five.states())).isEqualTo(describe(all.states().subList(0, 5)));
+            assertThat(five.leftOut()).isEqualTo(all.states().size() - 5);
+            assertThat(five.duplicates()).isEqualTo(all.duplicates());
+            assertThat(five.epochs()).isEqualTo(2);
+            // Each epoch makes whole only the states within the bound as it ends: not one for each found.
+            assertThat(five.made()).as("states made whole under a bound of 5").isBetween(5L, 10L);
+        }
+    }
+
+    @Test
+    void eachEpochIsHeardOfWithTheDistinctStatesFoundSoFar() throws Exception {
+        try (RegularFile recording = recording()) {
+            List<String> heard = new ArrayList<>();
+            TreeStates.Enumerated e = TreeStates.enumerate(recording, Files.createDirectories(tmp.resolve("p")), 5,
+                    (epochs, states) -> heard.add(epochs + ":" + states));
+            long distinct = e.states().size() + e.leftOut();
+            assertThat(heard).hasSize(2).last().isEqualTo("2:" + distinct);
+            assertThat(heard.get(0)).startsWith("1:").isNotEqualTo("1:0").isNotEqualTo("1:" + distinct);
+        }
+    }
+
+    private static List<String> describe(List<TreeStates.Candidate> states) {
+        List<String> out = new ArrayList<>();
+        for (TreeStates.Candidate c : states) {
+            out.add(c.epoch() + " " + c.lost() + " " + c.state().pick() + " " + c.state().description() + " "
+                    + c.state().digest());
+        }
+        return out;
+    }
+}
