@@ -318,6 +318,13 @@ public final class SyncProbe {
      * <p>Each sync is also bracketed ({@link FlushBrackets}): how many flushes got all the way down the
      * chain (every level, the bottom's disks together) while it ran. The rest of each idle window is spent in idle brackets as long as the stretch's
      * syncs, one after another: how often other work alone meets a bracket of that length.
+     *
+     * <p>The first round after each idle window counts for the verdict like any other but is left out of the
+     * latencies ({@link SyncCost#latencyRounds()}): a sync after a pause takes longer than one in a loop that does
+     * not pause, as fio's and etcd's do not (on the virtio disk where it was measured, 3 to 4 times as long at the
+     * median, a C loop's as much as the probe's, whether it spins or sleeps through the pause; the second round
+     * 1.2 times; {@code cli/bench/sync-figures.sh -d} shows the rounds by their place in their stretch). One such
+     * round every 10 ms is about 1% of the rounds of a fast disk: a p99 made of them.
      */
     private SyncCost measure(SyncMode mode, ProbePlan plan, Round round, Step unsynced, ProbeListener listener, StopRule stop) {
         FlushBrackets brackets = !counters.isEmpty() && mode.syncs() ? counters.brackets() : null;
@@ -353,6 +360,8 @@ public final class SyncProbe {
         long idleNanos = 0;
         boolean busy = false;
         long[] syncBracket = brackets == null ? null : new long[rounds];
+        // The rounds right after an idle window, left out of the latencies (see above).
+        boolean[] afterWindow = idleWindows ? new boolean[rounds] : null;
         long[] before = brackets == null ? null : brackets.newReading();
         long[] after = brackets == null ? null : brackets.newReading();
         boolean bracketsRead = brackets != null;
@@ -365,6 +374,9 @@ public final class SyncProbe {
             int controlIndex = 0;
             while (i < rounds) {
                 int stretchFirst = i;
+                if (afterWindow != null && i > 0) {
+                    afterWindow[i] = true;
+                }
                 long stretchStart = System.nanoTime();
                 do {
                     DeviceStat[] b = perRound ? counters.read() : null;
@@ -449,7 +461,7 @@ public final class SyncProbe {
                     mark = idleEnd;
                     // Looked at only once the window has sampled other work: the brackets' rule needs it.
                     if (stop != null && i < rounds && bracketsRead && stop.decided(cost(mode, plan, i, nanos, writeNanos,
-                            syncNanos, roundFlushes, roundKib, loopNanos, idleNanos, syncing, idle,
+                            syncNanos, afterWindow, roundFlushes, roundKib, loopNanos, idleNanos, syncing, idle,
                             FlushBrackets.Tally.of(i, syncsMeeting, controls, controlsMeeting)), rounds)) {
                         ran = i;
                         break;
@@ -462,41 +474,60 @@ public final class SyncProbe {
         listener.progress(mode, rounds, rounds);
         FlushBrackets.Tally tally = brackets != null && bracketsRead && idleWindows
                 ? FlushBrackets.Tally.of(ran, syncsMeeting, controls, controlsMeeting) : null;
-        return cost(mode, plan, ran, nanos, writeNanos, syncNanos, roundFlushes, roundKib, loopNanos, idleNanos, syncing,
-                idle, tally);
+        return cost(mode, plan, ran, nanos, writeNanos, syncNanos, afterWindow, roundFlushes, roundKib, loopNanos, idleNanos,
+                syncing, idle, tally);
     }
 
-    /** The cost of the first {@code rounds} rounds measured. */
+    /**
+     * The cost of the first {@code rounds} rounds measured; its latencies, slowest rounds and median round of
+     * those not marked in {@code afterWindow} (null: of all of them).
+     */
     private SyncCost cost(SyncMode mode, ProbePlan plan, int rounds, long[] allNanos, long[] allWriteNanos,
-                          long[] allSyncNanos, long[] allRoundFlushes, long[] allRoundKib, long loopNanos, long idleNanos,
-                          DeviceStat[] syncing, DeviceStat[] idle, FlushBrackets.Tally tally) {
-        long[] nanos = head(allNanos, rounds);
-        long[] roundFlushes = head(allRoundFlushes, rounds);
-        long[] roundKib = head(allRoundKib, rounds);
+                          long[] allSyncNanos, boolean[] afterWindow, long[] allRoundFlushes, long[] allRoundKib,
+                          long loopNanos, long idleNanos, DeviceStat[] syncing, DeviceStat[] idle, FlushBrackets.Tally tally) {
+        int[] kept = kept(rounds, afterWindow);
+        long[] nanos = pick(allNanos, kept);
         boolean split = allWriteNanos != null;
-        long[] writeNanos = head(allWriteNanos, rounds);
-        long[] syncNanos = head(allSyncNanos, rounds);
 
         LatencyDistribution h = LatencyDistribution.ofNanos(nanos);
-        Integer[] order = new Integer[rounds];
-        for (int i = 0; i < rounds; i++) {
-            order[i] = i;
+        Integer[] order = new Integer[kept.length];
+        for (int k = 0; k < kept.length; k++) {
+            order[k] = kept[k];
         }
-        Arrays.sort(order, Comparator.comparingLong((Integer i) -> nanos[i]).reversed());
+        Arrays.sort(order, Comparator.comparingLong((Integer i) -> allNanos[i]).reversed());
         List<SlowRound> slowest = new ArrayList<>();
-        for (int k = 0; k < Math.min(plan.slowRounds(), rounds); k++) {
-            slowest.add(slowRound(order[k], nanos, roundFlushes, roundKib));
+        for (int k = 0; k < Math.min(plan.slowRounds(), order.length); k++) {
+            slowest.add(slowRound(order[k], allNanos, allRoundFlushes, allRoundKib));
         }
-        SlowRound median = slowRound(order[rounds / 2], nanos, roundFlushes, roundKib);
+        SlowRound median = slowRound(order[order.length / 2], allNanos, allRoundFlushes, allRoundKib);
         List<DeviceDelta> devices = syncing == null ? List.of() : counters.deltas(syncing, idle);
-        LatencyDistribution writes = split ? LatencyDistribution.ofNanos(writeNanos) : null;
-        LatencyDistribution syncs = split ? LatencyDistribution.ofNanos(syncNanos) : null;
+        LatencyDistribution writes = split ? LatencyDistribution.ofNanos(pick(allWriteNanos, kept)) : null;
+        LatencyDistribution syncs = split ? LatencyDistribution.ofNanos(pick(allSyncNanos, kept)) : null;
         return new SyncCost(mode, plan.blockSize(), rounds, h, loopNanos, idleNanos, devices, slowest, median, writes, syncs,
                 tally);
     }
 
-    private static long[] head(long[] a, int n) {
-        return a == null || a.length == n ? a : Arrays.copyOf(a, n);
+    /** The indexes of the first {@code rounds} rounds that are not marked in {@code leftOut} (null: none are). */
+    private static int[] kept(int rounds, boolean[] leftOut) {
+        int n = 0;
+        for (int i = 0; i < rounds; i++) {
+            n += leftOut != null && leftOut[i] ? 0 : 1;
+        }
+        int[] kept = new int[n];
+        for (int i = 0, k = 0; i < rounds; i++) {
+            if (leftOut == null || !leftOut[i]) {
+                kept[k++] = i;
+            }
+        }
+        return kept;
+    }
+
+    private static long[] pick(long[] all, int[] indexes) {
+        long[] out = new long[indexes.length];
+        for (int k = 0; k < indexes.length; k++) {
+            out[k] = all[indexes[k]];
+        }
+        return out;
     }
 
     private static SlowRound slowRound(int i, long[] nanos, long[] flushes, long[] kib) {
