@@ -14,6 +14,11 @@
  *   -I      the same windows, as long as their stretch, spent spinning (flushcheck's idle brackets on a busy device)
  *   -c      in each window, as many unsynced writes to a second file as the stretch made synced ones
  *           (flushcheck's control writes)
+ *   -x      the first round after each window left out of the figures, as flushcheck's probe leaves it out of its
+ *           latencies (a sync after a pause is slower than one in a loop that does not pause)
+ *   -b      a second line: fdatasync p50 p99 of the rounds by their place in their stretch (1st, 2nd, 3rd, 4th to
+ *           10th, the others; all the rounds, -x or not), "by-place 1:COUNT P50 P99 2:..." as SyncRounds.java
+ *           prints it
  * Prints one line: fdatasync p50 p99, write p50, round (write+fdatasync) p50 p99, in microseconds. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -51,21 +56,25 @@ static void read_stats(int *fds, int n) {
 }
 
 int main(int argc, char **argv) {
-    int stats[8], nstats = 0, idle = 0, control = 0, opt;
-    while ((opt = getopt(argc, argv, "s:iIc")) != -1) {
+    int stats[8], nstats = 0, idle = 0, control = 0, breakdown = 0, leave_out = 0, opt;
+    while ((opt = getopt(argc, argv, "s:iIcbx")) != -1) {
         if (opt == 's' && nstats < 8) {
             if ((stats[nstats++] = open(optarg, O_RDONLY | O_CLOEXEC)) < 0) { perror(optarg); return 1; }
         } else if (opt == 'c') {
             control = 1;
+        } else if (opt == 'b') {
+            breakdown = 1;
+        } else if (opt == 'x') {
+            leave_out = 1;
         } else if (opt == 'i' || opt == 'I') {
             idle = opt == 'i' ? 1 : 2;
         } else {
-            fprintf(stderr, "usage: %s [-s STAT]... [-i|-I] [-c] DIR append|fallocate|overwrite BLOCK SIZE\n", argv[0]);
+            fprintf(stderr, "usage: %s [-s STAT]... [-i|-I] [-c] [-x] [-b] DIR append|fallocate|overwrite BLOCK SIZE\n", argv[0]);
             return 2;
         }
     }
     if (argc - optind != 4) {
-        fprintf(stderr, "usage: %s [-s STAT]... [-i|-I] [-c] DIR append|fallocate|overwrite BLOCK SIZE\n", argv[0]);
+        fprintf(stderr, "usage: %s [-s STAT]... [-i|-I] [-c] [-x] [-b] DIR append|fallocate|overwrite BLOCK SIZE\n", argv[0]);
         return 2;
     }
     const char *dir = argv[optind], *layout = argv[optind + 1];
@@ -87,7 +96,8 @@ int main(int argc, char **argv) {
     char *buf = malloc(bs);
     for (long i = 0; i < bs; i++) buf[i] = (char)(0x5A ^ i);
     long *sync_ns = malloc(sizeof(long) * rounds), *write_ns = malloc(sizeof(long) * rounds),
-         *round_ns = malloc(sizeof(long) * rounds);
+         *round_ns = malloc(sizeof(long) * rounds), *place_ns = malloc(sizeof(long) * rounds);
+    long *place = malloc(sizeof(long) * rounds);
     int rc = 0;
     if (falloc && fallocate(fd, 0, 0, size) != 0) { perror("fallocate"); rc = 1; goto out; }
     if (over) {
@@ -98,6 +108,7 @@ int main(int argc, char **argv) {
     }
     long stretch_start = now_ns(), stretch_first = 0;
     for (long i = 0; i < rounds; i++) {
+        place[i] = i - stretch_first + 1;
         long t0 = now_ns();
         ssize_t n = over ? pwrite(fd, buf, bs, i * bs) : write(fd, buf, bs);
         long t1 = now_ns();
@@ -128,8 +139,38 @@ int main(int argc, char **argv) {
             stretch_start = now_ns();
         }
     }
-    printf("%.1f %.1f %.1f %.1f %.1f\n", pct(sync_ns, rounds, 50), pct(sync_ns, rounds, 99), pct(write_ns, rounds, 50),
-           pct(round_ns, rounds, 50), pct(round_ns, rounds, 99));
+    char line[512] = "";
+    if (breakdown) {
+        /* The rounds by their place in their stretch, all of them; pct sorts only place_ns here. */
+        static const long from[] = {1, 2, 3, 4, 11}, to[] = {1, 2, 3, 10, -1};
+        int at = snprintf(line, sizeof line, "by-place");
+        for (int p = 0; p < 5; p++) {
+            long n = 0;
+            for (long i = 0; i < rounds; i++) {
+                if (place[i] >= from[p] && (to[p] < 0 || place[i] <= to[p])) place_ns[n++] = sync_ns[i];
+            }
+            char name[48];
+            if (from[p] == to[p]) snprintf(name, sizeof name, "%ld", from[p]);
+            else if (to[p] < 0) snprintf(name, sizeof name, "%ld+", from[p]);
+            else snprintf(name, sizeof name, "%ld-%ld", from[p], to[p]);
+            at += snprintf(line + at, sizeof line - at, " %s:%ld %.1f %.1f", name, n, n ? pct(place_ns, n, 50) : 0.0 / 0.0,
+                           n ? pct(place_ns, n, 99) : 0.0 / 0.0);
+        }
+    }
+    long kept = rounds;
+    if (leave_out) {
+        kept = 0;
+        for (long i = 0; i < rounds; i++) {
+            if (i > 0 && place[i] == 1) continue;
+            sync_ns[kept] = sync_ns[i];
+            write_ns[kept] = write_ns[i];
+            round_ns[kept] = round_ns[i];
+            kept++;
+        }
+    }
+    printf("%.1f %.1f %.1f %.1f %.1f\n", pct(sync_ns, kept, 50), pct(sync_ns, kept, 99), pct(write_ns, kept, 50),
+           pct(round_ns, kept, 50), pct(round_ns, kept, 99));
+    if (breakdown) printf("%s\n", line);
 out:
     close(fd);
     unlink(path);
