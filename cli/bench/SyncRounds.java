@@ -25,12 +25,12 @@ import java.util.concurrent.locks.LockSupport;
  * usage: java -cp cli/target/flushcheck.jar cli/bench/SyncRounds.java [-s STAT]... [-i|-I] [-c] [-w WARM] [-b]
  *            DIR LAYOUT BLOCK SIZE
  *   LAYOUT, BLOCK, SIZE, -s, -i, -I, -c   as sync-loop.c's
- *   -w WARM  WARM rounds first, on the same file, neither timed nor kept
+ *   -w WARM  WARM rounds first, on a file of their own in the same layout, neither timed nor kept
  *   -b       after the line sync-loop.c prints, a breakdown, one line each (microseconds):
- *              first-after-window  sync p50 p99 of the first round of each stretch, then of the others
- *              first-tenth         sync p50 p99 of the first tenth of the rounds, then of the other nine tenths
- *              brackets            p50 of the time the two bracket reads of a round take, together
- *              outside             p50 of the time a round spends outside its write and its sync (loop, brackets)
+ *              by-place     sync count p50 p99 of the rounds by their place in their stretch, as sync-loop.c -b
+ *              first-tenth  sync p50 p99 of the first tenth of the rounds, then of the other nine tenths: a cold
+ *                           JVM interprets the loop at first and compiles it while it runs
+ *              brackets     p50 of the time the two bracket reads of a round take, together
  * </pre>
  */
 public final class SyncRounds {
@@ -66,7 +66,6 @@ public final class SyncRounds {
         int idle = 0;
         boolean control = false;
         boolean breakdown = false;
-        boolean settle = false;
         int warm = 0;
         int a = 0;
         for (; a < args.length && args[a].startsWith("-"); a++) {
@@ -75,7 +74,6 @@ public final class SyncRounds {
                 case "-i" -> idle = 1;
                 case "-I" -> idle = 2;
                 case "-c" -> control = true;
-                case "-e" -> settle = true;
                 case "-b" -> breakdown = true;
                 case "-w" -> warm = Integer.parseInt(args[++a]);
                 default -> usage();
@@ -109,7 +107,7 @@ public final class SyncRounds {
                 int wfd = Libc.open(wpath.toString(), flags, 0600);
                 try {
                     layout(wfd, buf, bs, Math.max(size, (long) warm * bs), over, falloc);
-                    loop(wfd, -1, buf, bs, warm, over, List.of(), 0, false, new long[5][warm], new int[warm]);
+                    loop(wfd, -1, buf, bs, warm, over, List.of(), 0, new long[3][warm], new int[warm]);
                 } finally {
                     Libc.close(wfd);
                     Files.deleteIfExists(wpath);
@@ -120,9 +118,9 @@ public final class SyncRounds {
             try {
                 cfd = control ? Libc.open(cpath.toString(), flags, 0600) : -1;
                 layout(fd, buf, bs, size, over, falloc);
-                long[][] t = new long[5][rounds];
+                long[][] t = new long[3][rounds];
                 int[] first = new int[rounds];
-                loop(fd, cfd, buf, bs, rounds, over, stats, idle, settle, t, first);
+                loop(fd, cfd, buf, bs, rounds, over, stats, idle, t, first);
                 report(t, first, breakdown);
             } finally {
                 Libc.close(fd);
@@ -147,9 +145,9 @@ public final class SyncRounds {
         }
     }
 
-    /** t[0] write, t[1] sync, t[2] brackets, t[3] round start, t[4] round end, nanoseconds. */
+    /** t[0] write, t[1] sync, t[2] the bracket reads, nanoseconds; first: each round's place in its stretch. */
     private static void loop(int fd, int cfd, Memory buf, int bs, int rounds, boolean over, List<FileChannel> stats,
-                             int idle, boolean settle, long[][] t, int[] first) {
+                             int idle, long[][] t, int[] first) {
         long stretchStart = System.nanoTime();
         int stretchFirst = 0;
         for (int i = 0; i < rounds; i++) {
@@ -169,8 +167,6 @@ public final class SyncRounds {
             t[0][i] = t1 - t0;
             t[1][i] = s1 - s0;
             t[2][i] = (s0 - t1) + (s2 - s1);
-            t[3][i] = t0;
-            t[4][i] = s2;
             long stretch = System.nanoTime() - stretchStart;
             if (idle != 0 && stretch >= STRETCH) {
                 for (int k = stretchFirst; cfd >= 0 && k <= i; k++) {
@@ -185,9 +181,6 @@ public final class SyncRounds {
                     for (long w0 = System.nanoTime(); System.nanoTime() - w0 < stretch; ) {
                         Thread.onSpinWait();
                     }
-                }
-                if (settle) {
-                    LockSupport.parkNanos(1000);
                 }
                 stretchStart = System.nanoTime();
             }
@@ -234,11 +227,6 @@ public final class SyncRounds {
         System.out.printf(Locale.ROOT, "first-tenth %.1f %.1f rest %.1f %.1f%n", pct(head, 50), pct(head, 99),
                 pct(tail, 50), pct(tail, 99));
         System.out.printf(Locale.ROOT, "brackets %.2f%n", pct(t[2], 50));
-        long[] outside = new long[n - 1];
-        for (int i = 0; i + 1 < n; i++) {
-            outside[i] = first[i + 1] == 1 ? 0 : t[3][i + 1] - t[4][i] + t[2][i];
-        }
-        System.out.printf(Locale.ROOT, "outside %.2f%n", pct(outside, 50));
     }
 
     /** The p-th percentile by nearest rank, as sync-loop.c's; NaN of nothing. */

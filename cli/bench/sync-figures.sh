@@ -22,7 +22,8 @@
 #   JAR     another build's flushcheck.jar, run as "flushcheck-B" beside this one's (before and after a change)
 #   -d      where the differences go: the probe's loop in Java (SyncRounds.java: JNA bound as the probe binds it)
 #           without and with the windows, beside the C loop; then each +windows case's rounds by their place in
-#           their stretch (the round right after a window, the 2nd, 3rd, 4th to 10th, against the others)
+#           their stretch (the round right after a window, the 2nd, 3rd, 4th to 10th, against the others), and the
+#           first tenth of the C and Java loops' rounds against the rest
 #   -r      every case at real-time priority (chrt -f 10; root): other processes' CPU use then delays none of
 #           them, which on a loaded machine is most of every figure; a user's run does not look like that
 #   DIR     a directory on the disk to judge (default: cli/target/bench-figures, created)
@@ -139,19 +140,19 @@ size=$((22 << 20))
 b=${diagnose:+-b}
 list=()
 if [[ $cases != overwrite ]]; then
-    list+=("etcd_fio" "etcd_flushcheck" "c_loop etcd C-fallocate $dir fallocate 2300 $size"
+    list+=("etcd_fio" "etcd_flushcheck" "c_loop etcd C-fallocate $b $dir fallocate 2300 $size"
            "c_loop etcd C-append $dir append 2300 $size"
            "c_loop etcd C-fallocate+windows $b ${brackets[*]} -I -c $dir fallocate 2300 $size"
            "c_loop etcd C-fallocate+windows-1st-out -x ${brackets[*]} -I -c $dir fallocate 2300 $size")
     [[ -n $before ]] && list+=("etcd_flushcheck $before flushcheck-B")
 fi
 if [[ $cases != etcd ]]; then
-    list+=("c_loop overwrite C $dir overwrite 4096 $((writes * 4096))" "overwrite_flushcheck"
+    list+=("c_loop overwrite C $b $dir overwrite 4096 $((writes * 4096))" "overwrite_flushcheck"
            "c_loop overwrite C+windows $b ${brackets[*]} -I -c $dir overwrite 4096 $((writes * 4096))"
            "c_loop overwrite C+windows-1st-out -x ${brackets[*]} -I -c $dir overwrite 4096 $((writes * 4096))")
     [[ -n $before ]] && list+=("overwrite_flushcheck $before flushcheck-B")
     if [[ -n $diagnose ]]; then
-        list+=("c_loop overwrite Java-loop java: $dir overwrite 4096 $((writes * 4096))"
+        list+=("c_loop overwrite Java-loop java: -b $dir overwrite 4096 $((writes * 4096))"
                "c_loop overwrite Java-loop+windows java: -b ${brackets[*]} -I -c $dir overwrite 4096 $((writes * 4096))")
     fi
 fi
@@ -205,12 +206,12 @@ for l in open(sys.argv[1]):
     f = l.split()
     case = f[1].replace("_", " ")
     if f[2] == "first-tenth":
-        tenth.setdefault(case, []).append(float(f[3]) / float(f[6]))
+        tenth.setdefault(case, []).append((float(f[3]) / float(f[6]), float(f[4]) / float(f[7])))
         continue
     if f[2] == "brackets":
         brackets.setdefault(case, []).append(float(f[3]))
         continue
-    if f[2] != "by-place":
+    if f[2] != "by-place" or "+windows" not in case:
         continue
     places = {}
     for j in range(3, len(f), 3):
@@ -230,9 +231,11 @@ for case, runs in by.items():
         x99 = [p[k][2] / p["11+"][2] for p in runs if p[k][0] > 0]
         cells.append("%6.2f (%6.2f)" % (st.median(x50), st.median(x99)) if x50 else "-")
     print("%-34s %7d %16s %16s %16s %16s" % (case, st.median(sum(v[0] for v in p.values()) for p in runs), *cells))
+if tenth:
+    print("\nthe first tenth of each run's rounds against the rest (a cold JVM's code is compiled while the loop runs),"
+          "\nmedian over the rounds of its fdatasync p50 (p99) over the rest's:")
 for case, x in tenth.items():
-    print("%s: fdatasync p50 of the first tenth of the rounds over that of the rest (a cold JVM's code compiled while"
-          " it runs): median %.2f" % (case, st.median(x)))
+    print("%-34s %6.2f (%6.2f)" % (case, st.median(v[0] for v in x), st.median(v[1] for v in x)))
 for case, x in brackets.items():
     print("%s: the two bracket reads around a sync take %.1f us (median p50)" % (case, st.median(x)))
 PY

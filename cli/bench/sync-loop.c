@@ -16,9 +16,10 @@
  *           (flushcheck's control writes)
  *   -x      the first round after each window left out of the figures, as flushcheck's probe leaves it out of its
  *           latencies (a sync after a pause is slower than one in a loop that does not pause)
- *   -b      a second line: fdatasync p50 p99 of the rounds by their place in their stretch (1st, 2nd, 3rd, 4th to
- *           10th, the others; all the rounds, -x or not), "by-place 1:COUNT P50 P99 2:..." as SyncRounds.java
- *           prints it
+ *   -b      three more lines, of all the rounds, -x or not: fdatasync p50 p99 of the rounds by their place in their
+ *           stretch (1st, 2nd, 3rd, 4th to 10th, the others: "by-place 1:COUNT P50 P99 2:..."); with the first K
+ *           rounds after each window left out, K from 0 to 5 ("without-first K:COUNT P50 P99 ..."); of the first
+ *           tenth of the rounds and of the rest ("first-tenth P50 P99 rest P50 P99"), as SyncRounds.java prints them
  * Prints one line: fdatasync p50 p99, write p50, round (write+fdatasync) p50 p99, in microseconds. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -157,6 +158,30 @@ int main(int argc, char **argv) {
                            n ? pct(place_ns, n, 99) : 0.0 / 0.0);
         }
     }
+    char line2[512] = "";
+    if (breakdown) {
+        /* The figures with the first K rounds after each window left out, for K from 0 to 5. */
+        int at = snprintf(line2, sizeof line2, "without-first");
+        for (long k = 0; k <= 5; k++) {
+            long n = 0;
+            for (long i = 0; i < rounds; i++) {
+                if (i == place[i] - 1 || place[i] > k) place_ns[n++] = sync_ns[i];
+            }
+            at += snprintf(line2 + at, sizeof line2 - at, " %ld:%ld %.1f %.1f", k, n, pct(place_ns, n, 50),
+                           pct(place_ns, n, 99));
+        }
+    }
+    char line3[256] = "";
+    if (breakdown) {
+        /* The first tenth of the rounds against the rest: what changes as the run goes on. */
+        long tenth = rounds / 10 > 0 ? rounds / 10 : 1, n = 0;
+        for (long i = 0; i < tenth; i++) place_ns[n++] = sync_ns[i];
+        double h50 = pct(place_ns, n, 50), h99 = pct(place_ns, n, 99);
+        n = 0;
+        for (long i = tenth; i < rounds; i++) place_ns[n++] = sync_ns[i];
+        snprintf(line3, sizeof line3, "first-tenth %.1f %.1f rest %.1f %.1f", h50, h99, n ? pct(place_ns, n, 50) : 0.0 / 0.0,
+                 n ? pct(place_ns, n, 99) : 0.0 / 0.0);
+    }
     long kept = rounds;
     if (leave_out) {
         kept = 0;
@@ -170,7 +195,7 @@ int main(int argc, char **argv) {
     }
     printf("%.1f %.1f %.1f %.1f %.1f\n", pct(sync_ns, kept, 50), pct(sync_ns, kept, 99), pct(write_ns, kept, 50),
            pct(round_ns, kept, 50), pct(round_ns, kept, 99));
-    if (breakdown) printf("%s\n", line);
+    if (breakdown) printf("%s\n%s\n%s\n", line, line2, line3);
 out:
     close(fd);
     unlink(path);
