@@ -30,7 +30,7 @@ import java.util.concurrent.locks.LockSupport;
  *              by-place     sync count p50 p99 of the rounds by their place in their stretch, as sync-loop.c -b
  *              first-tenth  sync p50 p99 of the first tenth of the rounds, then of the other nine tenths: a cold
  *                           JVM interprets the loop at first and compiles it while it runs
- *              brackets     p50 of the time the two bracket reads of a round take, together
+ *              brackets     with -s, p50 of the time the two bracket reads of a round take, together
  * </pre>
  */
 public final class SyncRounds {
@@ -121,7 +121,7 @@ public final class SyncRounds {
                 long[][] t = new long[3][rounds];
                 int[] first = new int[rounds];
                 loop(fd, cfd, buf, bs, rounds, over, stats, idle, t, first);
-                report(t, first, breakdown);
+                report(t, first, breakdown && !stats.isEmpty(), breakdown);
             } finally {
                 Libc.close(fd);
                 Files.deleteIfExists(path);
@@ -200,7 +200,7 @@ public final class SyncRounds {
         }
     }
 
-    private static void report(long[][] t, int[] first, boolean breakdown) {
+    private static void report(long[][] t, int[] first, boolean bracketed, boolean breakdown) {
         int n = t[0].length;
         long[] round = new long[n];
         for (int i = 0; i < n; i++) {
@@ -226,7 +226,9 @@ public final class SyncRounds {
         long[] tail = Arrays.copyOfRange(t[1], tenth, n);
         System.out.printf(Locale.ROOT, "first-tenth %.1f %.1f rest %.1f %.1f%n", pct(head, 50), pct(head, 99),
                 pct(tail, 50), pct(tail, 99));
-        System.out.printf(Locale.ROOT, "brackets %.2f%n", pct(t[2], 50));
+        if (bracketed) {
+            System.out.printf(Locale.ROOT, "brackets %.2f%n", pct(t[2], 50));
+        }
     }
 
     /** The p-th percentile by nearest rank, as sync-loop.c's; NaN of nothing. */

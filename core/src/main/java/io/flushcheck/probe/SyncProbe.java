@@ -441,10 +441,7 @@ public final class SyncProbe {
                                 break;
                             }
                             bracketsRead &= brackets.read(before);
-                            long c0 = System.nanoTime();
-                            while (System.nanoTime() - c0 < length) {
-                                Thread.onSpinWait();
-                            }
+                            spin(length);
                             bracketsRead &= brackets.read(after);
                             controls++;
                             FlushBrackets.Tally.count(brackets.flushesDown(before, after), controlsMeeting);
@@ -476,6 +473,18 @@ public final class SyncProbe {
                 ? FlushBrackets.Tally.of(ran, syncsMeeting, controls, controlsMeeting) : null;
         return cost(mode, plan, ran, nanos, writeNanos, syncNanos, afterWindow, roundFlushes, roundKib, loopNanos, idleNanos,
                 syncing, idle, tally);
+    }
+
+    /**
+     * Spins for {@code nanos}: an idle bracket as long as a sync. Its own method, so that the JIT compiles these few
+     * bytes on their own once the spinning makes them hot, rather than the whole of {@code measure} while its rounds
+     * run (on two cores, compiling competes with the rounds for the CPUs).
+     */
+    private static void spin(long nanos) {
+        long c0 = System.nanoTime();
+        while (System.nanoTime() - c0 < nanos) {
+            Thread.onSpinWait();
+        }
     }
 
     /**
