@@ -16,7 +16,7 @@
 # slower than one in a loop that does not pause); each C+windows case runs twice, with those rounds in (as fio
 # would count them) and left out (...-1st-out, as flushcheck does).
 #
-# usage: cli/bench/sync-figures.sh [-p ROUNDS] [-n WRITES] [-c CASES] [-B JAR] [-d] [-r] [DIR]
+# usage: cli/bench/sync-figures.sh [-p ROUNDS] [-n WRITES] [-c CASES] [-B JAR] [-d] [-r] [-P CPU] [DIR]
 #   ROUNDS  rounds of every case (default 5); WRITES: overwrite-fdatasync's rounds per run (default 1000)
 #   CASES   etcd, overwrite or both (default both)
 #   JAR     another build's flushcheck.jar, run as "flushcheck-B" beside this one's (before and after a change)
@@ -26,6 +26,9 @@
 #           first tenth of the C and Java loops' rounds against the rest
 #   -r      every case at real-time priority (chrt -f 10; root): other processes' CPU use then delays none of
 #           them, which on a loaded machine is most of every figure; a user's run does not look like that
+#   -P CPU  every case on that CPU alone (taskset -c CPU). A sync's time depends on whether the loop runs on the
+#           CPU that takes the disk's interrupts (/proc/interrupts): unpinned, each run draws its CPU, and single
+#           runs differ by that much. A JVM so pinned sees one CPU, and its compiler threads share it
 #   DIR     a directory on the disk to judge (default: cli/target/bench-figures, created)
 # needs: fio, gcc, java 17, python3, cli/target/flushcheck.jar (mvn -q -B -pl cli -am package -DskipTests)
 set -euo pipefail
@@ -38,7 +41,8 @@ cases=both
 before=
 diagnose=
 realtime=()
-while getopts "p:n:c:B:drh" opt; do
+pin=()
+while getopts "p:n:c:B:drP:h" opt; do
     case $opt in
         p) rounds=$OPTARG ;;
         n) writes=$OPTARG ;;
@@ -46,7 +50,8 @@ while getopts "p:n:c:B:drh" opt; do
         B) before=$OPTARG ;;
         d) diagnose=1 ;;
         r) realtime=(chrt -f 10) ;;
-        *) sed -n '2,33p' "$0"; exit 2 ;;
+        P) pin=(taskset -c "$OPTARG") ;;
+        *) sed -n '2,36p' "$0"; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -63,6 +68,11 @@ done
 if ((${#realtime[@]})); then
     chrt -f 10 true 2>/dev/null || { echo "sync-figures.sh: -r needs root (chrt -f)" >&2; exit 2; }
 fi
+if ((${#pin[@]})); then
+    "${pin[@]}" true 2>/dev/null || { echo "sync-figures.sh: -P ${pin[2]}: not a CPU this process may run on" >&2; exit 2; }
+fi
+# Every case runs through this: the pinning and the priority asked for, else nothing.
+realtime=("${pin[@]}" "${realtime[@]}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"; rm -f "$dir"/etcd.0.0 "$dir"/.bench-loop-*.probe*' EXIT INT TERM
 gcc -O2 -Wall -o "$work/sync-loop" "$here/sync-loop.c"
@@ -158,7 +168,7 @@ if [[ $cases != etcd ]]; then
 fi
 
 echo "directory $dir: $(findmnt -no FSTYPE,SOURCE -T "$dir" | tr -s ' '), $(nproc) cores;" \
-    "brackets on: ${brackets[*]:-none}"
+    "brackets on: ${brackets[*]:-none}${realtime[*]:+; every case under: ${realtime[*]}}"
 printf '%-3s %-34s %6s %10s %10s %10s\n' rnd case load "sync p50" "sync p99" "round p50"
 for ((r = 1; r <= rounds; r++)); do
     n=${#list[@]}
