@@ -12,9 +12,9 @@
 #             of rounds an idle window as long, spent spinning, with unsynced writes to a control file)
 #   overwrite the C loop rewriting a preallocated file at 4 KiB (the reference), flushcheck --modes
 #             overwrite-fdatasync, and the C loop with the same windows (C+windows)
-# flushcheck leaves the first round after each of its windows out of its latencies (a sync after a pause is
+# flushcheck leaves the first two rounds after each of its windows out of its latencies (a sync after a pause is
 # slower than one in a loop that does not pause); each C+windows case runs twice, with those rounds in (as fio
-# would count them) and left out (...-1st-out, as flushcheck does).
+# would count them) and left out (...-left-out, as flushcheck does).
 #
 # usage: cli/bench/sync-figures.sh [-p ROUNDS] [-n WRITES] [-c CASES] [-B JAR] [-d] [-r] [-P CPU] [DIR]
 #   ROUNDS  rounds of every case (default 5); WRITES: overwrite-fdatasync's rounds per run (default 1000)
@@ -153,13 +153,13 @@ if [[ $cases != overwrite ]]; then
     list+=("etcd_fio" "etcd_flushcheck" "c_loop etcd C-fallocate $b $dir fallocate 2300 $size"
            "c_loop etcd C-append $dir append 2300 $size"
            "c_loop etcd C-fallocate+windows $b ${brackets[*]} -I -c $dir fallocate 2300 $size"
-           "c_loop etcd C-fallocate+windows-1st-out -x ${brackets[*]} -I -c $dir fallocate 2300 $size")
+           "c_loop etcd C-fallocate+windows-left-out -x ${brackets[*]} -I -c $dir fallocate 2300 $size")
     [[ -n $before ]] && list+=("etcd_flushcheck $before flushcheck-B")
 fi
 if [[ $cases != etcd ]]; then
     list+=("c_loop overwrite C $b $dir overwrite 4096 $((writes * 4096))" "overwrite_flushcheck"
            "c_loop overwrite C+windows $b ${brackets[*]} -I -c $dir overwrite 4096 $((writes * 4096))"
-           "c_loop overwrite C+windows-1st-out -x ${brackets[*]} -I -c $dir overwrite 4096 $((writes * 4096))")
+           "c_loop overwrite C+windows-left-out -x ${brackets[*]} -I -c $dir overwrite 4096 $((writes * 4096))")
     [[ -n $before ]] && list+=("overwrite_flushcheck $before flushcheck-B")
     if [[ -n $diagnose ]]; then
         list+=("c_loop overwrite Java-loop java: -b $dir overwrite 4096 $((writes * 4096))"

@@ -14,8 +14,9 @@
  *   -I      the same windows, as long as their stretch, spent spinning (flushcheck's idle brackets on a busy device)
  *   -c      in each window, as many unsynced writes to a second file as the stretch made synced ones
  *           (flushcheck's control writes)
- *   -x      the first round after each window left out of the figures, as flushcheck's probe leaves it out of its
- *           latencies (a sync after a pause is slower than one in a loop that does not pause)
+ *   -x      the first two rounds after each window left out of the figures (never the last of a stretch), as
+ *           flushcheck's probe leaves them out of its latencies (a sync after a pause is slower than one in a loop
+ *           that does not pause)
  *   -b      three more lines, of all the rounds, -x or not: fdatasync p50 p99 of the rounds by their place in their
  *           stretch (1st, 2nd, 3rd, 4th to 10th, the others: "by-place 1:COUNT P50 P99 2:..."); with the first K
  *           rounds after each window left out, K from 0 to 5 ("without-first K:COUNT P50 P99 ..."); of the first
@@ -185,8 +186,15 @@ int main(int argc, char **argv) {
     long kept = rounds;
     if (leave_out) {
         kept = 0;
-        for (long i = 0; i < rounds; i++) {
-            if (i > 0 && place[i] == 1) continue;
+        for (long i = 0, end = 0, out = 0; i < rounds; i++) {
+            if (place[i] == 1) {
+                /* A stretch starts: it runs to the next start; after a window, its first two rounds are left out,
+                   but never its last. */
+                for (end = i + 1; end < rounds && place[end] != 1; end++) {
+                }
+                out = i == 0 ? 0 : (end - i - 1 < 2 ? end - i - 1 : 2);
+            }
+            if (place[i] <= out) continue;
             sync_ns[kept] = sync_ns[i];
             write_ns[kept] = write_ns[i];
             round_ns[kept] = round_ns[i];

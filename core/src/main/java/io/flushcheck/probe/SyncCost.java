@@ -10,8 +10,8 @@ import org.apiguardian.api.API;
  * @param mode        the mode
  * @param blockSize   bytes per round
  * @param rounds      rounds run
- * @param latencies   the rounds' latencies: of every round but the first after each of the probe's idle windows
- *                    ({@link #latencyRounds()})
+ * @param latencies   the rounds' latencies: of every round but the first ones after each of the probe's idle
+ *                    windows ({@link #latencyRounds()})
  * @param loopNanos   wall time of the syncing rounds (the idle windows between them left out)
  * @param idleNanos   wall time of the idle windows between the rounds (0 when none were taken)
  * @param devices     counter deltas per device, every level of the chain, the mount's device first
@@ -69,15 +69,16 @@ public record SyncCost(SyncMode mode, int blockSize, int rounds, LatencyDistribu
     }
 
     /**
-     * How many rounds the latencies hold: {@link #rounds()} but the first round after each of the probe's idle
-     * windows. A sync after a pause of the device takes longer than one in a loop that never pauses (fio's);
-     * those rounds count for the verdict, not for the latency figures.
+     * How many rounds the latencies hold: {@link #rounds()} but the first two after each of the probe's idle windows
+     * (only the first where a window is followed by two rounds, none where by one). A sync after a pause takes
+     * longer than one in a loop that never pauses (fio's); those rounds count for the verdict, not for the latency
+     * figures.
      */
     public long latencyRounds() {
         return latencies.count();
     }
 
-    /** Rounds run but not in the latencies: the first after each idle window ({@link #latencyRounds()}). */
+    /** Rounds run but not in the latencies: the first ones after each idle window ({@link #latencyRounds()}). */
     public long roundsLeftOut() {
         return Math.max(0, rounds - latencies.count());
     }

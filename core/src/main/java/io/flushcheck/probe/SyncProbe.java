@@ -31,6 +31,11 @@ public final class SyncProbe {
     static final long MAX_OVERWRITE_FILE = 64L << 20;
     /** The syncing stretch between two idle windows: long enough to hold rounds, short enough to interleave. */
     static final long STRETCH_NANOS = 10_000_000L;
+    /**
+     * The rounds at the start of a stretch that follows an idle window left out of the latencies (see
+     * {@link #measure}); a stretch keeps at least its last round.
+     */
+    static final int LEFT_OUT_AFTER_WINDOW = 2;
 
     private final SyncCalls calls;
     private final DeviceCounters counters;
@@ -319,12 +324,14 @@ public final class SyncProbe {
      * chain (every level, the bottom's disks together) while it ran. The rest of each idle window is spent in idle brackets as long as the stretch's
      * syncs, one after another: how often other work alone meets a bracket of that length.
      *
-     * <p>The first round after each idle window counts for the verdict like any other but is left out of the
-     * latencies ({@link SyncCost#latencyRounds()}): a sync after a pause takes longer than one in a loop that does
-     * not pause, as fio's and etcd's do not (on the virtio disk where it was measured, 3 to 4 times as long at the
-     * median, a C loop's as much as the probe's, whether it spins or sleeps through the pause; the second round
-     * 1.2 times; {@code cli/bench/sync-figures.sh -d} shows the rounds by their place in their stretch). One such
-     * round every 10 ms is about 1% of the rounds of a fast disk: a p99 made of them.
+     * <p>The first {@link #LEFT_OUT_AFTER_WINDOW} rounds after each idle window count for the verdict like any
+     * other but are left out of the latencies ({@link SyncCost#latencyRounds()}), unless the stretch has no other:
+     * a sync after a pause takes longer than one in a loop that does not pause, as fio's and etcd's do not. On the
+     * virtio disk where it was measured, the first took 2.5 to 4 times the median of the later rounds and the second
+     * 1.2 to 1.7 times, with tails 4 to 8 times theirs where each fdatasync commits the journal; a C loop's as much
+     * as the probe's, whether it spins or sleeps through the pause ({@code cli/bench/sync-figures.sh -d} shows the
+     * rounds by their place in their stretch). One such pair every 10 ms is about 2% of the rounds of a fast disk:
+     * a p99 made of them.
      */
     private SyncCost measure(SyncMode mode, ProbePlan plan, Round round, Step unsynced, ProbeListener listener, StopRule stop) {
         FlushBrackets brackets = !counters.isEmpty() && mode.syncs() ? counters.brackets() : null;
@@ -374,9 +381,6 @@ public final class SyncProbe {
             int controlIndex = 0;
             while (i < rounds) {
                 int stretchFirst = i;
-                if (afterWindow != null && i > 0) {
-                    afterWindow[i] = true;
-                }
                 long stretchStart = System.nanoTime();
                 do {
                     DeviceStat[] b = perRound ? counters.read() : null;
@@ -420,6 +424,12 @@ public final class SyncProbe {
                     }
                     i++;
                 } while (i < rounds && System.nanoTime() - stretchStart < STRETCH_NANOS);
+                if (afterWindow != null && stretchFirst > 0) {
+                    // After a window: its first rounds, but never all of them (a round of 10 ms or more is a stretch
+                    // of its own, and every such round follows a window).
+                    int leftOut = Math.min(LEFT_OUT_AFTER_WINDOW, i - stretchFirst - 1);
+                    Arrays.fill(afterWindow, stretchFirst, stretchFirst + leftOut, true);
+                }
                 long stretch = System.nanoTime() - stretchStart;
                 loopNanos += stretch;
                 DeviceStat[] stretchEnd = counters.read();

@@ -72,7 +72,7 @@ public record ResultData(String path, Verdict verdict, long elapsedMillis, List<
      *                          where the round has none
      * @param percentiles       the percentile curve of the rounds, percentiles rising, ending at the maximum
      * @param latencyRounds     how many of the rounds the latencies (percentiles, histogram, write, sync, slowest
-     *                          rounds) hold: all but the first round after each of the probe's idle windows
+     *                          rounds) hold: all but the first two after each of the probe's idle windows
      */
     @API(status = API.Status.EXPERIMENTAL, since = "0.1")
     public record Cost(SyncMode mode, int blockSize, int rounds, double minMicros, double p50Micros, double p90Micros,

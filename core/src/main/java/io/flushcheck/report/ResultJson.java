@@ -159,7 +159,7 @@ public final class ResultJson {
         w.name("mode").value(c.mode().id());
         w.name("blockSize").value(c.blockSize());
         w.name("rounds").value(c.rounds());
-        // The rounds the latencies hold: the first round after each idle window is left out of them.
+        // The rounds the latencies hold: the first rounds after each idle window are left out of them.
         w.name("latencyRounds").value(c.latencyRounds());
         w.name("minMicros");
         Json.number(w, c.minMicros());

@@ -94,8 +94,8 @@ public final class TextReport {
                 Numbers.micros(c.minMicros()), Numbers.micros(c.p50Micros()), Numbers.micros(c.p90Micros()), Numbers.micros(c.p99Micros()),
                 Numbers.micros(c.maxMicros())));
         if (c.roundsLeftOut() > 0) {
-            sb.append(String.format(Locale.ROOT, "  latencies of %d rounds: the %d that each came right after an idle window"
-                    + " are left out (a sync after a pause is slower than in a loop that never pauses)%n", c.latencyRounds(),
+            sb.append(String.format(Locale.ROOT, "  latencies of %d rounds: the %d right after idle windows are left out"
+                    + " (a sync after a pause is slower than in a loop that never pauses)%n", c.latencyRounds(),
                     c.roundsLeftOut()));
         }
         if (c.hasSplitLatencies()) {

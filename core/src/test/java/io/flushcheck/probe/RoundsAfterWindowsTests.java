@@ -9,6 +9,7 @@ import io.flushcheck.storage.StorageInspector;
 import io.flushcheck.testing.ProbeLeftovers;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -21,11 +22,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The first round after each of the probe's idle windows counts for the verdict (its sync is bracketed like every
- * other) but is left out of the latencies, the slowest rounds and the median round. The real calls run on a disk
- * whose counters the probe reads, so that it takes its windows; a decorator tells which rounds follow a window by
- * the control writes the windows make (to another file than the synced one), and holds every sync up 1 ms so
- * that 100 rounds span several windows.
+ * The first two rounds after each of the probe's idle windows count for the verdict (their syncs are bracketed like
+ * every other) but are left out of the latencies, the slowest rounds and the median round; a stretch between two
+ * windows keeps at least its last round. The real calls run on a disk whose counters the probe reads, so that it
+ * takes its windows; a decorator tells where each stretch after a window starts by the control writes the windows
+ * make (to another file than the synced one), and holds every sync up so that 100 rounds span several windows.
  */
 class RoundsAfterWindowsTests {
 
@@ -37,13 +38,34 @@ class RoundsAfterWindowsTests {
 
     /** Real calls; notes which syncs come first after a window's control writes. */
     private static final class Watching extends ForwardingSyncCalls {
-        final Set<Integer> afterWindow = new TreeSet<>();
+        final List<Integer> stretchStarts = new ArrayList<>();
+        final long extraNanos;
         int syncs;
         int syncedFd = -1;
         boolean controlWritten;
 
         private void written(int fd) {
             controlWritten |= syncedFd >= 0 && fd != syncedFd;
+        }
+
+        Watching(long extraNanos) {
+            this.extraNanos = extraNanos;
+        }
+
+        /**
+         * The rounds the probe should leave out: the first two of each stretch after a window, but never a stretch's
+         * last round.
+         */
+        Set<Integer> leftOut() {
+            Set<Integer> out = new TreeSet<>();
+            for (int k = 0; k < stretchStarts.size(); k++) {
+                int start = stretchStarts.get(k);
+                int end = k + 1 < stretchStarts.size() ? stretchStarts.get(k + 1) : syncs;
+                for (int i = start; i < Math.min(start + 2, end - 1); i++) {
+                    out.add(i);
+                }
+            }
+            return out;
         }
 
         @Override
@@ -68,11 +90,11 @@ class RoundsAfterWindowsTests {
         public void fdatasync(int fd) {
             syncedFd = fd;
             if (controlWritten) {
-                afterWindow.add(syncs);
+                stretchStarts.add(syncs);
                 controlWritten = false;
             }
             syncs++;
-            long end = System.nanoTime() + SYNC_EXTRA_NANOS;
+            long end = System.nanoTime() + extraNanos;
             while (System.nanoTime() < end) {
                 Thread.onSpinWait();
             }
@@ -82,10 +104,24 @@ class RoundsAfterWindowsTests {
 
     @ParameterizedTest
     @EnumSource(value = SyncMode.class, names = {"APPEND_FDATASYNC", "OVERWRITE_FDATASYNC"})
-    void theFirstRoundAfterEachIdleWindowIsLeftOutOfTheLatenciesButNotOfTheBrackets(SyncMode mode) throws IOException {
+    void theFirstRoundsAfterEachIdleWindowAreLeftOutOfTheLatenciesButNotOfTheBrackets(SyncMode mode) throws IOException {
+        Watching calls = run(mode, SYNC_EXTRA_NANOS);
+        assertThat(calls.leftOut()).as("100 rounds of over 1 ms leave rounds out after several windows").isNotEmpty();
+    }
+
+    /** A round of 10 ms or more is a stretch of its own, each after a window: none is left out, or none would stay. */
+    @Test
+    void aStretchOfOneRoundKeepsIt() throws IOException {
+        Watching calls = run(SyncMode.OVERWRITE_FDATASYNC, 11 * SYNC_EXTRA_NANOS);
+        assertThat(calls.stretchStarts).as("every round after the first is a stretch of its own").hasSize(ROUNDS - 1);
+        assertThat(calls.leftOut()).isEmpty();
+    }
+
+    /** Runs the probe on the real disk, checks what its latencies hold against the rounds the windows preceded. */
+    private Watching run(SyncMode mode, long extraNanos) throws IOException {
         StorageInspector inspector = new StorageInspector();
         StorageFacts facts = inspector.inspect(dir);
-        Watching calls = new Watching();
+        Watching calls = new Watching(extraNanos);
         SyncProbe probe = SyncProbe.with(calls, facts, inspector);
         // As many slow rounds kept as rounds run: every round in the latencies is then listed by its index.
         ProbePlan plan = new ProbePlan(List.of(mode), 4096, ROUNDS, false, ROUNDS);
@@ -94,37 +130,41 @@ class RoundsAfterWindowsTests {
                 + "): the probe takes no idle windows there");
 
         assertThat(calls.syncs).isEqualTo(ROUNDS);
-        assertThat(calls.afterWindow).as("100 rounds of over 1 ms span several 10 ms stretches").isNotEmpty()
-                .doesNotContain(0);
+        assertThat(calls.stretchStarts).as("several windows").isNotEmpty().doesNotContain(0);
         assertThat(c.rounds()).isEqualTo(ROUNDS);
         assertThat(c.brackets().syncs()).as("every sync is bracketed for the verdict").isEqualTo(ROUNDS);
-        long kept = ROUNDS - calls.afterWindow.size();
+        Set<Integer> leftOut = calls.leftOut();
+        long kept = ROUNDS - leftOut.size();
         assertThat(c.latencyRounds()).isEqualTo(kept);
-        assertThat(c.roundsLeftOut()).isEqualTo(calls.afterWindow.size());
+        assertThat(c.roundsLeftOut()).isEqualTo(leftOut.size());
         assertThat(c.writeLatencies().count()).isEqualTo(kept);
         assertThat(c.syncLatencies().count()).isEqualTo(kept);
         Set<Integer> listed = c.slowest().stream().map(SlowRound::index).collect(Collectors.toCollection(TreeSet::new));
-        Set<Integer> expected = IntStream.range(0, ROUNDS).filter(i -> !calls.afterWindow.contains(i)).boxed()
+        Set<Integer> expected = IntStream.range(0, ROUNDS).filter(i -> !leftOut.contains(i)).boxed()
                 .collect(Collectors.toCollection(TreeSet::new));
         assertThat(listed).as("the slowest rounds are those in the latencies, none right after a window")
                 .isEqualTo(expected);
-        assertThat(calls.afterWindow).doesNotContain(c.medianRound().index());
+        assertThat(leftOut).doesNotContain(c.medianRound().index());
         StringBuilder report = new StringBuilder();
         TextReport.appendCost(report, c, false);
-        assertThat(report).as("the report says what the figures leave out").contains(String.format(
-                "latencies of %d rounds: the %d that each came right after an idle window are left out", kept,
-                calls.afterWindow.size()));
+        if (leftOut.isEmpty()) {
+            assertThat(report).doesNotContain("left out");
+        } else {
+            assertThat(report).as("the report says what the figures leave out").contains(String.format(
+                    "latencies of %d rounds: the %d right after idle windows are left out", kept, leftOut.size()));
+        }
         assertThat(ProbeLeftovers.in(dir)).isEmpty();
+        return calls;
     }
 
     /** Without device counters the probe takes no windows, and the latencies hold every round. */
     @Test
     void withoutWindowsEveryRoundIsInTheLatencies() {
-        Watching calls = new Watching();
+        Watching calls = new Watching(SYNC_EXTRA_NANOS);
         SyncCost c = SyncProbe.with(calls, null, null).run(dir, new ProbePlan(List.of(SyncMode.OVERWRITE_FDATASYNC), 4096,
                 ROUNDS, false, 0), ProbeListener.NONE).get(0);
         assertThat(c.idleNanos()).isZero();
-        assertThat(calls.afterWindow).isEmpty();
+        assertThat(calls.stretchStarts).isEmpty();
         assertThat(c.latencyRounds()).isEqualTo(ROUNDS);
         assertThat(c.roundsLeftOut()).isZero();
     }
