@@ -12,10 +12,23 @@
 #             of rounds an idle window as long, spent spinning, with unsynced writes to a control file)
 #   overwrite the C loop rewriting a preallocated file at 4 KiB (the reference), flushcheck --modes
 #             overwrite-fdatasync, and the C loop with the same windows (C+windows)
+# flushcheck leaves the first two rounds after each of its windows out of its latencies (a sync after a pause is
+# slower than one in a loop that does not pause); each C+windows case runs twice, with those rounds in (as fio
+# would count them) and left out (...-left-out, as flushcheck does).
 #
-# usage: cli/bench/sync-figures.sh [-p ROUNDS] [-n WRITES] [-c CASES] [DIR]
+# usage: cli/bench/sync-figures.sh [-p ROUNDS] [-n WRITES] [-c CASES] [-B JAR] [-d] [-r] [-P CPU] [DIR]
 #   ROUNDS  rounds of every case (default 5); WRITES: overwrite-fdatasync's rounds per run (default 1000)
 #   CASES   etcd, overwrite or both (default both)
+#   JAR     another build's flushcheck.jar, run as "flushcheck-B" beside this one's (before and after a change)
+#   -d      where the differences go: the probe's loop in Java (SyncRounds.java: JNA bound as the probe binds it)
+#           without and with the windows, beside the C loop; then each +windows case's rounds by their place in
+#           their stretch (the round right after a window, the 2nd, 3rd, 4th to 10th, against the others), and the
+#           first tenth of the C and Java loops' rounds against the rest
+#   -r      every case at real-time priority (chrt -f 10; root): other processes' CPU use then delays none of
+#           them, which on a loaded machine is most of every figure; a user's run does not look like that
+#   -P CPU  every case on that CPU alone (taskset -c CPU). A sync's time depends on whether the loop runs on the
+#           CPU that takes the disk's interrupts (/proc/interrupts): unpinned, each run draws its CPU, and single
+#           runs differ by that much. A JVM so pinned sees one CPU, and its compiler threads share it
 #   DIR     a directory on the disk to judge (default: cli/target/bench-figures, created)
 # needs: fio, gcc, java 17, python3, cli/target/flushcheck.jar (mvn -q -B -pl cli -am package -DskipTests)
 set -euo pipefail
@@ -25,12 +38,20 @@ jar="$(dirname "$here")/target/flushcheck.jar"
 rounds=5
 writes=1000
 cases=both
-while getopts "p:n:c:h" opt; do
+before=
+diagnose=
+realtime=()
+pin=()
+while getopts "p:n:c:B:drP:h" opt; do
     case $opt in
         p) rounds=$OPTARG ;;
         n) writes=$OPTARG ;;
         c) cases=$OPTARG ;;
-        *) sed -n '2,20p' "$0"; exit 2 ;;
+        B) before=$OPTARG ;;
+        d) diagnose=1 ;;
+        r) realtime=(chrt -f 10) ;;
+        P) pin=(taskset -c "$OPTARG") ;;
+        *) sed -n '2,36p' "$0"; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -43,9 +64,21 @@ for tool in fio gcc java python3 findmnt; do
     command -v $tool >/dev/null || { echo "sync-figures.sh: needs $tool" >&2; exit 2; }
 done
 [[ -f $jar ]] || { echo "sync-figures.sh: no $jar: mvn -q -B -pl cli -am package -DskipTests" >&2; exit 2; }
+[[ -z $before || -f $before ]] || { echo "sync-figures.sh: -B $before: no such jar" >&2; exit 2; }
+if ((${#realtime[@]})); then
+    chrt -f 10 true 2>/dev/null || { echo "sync-figures.sh: -r needs root (chrt -f)" >&2; exit 2; }
+fi
+if ((${#pin[@]})); then
+    "${pin[@]}" true 2>/dev/null || { echo "sync-figures.sh: -P ${pin[2]}: not a CPU this process may run on" >&2; exit 2; }
+fi
+# Every case runs through this: the pinning and the priority asked for, else nothing.
+realtime=("${pin[@]}" "${realtime[@]}")
 work=$(mktemp -d)
-trap 'rm -rf "$work"; rm -f "$dir"/etcd.0.0 "$dir"/.bench-loop-*.probe' EXIT INT TERM
+trap 'rm -rf "$work"; rm -f "$dir"/etcd.0.0 "$dir"/.bench-loop-*.probe*' EXIT INT TERM
 gcc -O2 -Wall -o "$work/sync-loop" "$here/sync-loop.c"
+if [[ -n $diagnose ]]; then
+    javac -d "$work/classes" -cp "$jar" "$here/SyncRounds.java"
+fi
 
 # The stat files flushcheck brackets a sync with: the directory's device and, for a partition, its disk.
 dev=$(findmnt -no MAJ:MIN -T "$dir" | tr -d ' ')
@@ -57,11 +90,11 @@ fi
 
 load() { cut -d' ' -f1 /proc/loadavg; }
 # row ROUND CASE LOAD SYNC_P50 SYNC_P99 ROUND_P50 (microseconds)
-row() { printf '%-3s %-26s %6s %10.1f %10.1f %10.1f\n' "$@" | tee -a "$work/rows"; }
+row() { printf '%-3s %-34s %6s %10.1f %10.1f %10.1f\n' "$@" | tee -a "$work/rows"; }
 
 etcd_fio() {
     local l; l=$(load)
-    fio --rw=write --ioengine=sync --fdatasync=1 --size=22m --bs=2300 --name=etcd --directory="$dir" \
+    "${realtime[@]}" fio --rw=write --ioengine=sync --fdatasync=1 --size=22m --bs=2300 --name=etcd --directory="$dir" \
         --output-format=json >"$work/fio.json"
     rm -f "$dir"/etcd.0.0
     python3 - "$work/fio.json" >"$work/v" <<'PY'
@@ -73,9 +106,9 @@ print(s["percentile"]["50.000000"] / 1000, s["percentile"]["99.000000"] / 1000,
 PY
     row "$1" "etcd fio" "$l" $(cat "$work/v")
 }
-etcd_flushcheck() {
+etcd_flushcheck() { # ROUND [JAR NAME]
     local l; l=$(load)
-    java -jar "$jar" --preset etcd --json --quiet "$dir" >"$work/fc.json"
+    "${realtime[@]}" java -jar "${2:-$jar}" --preset etcd --json --quiet "$dir" >"$work/fc.json"
     python3 - "$work/fc.json" >"$work/v" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
@@ -84,17 +117,24 @@ if p["syncP99Micros"] is None:
     sys.exit("flushcheck measured nothing in this directory: " + r["verdict"])
 print(p["syncP50Micros"], p["syncP99Micros"], c["p50Micros"])
 PY
-    row "$1" "etcd flushcheck" "$l" $(cat "$work/v")
+    row "$1" "etcd ${3:-flushcheck}" "$l" $(cat "$work/v")
 }
+# A C loop (sync-loop) or, with java: first, the same loop in Java (SyncRounds); -b lines kept for the breakdown.
 c_loop() { # ROUND CASE sync-loop-args...
     local r=$1 name=$2 l; shift 2; l=$(load)
-    "$work/sync-loop" "$@" >"$work/v"
+    if [[ $1 == java: ]]; then
+        shift
+        "${realtime[@]}" java -cp "$work/classes:$jar" SyncRounds "$@" >"$work/v"
+    else
+        "${realtime[@]}" "$work/sync-loop" "$@" >"$work/v"
+    fi
     read -r s50 s99 _ r50 _ <"$work/v"
     row "$r" "$name" "$l" "$s50" "$s99" "$r50"
+    sed -n '2,$s/^/'"$r ${name// /_} "'/p' "$work/v" >>"$work/extra"
 }
-overwrite_flushcheck() {
+overwrite_flushcheck() { # ROUND [JAR NAME]
     local l; l=$(load)
-    java -jar "$jar" --json --quiet --modes overwrite-fdatasync --rounds "$writes" "$dir" >"$work/fc.json"
+    "${realtime[@]}" java -jar "${2:-$jar}" --json --quiet --modes overwrite-fdatasync --rounds "$writes" "$dir" >"$work/fc.json"
     python3 - "$work/fc.json" >"$work/v" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
@@ -103,33 +143,42 @@ if not r["costs"]:
 c = r["costs"][0]
 print(c["sync"]["p50Micros"], c["sync"]["p99Micros"], c["p50Micros"])
 PY
-    row "$1" "overwrite flushcheck" "$l" $(cat "$work/v")
+    row "$1" "overwrite ${3:-flushcheck}" "$l" $(cat "$work/v")
 }
 
 size=$((22 << 20))
+b=${diagnose:+-b}
 list=()
 if [[ $cases != overwrite ]]; then
-    list+=("etcd_fio" "etcd_flushcheck" "c_loop etcd C-fallocate $dir fallocate 2300 $size"
+    list+=("etcd_fio" "etcd_flushcheck" "c_loop etcd C-fallocate $b $dir fallocate 2300 $size"
            "c_loop etcd C-append $dir append 2300 $size"
-           "c_loop etcd C-fallocate+windows ${brackets[*]} -I -c $dir fallocate 2300 $size")
+           "c_loop etcd C-fallocate+windows $b ${brackets[*]} -I -c $dir fallocate 2300 $size"
+           "c_loop etcd C-fallocate+windows-left-out -x ${brackets[*]} -I -c $dir fallocate 2300 $size")
+    [[ -n $before ]] && list+=("etcd_flushcheck $before flushcheck-B")
 fi
 if [[ $cases != etcd ]]; then
-    list+=("c_loop overwrite C $dir overwrite 4096 $((writes * 4096))" "overwrite_flushcheck"
-           "c_loop overwrite C+windows ${brackets[*]} -I -c $dir overwrite 4096 $((writes * 4096))")
+    list+=("c_loop overwrite C $b $dir overwrite 4096 $((writes * 4096))" "overwrite_flushcheck"
+           "c_loop overwrite C+windows $b ${brackets[*]} -I -c $dir overwrite 4096 $((writes * 4096))"
+           "c_loop overwrite C+windows-left-out -x ${brackets[*]} -I -c $dir overwrite 4096 $((writes * 4096))")
+    [[ -n $before ]] && list+=("overwrite_flushcheck $before flushcheck-B")
+    if [[ -n $diagnose ]]; then
+        list+=("c_loop overwrite Java-loop java: -b $dir overwrite 4096 $((writes * 4096))"
+               "c_loop overwrite Java-loop+windows java: -b ${brackets[*]} -I -c $dir overwrite 4096 $((writes * 4096))")
+    fi
 fi
 
 echo "directory $dir: $(findmnt -no FSTYPE,SOURCE -T "$dir" | tr -s ' '), $(nproc) cores;" \
-    "brackets on: ${brackets[*]:-none}"
-printf '%-3s %-26s %6s %10s %10s %10s\n' rnd case load "sync p50" "sync p99" "round p50"
+    "brackets on: ${brackets[*]:-none}${realtime[*]:+; every case under: ${realtime[*]}}"
+printf '%-3s %-34s %6s %10s %10s %10s\n' rnd case load "sync p50" "sync p99" "round p50"
 for ((r = 1; r <= rounds; r++)); do
     n=${#list[@]}
     for ((k = 0; k < n; k++)); do
         # Turn the order each round, so that no case always follows the same one.
-        read -r fn a b rest <<<"${list[$(((k + r - 1) % n))]}"
+        read -r fn a c rest <<<"${list[$(((k + r - 1) % n))]}"
         if [[ $fn == c_loop ]]; then
-            c_loop "$r" "$a $b" $rest
+            c_loop "$r" "$a $c" $rest
         else
-            $fn "$r"
+            $fn "$r" $a $c
         fi
     done
 done 2>&1
@@ -142,7 +191,7 @@ for r in rows:
                      r50=float(r[-1])))
 ref = {"etcd": "etcd fio", "overwrite": "overwrite C"}
 print("\nmedians over the rounds; ratios are the median of each round's ratio to %s" % " / ".join(ref.values()))
-print("%-26s %6s %10s %10s %10s %8s %8s %8s" % ("case", "load", "sync p50", "sync p99", "round p50",
+print("%-34s %6s %10s %10s %10s %8s %8s %8s" % ("case", "load", "sync p50", "sync p99", "round p50",
                                                  "x p50", "x p99", "x round"))
 for case in dict.fromkeys(x["case"] for x in recs):
     mine = [x for x in recs if x["case"] == case]
@@ -154,6 +203,50 @@ for case in dict.fromkeys(x["case"] for x in recs):
             for k in ratios:
                 ratios[k].append(x[k] / b[0][k])
     med = lambda k: st.median(x[k] for x in mine)
-    print("%-26s %6.2f %10.1f %10.1f %10.1f %8.2f %8.2f %8.2f" % (case, med("load"), med("s50"), med("s99"), med("r50"),
+    print("%-34s %6.2f %10.1f %10.1f %10.1f %8.2f %8.2f %8.2f" % (case, med("load"), med("s50"), med("s99"), med("r50"),
           st.median(ratios["s50"]), st.median(ratios["s99"]), st.median(ratios["r50"])))
 PY
+if [[ -s $work/extra ]]; then
+    python3 - "$work/extra" <<'PY'
+import math, statistics as st, sys
+# Lines: ROUND CASE by-place 1:COUNT P50 P99 2:... 4-10:... 11+:..., and SyncRounds' others (ROUND CASE first-tenth
+# P50 P99 rest P50 P99; ROUND CASE brackets MICROS)
+by, tenth, brackets = {}, {}, {}
+for l in open(sys.argv[1]):
+    f = l.split()
+    case = f[1].replace("_", " ")
+    if f[2] == "first-tenth":
+        tenth.setdefault(case, []).append((float(f[3]) / float(f[6]), float(f[4]) / float(f[7])))
+        continue
+    if f[2] == "brackets":
+        brackets.setdefault(case, []).append(float(f[3]))
+        continue
+    if f[2] != "by-place" or "+windows" not in case:
+        continue
+    places = {}
+    for j in range(3, len(f), 3):
+        name, n = f[j].split(":")
+        places[name] = (int(n), float(f[j + 1]), float(f[j + 2]))
+    by.setdefault(case, []).append(places)
+print("\nfdatasync by the round's place in its stretch: median over the rounds of its p50 (and p99) over the p50 (p99)"
+      "\nof the 11th and later rounds of the same run; 1 is the round right after a window")
+print("%-34s %7s %16s %16s %16s %16s" % ("case", "rounds", "1", "2", "3", "4-10"))
+for case, runs in by.items():
+    runs = [p for p in runs if p["11+"][0] > 0 and not math.isnan(p["11+"][1])]
+    if not runs:
+        continue
+    cells = []
+    for k in ("1", "2", "3", "4-10"):
+        x50 = [p[k][1] / p["11+"][1] for p in runs if p[k][0] > 0]
+        x99 = [p[k][2] / p["11+"][2] for p in runs if p[k][0] > 0]
+        cells.append("%6.2f (%6.2f)" % (st.median(x50), st.median(x99)) if x50 else "-")
+    print("%-34s %7d %16s %16s %16s %16s" % (case, st.median(sum(v[0] for v in p.values()) for p in runs), *cells))
+if tenth:
+    print("\nthe first tenth of each run's rounds against the rest (a cold JVM's code is compiled while the loop runs),"
+          "\nmedian over the rounds of its fdatasync p50 (p99) over the rest's:")
+for case, x in tenth.items():
+    print("%-34s %6.2f (%6.2f)" % (case, st.median(v[0] for v in x), st.median(v[1] for v in x)))
+for case, x in brackets.items():
+    print("%s: the two bracket reads around a sync take %.1f us (median p50)" % (case, st.median(x)))
+PY
+fi

@@ -14,6 +14,13 @@
  *   -I      the same windows, as long as their stretch, spent spinning (flushcheck's idle brackets on a busy device)
  *   -c      in each window, as many unsynced writes to a second file as the stretch made synced ones
  *           (flushcheck's control writes)
+ *   -x      the first two rounds after each window left out of the figures (never the last of a stretch), as
+ *           flushcheck's probe leaves them out of its latencies (a sync after a pause is slower than one in a loop
+ *           that does not pause)
+ *   -b      three more lines, of all the rounds, -x or not: fdatasync p50 p99 of the rounds by their place in their
+ *           stretch (1st, 2nd, 3rd, 4th to 10th, the others: "by-place 1:COUNT P50 P99 2:..."); with the first K
+ *           rounds after each window left out, K from 0 to 5 ("without-first K:COUNT P50 P99 ..."); of the first
+ *           tenth of the rounds and of the rest ("first-tenth P50 P99 rest P50 P99"), as SyncRounds.java prints them
  * Prints one line: fdatasync p50 p99, write p50, round (write+fdatasync) p50 p99, in microseconds. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -51,21 +58,25 @@ static void read_stats(int *fds, int n) {
 }
 
 int main(int argc, char **argv) {
-    int stats[8], nstats = 0, idle = 0, control = 0, opt;
-    while ((opt = getopt(argc, argv, "s:iIc")) != -1) {
+    int stats[8], nstats = 0, idle = 0, control = 0, breakdown = 0, leave_out = 0, opt;
+    while ((opt = getopt(argc, argv, "s:iIcbx")) != -1) {
         if (opt == 's' && nstats < 8) {
             if ((stats[nstats++] = open(optarg, O_RDONLY | O_CLOEXEC)) < 0) { perror(optarg); return 1; }
         } else if (opt == 'c') {
             control = 1;
+        } else if (opt == 'b') {
+            breakdown = 1;
+        } else if (opt == 'x') {
+            leave_out = 1;
         } else if (opt == 'i' || opt == 'I') {
             idle = opt == 'i' ? 1 : 2;
         } else {
-            fprintf(stderr, "usage: %s [-s STAT]... [-i|-I] [-c] DIR append|fallocate|overwrite BLOCK SIZE\n", argv[0]);
+            fprintf(stderr, "usage: %s [-s STAT]... [-i|-I] [-c] [-x] [-b] DIR append|fallocate|overwrite BLOCK SIZE\n", argv[0]);
             return 2;
         }
     }
     if (argc - optind != 4) {
-        fprintf(stderr, "usage: %s [-s STAT]... [-i|-I] [-c] DIR append|fallocate|overwrite BLOCK SIZE\n", argv[0]);
+        fprintf(stderr, "usage: %s [-s STAT]... [-i|-I] [-c] [-x] [-b] DIR append|fallocate|overwrite BLOCK SIZE\n", argv[0]);
         return 2;
     }
     const char *dir = argv[optind], *layout = argv[optind + 1];
@@ -87,7 +98,8 @@ int main(int argc, char **argv) {
     char *buf = malloc(bs);
     for (long i = 0; i < bs; i++) buf[i] = (char)(0x5A ^ i);
     long *sync_ns = malloc(sizeof(long) * rounds), *write_ns = malloc(sizeof(long) * rounds),
-         *round_ns = malloc(sizeof(long) * rounds);
+         *round_ns = malloc(sizeof(long) * rounds), *place_ns = malloc(sizeof(long) * rounds);
+    long *place = malloc(sizeof(long) * rounds);
     int rc = 0;
     if (falloc && fallocate(fd, 0, 0, size) != 0) { perror("fallocate"); rc = 1; goto out; }
     if (over) {
@@ -98,6 +110,7 @@ int main(int argc, char **argv) {
     }
     long stretch_start = now_ns(), stretch_first = 0;
     for (long i = 0; i < rounds; i++) {
+        place[i] = i - stretch_first + 1;
         long t0 = now_ns();
         ssize_t n = over ? pwrite(fd, buf, bs, i * bs) : write(fd, buf, bs);
         long t1 = now_ns();
@@ -128,8 +141,69 @@ int main(int argc, char **argv) {
             stretch_start = now_ns();
         }
     }
-    printf("%.1f %.1f %.1f %.1f %.1f\n", pct(sync_ns, rounds, 50), pct(sync_ns, rounds, 99), pct(write_ns, rounds, 50),
-           pct(round_ns, rounds, 50), pct(round_ns, rounds, 99));
+    char line[512] = "";
+    if (breakdown) {
+        /* The rounds by their place in their stretch, all of them; pct sorts only place_ns here. */
+        static const long from[] = {1, 2, 3, 4, 11}, to[] = {1, 2, 3, 10, -1};
+        int at = snprintf(line, sizeof line, "by-place");
+        for (int p = 0; p < 5; p++) {
+            long n = 0;
+            for (long i = 0; i < rounds; i++) {
+                if (place[i] >= from[p] && (to[p] < 0 || place[i] <= to[p])) place_ns[n++] = sync_ns[i];
+            }
+            char name[48];
+            if (from[p] == to[p]) snprintf(name, sizeof name, "%ld", from[p]);
+            else if (to[p] < 0) snprintf(name, sizeof name, "%ld+", from[p]);
+            else snprintf(name, sizeof name, "%ld-%ld", from[p], to[p]);
+            at += snprintf(line + at, sizeof line - at, " %s:%ld %.1f %.1f", name, n, n ? pct(place_ns, n, 50) : 0.0 / 0.0,
+                           n ? pct(place_ns, n, 99) : 0.0 / 0.0);
+        }
+    }
+    char line2[512] = "";
+    if (breakdown) {
+        /* The figures with the first K rounds after each window left out, for K from 0 to 5. */
+        int at = snprintf(line2, sizeof line2, "without-first");
+        for (long k = 0; k <= 5; k++) {
+            long n = 0;
+            for (long i = 0; i < rounds; i++) {
+                if (i == place[i] - 1 || place[i] > k) place_ns[n++] = sync_ns[i];
+            }
+            at += snprintf(line2 + at, sizeof line2 - at, " %ld:%ld %.1f %.1f", k, n, pct(place_ns, n, 50),
+                           pct(place_ns, n, 99));
+        }
+    }
+    char line3[256] = "";
+    if (breakdown) {
+        /* The first tenth of the rounds against the rest: what changes as the run goes on. */
+        long tenth = rounds / 10 > 0 ? rounds / 10 : 1, n = 0;
+        for (long i = 0; i < tenth; i++) place_ns[n++] = sync_ns[i];
+        double h50 = pct(place_ns, n, 50), h99 = pct(place_ns, n, 99);
+        n = 0;
+        for (long i = tenth; i < rounds; i++) place_ns[n++] = sync_ns[i];
+        snprintf(line3, sizeof line3, "first-tenth %.1f %.1f rest %.1f %.1f", h50, h99, n ? pct(place_ns, n, 50) : 0.0 / 0.0,
+                 n ? pct(place_ns, n, 99) : 0.0 / 0.0);
+    }
+    long kept = rounds;
+    if (leave_out) {
+        kept = 0;
+        for (long i = 0, end = 0, out = 0; i < rounds; i++) {
+            if (place[i] == 1) {
+                /* A stretch starts: it runs to the next start; after a window, its first two rounds are left out,
+                   but never its last. */
+                for (end = i + 1; end < rounds && place[end] != 1; end++) {
+                }
+                out = i == 0 ? 0 : (end - i - 1 < 2 ? end - i - 1 : 2);
+            }
+            if (place[i] <= out) continue;
+            sync_ns[kept] = sync_ns[i];
+            write_ns[kept] = write_ns[i];
+            round_ns[kept] = round_ns[i];
+            kept++;
+        }
+    }
+    printf("%.1f %.1f %.1f %.1f %.1f\n", pct(sync_ns, kept, 50), pct(sync_ns, kept, 99), pct(write_ns, kept, 50),
+           pct(round_ns, kept, 50), pct(round_ns, kept, 99));
+    if (breakdown) printf("%s\n%s\n%s\n", line, line2, line3);
 out:
     close(fd);
     unlink(path);

@@ -60,6 +60,7 @@ class JsonContractTests {
                 "results[].costs[].mode: string",
                 "results[].costs[].blockSize: number",
                 "results[].costs[].rounds: number",
+                "results[].costs[].latencyRounds: number",
                 "results[].costs[].minMicros: number",
                 "results[].costs[].p50Micros: number",
                 "results[].costs[].p90Micros: number",

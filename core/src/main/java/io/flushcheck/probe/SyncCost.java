@@ -10,13 +10,14 @@ import org.apiguardian.api.API;
  * @param mode        the mode
  * @param blockSize   bytes per round
  * @param rounds      rounds run
- * @param latencies   the rounds' latencies
+ * @param latencies   the rounds' latencies: of every round but the first ones after each of the probe's idle
+ *                    windows ({@link #latencyRounds()})
  * @param loopNanos   wall time of the syncing rounds (the idle windows between them left out)
  * @param idleNanos   wall time of the idle windows between the rounds (0 when none were taken)
  * @param devices     counter deltas per device, every level of the chain, the mount's device first
- * @param slowest     the slowest rounds, slowest first
- * @param medianRound the median round, with its counters when they were sampled per round
- * @param writeLatencies the write step of each round alone, or null where the round has no separate
+ * @param slowest     the slowest rounds of those in the latencies, slowest first
+ * @param medianRound the median round of those in the latencies, with its counters when they were sampled per round
+ * @param writeLatencies the write step of each round in the latencies alone, or null where the round has no separate
  *                    write and sync (dsync, whose write syncs; flush-only; no-sync)
  * @param syncLatencies the sync step of each round alone (fsync, fdatasync, {@code force}: what fio
  *                    reports as the sync latency), or null where the round has no separate sync
@@ -65,6 +66,21 @@ public record SyncCost(SyncMode mode, int blockSize, int rounds, LatencyDistribu
         }
         return new SyncCost(mode, blockSize, rounds, latencies, loopNanos, idleNanos, devices, slowest, medianRound,
                 writeLatencies, syncLatencies, brackets.plus(earlier.brackets));
+    }
+
+    /**
+     * How many rounds the latencies hold: {@link #rounds()} but the first two after each of the probe's idle windows
+     * (only the first where a window is followed by two rounds, none where by one). A sync after a pause takes
+     * longer than one in a loop that never pauses (fio's); those rounds count for the verdict, not for the latency
+     * figures.
+     */
+    public long latencyRounds() {
+        return latencies.count();
+    }
+
+    /** Rounds run but not in the latencies: the first ones after each idle window ({@link #latencyRounds()}). */
+    public long roundsLeftOut() {
+        return Math.max(0, rounds - latencies.count());
     }
 
     public double percentileMicros(double percentile) {

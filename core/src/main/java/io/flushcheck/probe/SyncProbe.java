@@ -31,6 +31,11 @@ public final class SyncProbe {
     static final long MAX_OVERWRITE_FILE = 64L << 20;
     /** The syncing stretch between two idle windows: long enough to hold rounds, short enough to interleave. */
     static final long STRETCH_NANOS = 10_000_000L;
+    /**
+     * The rounds at the start of a stretch that follows an idle window left out of the latencies (see
+     * {@link #measure}); a stretch keeps at least its last round.
+     */
+    static final int LEFT_OUT_AFTER_WINDOW = 2;
 
     private final SyncCalls calls;
     private final DeviceCounters counters;
@@ -318,6 +323,15 @@ public final class SyncProbe {
      * <p>Each sync is also bracketed ({@link FlushBrackets}): how many flushes got all the way down the
      * chain (every level, the bottom's disks together) while it ran. The rest of each idle window is spent in idle brackets as long as the stretch's
      * syncs, one after another: how often other work alone meets a bracket of that length.
+     *
+     * <p>The first {@link #LEFT_OUT_AFTER_WINDOW} rounds after each idle window count for the verdict like any
+     * other but are left out of the latencies ({@link SyncCost#latencyRounds()}), unless the stretch has no other:
+     * a sync after a pause takes longer than one in a loop that does not pause, as fio's and etcd's do not. On the
+     * virtio disk where it was measured, the first took 2.5 to 4 times the median of the later rounds and the second
+     * 1.2 to 1.7 times, with tails 4 to 8 times theirs where each fdatasync commits the journal; a C loop's as much
+     * as the probe's, whether it spins or sleeps through the pause ({@code cli/bench/sync-figures.sh -d} shows the
+     * rounds by their place in their stretch). One such pair every 10 ms is about 2% of the rounds of a fast disk:
+     * a p99 made of them.
      */
     private SyncCost measure(SyncMode mode, ProbePlan plan, Round round, Step unsynced, ProbeListener listener, StopRule stop) {
         FlushBrackets brackets = !counters.isEmpty() && mode.syncs() ? counters.brackets() : null;
@@ -353,6 +367,8 @@ public final class SyncProbe {
         long idleNanos = 0;
         boolean busy = false;
         long[] syncBracket = brackets == null ? null : new long[rounds];
+        // The rounds right after an idle window, left out of the latencies (see above).
+        boolean[] afterWindow = idleWindows ? new boolean[rounds] : null;
         long[] before = brackets == null ? null : brackets.newReading();
         long[] after = brackets == null ? null : brackets.newReading();
         boolean bracketsRead = brackets != null;
@@ -408,6 +424,12 @@ public final class SyncProbe {
                     }
                     i++;
                 } while (i < rounds && System.nanoTime() - stretchStart < STRETCH_NANOS);
+                if (afterWindow != null && stretchFirst > 0) {
+                    // After a window: its first rounds, but never all of them (a round of 10 ms or more is a stretch
+                    // of its own, and every such round follows a window).
+                    int leftOut = Math.min(LEFT_OUT_AFTER_WINDOW, i - stretchFirst - 1);
+                    Arrays.fill(afterWindow, stretchFirst, stretchFirst + leftOut, true);
+                }
                 long stretch = System.nanoTime() - stretchStart;
                 loopNanos += stretch;
                 DeviceStat[] stretchEnd = counters.read();
@@ -429,10 +451,7 @@ public final class SyncProbe {
                                 break;
                             }
                             bracketsRead &= brackets.read(before);
-                            long c0 = System.nanoTime();
-                            while (System.nanoTime() - c0 < length) {
-                                Thread.onSpinWait();
-                            }
+                            spin(length);
                             bracketsRead &= brackets.read(after);
                             controls++;
                             FlushBrackets.Tally.count(brackets.flushesDown(before, after), controlsMeeting);
@@ -449,7 +468,7 @@ public final class SyncProbe {
                     mark = idleEnd;
                     // Looked at only once the window has sampled other work: the brackets' rule needs it.
                     if (stop != null && i < rounds && bracketsRead && stop.decided(cost(mode, plan, i, nanos, writeNanos,
-                            syncNanos, roundFlushes, roundKib, loopNanos, idleNanos, syncing, idle,
+                            syncNanos, afterWindow, roundFlushes, roundKib, loopNanos, idleNanos, syncing, idle,
                             FlushBrackets.Tally.of(i, syncsMeeting, controls, controlsMeeting)), rounds)) {
                         ran = i;
                         break;
@@ -462,41 +481,72 @@ public final class SyncProbe {
         listener.progress(mode, rounds, rounds);
         FlushBrackets.Tally tally = brackets != null && bracketsRead && idleWindows
                 ? FlushBrackets.Tally.of(ran, syncsMeeting, controls, controlsMeeting) : null;
-        return cost(mode, plan, ran, nanos, writeNanos, syncNanos, roundFlushes, roundKib, loopNanos, idleNanos, syncing,
-                idle, tally);
+        return cost(mode, plan, ran, nanos, writeNanos, syncNanos, afterWindow, roundFlushes, roundKib, loopNanos, idleNanos,
+                syncing, idle, tally);
     }
 
-    /** The cost of the first {@code rounds} rounds measured. */
+    /**
+     * Spins for {@code nanos}: an idle bracket as long as a sync. Its own method, so that the JIT compiles these few
+     * bytes on their own once the spinning makes them hot, rather than the whole of {@code measure} while its rounds
+     * run (on two cores, compiling competes with the rounds for the CPUs).
+     */
+    private static void spin(long nanos) {
+        long c0 = System.nanoTime();
+        while (System.nanoTime() - c0 < nanos) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * The cost of the first {@code rounds} rounds measured; its latencies, slowest rounds and median round of
+     * those not marked in {@code afterWindow} (null: of all of them).
+     */
     private SyncCost cost(SyncMode mode, ProbePlan plan, int rounds, long[] allNanos, long[] allWriteNanos,
-                          long[] allSyncNanos, long[] allRoundFlushes, long[] allRoundKib, long loopNanos, long idleNanos,
-                          DeviceStat[] syncing, DeviceStat[] idle, FlushBrackets.Tally tally) {
-        long[] nanos = head(allNanos, rounds);
-        long[] roundFlushes = head(allRoundFlushes, rounds);
-        long[] roundKib = head(allRoundKib, rounds);
+                          long[] allSyncNanos, boolean[] afterWindow, long[] allRoundFlushes, long[] allRoundKib,
+                          long loopNanos, long idleNanos, DeviceStat[] syncing, DeviceStat[] idle, FlushBrackets.Tally tally) {
+        int[] kept = kept(rounds, afterWindow);
+        long[] nanos = pick(allNanos, kept);
         boolean split = allWriteNanos != null;
-        long[] writeNanos = head(allWriteNanos, rounds);
-        long[] syncNanos = head(allSyncNanos, rounds);
 
         LatencyDistribution h = LatencyDistribution.ofNanos(nanos);
-        Integer[] order = new Integer[rounds];
-        for (int i = 0; i < rounds; i++) {
-            order[i] = i;
+        Integer[] order = new Integer[kept.length];
+        for (int k = 0; k < kept.length; k++) {
+            order[k] = kept[k];
         }
-        Arrays.sort(order, Comparator.comparingLong((Integer i) -> nanos[i]).reversed());
+        Arrays.sort(order, Comparator.comparingLong((Integer i) -> allNanos[i]).reversed());
         List<SlowRound> slowest = new ArrayList<>();
-        for (int k = 0; k < Math.min(plan.slowRounds(), rounds); k++) {
-            slowest.add(slowRound(order[k], nanos, roundFlushes, roundKib));
+        for (int k = 0; k < Math.min(plan.slowRounds(), order.length); k++) {
+            slowest.add(slowRound(order[k], allNanos, allRoundFlushes, allRoundKib));
         }
-        SlowRound median = slowRound(order[rounds / 2], nanos, roundFlushes, roundKib);
+        SlowRound median = slowRound(order[order.length / 2], allNanos, allRoundFlushes, allRoundKib);
         List<DeviceDelta> devices = syncing == null ? List.of() : counters.deltas(syncing, idle);
-        LatencyDistribution writes = split ? LatencyDistribution.ofNanos(writeNanos) : null;
-        LatencyDistribution syncs = split ? LatencyDistribution.ofNanos(syncNanos) : null;
+        LatencyDistribution writes = split ? LatencyDistribution.ofNanos(pick(allWriteNanos, kept)) : null;
+        LatencyDistribution syncs = split ? LatencyDistribution.ofNanos(pick(allSyncNanos, kept)) : null;
         return new SyncCost(mode, plan.blockSize(), rounds, h, loopNanos, idleNanos, devices, slowest, median, writes, syncs,
                 tally);
     }
 
-    private static long[] head(long[] a, int n) {
-        return a == null || a.length == n ? a : Arrays.copyOf(a, n);
+    /** The indexes of the first {@code rounds} rounds that are not marked in {@code leftOut} (null: none are). */
+    private static int[] kept(int rounds, boolean[] leftOut) {
+        int n = 0;
+        for (int i = 0; i < rounds; i++) {
+            n += leftOut != null && leftOut[i] ? 0 : 1;
+        }
+        int[] kept = new int[n];
+        for (int i = 0, k = 0; i < rounds; i++) {
+            if (leftOut == null || !leftOut[i]) {
+                kept[k++] = i;
+            }
+        }
+        return kept;
+    }
+
+    private static long[] pick(long[] all, int[] indexes) {
+        long[] out = new long[indexes.length];
+        for (int k = 0; k < indexes.length; k++) {
+            out[k] = all[indexes[k]];
+        }
+        return out;
     }
 
     private static SlowRound slowRound(int i, long[] nanos, long[] flushes, long[] kib) {

@@ -71,18 +71,31 @@ public record ResultData(String path, Verdict verdict, long elapsedMillis, List<
      * @param sync              each round's sync step alone (what fio reports as the sync latency), or null
      *                          where the round has none
      * @param percentiles       the percentile curve of the rounds, percentiles rising, ending at the maximum
+     * @param latencyRounds     how many of the rounds the latencies (percentiles, histogram, write, sync, slowest
+     *                          rounds) hold: all but the first two after each of the probe's idle windows
      */
     @API(status = API.Status.EXPERIMENTAL, since = "0.1")
     public record Cost(SyncMode mode, int blockSize, int rounds, double minMicros, double p50Micros, double p90Micros,
                        double p99Micros, double maxMicros, double roundsPerSecond, Latencies write, Latencies sync,
                        long flushes, long kibWritten, double flushesPerSync, long backgroundFlushes, long idleMillis,
                        List<Device> devices, List<LatencyDistribution.Bucket> histogram, List<Percentile> percentiles,
-                       List<SlowRound> slowestRounds, String latencyNote) {
+                       List<SlowRound> slowestRounds, String latencyNote, long latencyRounds) {
         public Cost {
             devices = List.copyOf(devices);
             histogram = List.copyOf(histogram);
             percentiles = List.copyOf(percentiles);
             slowestRounds = List.copyOf(slowestRounds);
+        }
+
+        /** A cost whose latencies hold every round. */
+        public Cost(SyncMode mode, int blockSize, int rounds, double minMicros, double p50Micros, double p90Micros,
+                    double p99Micros, double maxMicros, double roundsPerSecond, Latencies write, Latencies sync,
+                    long flushes, long kibWritten, double flushesPerSync, long backgroundFlushes, long idleMillis,
+                    List<Device> devices, List<LatencyDistribution.Bucket> histogram, List<Percentile> percentiles,
+                    List<SlowRound> slowestRounds, String latencyNote) {
+            this(mode, blockSize, rounds, minMicros, p50Micros, p90Micros, p99Micros, maxMicros, roundsPerSecond, write, sync,
+                    flushes, kibWritten, flushesPerSync, backgroundFlushes, idleMillis, devices, histogram, percentiles,
+                    slowestRounds, latencyNote, rounds);
         }
 
         /** Whether the write and the sync of each round were timed apart. */
@@ -204,6 +217,6 @@ public record ResultData(String path, Verdict verdict, long elapsedMillis, List<
                 split ? Latencies.of(c.syncLatencies()) : null, c.flushesReached() < 0 ? -1 : c.flushesReached(),
                 c.kibReached() < 0 ? -1 : c.kibReached(), c.flushesPerSync(),
                 c.backgroundFlushes() < 0 ? -1 : Math.round(c.backgroundFlushes()), c.idleNanos() / 1_000_000, devices,
-                c.log2Buckets(), curve, slow, LATENCY_NOTE);
+                c.log2Buckets(), curve, slow, LATENCY_NOTE, c.latencyRounds());
     }
 }

@@ -159,6 +159,8 @@ public final class ResultJson {
         w.name("mode").value(c.mode().id());
         w.name("blockSize").value(c.blockSize());
         w.name("rounds").value(c.rounds());
+        // The rounds the latencies hold: the first rounds after each idle window are left out of them.
+        w.name("latencyRounds").value(c.latencyRounds());
         w.name("minMicros");
         Json.number(w, c.minMicros());
         w.name("p50Micros");
@@ -379,14 +381,20 @@ public final class ResultJson {
             slow.add(new ResultData.SlowRound((int) JsonInput.longValue(s, "round", 0), JsonInput.doubleValue(s, "micros"),
                     JsonInput.longValue(s, "flushes", -1), JsonInput.longValue(s, "kibWritten", -1)));
         }
+        long rounds = JsonInput.longValue(c, "rounds", 0);
+        long latencyRounds = JsonInput.longValue(c, "latencyRounds", rounds);
+        if (latencyRounds < 0 || latencyRounds > rounds) {
+            throw new IllegalArgumentException("\"latencyRounds\" is " + latencyRounds + ", not between 0 and the "
+                    + rounds + " rounds");
+        }
         return new ResultData.Cost(mode, (int) JsonInput.longValue(c, "blockSize", 0),
-                (int) JsonInput.longValue(c, "rounds", 0), JsonInput.doubleValue(c, "minMicros"),
+                (int) rounds, JsonInput.doubleValue(c, "minMicros"),
                 JsonInput.doubleValue(c, "p50Micros"), JsonInput.doubleValue(c, "p90Micros"),
                 JsonInput.doubleValue(c, "p99Micros"), JsonInput.doubleValue(c, "maxMicros"),
                 JsonInput.doubleValue(c, "roundsPerSecond"), readLatencies(c.get("write"), "the write step"),
                 readLatencies(c.get("sync"), "the sync step"), JsonInput.longValue(c, "flushes", -1),
                 JsonInput.longValue(c, "kibWritten", -1), JsonInput.doubleValue(c, "flushesPerSync"),
                 JsonInput.longValue(c, "backgroundFlushes", -1), JsonInput.longValue(c, "idleMillis", 0), devices, buckets,
-                curve, slow, JsonInput.string(c, "latencyNote"));
+                curve, slow, JsonInput.string(c, "latencyNote"), latencyRounds);
     }
 }

@@ -93,6 +93,11 @@ public final class TextReport {
         sb.append(String.format(Locale.ROOT, "  min %s us, p50 %s us, p90 %s us, p99 %s us, max %s us%n",
                 Numbers.micros(c.minMicros()), Numbers.micros(c.p50Micros()), Numbers.micros(c.p90Micros()), Numbers.micros(c.p99Micros()),
                 Numbers.micros(c.maxMicros())));
+        if (c.roundsLeftOut() > 0) {
+            sb.append(String.format(Locale.ROOT, "  latencies of %d rounds: the %d right after idle windows are left out"
+                    + " (a sync after a pause is slower than in a loop that never pauses)%n", c.latencyRounds(),
+                    c.roundsLeftOut()));
+        }
         if (c.hasSplitLatencies()) {
             sb.append(String.format(Locale.ROOT, "  write alone p50 %s us, p99 %s us; %s alone p50 %s us, p99 %s us%n",
                     Numbers.micros(c.writeLatencies().percentileMicros(50)), Numbers.micros(c.writeLatencies().percentileMicros(99)),

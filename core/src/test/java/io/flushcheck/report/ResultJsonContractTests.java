@@ -1,6 +1,7 @@
 package io.flushcheck.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flushcheck.CheckResult;
 import io.flushcheck.probe.DeviceDelta;
@@ -68,6 +69,7 @@ class ResultJsonContractTests {
                 "results[].costs[].idleMillis: number",
                 "results[].costs[].kibWritten: number",
                 "results[].costs[].latencyNote: string",
+                "results[].costs[].latencyRounds: number",
                 "results[].costs[].maxMicros: number",
                 "results[].costs[].minMicros: number",
                 "results[].costs[].mode: string",
@@ -131,7 +133,7 @@ class ResultJsonContractTests {
         assertThat(storage).containsEntry("mountId", 27L).containsEntry("mountOptions", "rw,relatime")
                 .containsEntry("device", "vda");
         Map<String, Object> cost = MiniJson.object(MiniJson.array(r.get("costs")).get(0));
-        assertThat(cost.keySet()).containsExactly("mode", "blockSize", "rounds", "minMicros", "p50Micros", "p90Micros",
+        assertThat(cost.keySet()).containsExactly("mode", "blockSize", "rounds", "latencyRounds", "minMicros", "p50Micros", "p90Micros",
                 "p99Micros", "maxMicros", "roundsPerSecond", "write", "sync", "flushes", "kibWritten", "flushesPerSync",
                 "backgroundFlushes", "idleMillis", "devices", "histogram", "percentiles", "slowestRounds", "latencyNote");
         assertThat(MiniJson.object(cost.get("write")).keySet()).containsExactly("minMicros", "p50Micros", "p90Micros",
@@ -206,6 +208,28 @@ class ResultJsonContractTests {
                 .withPreset(new ResultData.Preset("etcd", Double.NaN, Double.NaN, 10_000, null))));
         assertThat(JsonShape.of(unmeasured)).contains("results[].preset.syncP99Micros: null", "results[].preset.pass: null");
         assertThat(ResultJson.parse(unmeasured).get(0).preset().pass()).isNull();
+    }
+
+    @Test
+    void theRoundsTheLatenciesHoldAreWrittenAndReadBack() {
+        CheckResult one = full();
+        SyncCost c = one.costs().get(0);
+        // Four rounds run, the latencies of three: the first after an idle window is left out of them.
+        SyncCost leftOut = new SyncCost(c.mode(), c.blockSize(), 4, c.latencies(), c.loopNanos(), c.idleNanos(), c.devices(),
+                c.slowest(), c.medianRound(), c.writeLatencies(), c.syncLatencies());
+        String json = ResultJson.of(List.of(new CheckResult(one.path(), one.facts(), List.of(leftOut), one.judgement(), 12)));
+        Map<String, Object> cost = MiniJson.object(MiniJson.array(MiniJson.object(MiniJson.array(MiniJson.object(
+                MiniJson.parse(json)).get("results")).get(0)).get("costs")).get(0));
+        assertThat(cost).containsEntry("rounds", 4L).containsEntry("latencyRounds", 3L);
+        assertThat(ResultJson.parse(json).get(0).costs().get(0).latencyRounds()).isEqualTo(3);
+
+        // Written before the field existed, or by a guest that does not write it: the latencies hold every round.
+        String before = json.replace("\"latencyRounds\": 3,", "");
+        assertThat(before).doesNotContain("latencyRounds");
+        assertThat(ResultJson.parse(before).get(0).costs().get(0).latencyRounds()).isEqualTo(4);
+        // Read from anyone: more rounds in the latencies than were run is refused, with the figures.
+        assertThatThrownBy(() -> ResultJson.parse(json.replace("\"latencyRounds\": 3,", "\"latencyRounds\": 5,")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("\"latencyRounds\" is 5, not between 0 and the 4 rounds");
     }
 
     @Test
