@@ -27,8 +27,11 @@ class GuestsHtmlBrowserTests {
         InProcess.Run run = InProcess.run("guests", "--html", page.toString(), "--rounds", "64", "--modes",
                 "append-fsync,overwrite-fdatasync", "--mounts", "bind,tmpfs", "--host-dir", host.toString());
         assertThat(run.exit()).as(run.err()).isZero();
-        // Off a terminal: one line per environment, as it ends.
-        assertThat(run.err().lines().map(l -> l.replaceAll(" \\([0-9.]+ s\\)$", ""))).containsExactly(
+        // Off a terminal: the image the containers run in and why, then one line per environment, as it ends.
+        List<String> err = run.err().lines().map(l -> l.replaceAll(" \\([0-9.]+ s\\)$", "")).toList();
+        assertThat(err).as(run.err()).isNotEmpty();
+        assertThat(err.get(0)).startsWith("flushcheck guests: guest image ");
+        assertThat(err.subList(1, err.size())).containsExactly(
                 "flushcheck guests: host: REAL_FLUSH", "flushcheck guests: debian-bookworm-jre17/bind: REAL_FLUSH",
                 "flushcheck guests: debian-bookworm-jre17/tmpfs: NO_REAL_FLUSH");
 
