@@ -92,9 +92,9 @@ final class AgreementCorpus {
                 new StateCase("a synced file truncated, then set longer, another file synced after each",
                         TRUNCATED, AgreementCorpus::truncatedKept),
                 new StateCase("a synced file truncated to 0, rewritten and closed, another file synced",
-                        REWRITTEN, AgreementCorpus::rewrittenKept),
+                        REWRITTEN, AgreementCorpus::replacedKept),
                 new StateCase("a file written, closed and renamed over a synced one, another file synced",
-                        RENAMED_OVER, AgreementCorpus::renamedOverKept));
+                        RENAMED_OVER, AgreementCorpus::replacedKept));
     }
 
     /**
@@ -359,11 +359,6 @@ final class AgreementCorpus {
         acks.add("replaced");
     };
 
-    private static void rewrittenKept(Path survivor, List<String> mustSurvive) throws IOException {
-        logKept(survivor, mustSurvive);
-        replacedKept(survivor, mustSurvive);
-    }
-
     /** A new file written and closed without a sync, then renamed over a synced one; another file synced after. */
     private static final PageWorkload RENAMED_OVER = (dir, acks) -> {
         Files.write(dir.resolve("config"), OLD_CONTENTS);
@@ -376,18 +371,14 @@ final class AgreementCorpus {
         acks.add("replaced");
     };
 
-    private static void renamedOverKept(Path survivor, List<String> mustSurvive) throws IOException {
-        logKept(survivor, mustSurvive);
-        replacedKept(survivor, mustSurvive);
-    }
-
     /**
-     * Once "written" is acknowledged, config holds the old or the new contents, whole, or nothing (its truncation
+     * The log holds what was acknowledged; once "written" is, config holds the old or the new contents, whole, or nothing (its truncation
      * committed before the new data was written, as ext4's periodic commit may); once "replaced", the new: ext4
      * writes the file at its close after the truncation to 0, or at the rename over config, and the sync after commits
      * it (auto_da_alloc).
      */
     private static void replacedKept(Path survivor, List<String> mustSurvive) throws IOException {
+        logKept(survivor, mustSurvive);
         Path config = survivor.resolve("config");
         byte[] b = Files.exists(config) ? Files.readAllBytes(config) : null;
         boolean isOld = b != null && java.util.Arrays.equals(b, OLD_CONTENTS);
