@@ -1,24 +1,18 @@
 package io.flushcheck.guest;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import io.flushcheck.JunitFloor;
+import io.flushcheck.junitfloor.LauncherRuns;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.launcher.TestExecutionListener;
-import org.junit.platform.launcher.TestIdentifier;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
-import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
  * Run only by this module's execution on a JUnit below the floor (the pom's {@code below-the-floor}), beside
@@ -40,7 +34,7 @@ class BelowJunitFloorGuestCheck {
     void theSuiteRefusesAJunitBelowTheFloorNamingBothVersions() {
         assertThat(found).as("this execution's junit-jupiter-api").isNotNull().doesNotStartWith(JunitFloor.JUPITER)
                 .doesNotStartWith("6.");
-        List<Throwable> failures = run(Suite.class);
+        List<Throwable> failures = LauncherRuns.failuresOf(Suite.class);
 
         assertThat(failures).as("the failures of the suite's test factory").singleElement()
                 .satisfies(t -> assertThat(t).isInstanceOf(IllegalStateException.class)
@@ -60,22 +54,6 @@ class BelowJunitFloorGuestCheck {
         assertThat(doc.tests()).as("tests run").isEmpty();
         assertThat(doc.errors()).singleElement().asString().contains("junit-jupiter-api " + found)
                 .contains("JUnit Jupiter " + JunitFloor.JUPITER + " or later");
-    }
-
-    /** The failures of running these classes, in the order they were reported. */
-    private static List<Throwable> run(Class<?>... classes) {
-        List<Throwable> failures = new CopyOnWriteArrayList<>();
-        LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request();
-        for (Class<?> c : classes) {
-            request.selectors(selectClass(c));
-        }
-        LauncherFactory.create().execute(request.build(), new TestExecutionListener() {
-            @Override
-            public void executionFinished(TestIdentifier id, TestExecutionResult result) {
-                result.getThrowable().ifPresent(failures::add);
-            }
-        });
-        return failures;
     }
 
     /** A suite that would run on the host only: no Docker needed to reach the floor's check. */

@@ -1,7 +1,6 @@
 package io.flushcheck.junitfloor;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import io.flushcheck.JunitFloor;
 import io.flushcheck.jupiter.MeasureSyncCost;
@@ -12,15 +11,9 @@ import io.flushcheck.powercut.SimulatedDisk;
 import io.flushcheck.powercut.SimulatedPowerLoss;
 import io.flushcheck.sqlite.MeasureSqliteCommits;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.launcher.TestExecutionListener;
-import org.junit.platform.launcher.TestIdentifier;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
-import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
  * Run only by this module's execution on a JUnit below the floor (the pom's {@code below-the-floor}): there, each
@@ -36,27 +29,11 @@ class BelowJunitFloorCheck {
                 .doesNotStartWith("6.");
         Class<?>[] fixtures = {RealFlush.class, SyncCost.class, SqliteCommits.class, PowerLoss.class, PowerCuts.class,
             FailedSyncs.class};
-        List<Throwable> failures = run(fixtures);
+        List<Throwable> failures = LauncherRuns.failuresOf(fixtures);
         assertThat(failures).as("the failures of the fixtures, one per extension").hasSize(fixtures.length)
                 .allSatisfy(t -> assertThat(t).isInstanceOf(ExtensionConfigurationException.class)
                 .hasMessageContaining("junit-jupiter-api " + found)
                 .hasMessageContaining("JUnit Jupiter " + JunitFloor.JUPITER + " or later"));
-    }
-
-    /** The failures of running these classes, in the order they were reported. */
-    private static List<Throwable> run(Class<?>... classes) {
-        List<Throwable> failures = new CopyOnWriteArrayList<>();
-        LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request();
-        for (Class<?> c : classes) {
-            request.selectors(selectClass(c));
-        }
-        LauncherFactory.create().execute(request.build(), new TestExecutionListener() {
-            @Override
-            public void executionFinished(TestIdentifier id, TestExecutionResult result) {
-                result.getThrowable().ifPresent(failures::add);
-            }
-        });
-        return failures;
     }
 
     @RequiresRealFlush
