@@ -20,10 +20,11 @@
 #   ROUNDS  rounds of every case (default 5); WRITES: overwrite-fdatasync's rounds per run (default 1000)
 #   CASES   etcd, overwrite or both (default both)
 #   JAR     another build's flushcheck.jar, run as "flushcheck-B" beside this one's (before and after a change)
-#   -d      where the differences go: the probe's loop in Java (SyncRounds.java: JNA bound as the probe binds it)
-#           without and with the windows, beside the C loop; then each +windows case's rounds by their place in
-#           their stretch (the round right after a window, the 2nd, 3rd, 4th to 10th, against the others), and the
-#           first tenth of the C and Java loops' rounds against the rest
+#   -d      where the differences go: flushcheck's own probe loop with each round noted (ProbeRounds.java, in a JVM
+#           of its own: "probe-loop"), and a bare loop in Java (SyncRounds.java: JNA bound as the probe binds it)
+#           without and with the windows, beside the C loop; then the rounds of each case with windows by their
+#           place in their stretch (the round right after a window, the 2nd, 3rd, 4th to 10th, against the
+#           others), and the first tenth of each loop's rounds against the rest (where a cold JVM compiles)
 #   -r      every case at real-time priority (chrt -f 10; root): other processes' CPU use then delays none of
 #           them, which on a loaded machine is most of every figure; a user's run does not look like that
 #   -P CPU  every case on that CPU alone (taskset -c CPU). A sync's time depends on whether the loop runs on the
@@ -77,7 +78,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"; rm -f "$dir"/etcd.0.0 "$dir"/.bench-loop-*.probe*' EXIT INT TERM
 gcc -O2 -Wall -o "$work/sync-loop" "$here/sync-loop.c"
 if [[ -n $diagnose ]]; then
-    javac -d "$work/classes" -cp "$jar" "$here/SyncRounds.java"
+    javac -d "$work/classes" -cp "$jar" "$here/SyncRounds.java" "$here/ProbeRounds.java"
 fi
 
 # The stat files flushcheck brackets a sync with: the directory's device and, for a partition, its disk.
@@ -125,6 +126,9 @@ c_loop() { # ROUND CASE sync-loop-args...
     if [[ $1 == java: ]]; then
         shift
         "${realtime[@]}" java -cp "$work/classes:$jar" SyncRounds "$@" >"$work/v"
+    elif [[ $1 == probe: ]]; then
+        shift
+        "${realtime[@]}" java -cp "$work/classes:$jar" io.flushcheck.probe.ProbeRounds "$@" >"$work/v"
     else
         "${realtime[@]}" "$work/sync-loop" "$@" >"$work/v"
     fi
@@ -155,6 +159,7 @@ if [[ $cases != overwrite ]]; then
            "c_loop etcd C-fallocate+windows $b ${brackets[*]} -I -c $dir fallocate 2300 $size"
            "c_loop etcd C-fallocate+windows-left-out -x ${brackets[*]} -I -c $dir fallocate 2300 $size")
     [[ -n $before ]] && list+=("etcd_flushcheck $before flushcheck-B")
+    [[ -n $diagnose ]] && list+=("c_loop etcd probe-loop probe: $dir append-fdatasync 2300 $((size / 2300)) fallocate")
 fi
 if [[ $cases != etcd ]]; then
     list+=("c_loop overwrite C $b $dir overwrite 4096 $((writes * 4096))" "overwrite_flushcheck"
@@ -162,7 +167,8 @@ if [[ $cases != etcd ]]; then
            "c_loop overwrite C+windows-left-out -x ${brackets[*]} -I -c $dir overwrite 4096 $((writes * 4096))")
     [[ -n $before ]] && list+=("overwrite_flushcheck $before flushcheck-B")
     if [[ -n $diagnose ]]; then
-        list+=("c_loop overwrite Java-loop java: -b $dir overwrite 4096 $((writes * 4096))"
+        list+=("c_loop overwrite probe-loop probe: $dir overwrite-fdatasync 4096 $writes"
+               "c_loop overwrite Java-loop java: -b $dir overwrite 4096 $((writes * 4096))"
                "c_loop overwrite Java-loop+windows java: -b ${brackets[*]} -I -c $dir overwrite 4096 $((writes * 4096))")
     fi
 fi
@@ -221,7 +227,7 @@ for l in open(sys.argv[1]):
     if f[2] == "brackets":
         brackets.setdefault(case, []).append(float(f[3]))
         continue
-    if f[2] != "by-place" or "+windows" not in case:
+    if f[2] != "by-place" or not ("+windows" in case or "probe-loop" in case):
         continue
     places = {}
     for j in range(3, len(f), 3):
