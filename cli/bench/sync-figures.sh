@@ -123,16 +123,20 @@ PY
 # A C loop (sync-loop) or, with java: first, the same loop in Java (SyncRounds); -b lines kept for the breakdown.
 c_loop() { # ROUND CASE sync-loop-args...
     local r=$1 name=$2 l; shift 2; l=$(load)
+    local rc=0
     if [[ $1 == java: ]]; then
         shift
-        "${realtime[@]}" java -cp "$work/classes:$jar" SyncRounds "$@" >"$work/v"
+        "${realtime[@]}" java -cp "$work/classes:$jar" SyncRounds "$@" >"$work/v" || rc=$?
     elif [[ $1 == probe: ]]; then
         shift
-        "${realtime[@]}" java -cp "$work/classes:$jar" io.flushcheck.probe.ProbeRounds "$@" >"$work/v"
+        "${realtime[@]}" java -cp "$work/classes:$jar" io.flushcheck.probe.ProbeRounds "$@" >"$work/v" || rc=$?
     else
-        "${realtime[@]}" "$work/sync-loop" "$@" >"$work/v"
+        "${realtime[@]}" "$work/sync-loop" "$@" >"$work/v" || rc=$?
     fi
-    read -r s50 s99 _ r50 _ <"$work/v"
+    if ((rc)) || ! read -r s50 s99 _ r50 _ <"$work/v"; then
+        echo "sync-figures.sh: round $r, $name: exit $rc, printed: $(head -c 300 "$work/v")" >&2
+        exit 1
+    fi
     row "$r" "$name" "$l" "$s50" "$s99" "$r50"
     sed -n '2,$s/^/'"$r ${name// /_} "'/p' "$work/v" >>"$work/extra"
 }
