@@ -22,6 +22,7 @@ import java.util.Locale;
  *   SYNC_P50 SYNC_P99 WRITE_P50 ROUND_P50 ROUND_P99     the probe's own figures, over the rounds its latencies hold
  *   by-place 1:COUNT P50 P99 2:... 3:... 4-10:... 11+:... every round's fdatasync by its place in its stretch
  *   first-tenth P50 P99 rest P50 P99                    the first tenth of the rounds against the rest
+ *   compiling MILLIS                                    what the JVM's compilers spent while the probe ran
  * </pre>
  */
 public final class ProbeRounds {
@@ -141,7 +142,10 @@ public final class ProbeRounds {
         StorageFacts facts = inspector.inspect(dir);
         Noting calls = new Noting(rounds);
         ProbePlan plan = new ProbePlan(List.of(mode), block, rounds, false, 0, fallocate);
+        var compilers = java.lang.management.ManagementFactory.getCompilationMXBean();
+        long compiled = compilers.getTotalCompilationTime();
         SyncCost c = SyncProbe.with(calls, facts, inspector).run(dir, plan, ProbeListener.NONE).get(0);
+        compiled = compilers.getTotalCompilationTime() - compiled;
         System.out.printf(Locale.ROOT, "%.1f %.1f %.1f %.1f %.1f%n", c.syncLatencies().percentileMicros(50),
                 c.syncLatencies().percentileMicros(99), c.writeLatencies().percentileMicros(50), c.p50Micros(),
                 c.p99Micros());
@@ -160,6 +164,7 @@ public final class ProbeRounds {
         long[] tail = Arrays.copyOfRange(calls.nanos, tenth, n);
         System.out.printf(Locale.ROOT, "first-tenth %.1f %.1f rest %.1f %.1f%n", pct(head, 50), pct(head, 99),
                 pct(tail, 50), pct(tail, 99));
+        System.out.println("compiling " + compiled);
     }
 
     /** The p-th percentile by nearest rank, as sync-loop.c's; NaN of nothing. */

@@ -221,7 +221,7 @@ if [[ -s $work/extra ]]; then
 import math, statistics as st, sys
 # Lines: ROUND CASE by-place 1:COUNT P50 P99 2:... 4-10:... 11+:..., and SyncRounds' others (ROUND CASE first-tenth
 # P50 P99 rest P50 P99; ROUND CASE brackets MICROS)
-by, tenth, brackets = {}, {}, {}
+by, tenth, brackets, compiling = {}, {}, {}, {}
 for l in open(sys.argv[1]):
     f = l.split()
     case = f[1].replace("_", " ")
@@ -230,6 +230,9 @@ for l in open(sys.argv[1]):
         continue
     if f[2] == "brackets":
         brackets.setdefault(case, []).append(float(f[3]))
+        continue
+    if f[2] == "compiling":
+        compiling.setdefault(case, []).append(float(f[3]))
         continue
     if f[2] != "by-place" or not ("+windows" in case or "probe-loop" in case):
         continue
@@ -258,5 +261,8 @@ for case, x in tenth.items():
     print("%-34s %6.2f (%6.2f)" % (case, st.median(v[0] for v in x), st.median(v[1] for v in x)))
 for case, x in brackets.items():
     print("%s: the two bracket reads around a sync take %.1f us (median p50)" % (case, st.median(x)))
+for case, x in compiling.items():
+    print("%s: the JVM's compilers worked %.0f ms while the probe ran (median; %.0f to %.0f)" % (case, st.median(x),
+          min(x), max(x)))
 PY
 fi
