@@ -20,10 +20,11 @@
 #   ROUNDS  rounds of every case (default 5); WRITES: overwrite-fdatasync's rounds per run (default 1000)
 #   CASES   etcd, overwrite or both (default both)
 #   JAR     another build's flushcheck.jar, run as "flushcheck-B" beside this one's (before and after a change)
-#   -d      where the differences go: the probe's loop in Java (SyncRounds.java: JNA bound as the probe binds it)
-#           without and with the windows, beside the C loop; then each +windows case's rounds by their place in
-#           their stretch (the round right after a window, the 2nd, 3rd, 4th to 10th, against the others), and the
-#           first tenth of the C and Java loops' rounds against the rest
+#   -d      where the differences go: flushcheck's own probe loop with each round noted (ProbeRounds.java, in a JVM
+#           of its own: "probe-loop"), and a bare loop in Java (SyncRounds.java: JNA bound as the probe binds it)
+#           without and with the windows, beside the C loop; then the rounds of each case with windows by their
+#           place in their stretch (the round right after a window, the 2nd, 3rd, 4th to 10th, against the
+#           others), and the first tenth of each loop's rounds against the rest (where a cold JVM compiles)
 #   -r      every case at real-time priority (chrt -f 10; root): other processes' CPU use then delays none of
 #           them, which on a loaded machine is most of every figure; a user's run does not look like that
 #   -P CPU  every case on that CPU alone (taskset -c CPU). A sync's time depends on whether the loop runs on the
@@ -77,7 +78,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"; rm -f "$dir"/etcd.0.0 "$dir"/.bench-loop-*.probe*' EXIT INT TERM
 gcc -O2 -Wall -o "$work/sync-loop" "$here/sync-loop.c"
 if [[ -n $diagnose ]]; then
-    javac -d "$work/classes" -cp "$jar" "$here/SyncRounds.java"
+    javac -d "$work/classes" -cp "$jar" "$here/SyncRounds.java" "$here/ProbeRounds.java"
 fi
 
 # The stat files flushcheck brackets a sync with: the directory's device and, for a partition, its disk.
@@ -122,13 +123,20 @@ PY
 # A C loop (sync-loop) or, with java: first, the same loop in Java (SyncRounds); -b lines kept for the breakdown.
 c_loop() { # ROUND CASE sync-loop-args...
     local r=$1 name=$2 l; shift 2; l=$(load)
+    local rc=0
     if [[ $1 == java: ]]; then
         shift
-        "${realtime[@]}" java -cp "$work/classes:$jar" SyncRounds "$@" >"$work/v"
+        "${realtime[@]}" java -cp "$work/classes:$jar" SyncRounds "$@" >"$work/v" || rc=$?
+    elif [[ $1 == probe: ]]; then
+        shift
+        "${realtime[@]}" java -cp "$work/classes:$jar" io.flushcheck.probe.ProbeRounds "$@" >"$work/v" || rc=$?
     else
-        "${realtime[@]}" "$work/sync-loop" "$@" >"$work/v"
+        "${realtime[@]}" "$work/sync-loop" "$@" >"$work/v" || rc=$?
     fi
-    read -r s50 s99 _ r50 _ <"$work/v"
+    if ((rc)) || ! read -r s50 s99 _ r50 _ <"$work/v"; then
+        echo "sync-figures.sh: round $r, $name: exit $rc, printed: $(head -c 300 "$work/v")" >&2
+        exit 1
+    fi
     row "$r" "$name" "$l" "$s50" "$s99" "$r50"
     sed -n '2,$s/^/'"$r ${name// /_} "'/p' "$work/v" >>"$work/extra"
 }
@@ -155,6 +163,7 @@ if [[ $cases != overwrite ]]; then
            "c_loop etcd C-fallocate+windows $b ${brackets[*]} -I -c $dir fallocate 2300 $size"
            "c_loop etcd C-fallocate+windows-left-out -x ${brackets[*]} -I -c $dir fallocate 2300 $size")
     [[ -n $before ]] && list+=("etcd_flushcheck $before flushcheck-B")
+    [[ -n $diagnose ]] && list+=("c_loop etcd probe-loop probe: $dir append-fdatasync 2300 $((size / 2300)) fallocate")
 fi
 if [[ $cases != etcd ]]; then
     list+=("c_loop overwrite C $b $dir overwrite 4096 $((writes * 4096))" "overwrite_flushcheck"
@@ -162,7 +171,8 @@ if [[ $cases != etcd ]]; then
            "c_loop overwrite C+windows-left-out -x ${brackets[*]} -I -c $dir overwrite 4096 $((writes * 4096))")
     [[ -n $before ]] && list+=("overwrite_flushcheck $before flushcheck-B")
     if [[ -n $diagnose ]]; then
-        list+=("c_loop overwrite Java-loop java: -b $dir overwrite 4096 $((writes * 4096))"
+        list+=("c_loop overwrite probe-loop probe: $dir overwrite-fdatasync 4096 $writes"
+               "c_loop overwrite Java-loop java: -b $dir overwrite 4096 $((writes * 4096))"
                "c_loop overwrite Java-loop+windows java: -b ${brackets[*]} -I -c $dir overwrite 4096 $((writes * 4096))")
     fi
 fi
@@ -211,7 +221,7 @@ if [[ -s $work/extra ]]; then
 import math, statistics as st, sys
 # Lines: ROUND CASE by-place 1:COUNT P50 P99 2:... 4-10:... 11+:..., and SyncRounds' others (ROUND CASE first-tenth
 # P50 P99 rest P50 P99; ROUND CASE brackets MICROS)
-by, tenth, brackets = {}, {}, {}
+by, tenth, brackets, compiling = {}, {}, {}, {}
 for l in open(sys.argv[1]):
     f = l.split()
     case = f[1].replace("_", " ")
@@ -221,7 +231,10 @@ for l in open(sys.argv[1]):
     if f[2] == "brackets":
         brackets.setdefault(case, []).append(float(f[3]))
         continue
-    if f[2] != "by-place" or "+windows" not in case:
+    if f[2] == "compiling":
+        compiling.setdefault(case, []).append(float(f[3]))
+        continue
+    if f[2] != "by-place" or not ("+windows" in case or "probe-loop" in case):
         continue
     places = {}
     for j in range(3, len(f), 3):
@@ -248,5 +261,8 @@ for case, x in tenth.items():
     print("%-34s %6.2f (%6.2f)" % (case, st.median(v[0] for v in x), st.median(v[1] for v in x)))
 for case, x in brackets.items():
     print("%s: the two bracket reads around a sync take %.1f us (median p50)" % (case, st.median(x)))
+for case, x in compiling.items():
+    print("%s: the JVM's compilers worked %.0f ms while the probe ran (median; %.0f to %.0f)" % (case, st.median(x),
+          min(x), max(x)))
 PY
 fi

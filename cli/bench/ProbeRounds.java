@@ -1,0 +1,180 @@
+package io.flushcheck.probe;
+
+import com.sun.jna.Pointer;
+import io.flushcheck.storage.StorageFacts;
+import io.flushcheck.storage.StorageInspector;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * flushcheck's own probe loop (SyncProbe, with its brackets and idle windows) in a JVM of its own, each round kept so
+ * that a bench can say where a difference goes: the native calls are the probe's, forwarded through a class that
+ * notes when each fdatasync ran, how long it took and its place in its stretch (a window's control writes go to
+ * another file). In the package of the probe, so that it can hand the probe those calls: compile it against the
+ * core jar and put it on the class path before it.
+ *
+ * <pre>
+ * usage: java -cp CLASSES:cli/target/flushcheck.jar io.flushcheck.probe.ProbeRounds DIR MODE BLOCK ROUNDS [fallocate]
+ *   MODE       append-fdatasync or overwrite-fdatasync; fallocate: the etcd preset's layout (append-fdatasync)
+ * prints, as sync-loop.c -b does (microseconds):
+ *   SYNC_P50 SYNC_P99 WRITE_P50 ROUND_P50 ROUND_P99     the probe's own figures, over the rounds its latencies hold
+ *   by-place 1:COUNT P50 P99 2:... 3:... 4-10:... 11+:... every round's fdatasync by its place in its stretch
+ *   first-tenth P50 P99 rest P50 P99                    the first tenth of the rounds against the rest
+ *   compiling MILLIS                                    what the JVM's compilers spent while the probe ran
+ * </pre>
+ */
+public final class ProbeRounds {
+
+    /** The probe's native calls, each fdatasync timed and placed. */
+    private static final class Noting implements SyncCalls {
+        final SyncCalls real = NativeSyncCalls.load();
+        final long[] nanos;
+        final int[] place;
+        int syncs;
+        int syncedFd = -1;
+        int sinceWindow;
+
+        Noting(int rounds) {
+            nanos = new long[rounds];
+            place = new int[rounds];
+        }
+
+        private void wrote(int fd) {
+            if (syncedFd >= 0 && fd != syncedFd) {
+                sinceWindow = 0; // a window's control write
+            }
+        }
+
+        @Override
+        public void fdatasync(int fd) {
+            syncedFd = fd;
+            long t0 = System.nanoTime();
+            real.fdatasync(fd);
+            long t1 = System.nanoTime();
+            if (syncs < nanos.length) {
+                nanos[syncs] = t1 - t0;
+                place[syncs] = ++sinceWindow;
+            }
+            syncs++;
+        }
+
+        @Override
+        public long write(int fd, Pointer buffer, long count) {
+            wrote(fd);
+            return real.write(fd, buffer, count);
+        }
+
+        @Override
+        public long pwrite(int fd, Pointer buffer, long count, long offset) {
+            wrote(fd);
+            return real.pwrite(fd, buffer, count, offset);
+        }
+
+        @Override
+        public int createExclusive(String path, boolean dsync) {
+            return real.createExclusive(path, dsync);
+        }
+
+        @Override
+        public int openDirectory(String path) {
+            return real.openDirectory(path);
+        }
+
+        @Override
+        public int createExclusiveAt(int dirFd, String name, String shown, boolean dsync) {
+            return real.createExclusiveAt(dirFd, name, shown, dsync);
+        }
+
+        @Override
+        public boolean unlinkAt(int dirFd, String name, String shown) {
+            return real.unlinkAt(dirFd, name, shown);
+        }
+
+        @Override
+        public long mountIdOf(int fd) {
+            return real.mountIdOf(fd);
+        }
+
+        @Override
+        public boolean preallocate(int fd, long length) {
+            return real.preallocate(fd, length);
+        }
+
+        @Override
+        public void fsync(int fd) {
+            real.fsync(fd);
+        }
+
+        @Override
+        public void fullFsync(int fd) {
+            real.fullFsync(fd);
+        }
+
+        @Override
+        public void barrierFsync(int fd) {
+            real.barrierFsync(fd);
+        }
+
+        @Override
+        public void close(int fd) {
+            real.close(fd);
+        }
+
+        @Override
+        public void fill(Pointer buffer, long count) {
+            real.fill(buffer, count);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 4 || args.length > 5) {
+            System.err.println("usage: ProbeRounds DIR append-fdatasync|overwrite-fdatasync BLOCK ROUNDS [fallocate]");
+            System.exit(2);
+        }
+        Path dir = Path.of(args[0]);
+        SyncMode mode = SyncMode.parse(args[1]);
+        int block = Integer.parseInt(args[2]);
+        int rounds = Integer.parseInt(args[3]);
+        boolean fallocate = args.length == 5 && args[4].equals("fallocate");
+        StorageInspector inspector = new StorageInspector();
+        StorageFacts facts = inspector.inspect(dir);
+        Noting calls = new Noting(rounds);
+        ProbePlan plan = new ProbePlan(List.of(mode), block, rounds, false, 0, fallocate);
+        var compilers = java.lang.management.ManagementFactory.getCompilationMXBean();
+        long compiled = compilers.getTotalCompilationTime();
+        SyncCost c = SyncProbe.with(calls, facts, inspector).run(dir, plan, ProbeListener.NONE).get(0);
+        compiled = compilers.getTotalCompilationTime() - compiled;
+        System.out.printf(Locale.ROOT, "%.1f %.1f %.1f %.1f %.1f%n", c.syncLatencies().percentileMicros(50),
+                c.syncLatencies().percentileMicros(99), c.writeLatencies().percentileMicros(50), c.p50Micros(),
+                c.p99Micros());
+        int n = Math.min(calls.syncs, rounds);
+        StringBuilder line = new StringBuilder("by-place");
+        int[][] places = {{1, 1}, {2, 2}, {3, 3}, {4, 10}, {11, Integer.MAX_VALUE}};
+        for (int[] p : places) {
+            long[] v = java.util.stream.IntStream.range(0, n)
+                    .filter(i -> calls.place[i] >= p[0] && calls.place[i] <= p[1]).mapToLong(i -> calls.nanos[i]).toArray();
+            String name = p[0] == p[1] ? String.valueOf(p[0]) : p[1] == Integer.MAX_VALUE ? p[0] + "+" : p[0] + "-" + p[1];
+            line.append(String.format(Locale.ROOT, " %s:%d %.1f %.1f", name, v.length, pct(v, 50), pct(v, 99)));
+        }
+        System.out.println(line);
+        int tenth = Math.max(1, n / 10);
+        long[] head = Arrays.copyOfRange(calls.nanos, 0, tenth);
+        long[] tail = Arrays.copyOfRange(calls.nanos, tenth, n);
+        System.out.printf(Locale.ROOT, "first-tenth %.1f %.1f rest %.1f %.1f%n", pct(head, 50), pct(head, 99),
+                pct(tail, 50), pct(tail, 99));
+        System.out.println("compiling " + compiled);
+    }
+
+    /** The p-th percentile by nearest rank, as sync-loop.c's; NaN of nothing. */
+    private static double pct(long[] v, double p) {
+        if (v.length == 0) {
+            return Double.NaN;
+        }
+        long[] s = v.clone();
+        Arrays.sort(s);
+        long rank = Math.max(1, (long) Math.ceil(p / 100.0 * s.length - 1e-6));
+        return s[(int) rank - 1] / 1000.0;
+    }
+}
