@@ -15,7 +15,8 @@ import java.util.Locale;
  * --fdatasync=1 --size=22m --bs=2300", 2,300-byte writes each followed by fdatasync over 22 MiB, judged by
  * the 99th percentile of fdatasync alone against 10 ms ("the 99th percentile of fdatasync ... should be
  * less than 10ms", etcd's hardware recommendations and the fio blog post it links). The file is laid out as
- * fio lays out that job's: preallocated to its whole size with fallocate(2), then written from its start.
+ * fio lays out that job's ({@link ProbePlan#fioWrite}): preallocated to the whole 22 MiB with fallocate(2), then
+ * written from its start in the 10,029 whole blocks that fit.
  */
 final class EtcdPreset {
 
@@ -30,7 +31,7 @@ final class EtcdPreset {
     }
 
     static ProbePlan plan(int slowRounds) {
-        return new ProbePlan(List.of(SyncMode.APPEND_FDATASYNC), BLOCK_SIZE, ROUNDS, false, slowRounds, true);
+        return ProbePlan.fioWrite(SyncMode.APPEND_FDATASYNC, TOTAL_BYTES, BLOCK_SIZE, slowRounds);
     }
 
     /** The fdatasync step alone of the preset's mode, or null when nothing was measured. */

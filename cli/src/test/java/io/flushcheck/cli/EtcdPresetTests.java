@@ -55,13 +55,15 @@ class EtcdPresetTests {
 
     @Test
     void thePresetLaysOutItsFileAsFioDoesForItsJob() {
-        // fio --rw=write preallocates the job's file (fallocate=native) and writes it from its start: the plan asks
-        // for that layout (PreallocatedLayoutTests checks the layout on disk).
+        // fio --rw=write preallocates the job's whole file (fallocate(fd, 0, 0, 22 MiB), seen with strace) and writes it
+        // from its start in the whole blocks that fit: the plan asks for that layout (PreallocatedLayoutTests checks
+        // it on disk).
         ProbePlan plan = EtcdPreset.plan(5);
         assertThat(plan.modes()).containsExactly(SyncMode.APPEND_FDATASYNC);
         assertThat(plan.blockSize()).isEqualTo(2300);
         assertThat(plan.rounds()).isEqualTo((22 << 20) / 2300);
         assertThat(plan.preallocate()).isTrue();
+        assertThat(plan.layoutBytes()).isEqualTo(22L << 20);
     }
 
     @Test

@@ -83,8 +83,11 @@ class PreallocatedLayoutTests {
     }
 
     private static Watching run(Path dir, boolean preallocate) {
+        return run(dir, new ProbePlan(List.of(SyncMode.APPEND_FDATASYNC), BLOCK, ROUNDS, false, 0, preallocate));
+    }
+
+    private static Watching run(Path dir, ProbePlan plan) {
         Watching calls = new Watching();
-        ProbePlan plan = new ProbePlan(List.of(SyncMode.APPEND_FDATASYNC), BLOCK, ROUNDS, false, 0, preallocate);
         List<SyncCost> costs = SyncProbe.with(calls, null, null).run(dir, plan, ProbeListener.NONE);
         assertThat(costs).singleElement().extracting(SyncCost::rounds).isEqualTo(ROUNDS);
         return calls;
@@ -92,10 +95,25 @@ class PreallocatedLayoutTests {
 
     @Test
     void aPreallocatedFileHasItsWholeSizeAllocatedAndIsWrittenFromItsStartOneBlockASync() {
-        Watching calls = run(dir, true);
+        checkLayout(run(dir, true), (long) ROUNDS * BLOCK);
+    }
+
+    /**
+     * fio's job of a size that is no multiple of its block size ({@code fio --rw=write --size=SIZE --bs=2300}) lays out
+     * the whole size and writes the whole blocks that fit: the probe's file is that size at every sync, its tail
+     * never written.
+     */
+    @Test
+    void aFioJobsFileHasItsWholeSizeAndOnlyTheWholeBlocksThatFitAreWritten() {
+        long size = (long) ROUNDS * BLOCK + BLOCK - 1;
+        ProbePlan plan = ProbePlan.fioWrite(SyncMode.APPEND_FDATASYNC, size, BLOCK, 0);
+        assertThat(plan.rounds()).isEqualTo(ROUNDS);
+        checkLayout(run(dir, plan), size);
+    }
+
+    private void checkLayout(Watching calls, long whole) {
         Assumptions.assumeFalse(Boolean.FALSE.equals(calls.preallocated),
                 "the filesystem of " + dir + " cannot preallocate (fallocate(2) is not supported there)");
-        long whole = (long) ROUNDS * BLOCK;
         byte[] block;
         try (Memory m = new Memory(BLOCK)) {
             calls.fill(m, BLOCK);
@@ -105,7 +123,7 @@ class PreallocatedLayoutTests {
                 .containsOnly((long) BLOCK);
         assertThat(calls.seen).hasSize(ROUNDS);
         for (AtSync at : calls.seen) {
-            assertThat(at.size()).as("the size at sync %d: the whole run's bytes from the start", at.writes())
+            assertThat(at.size()).as("the size at sync %d: the whole file's from the start", at.writes())
                     .isEqualTo(whole);
             assertThat(at.allocated()).as("allocated at sync %d: every byte, not a sparse file", at.writes())
                     .isGreaterThanOrEqualTo(whole);

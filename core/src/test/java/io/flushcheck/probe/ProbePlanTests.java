@@ -60,4 +60,26 @@ class ProbePlanTests {
                     .hasMessage("sync mode 'full-fsync' exists on macOS only");
         }
     }
+
+    @Test
+    void aFioJobWritesTheWholeBlocksThatFitInItsSizeAndLaysOutTheWholeSize() {
+        ProbePlan etcd = ProbePlan.fioWrite(SyncMode.APPEND_FDATASYNC, 22L << 20, 2300, 5);
+        assertThat(etcd.rounds()).isEqualTo(10_029);
+        assertThat(etcd.layoutBytes()).isEqualTo(23_068_672L).isGreaterThan(10_029L * 2300);
+        assertThat(etcd.preallocate()).isTrue();
+        assertThat(etcd.modes()).containsExactly(SyncMode.APPEND_FDATASYNC);
+        assertThat(ProbePlan.fioWrite(SyncMode.APPEND_FSYNC, 8192, 4096, 0).layoutBytes()).isEqualTo(8192);
+        assertThat(etcd.withRounds(20_000).layoutBytes()).as("more rounds than the size holds: their bytes")
+                .isEqualTo(20_000L * 2300);
+        assertThat(new ProbePlan(ONE, 4096, 10, false, 0, true).layoutBytes()).isEqualTo(40_960);
+    }
+
+    @Test
+    void aFioJobNeedsABlockInItsSizeAndAnAppendingMode() {
+        assertThatThrownBy(() -> ProbePlan.fioWrite(SyncMode.APPEND_FDATASYNC, 2299, 2300, 0))
+                .hasMessageContaining("holds no block of 2300");
+        assertThatThrownBy(() -> ProbePlan.fioWrite(SyncMode.OVERWRITE_FDATASYNC, 1 << 20, 4096, 0))
+                .hasMessageContaining("--rw=write appends");
+        assertThatThrownBy(() -> new ProbePlan(ONE, 4096, 10, false, 0, true, -1)).hasMessageContaining("out of range");
+    }
 }
