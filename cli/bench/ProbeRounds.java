@@ -22,7 +22,9 @@ import java.util.Locale;
  *   SYNC_P50 SYNC_P99 WRITE_P50 ROUND_P50 ROUND_P99     the probe's own figures, over the rounds its latencies hold
  *   by-place 1:COUNT P50 P99 2:... 3:... 4-10:... 11+:... every round's fdatasync by its place in its stretch
  *   first-tenth P50 P99 rest P50 P99                    the first tenth of the rounds against the rest
- *   compiling MILLIS                                    what the JVM's compilers spent while the probe ran
+ *   compiling MILLIS                                    what the JVM's compilers spent while the measured rounds ran
+ *   warm-up MILLIS COMPILING                            the time before the measured rounds (the probe's warm-up and
+ *                                                       its file's layout) and what the compilers spent in it
  * </pre>
  */
 public final class ProbeRounds {
@@ -35,10 +37,17 @@ public final class ProbeRounds {
         int syncs;
         int syncedFd = -1;
         int sinceWindow;
+        /**
+         * The first sync of the probe file's: those before are the warm-up's (on files of its own). Noted like any
+         * other and left out afterwards, so that the calls take the same branches in the warm-up as in the rounds
+         * and the code the JIT compiled for the warm-up stays good for them.
+         */
+        int firstRound;
 
         Noting(int rounds) {
-            nanos = new long[rounds];
-            place = new int[rounds];
+            // Room for the warm-up's syncs too, so that no sync takes another branch.
+            nanos = new long[rounds + 2 * SyncProbe.WARM_UP_ROUNDS];
+            place = new int[nanos.length];
         }
 
         private void wrote(int fd) {
@@ -83,7 +92,14 @@ public final class ProbeRounds {
         }
 
         @Override
+        public int scratchFile() {
+            return real.scratchFile();
+        }
+
+        @Override
         public int createExclusiveAt(int dirFd, String name, String shown, boolean dsync) {
+            firstRound = syncs;
+            sinceWindow = 0;
             return real.createExclusiveAt(dirFd, name, shown, dsync);
         }
 
@@ -143,28 +159,48 @@ public final class ProbeRounds {
         Noting calls = new Noting(rounds);
         ProbePlan plan = new ProbePlan(List.of(mode), block, rounds, false, 0, fallocate);
         var compilers = java.lang.management.ManagementFactory.getCompilationMXBean();
-        long compiled = compilers.getTotalCompilationTime();
-        SyncCost c = SyncProbe.with(calls, facts, inspector).run(dir, plan, ProbeListener.NONE).get(0);
-        compiled = compilers.getTotalCompilationTime() - compiled;
+        long[] start = {compilers.getTotalCompilationTime(), System.nanoTime(), 0, 0, 0};
+        boolean mark = Boolean.getBoolean("probe.mark");
+        // The measured rounds start when the probe says its mode has done 0 of them: what came before is the
+        // warm-up (and the file's layout).
+        ProbeListener measured = (m, done, total) -> {
+            if (done == 0) {
+                start[2] = compilers.getTotalCompilationTime();
+                start[3] = System.nanoTime();
+                if (mark) {
+                    System.out.println("=== measured rounds start");
+                }
+            } else if (done == total) {
+                start[4] = compilers.getTotalCompilationTime();
+                if (mark) {
+                    System.out.println("=== measured rounds end");
+                }
+            }
+        };
+        SyncCost c = SyncProbe.with(calls, facts, inspector).run(dir, plan, measured).get(0);
+        long compiled = start[4] - start[2];
         System.out.printf(Locale.ROOT, "%.1f %.1f %.1f %.1f %.1f%n", c.syncLatencies().percentileMicros(50),
                 c.syncLatencies().percentileMicros(99), c.writeLatencies().percentileMicros(50), c.p50Micros(),
                 c.p99Micros());
-        int n = Math.min(calls.syncs, rounds);
+        int n = Math.min(calls.syncs - calls.firstRound, rounds);
+        long[] nanos = Arrays.copyOfRange(calls.nanos, calls.firstRound, calls.firstRound + n);
+        int[] place = Arrays.copyOfRange(calls.place, calls.firstRound, calls.firstRound + n);
         StringBuilder line = new StringBuilder("by-place");
         int[][] places = {{1, 1}, {2, 2}, {3, 3}, {4, 10}, {11, Integer.MAX_VALUE}};
         for (int[] p : places) {
             long[] v = java.util.stream.IntStream.range(0, n)
-                    .filter(i -> calls.place[i] >= p[0] && calls.place[i] <= p[1]).mapToLong(i -> calls.nanos[i]).toArray();
+                    .filter(i -> place[i] >= p[0] && place[i] <= p[1]).mapToLong(i -> nanos[i]).toArray();
             String name = p[0] == p[1] ? String.valueOf(p[0]) : p[1] == Integer.MAX_VALUE ? p[0] + "+" : p[0] + "-" + p[1];
             line.append(String.format(Locale.ROOT, " %s:%d %.1f %.1f", name, v.length, pct(v, 50), pct(v, 99)));
         }
         System.out.println(line);
         int tenth = Math.max(1, n / 10);
-        long[] head = Arrays.copyOfRange(calls.nanos, 0, tenth);
-        long[] tail = Arrays.copyOfRange(calls.nanos, tenth, n);
+        long[] head = Arrays.copyOfRange(nanos, 0, tenth);
+        long[] tail = Arrays.copyOfRange(nanos, tenth, n);
         System.out.printf(Locale.ROOT, "first-tenth %.1f %.1f rest %.1f %.1f%n", pct(head, 50), pct(head, 99),
                 pct(tail, 50), pct(tail, 99));
         System.out.println("compiling " + compiled);
+        System.out.printf(Locale.ROOT, "warm-up %.1f %d%n", (start[3] - start[1]) / 1e6, start[2] - start[0]);
     }
 
     /** The p-th percentile by nearest rank, as sync-loop.c's; NaN of nothing. */

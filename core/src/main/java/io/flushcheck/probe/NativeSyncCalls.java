@@ -21,7 +21,20 @@ final class NativeSyncCalls implements SyncCalls {
 
     private static volatile Object loaded;
 
-    private NativeSyncCalls() {
+    /** Whether memfd_create(2) is bound: glibc has it from 2.27, musl from 1.1.20; an older C library may not. */
+    private final boolean scratch;
+
+    private NativeSyncCalls(boolean scratch) {
+        this.scratch = scratch;
+    }
+
+    private static boolean registerScratch(NativeLibrary process) {
+        try {
+            Native.register(Memfd.class, process);
+            return true;
+        } catch (LinkageError | RuntimeException e) {
+            return false; // no scratch files: the probe then runs unwarmed
+        }
     }
 
     /**
@@ -55,10 +68,12 @@ final class NativeSyncCalls implements SyncCalls {
         try {
             NativeLibrary process = NativeLibrary.getProcess();
             Native.register(Libc.class, process);
+            boolean scratch = false;
             if (FLAGS.directory != 0) {
                 Native.register(LinuxLibc.class, process);
+                scratch = registerScratch(process);
             }
-            return new NativeSyncCalls();
+            return new NativeSyncCalls(scratch);
         } catch (LinkageError | RuntimeException e) {
             return "cannot load the C library through JNA: " + e;
         }
@@ -106,6 +121,16 @@ final class NativeSyncCalls implements SyncCalls {
         private LinuxLibc() {
         }
     }
+
+    /** memfd_create(2), bound apart from {@link LinuxLibc}: a C library without it must not cost the probe its other calls. */
+    static final class Memfd {
+        static native int memfd_create(String name, int flags) throws LastErrorException;
+
+        private Memfd() {
+        }
+    }
+
+    private static final int MFD_CLOEXEC = 1;
 
     private static NativeCallException failure(String call, LastErrorException e) {
         int errno = e.getErrorCode();
@@ -240,6 +265,18 @@ final class NativeSyncCalls implements SyncCalls {
     /** struct statx: 256 bytes, stx_mnt_id at 0x90. */
     private static final int STATX_SIZE = 256;
     private static final int STATX_MNT_ID_OFFSET = 0x90;
+
+    @Override
+    public int scratchFile() {
+        if (!scratch) {
+            return -1;
+        }
+        try {
+            return Memfd.memfd_create("flushcheck-warm-up", MFD_CLOEXEC);
+        } catch (LastErrorException e) {
+            return -1; // ENOSYS (a kernel before 3.17), EMFILE: the probe runs unwarmed
+        }
+    }
 
     @Override
     public long pwrite(int fd, Pointer buffer, long count, long offset) {

@@ -45,6 +45,14 @@ interface SyncCalls {
         return false;
     }
 
+    /**
+     * A new file that reaches no disk, open for writing: memory only ({@code memfd_create(2)}), so that its writes
+     * and syncs cost the calls and nothing of a device's. -1 where there is none (macOS, stand-ins).
+     */
+    default int scratchFile() {
+        return -1;
+    }
+
     long pwrite(int fd, Pointer buffer, long count, long offset);
 
     long write(int fd, Pointer buffer, long count);

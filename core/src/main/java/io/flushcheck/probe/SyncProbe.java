@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.apiguardian.api.API;
@@ -37,12 +38,26 @@ public final class SyncProbe {
      */
     static final int LEFT_OUT_AFTER_WINDOW = 2;
 
+    /** Rounds of a mode's warm-up ({@link #warmUp}), in loops of {@link #WARM_UP_LOOP} rounds. */
+    static final int WARM_UP_ROUNDS = 10_000;
+    static final int WARM_UP_LOOP = 2_500;
+    /**
+     * The fewest rounds a mode warms up for: HotSpot's optimizing compiler takes a method once it has been called
+     * about 5,000 times ({@code -XX:Tier4InvocationThreshold}), so a mode of fewer rounds does not have its loop's
+     * calls compiled by it while its rounds run, and the warm-up would cost more than it saves.
+     */
+    static final int WARM_UP_FROM_ROUNDS = 5_000;
+    /** The modes this JVM's native probes have warmed up: once is enough, the compiled code stays. */
+    private static final Set<SyncMode> WARMED_IN_THIS_JVM = ConcurrentHashMap.newKeySet();
+
     private final SyncCalls calls;
     private final DeviceCounters counters;
+    private final Set<SyncMode> warmed;
 
-    private SyncProbe(SyncCalls calls, DeviceCounters counters) {
+    private SyncProbe(SyncCalls calls, DeviceCounters counters, Set<SyncMode> warmed) {
         this.calls = calls;
         this.counters = counters;
+        this.warmed = warmed;
     }
 
     /**
@@ -52,11 +67,12 @@ public final class SyncProbe {
      * @throws UnsupportedOperationException when native calls are not available here, with the reason
      */
     public static SyncProbe forStorage(StorageFacts facts, StorageInspector inspector) {
-        return new SyncProbe(NativeSyncCalls.load(), DeviceCounters.of(facts, inspector));
+        return new SyncProbe(NativeSyncCalls.load(), DeviceCounters.of(facts, inspector), WARMED_IN_THIS_JVM);
     }
 
+    /** A probe with other calls (a test's, a bench's): it warms each mode up once, whatever other probes did. */
     static SyncProbe with(SyncCalls calls, StorageFacts facts, StorageInspector inspector) {
-        return new SyncProbe(calls, DeviceCounters.of(facts, inspector));
+        return new SyncProbe(calls, DeviceCounters.of(facts, inspector), ConcurrentHashMap.newKeySet());
     }
 
     /**
@@ -120,6 +136,7 @@ public final class SyncProbe {
             if (mode == SyncMode.JAVA_FORCE) {
                 return javaForce(dir, file, plan, listener);
             }
+            warmUp(mode, plan);
             int fd = createOwn(dir, file, mode == SyncMode.DSYNC);
             try {
                 if (!hasControl(mode) || counters.isEmpty()) {
@@ -164,6 +181,50 @@ public final class SyncProbe {
     }
 
     /**
+     * Runs the mode's loop, the very code its rounds run ({@link #loop}: the same calls, brackets and idle windows),
+     * on files that reach no disk ({@link SyncCalls#scratchFile}: a sync there costs the call only), so that the JIT
+     * compiles the calls of a round before the measured rounds instead of while they run: on a machine of few cores
+     * the compilers then take the CPU from the rounds (a JVM running etcd's check compiled for about 0.4 s during its
+     * rounds, and the first tenth of them had a p99 three times the rest's; seen with -XX:+PrintCompilation and
+     * {@code cli/bench/ProbeRounds.java}). {@link #WARM_UP_ROUNDS} calls each: enough for HotSpot's optimizing
+     * tier, and for its compiles to end before the warm-up does. The loops are as long as a few stretches, so that
+     * their stretches end by time as the measured rounds' do: the code compiled for the warm-up is the code the
+     * rounds need, not one the JIT must throw away when their first stretch ends differently. Their blocks are the
+     * smallest a plan allows (the calls are the same whatever the size), and each loop has files of its own, closed
+     * at its end, so that the warm-up holds a megabyte or two of memory. Once per mode in a JVM; only for a mode of
+     * at least {@link #WARM_UP_FROM_ROUNDS} rounds; nothing where there are no such files (macOS). What it costs is
+     * mostly the compiling that would otherwise delay the rounds ({@code cli/bench/sync-figures.sh -d} prints both).
+     */
+    private void warmUp(SyncMode mode, ProbePlan plan) {
+        if (plan.rounds() < WARM_UP_FROM_ROUNDS || warmed.contains(mode)) {
+            return;
+        }
+        ProbePlan warm = new ProbePlan(List.of(mode), ProbePlan.MIN_BLOCK, WARM_UP_LOOP, false, 0, plan.preallocate());
+        try (Memory buffer = new Memory(ProbePlan.MIN_BLOCK)) {
+            calls.fill(buffer, ProbePlan.MIN_BLOCK);
+            for (int done = 0; done < WARM_UP_ROUNDS; done += WARM_UP_LOOP) {
+                int fd = calls.scratchFile();
+                if (fd < 0) {
+                    return;
+                }
+                int control = hasControl(mode) && !counters.isEmpty() ? calls.scratchFile() : -1;
+                try {
+                    loop(fd, control, buffer, mode, warm, ProbeListener.NONE, null);
+                } finally {
+                    try {
+                        calls.close(fd);
+                    } finally {
+                        if (control >= 0) {
+                            calls.close(control);
+                        }
+                    }
+                }
+            }
+        }
+        warmed.add(mode);
+    }
+
+    /**
      * Modes whose rounds write: where counters are read, their idle windows make the same writes, unsynced,
      * to a control file.
      */
@@ -189,7 +250,7 @@ public final class SyncProbe {
         } else if (plan.preallocate()) {
             // fio's layout for --rw=write: the whole file allocated up front (its extents not yet written), then
             // written from its start. Nothing is synced first: fio does not sync its layout either.
-            calls.preallocate(fd, (long) plan.rounds() * bs);
+            calls.preallocate(fd, plan.layoutBytes());
         }
         // The write and the sync of a round are timed apart as well as together: fio reports the sync's
         // latency alone, and etcd's guidance gates on it. A mode whose write is its sync (O_DSYNC) or

@@ -41,6 +41,11 @@ class ForwardingSyncCalls implements SyncCalls {
     }
 
     @Override
+    public int scratchFile() {
+        return real.scratchFile();
+    }
+
+    @Override
     public long pwrite(int fd, Pointer buffer, long count, long offset) {
         return real.pwrite(fd, buffer, count, offset);
     }
