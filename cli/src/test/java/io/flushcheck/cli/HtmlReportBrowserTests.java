@@ -3,6 +3,7 @@ package io.flushcheck.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flushcheck.report.JsonInput;
+import io.flushcheck.report.TextReport;
 import io.flushcheck.testing.Checks;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,6 +67,12 @@ class HtmlReportBrowserTests {
                     assertThat(curve.get("ticks")).asList().contains("0%", "90%", "99%");
                     assertThat(curve.get("axisTitles")).asList().hasSize(2).contains("percentile (log scale of 1/(1-p))")
                             .containsAnyOf("latency (µs)", "latency (ms)");
+                    // Rounds left out of the latencies are said under the mode's figures, in the text report's words.
+                    long rounds = whole(cost.get("rounds"));
+                    long kept = whole(cost.get("latencyRounds"));
+                    assertThat(leftOutLine(browser, section, mode)).as("%s %s: %d of %d rounds in the latencies", section,
+                            mode, kept, rounds).isEqualTo(kept == rounds ? "none"
+                                    : TextReport.latenciesLeftOut(kept, rounds - kept));
                 }
                 Map<String, Object> modes = plot(plots, section, "compare-modes", null);
                 assertThat(whole(modes.get("drawnBars"))).as("p50 and p99 of three modes").isEqualTo(6);
@@ -117,6 +124,12 @@ class HtmlReportBrowserTests {
             assertThat(PageChecks.sections(browser)).singleElement().satisfies(s -> assertThat(s.get("verdict")).isEqualTo("REAL_FLUSH"));
         }
         assertThat(Files.list(dir)).as("the matrix's databases are gone").isEmpty();
+    }
+
+    /** The visible line under a mode's figures that says which rounds its latencies leave out; "none" when absent. */
+    private static String leftOutLine(HeadlessChromium browser, String section, String mode) throws Exception {
+        return browser.evaluate("(() => { const p = document.querySelector('#" + section + " article.mode[data-mode=\"" + mode
+                + "\"] .left-out'); return !p ? 'none' : p.offsetHeight > 0 ? p.innerText : 'hidden'; })()");
     }
 
     static Map<String, Object> plot(List<Map<String, Object>> plots, String section, String kind, String mode) {

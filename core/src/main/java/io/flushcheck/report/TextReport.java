@@ -83,6 +83,15 @@ public final class TextReport {
                 c.roundsPerSecond());
     }
 
+    /**
+     * What a mode's latencies hold when rounds were left out of them, in the words every report uses (the text's
+     * line, the HTML page's): {@code latencies of 9800 rounds: the 200 right after idle windows are left out (...)}.
+     */
+    public static String latenciesLeftOut(long latencyRounds, long leftOut) {
+        return String.format(Locale.ROOT, "latencies of %d rounds: the %d right after idle windows are left out"
+                + " (a sync after a pause is slower than in a loop that never pauses)", latencyRounds, leftOut);
+    }
+
     /** The two or three summary lines of one mode: rounds and rate, latency percentiles, what the device saw. */
     public static void appendCost(StringBuilder sb, SyncCost c, boolean histogram) {
         // flush-only writes nothing in its rounds: it syncs a clean file of one block.
@@ -94,9 +103,7 @@ public final class TextReport {
                 Numbers.micros(c.minMicros()), Numbers.micros(c.p50Micros()), Numbers.micros(c.p90Micros()), Numbers.micros(c.p99Micros()),
                 Numbers.micros(c.maxMicros())));
         if (c.roundsLeftOut() > 0) {
-            sb.append(String.format(Locale.ROOT, "  latencies of %d rounds: the %d right after idle windows are left out"
-                    + " (a sync after a pause is slower than in a loop that never pauses)%n", c.latencyRounds(),
-                    c.roundsLeftOut()));
+            sb.append("  ").append(latenciesLeftOut(c.latencyRounds(), c.roundsLeftOut())).append(System.lineSeparator());
         }
         if (c.hasSplitLatencies()) {
             sb.append(String.format(Locale.ROOT, "  write alone p50 %s us, p99 %s us; %s alone p50 %s us, p99 %s us%n",

@@ -17,6 +17,7 @@ import org.apiguardian.api.API;
  * @param mode           the mode's id
  * @param blockSize      bytes per round
  * @param rounds         rounds run
+ * @param latencyRounds  how many of them the latencies hold (the first rounds after each idle window left out)
  * @param minMicros      the fastest round
  * @param p50Micros      the median round
  * @param p99Micros      the 99th percentile
@@ -34,7 +35,7 @@ import org.apiguardian.api.API;
  * @param writeP99Micros the write step alone, 99th percentile; NaN where none
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
-public record ModeFigures(String mode, int blockSize, long rounds, double minMicros, double p50Micros, double p99Micros,
+public record ModeFigures(String mode, int blockSize, long rounds, long latencyRounds, double minMicros, double p50Micros, double p99Micros,
                           double maxMicros, double roundsPerSecond, double flushesPerSync, double kibPerSync,
                           List<LatencyDistribution.Bucket> buckets, List<double[]> percentiles, List<double[]> slowest,
                           String syncCall, double syncP50Micros, double syncP99Micros, double writeP50Micros,
@@ -53,7 +54,7 @@ public record ModeFigures(String mode, int blockSize, long rounds, double minMic
         }
         double kib = c.kibReached() < 0 ? Double.NaN : (double) c.kibReached() / c.rounds();
         boolean split = c.hasSplitLatencies();
-        return new ModeFigures(c.mode().id(), c.blockSize(), c.rounds(), c.minMicros(), c.p50Micros(), c.p99Micros(),
+        return new ModeFigures(c.mode().id(), c.blockSize(), c.rounds(), c.latencyRounds(), c.minMicros(), c.p50Micros(), c.p99Micros(),
                 c.maxMicros(), c.roundsPerSecond(), c.flushesPerSync(), kib, c.log2Buckets(), PercentileCurve.of(c.latencies()), slow,
                 TextReport.syncCall(c.mode()),
                 split ? c.syncLatencies().percentileMicros(50) : Double.NaN,
@@ -75,11 +76,16 @@ public record ModeFigures(String mode, int blockSize, long rounds, double minMic
         double kib = c.kibWritten() < 0 || c.rounds() <= 0 ? Double.NaN : (double) c.kibWritten() / c.rounds();
         ResultData.Latencies sync = c.sync();
         ResultData.Latencies write = c.write();
-        return new ModeFigures(c.mode().id(), c.blockSize(), c.rounds(), c.minMicros(), c.p50Micros(), c.p99Micros(),
+        return new ModeFigures(c.mode().id(), c.blockSize(), c.rounds(), c.latencyRounds(), c.minMicros(), c.p50Micros(), c.p99Micros(),
                 c.maxMicros(), c.roundsPerSecond(), c.flushesPerSync(), kib, c.histogram(), curve, slow,
                 TextReport.syncCall(c.mode()),
                 sync == null ? Double.NaN : sync.p50Micros(), sync == null ? Double.NaN : sync.p99Micros(),
                 write == null ? Double.NaN : write.p50Micros(), write == null ? Double.NaN : write.p99Micros());
+    }
+
+    /** Rounds run but not in the latencies. */
+    public long roundsLeftOut() {
+        return rounds - latencyRounds;
     }
 
     public boolean hasSplit() {

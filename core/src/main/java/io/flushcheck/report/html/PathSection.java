@@ -1,5 +1,6 @@
 package io.flushcheck.report.html;
 
+import io.flushcheck.report.TextReport;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -82,7 +83,12 @@ final class PathSection {
                     .append(", p99 ").append(Html.micros(m.syncP99Micros())).append("; write alone p50 ")
                     .append(Html.micros(m.writeP50Micros())).append(", p99 ").append(Html.micros(m.writeP99Micros()));
         }
-        sb.append("</p><div class=\"plots\"><figure>").append(Charts.histogram(m.mode(), m.buckets()))
+        sb.append("</p>");
+        if (m.roundsLeftOut() > 0) {
+            sb.append("<p class=\"left-out\">").append(Html.text(TextReport.latenciesLeftOut(m.latencyRounds(),
+                    m.roundsLeftOut()))).append("</p>");
+        }
+        sb.append("<div class=\"plots\"><figure>").append(Charts.histogram(m.mode(), m.buckets()))
                 .append("<figcaption>log2 histogram of the rounds</figcaption></figure><figure>");
         if (!m.percentiles().isEmpty()) {
             sb.append(Charts.percentiles(m.mode(), m.percentiles())).append("<figcaption>latency by percentile</figcaption>");

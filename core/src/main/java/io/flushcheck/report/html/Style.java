@@ -34,6 +34,7 @@ final class Style {
             figcaption{font-size:12px;color:#57606a;text-align:center}
             article.mode{border-top:1px solid #e4e7ec;margin-top:10px}
             .figures{margin:4px 0}
+            .left-out{color:#57606a;margin:2px 0}
             svg.plot{background:#fff;font-size:11px}
             svg .bar{fill:#4c78a8}
             svg .bar.series-1,svg .swatch.series-1{fill:#f58518}
