@@ -220,8 +220,9 @@ if [[ -s $work/extra ]]; then
     python3 - "$work/extra" <<'PY'
 import math, statistics as st, sys
 # Lines: ROUND CASE by-place 1:COUNT P50 P99 2:... 4-10:... 11+:..., and SyncRounds' others (ROUND CASE first-tenth
-# P50 P99 rest P50 P99; ROUND CASE brackets MICROS)
-by, tenth, brackets, compiling = {}, {}, {}, {}
+# P50 P99 rest P50 P99; ROUND CASE brackets MICROS; ProbeRounds': ROUND CASE compiling MILLIS, ROUND CASE warm-up
+# MILLIS COMPILING_MILLIS)
+by, tenth, brackets, compiling, warmup = {}, {}, {}, {}, {}
 for l in open(sys.argv[1]):
     f = l.split()
     case = f[1].replace("_", " ")
@@ -233,6 +234,9 @@ for l in open(sys.argv[1]):
         continue
     if f[2] == "compiling":
         compiling.setdefault(case, []).append(float(f[3]))
+        continue
+    if f[2] == "warm-up":
+        warmup.setdefault(case, []).append((float(f[3]), float(f[4])))
         continue
     if f[2] != "by-place" or not ("+windows" in case or "probe-loop" in case):
         continue
@@ -262,7 +266,10 @@ for case, x in tenth.items():
 for case, x in brackets.items():
     print("%s: the two bracket reads around a sync take %.1f us (median p50)" % (case, st.median(x)))
 for case, x in compiling.items():
-    print("%s: the JVM's compilers worked %.0f ms while the probe ran (median; %.0f to %.0f)" % (case, st.median(x),
-          min(x), max(x)))
+    print("%s: the JVM's compilers worked %.0f ms while the measured rounds ran (median; %.0f to %.0f)"
+          % (case, st.median(x), min(x), max(x)))
+for case, x in warmup.items():
+    print("%s: before the measured rounds (the probe's warm-up, the file's layout) %.0f ms, the compilers working %.0f ms"
+          " of it (medians)" % (case, st.median(v[0] for v in x), st.median(v[1] for v in x)))
 PY
 fi

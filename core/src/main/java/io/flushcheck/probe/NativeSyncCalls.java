@@ -21,20 +21,7 @@ final class NativeSyncCalls implements SyncCalls {
 
     private static volatile Object loaded;
 
-    /** Whether memfd_create(2) is bound: glibc has it from 2.27, musl from 1.1.20; an older C library may not. */
-    private final boolean scratch;
-
-    private NativeSyncCalls(boolean scratch) {
-        this.scratch = scratch;
-    }
-
-    private static boolean registerScratch(NativeLibrary process) {
-        try {
-            Native.register(Memfd.class, process);
-            return true;
-        } catch (LinkageError | RuntimeException e) {
-            return false; // no scratch files: the probe then runs unwarmed
-        }
+    private NativeSyncCalls() {
     }
 
     /**
@@ -68,12 +55,10 @@ final class NativeSyncCalls implements SyncCalls {
         try {
             NativeLibrary process = NativeLibrary.getProcess();
             Native.register(Libc.class, process);
-            boolean scratch = false;
             if (FLAGS.directory != 0) {
                 Native.register(LinuxLibc.class, process);
-                scratch = registerScratch(process);
             }
-            return new NativeSyncCalls(scratch);
+            return new NativeSyncCalls();
         } catch (LinkageError | RuntimeException e) {
             return "cannot load the C library through JNA: " + e;
         }
@@ -122,9 +107,27 @@ final class NativeSyncCalls implements SyncCalls {
         }
     }
 
-    /** memfd_create(2), bound apart from {@link LinuxLibc}: a C library without it must not cost the probe its other calls. */
+    /**
+     * memfd_create(2), bound apart from {@link LinuxLibc}: a C library without it (glibc before 2.27, musl before
+     * 1.1.20) must not cost the probe its other calls. Bound when first asked for, by a probe long enough to warm up,
+     * so that a short probe's cold start does not pay for it.
+     */
     static final class Memfd {
+        static final boolean BOUND = bind();
+
         static native int memfd_create(String name, int flags) throws LastErrorException;
+
+        private static boolean bind() {
+            if (FLAGS == null || FLAGS.directory == 0) {
+                return false; // macOS has no memfd_create
+            }
+            try {
+                Native.register(Memfd.class, NativeLibrary.getProcess());
+                return true;
+            } catch (LinkageError | RuntimeException e) {
+                return false; // no scratch files: the probe then runs unwarmed
+            }
+        }
 
         private Memfd() {
         }
@@ -268,7 +271,7 @@ final class NativeSyncCalls implements SyncCalls {
 
     @Override
     public int scratchFile() {
-        if (!scratch) {
+        if (!Memfd.BOUND) {
             return -1;
         }
         try {

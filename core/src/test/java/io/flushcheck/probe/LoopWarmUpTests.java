@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * plan's and come after, and a mode warms up once per probe and not at all when its rounds are few. Real calls: the
  * rounds on files in /dev/shm, the warm-up on memfd_create(2) files.
  */
-class WarmUpTests {
+class LoopWarmUpTests {
 
     /** On tmpfs: the rounds' syncs cost nothing there either, and a test of thousands of rounds stays quick. */
     private Path dir;
