@@ -189,7 +189,10 @@ public final class SyncProbe {
      * {@code cli/bench/ProbeRounds.java}). {@link #WARM_UP_ROUNDS} calls each: enough for HotSpot's optimizing
      * tier, and for its compiles to end before the warm-up does. The loops are as long as a few stretches, so that
      * their stretches end by time as the measured rounds' do: the code compiled for the warm-up is the code the
-     * rounds need, not one the JIT must throw away when their first stretch ends differently. Their blocks are the
+     * rounds need, not one the JIT must throw away when their first stretch ends differently. The measuring method
+     * itself, called once a loop, stays interpreted in the warm-up and in the rounds alike; what a round calls (the
+     * steps, the native calls, the brackets) is compiled by the optimizing tier before the first measured round, and
+     * what the rounds compile is what runs once a stretch (the device counters' reading). Their blocks are the
      * smallest a plan allows (the calls are the same whatever the size), and each loop has files of its own, closed
      * at its end, so that the warm-up holds a megabyte or two of memory. Once per mode in a JVM; only for a mode of
      * at least {@link #WARM_UP_FROM_ROUNDS} rounds; nothing where there are no such files (macOS). What it costs is
