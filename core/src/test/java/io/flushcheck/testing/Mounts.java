@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Real mounts for tests (root only): tmpfs and ext4 loop images. Every mount and loop device made
@@ -14,6 +17,7 @@ import java.util.List;
 public final class Mounts implements AutoCloseable {
 
     private final Deque<Runnable> undo = new ArrayDeque<>();
+    private final Map<String, Path> loops = new LinkedHashMap<>();
 
     /** Skips (or fails in CI) unless root, mount, losetup and mkfs.ext4 are available. */
     public static void requireMountTools() {
@@ -42,7 +46,7 @@ public final class Mounts implements AutoCloseable {
         Shell.run("mkfs.ext4", "-q", "-F", loop);
         Files.createDirectories(dir);
         Shell.run("mount", "-t", "ext4", "-o", options, loop, dir.toString());
-        undo.push(() -> Shell.exec(List.of("umount", dir.toString())));
+        undo.push(() -> unmount(dir));
         return loop;
     }
 
@@ -65,6 +69,7 @@ public final class Mounts implements AutoCloseable {
         });
         String loop = Shell.run("losetup", "-f", "--show", image.toString()).trim();
         undo.push(() -> Shell.exec(List.of("losetup", "-d", loop)));
+        loops.put(loop, image.toAbsolutePath());
         return loop;
     }
 
@@ -73,7 +78,7 @@ public final class Mounts implements AutoCloseable {
         Shell.run(mkfs.toArray(new String[0]));
         Files.createDirectories(dir);
         Shell.run("mount", "-t", type, "-o", options, device, dir.toString());
-        undo.push(() -> Shell.exec(List.of("umount", dir.toString())));
+        undo.push(() -> unmount(dir));
         return dir;
     }
 
@@ -191,10 +196,73 @@ public final class Mounts implements AutoCloseable {
         Shell.run("mount", "-o", "remount," + options, dir.toString());
     }
 
+    /**
+     * Unmounts {@code dir}. A file system that holds the backing file of a loop device detached a moment ago
+     * stays busy until the kernel has released that device, which it does after {@code losetup -d} returns:
+     * the unmount is tried again for a while, then made lazy, so that the file system (and the loop device
+     * under it, detached on its last close) goes when its last user does instead of staying mounted.
+     */
+    private static void unmount(Path dir) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (Shell.exec(List.of("umount", dir.toString())).exit() != 0 && mounted(dir)) {
+            if (System.nanoTime() > deadline) {
+                Shell.exec(List.of("umount", "-l", dir.toString()));
+                return;
+            }
+            pause();
+        }
+    }
+
+    private static boolean mounted(Path dir) {
+        try {
+            return Files.readString(Path.of("/proc/self/mountinfo")).contains(" " + dir + " ");
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Undoes every mount and loop device, last first, and fails if a loop device this instance attached is still
+     * attached 10 seconds later: a test that leaves one behind takes it from every later test on the machine.
+     */
     @Override
     public void close() {
         while (!undo.isEmpty()) {
             undo.pop().run();
         }
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        List<String> attached = stillAttached();
+        while (!attached.isEmpty() && System.nanoTime() < deadline) {
+            pause();
+            attached = stillAttached();
+        }
+        if (!attached.isEmpty()) {
+            throw new IllegalStateException("loop devices still attached after the mounts on them were undone: "
+                    + attached);
+        }
+    }
+
+    private List<String> stillAttached() {
+        List<String> attached = new ArrayList<>();
+        loops.forEach((loop, image) -> {
+            Path backing = Path.of("/sys/block", Path.of(loop).getFileName().toString(), "loop", "backing_file");
+            try {
+                // another test may have taken the same device since: only this instance's image counts
+                if (Files.readString(backing).strip().startsWith(image.toString())) {
+                    attached.add(loop + " (" + image + ")");
+                }
+            } catch (IOException e) {
+                // detached: the file is gone with the device's backing
+            }
+        });
+        return attached;
     }
 }
