@@ -1,0 +1,259 @@
+package io.flushcheck.storage;
+
+import com.sun.jna.LastErrorException;
+import com.sun.jna.Memory;
+import com.sun.jna.Platform;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.apiguardian.api.API;
+
+/**
+ * Loop devices attached and detached by the kernel's own ioctls (linux/loop.h), as losetup makes them but without a
+ * process a call, and with flags losetup cannot set at attach time (autoclear): {@code LOOP_CTL_GET_FREE} on
+ * {@code /dev/loop-control}, then {@code LOOP_CONFIGURE} (Linux 5.8) on the device it names, again on another when a
+ * program took that one in between. Linux only.
+ */
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class LoopControl {
+
+    /** The kernel detaches the device when its last opener closes it. */
+    public static final int AUTOCLEAR = 4;
+    /** The backing file is opened with O_DIRECT and the device flagged for direct I/O (the kernel may leave it off). */
+    public static final int DIRECT_IO = 16;
+
+    private static final long LOOP_CTL_GET_FREE = 0x4C82;
+    private static final long LOOP_CONFIGURE = 0x4C0A;
+    private static final long LOOP_CLR_FD = 0x4C01;
+    private static final int O_RDWR = 2;
+    private static final int O_CLOEXEC = 02000000;
+    /** asm-generic's O_DIRECT; arm and arm64 define their own. */
+    private static final int O_DIRECT = Platform.isARM() ? 0200000 : 040000;
+    private static final int EBUSY = 16;
+    private static final int ENOENT = 2;
+    /** struct loop_config: fd, block_size, struct loop_info64 (232 bytes), 64 reserved bytes. */
+    private static final int CONFIG_BYTES = 4 + 4 + 232 + 64;
+    private static final int FLAGS_AT = 8 + 52;
+    private static final int FILE_NAME_AT = 8 + 56;
+    private static final int FILE_NAME_BYTES = 64;
+
+    private LoopControl() {
+    }
+
+    /** A step of attaching or detaching, as a {@link Failure} names it. */
+    public enum Step {
+        /** The C library could not be bound here. */
+        UNAVAILABLE,
+        /** Opening {@code /dev/loop-control}, the backing file or the device. */
+        OPEN,
+        /** {@code LOOP_CTL_GET_FREE}: the kernel has no free loop device to give, and may make no more. */
+        NO_FREE_DEVICE,
+        /** {@code LOOP_CONFIGURE} failed for another reason than another program's taking the device first. */
+        CONFIGURE,
+        /** Every device the kernel gave was taken by another program first, as many times as asked. */
+        ALL_TAKEN,
+        /** Waiting for a device's node was interrupted. */
+        INTERRUPTED,
+        /** {@code LOOP_CLR_FD}. */
+        DETACH
+    }
+
+    /** Why a loop device was not attached or detached: the step, what it was done to, and the kernel's errno. */
+    public static final class Failure extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        private final Step step;
+        private final String device;
+        private final int errno;
+        private final String reason;
+
+        Failure(Step step, String message, String device, int errno, String reason) {
+            super(message);
+            this.step = step;
+            this.device = device;
+            this.errno = errno;
+            this.reason = reason;
+        }
+
+        public Step step() {
+            return step;
+        }
+
+        /** The device, like {@code /dev/loop3}, or null before one was named. */
+        public String device() {
+            return device;
+        }
+
+        /** The kernel's errno, 0 where there is none. */
+        public int errno() {
+            return errno;
+        }
+
+        /** The C library's description of {@link #errno()}, or null. */
+        public String reason() {
+            return reason;
+        }
+    }
+
+    /** A loop device attached, with a descriptor on it open: the caller closes it. */
+    public static final class Attached implements AutoCloseable {
+        private final String device;
+        private int fd;
+
+        private Attached(String device, int fd) {
+            this.device = device;
+            this.fd = fd;
+        }
+
+        /** Like {@code /dev/loop3}. */
+        public String device() {
+            return device;
+        }
+
+        /**
+         * Detaches it ({@code LOOP_CLR_FD}, ignoring failure: an autoclear device is detached by its last close anyway)
+         * and closes the descriptor. Idempotent.
+         */
+        public void detach() {
+            if (fd >= 0) {
+                try {
+                    CLibrary.ioctl(fd, LOOP_CLR_FD, 0L);
+                } catch (LastErrorException e) {
+                    // already detached, or still in use: the kernel frees it at the last close
+                }
+                close();
+            }
+        }
+
+        /** Closes the descriptor; the device stays attached unless it is {@link LoopControl#AUTOCLEAR}. Idempotent. */
+        @Override
+        public void close() {
+            if (fd >= 0) {
+                closeQuietly(fd);
+                fd = -1;
+            }
+        }
+    }
+
+    /**
+     * Attaches a free loop device to {@code file}, read-write.
+     *
+     * @param flags    {@link #AUTOCLEAR}, {@link #DIRECT_IO}, or both, or 0
+     * @param attempts how many devices to try when other programs take each first
+     * @throws Failure naming the step that failed
+     */
+    public static Attached attach(Path file, int flags, int attempts) throws Failure {
+        String unavailable = CLibrary.unavailable();
+        if (unavailable != null) {
+            throw new Failure(Step.UNAVAILABLE, unavailable, null, 0, null);
+        }
+        int control = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+        try {
+            int backing = open(file.toString(), O_RDWR | O_CLOEXEC | ((flags & DIRECT_IO) != 0 ? O_DIRECT : 0));
+            try (Memory config = new Memory(CONFIG_BYTES)) {
+                config.clear();
+                config.setInt(0, backing);
+                config.setInt(FLAGS_AT, flags);
+                byte[] name = file.toString().getBytes(StandardCharsets.UTF_8);
+                config.write(FILE_NAME_AT, name, 0, Math.min(name.length, FILE_NAME_BYTES - 1));
+                return configure(control, config, file, attempts);
+            } finally {
+                closeQuietly(backing);
+            }
+        } finally {
+            closeQuietly(control);
+        }
+    }
+
+    private static Attached configure(int control, Memory config, Path file, int attempts) throws Failure {
+        for (int attempt = 0; attempt < attempts; attempt++) {
+            int number;
+            try {
+                number = CLibrary.ioctl(control, LOOP_CTL_GET_FREE, 0L);
+            } catch (LastErrorException e) {
+                throw new Failure(Step.NO_FREE_DEVICE, "the kernel gives no free loop device for " + file + ": "
+                        + CLibrary.strerror(e.getErrorCode()), null, e.getErrorCode(), CLibrary.strerror(e.getErrorCode()));
+            }
+            String device = "/dev/loop" + number;
+            int fd;
+            try {
+                fd = CLibrary.open(device, O_RDWR | O_CLOEXEC, 0);
+            } catch (LastErrorException e) {
+                if (e.getErrorCode() == ENOENT) {
+                    pause(); // devtmpfs makes the node just after the kernel makes the device
+                    continue;
+                }
+                throw openFailure(device, e);
+            }
+            try {
+                CLibrary.ioctl(fd, LOOP_CONFIGURE, config);
+                return new Attached(device, fd);
+            } catch (LastErrorException e) {
+                closeQuietly(fd);
+                if (e.getErrorCode() != EBUSY) {
+                    String reason = CLibrary.strerror(e.getErrorCode());
+                    throw new Failure(Step.CONFIGURE, "cannot attach " + device + " to " + file + ": " + reason, device,
+                            e.getErrorCode(), reason);
+                }
+                // Another program took the device between our finding it free and attaching it: find another.
+            }
+        }
+        throw new Failure(Step.ALL_TAKEN, "no loop device could be attached to " + file + " in " + attempts
+                + " attempts: other programs took each one first", null, 0, null);
+    }
+
+    /**
+     * Detaches {@code device}; one whose filesystem is still mounted (lazily unmounted, or in use) is freed by the
+     * kernel when that ends, as {@code losetup --detach} does.
+     *
+     * @throws Failure naming the step that failed
+     */
+    public static void detach(String device) throws Failure {
+        String unavailable = CLibrary.unavailable();
+        if (unavailable != null) {
+            throw new Failure(Step.UNAVAILABLE, unavailable, device, 0, null);
+        }
+        int fd = open(device, O_RDWR | O_CLOEXEC);
+        try {
+            CLibrary.ioctl(fd, LOOP_CLR_FD, 0L);
+        } catch (LastErrorException e) {
+            String reason = CLibrary.strerror(e.getErrorCode());
+            throw new Failure(Step.DETACH, "cannot detach " + device + ": " + reason, device, e.getErrorCode(), reason);
+        } finally {
+            closeQuietly(fd);
+        }
+    }
+
+    private static int open(String path, int flags) throws Failure {
+        try {
+            return CLibrary.open(path, flags, 0);
+        } catch (LastErrorException e) {
+            throw openFailure(path, e);
+        }
+    }
+
+    private static Failure openFailure(String path, LastErrorException e) {
+        String reason = CLibrary.strerror(e.getErrorCode());
+        return new Failure(Step.OPEN, "cannot open " + path + ": " + reason, path.matches("/dev/loop[0-9]+") ? path : null,
+                e.getErrorCode(), reason);
+    }
+
+    private static void closeQuietly(int fd) {
+        try {
+            CLibrary.close(fd);
+        } catch (LastErrorException e) {
+            // nothing was written through it
+        }
+    }
+
+    private static void pause() throws Failure {
+        try {
+            Thread.sleep(1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            Failure f = new Failure(Step.INTERRUPTED, "interrupted while attaching a loop device", null, 0, null);
+            f.initCause(e);
+            throw f;
+        }
+    }
+}
