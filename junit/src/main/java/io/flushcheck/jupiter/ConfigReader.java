@@ -16,11 +16,11 @@ import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /** Reads and validates the {@code flushcheck.*} keys; a bad value names the key, the value and what is allowed. */
-final class Settings {
+final class ConfigReader {
 
     private final ExtensionContext context;
 
-    Settings(ExtensionContext context) {
+    ConfigReader(ExtensionContext context) {
         this.context = context;
     }
 
