@@ -18,41 +18,27 @@ final class NativeSyncCalls implements SyncCalls {
 
     private static final Flags FLAGS = Flags.forThisPlatform();
 
-    private static volatile Object loaded;
+    private static final NativeSyncCalls CALLS = new NativeSyncCalls();
 
     private NativeSyncCalls() {
     }
 
     /**
-     * Loads the bindings once.
+     * The calls, bound once ({@link CLibrary#unavailable()}).
      *
      * @throws UnsupportedOperationException with the reason when this OS or architecture is not supported
      *                                       or the native library cannot be loaded
      */
     static SyncCalls load() {
-        Object state = loaded;
-        if (state == null) {
-            synchronized (NativeSyncCalls.class) {
-                state = loaded;
-                if (state == null) {
-                    state = tryLoad();
-                    loaded = state;
-                }
-            }
-        }
-        if (state instanceof String reason) {
-            throw new UnsupportedOperationException(reason);
-        }
-        return (SyncCalls) state;
-    }
-
-    private static Object tryLoad() {
         if (FLAGS == null) {
-            return "native sync probes support 64-bit Linux (x86-64, arm64) and macOS; this is " + System.getProperty("os.name")
-                    + " on " + System.getProperty("os.arch");
+            throw new UnsupportedOperationException("native sync probes support 64-bit Linux (x86-64, arm64) and macOS;"
+                    + " this is " + System.getProperty("os.name") + " on " + System.getProperty("os.arch"));
         }
         String unavailable = CLibrary.unavailable();
-        return unavailable != null ? unavailable : new NativeSyncCalls();
+        if (unavailable != null) {
+            throw new UnsupportedOperationException(unavailable);
+        }
+        return CALLS;
     }
 
     private static NativeCallException failure(String call, LastErrorException e) {
@@ -62,20 +48,29 @@ final class NativeSyncCalls implements SyncCalls {
 
     @Override
     public int createExclusive(String path, boolean dsync) {
-        int flags = FLAGS.wronly | FLAGS.creat | FLAGS.excl | FLAGS.nofollow | FLAGS.cloexec | (dsync ? FLAGS.dsync : 0);
         int fd;
         try {
-            fd = CLibrary.open(path, flags, 0600);
+            fd = CLibrary.open(path, exclusive(dsync), 0600);
         } catch (LastErrorException e) {
             throw failure("open(" + path + ")", e);
         }
-        // open(2) is variadic: where variadic arguments travel differently (macOS on arm64) the mode
-        // argument of a fixed-arity binding is not read, so set it again explicitly.
+        return owned(fd, path);
+    }
+
+    private static int exclusive(boolean dsync) {
+        return FLAGS.wronly | FLAGS.creat | FLAGS.excl | FLAGS.nofollow | FLAGS.cloexec | (dsync ? FLAGS.dsync : 0);
+    }
+
+    /**
+     * {@code fd}, made 0600 again: open(2) is variadic, and where variadic arguments travel differently (macOS on
+     * arm64) the mode argument of a fixed-arity binding is not read.
+     */
+    private int owned(int fd, String shown) {
         try {
             CLibrary.fchmod(fd, 0600);
         } catch (LastErrorException e) {
             close(fd);
-            throw failure("fchmod(" + path + ")", e);
+            throw failure("fchmod(" + shown + ")", e);
         }
         return fd;
     }
@@ -95,20 +90,13 @@ final class NativeSyncCalls implements SyncCalls {
 
     @Override
     public int createExclusiveAt(int dirFd, String name, String shown, boolean dsync) {
-        int flags = FLAGS.wronly | FLAGS.creat | FLAGS.excl | FLAGS.nofollow | FLAGS.cloexec | (dsync ? FLAGS.dsync : 0);
         int fd;
         try {
-            fd = CLibrary.Linux.openat(dirFd, name, flags, 0600);
+            fd = CLibrary.Linux.openat(dirFd, name, exclusive(dsync), 0600);
         } catch (LastErrorException e) {
             throw failure("open(" + shown + ")", e);
         }
-        try {
-            CLibrary.fchmod(fd, 0600);
-        } catch (LastErrorException e) {
-            close(fd);
-            throw failure("fchmod(" + shown + ")", e);
-        }
-        return fd;
+        return owned(fd, shown);
     }
 
     @Override
