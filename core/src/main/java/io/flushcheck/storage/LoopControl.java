@@ -4,6 +4,7 @@ import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;
 import com.sun.jna.Platform;
 import java.io.IOException;
+import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.apiguardian.api.API;
@@ -58,40 +59,29 @@ public final class LoopControl {
         DETACH
     }
 
-    /** Why a loop device was not attached or detached: the step, what it was done to, and the kernel's errno. */
+    /**
+     * What failed.
+     *
+     * @param step   the step
+     * @param device the device, like {@code /dev/loop3}, or null before one was named
+     * @param reason the C library's description of the kernel's errno, or null where there is none
+     */
+    public record Why(Step step, String device, String reason) implements Serializable {
+    }
+
+    /** Why a loop device was not attached or detached; the message says it in full. */
     public static final class Failure extends IOException {
         private static final long serialVersionUID = 1L;
 
-        private final Step step;
-        private final String device;
-        private final int errno;
-        private final String reason;
+        private final Why why;
 
-        Failure(Step step, String message, String device, int errno, String reason) {
+        Failure(String message, Why why) {
             super(message);
-            this.step = step;
-            this.device = device;
-            this.errno = errno;
-            this.reason = reason;
+            this.why = why;
         }
 
-        public Step step() {
-            return step;
-        }
-
-        /** The device, like {@code /dev/loop3}, or null before one was named. */
-        public String device() {
-            return device;
-        }
-
-        /** The kernel's errno, 0 where there is none. */
-        public int errno() {
-            return errno;
-        }
-
-        /** The C library's description of {@link #errno()}, or null. */
-        public String reason() {
-            return reason;
+        public Why why() {
+            return why;
         }
     }
 
@@ -145,7 +135,7 @@ public final class LoopControl {
     public static Attached attach(Path file, int flags, int attempts) throws Failure {
         String unavailable = CLibrary.unavailable();
         if (unavailable != null) {
-            throw new Failure(Step.UNAVAILABLE, unavailable, null, 0, null);
+            throw new Failure(unavailable, new Why(Step.UNAVAILABLE, null, null));
         }
         int control = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
         try {
@@ -171,8 +161,9 @@ public final class LoopControl {
             try {
                 number = CLibrary.ioctl(control, LOOP_CTL_GET_FREE, 0L);
             } catch (LastErrorException e) {
-                throw new Failure(Step.NO_FREE_DEVICE, "the kernel gives no free loop device for " + file + ": "
-                        + CLibrary.strerror(e.getErrorCode()), null, e.getErrorCode(), CLibrary.strerror(e.getErrorCode()));
+                String reason = CLibrary.strerror(e.getErrorCode());
+                throw new Failure("the kernel gives no free loop device for " + file + ": " + reason,
+                        new Why(Step.NO_FREE_DEVICE, null, reason));
             }
             String device = "/dev/loop" + number;
             int fd;
@@ -192,14 +183,14 @@ public final class LoopControl {
                 closeQuietly(fd);
                 if (e.getErrorCode() != EBUSY) {
                     String reason = CLibrary.strerror(e.getErrorCode());
-                    throw new Failure(Step.CONFIGURE, "cannot attach " + device + " to " + file + ": " + reason, device,
-                            e.getErrorCode(), reason);
+                    throw new Failure("cannot attach " + device + " to " + file + ": " + reason,
+                            new Why(Step.CONFIGURE, device, reason));
                 }
                 // Another program took the device between our finding it free and attaching it: find another.
             }
         }
-        throw new Failure(Step.ALL_TAKEN, "no loop device could be attached to " + file + " in " + attempts
-                + " attempts: other programs took each one first", null, 0, null);
+        throw new Failure("no loop device could be attached to " + file + " in " + attempts
+                + " attempts: other programs took each one first", new Why(Step.ALL_TAKEN, null, null));
     }
 
     /**
@@ -211,14 +202,14 @@ public final class LoopControl {
     public static void detach(String device) throws Failure {
         String unavailable = CLibrary.unavailable();
         if (unavailable != null) {
-            throw new Failure(Step.UNAVAILABLE, unavailable, device, 0, null);
+            throw new Failure(unavailable, new Why(Step.UNAVAILABLE, device, null));
         }
         int fd = open(device, O_RDWR | O_CLOEXEC);
         try {
             CLibrary.ioctl(fd, LOOP_CLR_FD, 0L);
         } catch (LastErrorException e) {
             String reason = CLibrary.strerror(e.getErrorCode());
-            throw new Failure(Step.DETACH, "cannot detach " + device + ": " + reason, device, e.getErrorCode(), reason);
+            throw new Failure("cannot detach " + device + ": " + reason, new Why(Step.DETACH, device, reason));
         } finally {
             closeQuietly(fd);
         }
@@ -234,8 +225,8 @@ public final class LoopControl {
 
     private static Failure openFailure(String path, LastErrorException e) {
         String reason = CLibrary.strerror(e.getErrorCode());
-        return new Failure(Step.OPEN, "cannot open " + path + ": " + reason, path.matches("/dev/loop[0-9]+") ? path : null,
-                e.getErrorCode(), reason);
+        return new Failure("cannot open " + path + ": " + reason,
+                new Why(Step.OPEN, path.matches("/dev/loop[0-9]+") ? path : null, reason));
     }
 
     private static void closeQuietly(int fd) {
@@ -251,7 +242,7 @@ public final class LoopControl {
             Thread.sleep(1);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            Failure f = new Failure(Step.INTERRUPTED, "interrupted while attaching a loop device", null, 0, null);
+            Failure f = new Failure("interrupted while attaching a loop device", new Why(Step.INTERRUPTED, null, null));
             f.initCause(e);
             throw f;
         }

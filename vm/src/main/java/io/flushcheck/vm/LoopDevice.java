@@ -29,10 +29,11 @@ final class LoopDevice implements AutoCloseable {
         try {
             return new LoopDevice(LoopControl.attach(file, LoopControl.AUTOCLEAR, ATTEMPTS));
         } catch (LoopControl.Failure e) {
-            throw new IllegalStateException(switch (e.step()) {
+            LoopControl.Why why = e.why();
+            throw new IllegalStateException(switch (why.step()) {
                 case NO_FREE_DEVICE -> "cannot find a free loop device (LOOP_CTL_GET_FREE; at most"
-                        + " /sys/module/loop/parameters/max_loop): " + e.reason();
-                case CONFIGURE -> "cannot attach " + file + " to " + e.device() + " (LOOP_CONFIGURE): " + e.reason();
+                        + " /sys/module/loop/parameters/max_loop): " + why.reason();
+                case CONFIGURE -> "cannot attach " + file + " to " + why.device() + " (LOOP_CONFIGURE): " + why.reason();
                 case ALL_TAKEN -> "cannot attach " + file + ": every free loop device was taken by others, " + ATTEMPTS
                         + " times";
                 default -> e.getMessage();

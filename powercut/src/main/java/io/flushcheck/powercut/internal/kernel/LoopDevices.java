@@ -30,7 +30,7 @@ public final class LoopDevices {
         try (LoopControl.Attached attached = LoopControl.attach(file, directIo ? LoopControl.DIRECT_IO : 0, ATTEMPTS)) {
             return attached.device();
         } catch (LoopControl.Failure e) {
-            if (e.step() == LoopControl.Step.NO_FREE_DEVICE) {
+            if (e.why().step() == LoopControl.Step.NO_FREE_DEVICE) {
                 throw new NoFreeLoopDevice(e.getMessage());
             }
             throw e;
