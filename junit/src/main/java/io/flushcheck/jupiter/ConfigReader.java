@@ -2,6 +2,7 @@ package io.flushcheck.jupiter;
 
 import io.flushcheck.BadPathException;
 import io.flushcheck.Flushcheck;
+import io.flushcheck.WholeNumbers;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.text.Escape;
@@ -57,13 +58,9 @@ final class ConfigReader {
             return fallback;
         }
         try {
-            int i = Integer.parseInt(v.get());
-            if (i < min || i > max) {
-                throw new ExtensionConfigurationException(key + " = '" + v.get() + "' is out of range: use " + min + " to " + max);
-            }
-            return i;
-        } catch (NumberFormatException e) {
-            throw new ExtensionConfigurationException(key + " = '" + v.get() + "' is not a whole number: use " + min + " to " + max);
+            return WholeNumbers.parse(shown(key), v.get(), min, max);
+        } catch (IllegalArgumentException e) {
+            throw new ExtensionConfigurationException(e.getMessage());
         }
     }
 
