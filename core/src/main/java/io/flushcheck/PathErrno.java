@@ -1,9 +1,8 @@
 package io.flushcheck;
 
 import com.sun.jna.LastErrorException;
-import com.sun.jna.Native;
-import com.sun.jna.NativeLibrary;
 import com.sun.jna.Platform;
+import io.flushcheck.storage.CLibrary;
 
 /**
  * The errno that {@code access(path, F_OK)} gets: why a path cannot be reached, as the kernel says it.
@@ -24,8 +23,6 @@ final class PathErrno {
 
     private static final int F_OK = 0;
 
-    private static volatile Boolean bound;
-
     private PathErrno() {
     }
 
@@ -35,7 +32,7 @@ final class PathErrno {
             return UNAVAILABLE;
         }
         try {
-            Libc.access(path, F_OK);
+            CLibrary.access(path, F_OK);
             return 0;
         } catch (LastErrorException e) {
             return e.getErrorCode();
@@ -48,7 +45,7 @@ final class PathErrno {
     static String describe(int errno) {
         try {
             if (bind()) {
-                String s = Libc.strerror(errno);
+                String s = CLibrary.strerror(errno);
                 if (s != null && !s.isEmpty()) {
                     return s;
                 }
@@ -60,34 +57,6 @@ final class PathErrno {
     }
 
     private static boolean bind() {
-        Boolean b = bound;
-        if (b == null) {
-            synchronized (PathErrno.class) {
-                b = bound;
-                if (b == null) {
-                    try {
-                        if (!Platform.isLinux() && !Platform.isMac()) {
-                            b = false;
-                        } else {
-                            Native.register(Libc.class, NativeLibrary.getProcess());
-                            b = true;
-                        }
-                    } catch (RuntimeException | LinkageError e) {
-                        b = false;
-                    }
-                    bound = b;
-                }
-            }
-        }
-        return b;
-    }
-
-    static final class Libc {
-        static native int access(String path, int mode) throws LastErrorException;
-
-        static native String strerror(int errno);
-
-        private Libc() {
-        }
+        return CLibrary.unavailable() == null;
     }
 }

@@ -2,16 +2,15 @@ package io.flushcheck.probe;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;
-import com.sun.jna.Native;
-import com.sun.jna.NativeLibrary;
 import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
+import io.flushcheck.storage.CLibrary;
 import io.flushcheck.storage.SysFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * {@link SyncCalls} through JNA direct mapping. Symbols are bound in the process's global scope,
+ * {@link SyncCalls} through JNA direct mapping ({@link CLibrary}). Symbols are bound in the process's global scope,
  * not in libc's own, so a library preloaded to intercept syncs (eatmydata) intercepts our calls
  * exactly as it intercepts the application's: the probe measures what the application gets.
  */
@@ -19,92 +18,27 @@ final class NativeSyncCalls implements SyncCalls {
 
     private static final Flags FLAGS = Flags.forThisPlatform();
 
-    private static volatile Object loaded;
+    private static final NativeSyncCalls CALLS = new NativeSyncCalls();
 
     private NativeSyncCalls() {
     }
 
     /**
-     * Loads the bindings once.
+     * The calls, bound once ({@link CLibrary#unavailable()}).
      *
      * @throws UnsupportedOperationException with the reason when this OS or architecture is not supported
      *                                       or the native library cannot be loaded
      */
     static SyncCalls load() {
-        Object state = loaded;
-        if (state == null) {
-            synchronized (NativeSyncCalls.class) {
-                state = loaded;
-                if (state == null) {
-                    state = tryLoad();
-                    loaded = state;
-                }
-            }
-        }
-        if (state instanceof String reason) {
-            throw new UnsupportedOperationException(reason);
-        }
-        return (SyncCalls) state;
-    }
-
-    private static Object tryLoad() {
         if (FLAGS == null) {
-            return "native sync probes support 64-bit Linux (x86-64, arm64) and macOS; this is " + System.getProperty("os.name")
-                    + " on " + System.getProperty("os.arch");
+            throw new UnsupportedOperationException("native sync probes support 64-bit Linux (x86-64, arm64) and macOS;"
+                    + " this is " + System.getProperty("os.name") + " on " + System.getProperty("os.arch"));
         }
-        try {
-            NativeLibrary process = NativeLibrary.getProcess();
-            Native.register(Libc.class, process);
-            if (FLAGS.directory != 0) {
-                Native.register(LinuxLibc.class, process);
-            }
-            return new NativeSyncCalls();
-        } catch (LinkageError | RuntimeException e) {
-            return "cannot load the C library through JNA: " + e;
+        String unavailable = CLibrary.unavailable();
+        if (unavailable != null) {
+            throw new UnsupportedOperationException(unavailable);
         }
-    }
-
-    /** Direct-mapped libc: one JNI hop per call, no per-call reflection. */
-    static final class Libc {
-        static native int open(String path, int flags, int mode) throws LastErrorException;
-
-        static native long pwrite(int fd, Pointer buf, long count, long offset) throws LastErrorException;
-
-        static native long write(int fd, Pointer buf, long count) throws LastErrorException;
-
-        static native int fsync(int fd) throws LastErrorException;
-
-        static native int fdatasync(int fd) throws LastErrorException;
-
-        static native int fcntl(int fd, int cmd) throws LastErrorException;
-
-        static native int close(int fd) throws LastErrorException;
-
-        static native int fchmod(int fd, int mode) throws LastErrorException;
-
-        static native String strerror(int errno);
-
-        private Libc() {
-        }
-    }
-
-    /**
-     * The calls that make files relative to an open directory, bound on Linux only: macOS keeps making them by
-     * path (its probe judges by timing, with no mount facts to hold the directory to).
-     */
-    static final class LinuxLibc {
-        static native int openat(int dirFd, String path, int flags, int mode) throws LastErrorException;
-
-        static native int unlinkat(int dirFd, String path, int flags) throws LastErrorException;
-
-        static native int fallocate(int fd, int mode, long offset, long length) throws LastErrorException;
-
-        /** statx(2) through syscall(2): glibc before 2.28 and musl builds may lack the wrapper. */
-        static native long syscall(long number, int dirFd, String path, int flags, int mask, Pointer buf)
-                throws LastErrorException;
-
-        private LinuxLibc() {
-        }
+        return CALLS;
     }
 
     /**
@@ -137,25 +71,34 @@ final class NativeSyncCalls implements SyncCalls {
 
     private static NativeCallException failure(String call, LastErrorException e) {
         int errno = e.getErrorCode();
-        return new NativeCallException(call, errno, Libc.strerror(errno));
+        return new NativeCallException(call, errno, CLibrary.strerror(errno));
     }
 
     @Override
     public int createExclusive(String path, boolean dsync) {
-        int flags = FLAGS.wronly | FLAGS.creat | FLAGS.excl | FLAGS.nofollow | FLAGS.cloexec | (dsync ? FLAGS.dsync : 0);
         int fd;
         try {
-            fd = Libc.open(path, flags, 0600);
+            fd = CLibrary.open(path, exclusive(dsync), 0600);
         } catch (LastErrorException e) {
             throw failure("open(" + path + ")", e);
         }
-        // open(2) is variadic: where variadic arguments travel differently (macOS on arm64) the mode
-        // argument of a fixed-arity binding is not read, so set it again explicitly.
+        return owned(fd, path);
+    }
+
+    private static int exclusive(boolean dsync) {
+        return FLAGS.wronly | FLAGS.creat | FLAGS.excl | FLAGS.nofollow | FLAGS.cloexec | (dsync ? FLAGS.dsync : 0);
+    }
+
+    /**
+     * {@code fd}, made 0600 again: open(2) is variadic, and where variadic arguments travel differently (macOS on
+     * arm64) the mode argument of a fixed-arity binding is not read.
+     */
+    private int owned(int fd, String shown) {
         try {
-            Libc.fchmod(fd, 0600);
+            CLibrary.fchmod(fd, 0600);
         } catch (LastErrorException e) {
             close(fd);
-            throw failure("fchmod(" + path + ")", e);
+            throw failure("fchmod(" + shown + ")", e);
         }
         return fd;
     }
@@ -167,7 +110,7 @@ final class NativeSyncCalls implements SyncCalls {
         }
         try {
             // O_PATH: a handle on the directory itself, which needs no read permission on it.
-            return Libc.open(path, FLAGS.path | FLAGS.directory | FLAGS.cloexec, 0);
+            return CLibrary.open(path, FLAGS.path | FLAGS.directory | FLAGS.cloexec, 0);
         } catch (LastErrorException e) {
             throw failure("open(" + path + ")", e);
         }
@@ -175,26 +118,19 @@ final class NativeSyncCalls implements SyncCalls {
 
     @Override
     public int createExclusiveAt(int dirFd, String name, String shown, boolean dsync) {
-        int flags = FLAGS.wronly | FLAGS.creat | FLAGS.excl | FLAGS.nofollow | FLAGS.cloexec | (dsync ? FLAGS.dsync : 0);
         int fd;
         try {
-            fd = LinuxLibc.openat(dirFd, name, flags, 0600);
+            fd = CLibrary.Linux.openat(dirFd, name, exclusive(dsync), 0600);
         } catch (LastErrorException e) {
             throw failure("open(" + shown + ")", e);
         }
-        try {
-            Libc.fchmod(fd, 0600);
-        } catch (LastErrorException e) {
-            close(fd);
-            throw failure("fchmod(" + shown + ")", e);
-        }
-        return fd;
+        return owned(fd, shown);
     }
 
     @Override
     public boolean unlinkAt(int dirFd, String name, String shown) {
         try {
-            LinuxLibc.unlinkat(dirFd, name, 0);
+            CLibrary.Linux.unlinkat(dirFd, name, 0);
             return true;
         } catch (LastErrorException e) {
             if (e.getErrorCode() == ENOENT) {
@@ -214,7 +150,7 @@ final class NativeSyncCalls implements SyncCalls {
     static long statxMountId(int fd) {
         try (Memory buf = new Memory(STATX_SIZE)) {
             buf.clear();
-            LinuxLibc.syscall(FLAGS.statx, fd, "", AT_EMPTY_PATH, STATX_MNT_ID, buf);
+            CLibrary.Linux.syscall(FLAGS.statx, fd, "", AT_EMPTY_PATH, STATX_MNT_ID, buf);
             return (buf.getInt(0) & STATX_MNT_ID) != 0 ? buf.getLong(STATX_MNT_ID_OFFSET) : -1;
         } catch (LastErrorException e) {
             return -1; // ENOSYS (before 4.11, or a seccomp filter that refuses it): fdinfo tells
@@ -250,7 +186,7 @@ final class NativeSyncCalls implements SyncCalls {
             return false; // macOS has no fallocate(2)
         }
         try {
-            LinuxLibc.fallocate(fd, 0, 0, length);
+            CLibrary.Linux.fallocate(fd, 0, 0, length);
             return true;
         } catch (LastErrorException e) {
             if (e.getErrorCode() == EOPNOTSUPP || e.getErrorCode() == ENOSYS) {
@@ -284,7 +220,7 @@ final class NativeSyncCalls implements SyncCalls {
     @Override
     public long pwrite(int fd, Pointer buffer, long count, long offset) {
         try {
-            long n = Libc.pwrite(fd, buffer, count, offset);
+            long n = CLibrary.pwrite(fd, buffer, count, offset);
             if (n != count) {
                 throw new NativeCallException("pwrite", 0, "short write of " + n + " of " + count + " bytes");
             }
@@ -297,7 +233,7 @@ final class NativeSyncCalls implements SyncCalls {
     @Override
     public long write(int fd, Pointer buffer, long count) {
         try {
-            long n = Libc.write(fd, buffer, count);
+            long n = CLibrary.write(fd, buffer, count);
             if (n != count) {
                 throw new NativeCallException("write", 0, "short write of " + n + " of " + count + " bytes");
             }
@@ -310,7 +246,7 @@ final class NativeSyncCalls implements SyncCalls {
     @Override
     public void fsync(int fd) {
         try {
-            Libc.fsync(fd);
+            CLibrary.fsync(fd);
         } catch (LastErrorException e) {
             throw failure("fsync", e);
         }
@@ -321,9 +257,9 @@ final class NativeSyncCalls implements SyncCalls {
         try {
             if (Platform.isMac()) {
                 // macOS has no fdatasync in its public headers; fsync is the equivalent there.
-                Libc.fsync(fd);
+                CLibrary.fsync(fd);
             } else {
-                Libc.fdatasync(fd);
+                CLibrary.fdatasync(fd);
             }
         } catch (LastErrorException e) {
             throw failure("fdatasync", e);
@@ -345,7 +281,7 @@ final class NativeSyncCalls implements SyncCalls {
             throw new NativeCallException("fcntl(" + name + ")", 0, name + " exists on macOS only");
         }
         try {
-            Libc.fcntl(fd, cmd);
+            CLibrary.fcntl(fd, cmd);
         } catch (LastErrorException e) {
             throw failure("fcntl(" + name + ")", e);
         }
@@ -354,7 +290,7 @@ final class NativeSyncCalls implements SyncCalls {
     @Override
     public void close(int fd) {
         try {
-            Libc.close(fd);
+            CLibrary.close(fd);
         } catch (LastErrorException e) {
             throw failure("close", e);
         }

@@ -119,16 +119,7 @@ public final class OwnFiles {
         if (!kind.matches("[a-z0-9-]+")) {
             throw new IllegalArgumentException("not a file kind: '" + kind + "'");
         }
-        Path p = probeName(dir, kind);
-        reserve(p);
-        boolean created = false;
-        try {
-            createEmpty(p);
-            created = true;
-        } finally {
-            settle(p, created);
-        }
-        return p;
+        return createRegistered(probeName(dir, kind));
     }
 
     /**
@@ -138,16 +129,20 @@ public final class OwnFiles {
      * @throws NativeCallException with the errno when it cannot be created (read-only, full, no permission)
      */
     public static Path createDatabase(Path dir) {
-        Path db = databaseName(dir);
-        reserve(db);
+        return createRegistered(databaseName(dir));
+    }
+
+    /** Creates {@code p} empty, registered before it exists and settled after, made or not. */
+    private static Path createRegistered(Path p) {
+        reserve(p);
         boolean created = false;
         try {
-            createEmpty(db);
+            createEmpty(p);
             created = true;
         } finally {
-            settle(db, created);
+            settle(p, created);
         }
-        return db;
+        return p;
     }
 
     private static void createEmpty(Path db) {

@@ -161,16 +161,8 @@ public final class ResultJson {
         w.name("rounds").value(c.rounds());
         // The rounds the latencies hold: the first rounds after each idle window are left out of them.
         w.name("latencyRounds").value(c.latencyRounds());
-        w.name("minMicros");
-        Json.number(w, c.minMicros());
-        w.name("p50Micros");
-        Json.number(w, c.p50Micros());
-        w.name("p90Micros");
-        Json.number(w, c.p90Micros());
-        w.name("p99Micros");
-        Json.number(w, c.p99Micros());
-        w.name("maxMicros");
-        Json.number(w, c.maxMicros());
+        latencyFields(w, new ResultData.Latencies(c.minMicros(), c.p50Micros(), c.p90Micros(), c.p99Micros(),
+                c.maxMicros()));
         w.name("roundsPerSecond");
         Json.number(w, c.roundsPerSecond());
         // The write and the sync of each round apart, where the mode has both: "sync" is what fio reports as the
@@ -239,6 +231,12 @@ public final class ResultJson {
 
     private static void latencies(JsonWriter w, ResultData.Latencies l) throws IOException {
         w.beginObject();
+        latencyFields(w, l);
+        w.endObject();
+    }
+
+    /** The fields of a latency summary, in the object being written: a mode's cost, or its writes' or syncs' alone. */
+    private static void latencyFields(JsonWriter w, ResultData.Latencies l) throws IOException {
         w.name("minMicros");
         Json.number(w, l.minMicros());
         w.name("p50Micros");
@@ -249,7 +247,6 @@ public final class ResultJson {
         Json.number(w, l.p99Micros());
         w.name("maxMicros");
         Json.number(w, l.maxMicros());
-        w.endObject();
     }
 
     private static void counted(JsonWriter w, long v) throws IOException {

@@ -1,8 +1,6 @@
 package io.flushcheck.storage;
 
 import com.sun.jna.LastErrorException;
-import com.sun.jna.Native;
-import com.sun.jna.NativeLibrary;
 import com.sun.jna.Platform;
 
 /**
@@ -30,19 +28,19 @@ final class LoopStatus {
         }
         int fd;
         try {
-            fd = Libc.open("/dev/" + loopName, O_RDONLY_CLOEXEC, 0);
+            fd = CLibrary.open("/dev/" + loopName, O_RDONLY_CLOEXEC, 0);
         } catch (LastErrorException e) {
             return null; // no node here (a container's /dev), or not ours to open
         }
         try {
             byte[] info = new byte[INFO_SIZE];
-            Libc.ioctl(fd, LOOP_GET_STATUS64, info);
+            CLibrary.ioctl(fd, LOOP_GET_STATUS64, info);
             return new long[] {little(info, 0), little(info, 8)};
         } catch (LastErrorException e) {
             return null;
         } finally {
             try {
-                Libc.close(fd);
+                CLibrary.close(fd);
             } catch (LastErrorException e) {
                 // nothing was written through it
             }
@@ -67,33 +65,11 @@ final class LoopStatus {
     private static boolean load() {
         Boolean l = loaded;
         if (l == null) {
-            synchronized (LoopStatus.class) {
-                l = loaded;
-                if (l == null) {
-                    try {
-                        // Little-endian 64-bit Linux only: the layout above is read as such.
-                        l = Platform.isLinux() && Platform.is64Bit() && !Platform.isPPC() && !Platform.isSPARC();
-                        if (l) {
-                            Native.register(Libc.class, NativeLibrary.getInstance(Platform.C_LIBRARY_NAME));
-                        }
-                    } catch (LinkageError | RuntimeException e) {
-                        l = false;
-                    }
-                    loaded = l;
-                }
-            }
+            // Little-endian 64-bit Linux only: the layout above is read as such.
+            l = Platform.isLinux() && Platform.is64Bit() && !Platform.isPPC() && !Platform.isSPARC()
+                    && CLibrary.unavailable() == null;
+            loaded = l;
         }
         return l;
-    }
-
-    private static final class Libc {
-        static native int open(String path, int flags, int mode) throws LastErrorException;
-
-        static native int ioctl(int fd, long request, byte[] arg) throws LastErrorException;
-
-        static native int close(int fd) throws LastErrorException;
-
-        private Libc() {
-        }
     }
 }

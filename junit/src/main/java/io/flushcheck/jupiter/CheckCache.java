@@ -47,7 +47,7 @@ final class CheckCache {
         PathKey asked = new PathKey(dir, options);
         return root.getOrComputeIfAbsent(asked, k -> {
             Path real = resolve(dir, what);
-            int seconds = new Settings(context).intValue(FlushcheckConfig.SHARED_VERDICT_SECONDS_KEY,
+            int seconds = new ConfigReader(context).intValue(FlushcheckConfig.SHARED_VERDICT_SECONDS_KEY,
                     VerdictStore.DEFAULT_SECONDS, 0, 86_400);
             Checked shared = root.getOrComputeIfAbsent(new StorageKey(storageKey(real), asked), k2 -> {
                 Checked c = run(real, options, seconds);

@@ -57,7 +57,7 @@ class MeasureSyncCostExtension implements BeforeAllCallback, BeforeEachCallback,
     }
 
     private static void measure(ExtensionContext context, MeasureSyncCost annotation) {
-        Settings settings = new Settings(context);
+        ConfigReader settings = new ConfigReader(context);
         CheckOptions options = new CheckOptions(settings.measurePlan(annotation), settings.thresholds(), true);
         Gate gate = Gate.of(annotation);
         gate.requireRounds(options.plan().rounds());
@@ -104,7 +104,7 @@ class MeasureSyncCostExtension implements BeforeAllCallback, BeforeEachCallback,
         }
     }
 
-    private static Path[] writeReports(ExtensionContext context, Settings settings, CheckResult result) {
+    private static Path[] writeReports(ExtensionContext context, ConfigReader settings, CheckResult result) {
         Path dir = ReportDir.of(settings);
         String name = context.getRequiredTestClass().getName()
                 + context.getTestMethod().map(m -> "." + m.getName()).orElse("");

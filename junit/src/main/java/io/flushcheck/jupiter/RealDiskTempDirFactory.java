@@ -37,7 +37,7 @@ public final class RealDiskTempDirFactory implements TempDirFactory {
 
     @Override
     public Path createTempDirectory(AnnotatedElementContext elementContext, ExtensionContext extensionContext) throws Exception {
-        Settings settings = new Settings(extensionContext);
+        ConfigReader settings = new ConfigReader(extensionContext);
         CheckOptions options = new CheckOptions(settings.verificationPlan(), settings.thresholds(), false, true);
         List<String> refused = new ArrayList<>();
         Path firstUnknown = null;
@@ -69,7 +69,7 @@ public final class RealDiskTempDirFactory implements TempDirFactory {
         }
     }
 
-    private static List<Path> candidates(Settings settings) {
+    private static List<Path> candidates(ConfigReader settings) {
         Set<Path> out = new LinkedHashSet<>();
         settings.raw(FlushcheckConfig.TEMPDIR_KEY).ifPresent(p -> {
             Path dir = Path.of(p);

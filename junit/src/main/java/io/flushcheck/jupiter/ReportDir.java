@@ -10,7 +10,7 @@ final class ReportDir {
     private ReportDir() {
     }
 
-    static Path of(Settings settings) {
+    static Path of(ConfigReader settings) {
         Optional<String> configured = settings.raw(FlushcheckConfig.REPORT_DIR_KEY);
         return configured.isPresent() ? Path.of(configured.get()) : byDefault();
     }

@@ -149,7 +149,7 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
             if (plan == null) {
                 plan = byValue.get(annotation);
                 if (plan == null) {
-                    plan = plan(new Settings(context), annotation);
+                    plan = plan(new ConfigReader(context), annotation);
                     byValue.put(annotation, plan);
                 }
                 byInstance.put(annotation, plan);
@@ -157,7 +157,7 @@ class RequiresRealFlushExtension implements BeforeAllCallback, BeforeEachCallbac
             return plan;
         }
 
-        private static Plan plan(Settings settings, RequiresRealFlush annotation) {
+        private static Plan plan(ConfigReader settings, RequiresRealFlush annotation) {
             // Both policies first: a bad value is a configuration error wherever the test runs.
             FlushPolicy onNo = settings.policy(annotation.onNoRealFlush(), FlushcheckConfig.ON_NO_REAL_FLUSH_KEY, FlushPolicy.FAIL);
             FlushPolicy onUnknown = settings.policy(annotation.onUnknown(), FlushcheckConfig.ON_UNKNOWN_KEY, FlushPolicy.WARN);

@@ -37,7 +37,7 @@ final class RunReport implements ExtensionContext.Store.CloseableResource, AutoC
      * @param what the annotation that asked for the check; {@code @MeasureSyncCost} makes the run write its page
      */
     static CheckResult recorded(ExtensionContext context, CheckResult result, String what) {
-        Path dir = ReportDir.of(new Settings(context));
+        Path dir = ReportDir.of(new ConfigReader(context));
         RunReport report = context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(RunReport.class,
                 k -> new RunReport(dir.resolve("index.html")), RunReport.class);
         report.add(result, MeasureSyncCostExtension.NAME.equals(what));

@@ -21,7 +21,7 @@ final class Targets {
     }
 
     /** {@code path}, else the key {@value FlushcheckConfig#TARGET_KEY}, else where the JDK creates temp files. */
-    static JudgedDir configured(Settings settings, String annotationPath, String what) {
+    static JudgedDir configured(ConfigReader settings, String annotationPath, String what) {
         if (!annotationPath.isBlank()) {
             return named(parse(annotationPath, "path", what), what);
         }

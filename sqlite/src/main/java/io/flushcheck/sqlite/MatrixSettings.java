@@ -1,5 +1,6 @@
 package io.flushcheck.sqlite;
 
+import io.flushcheck.WholeNumbers;
 import io.flushcheck.jupiter.FlushcheckConfig;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,16 +54,11 @@ final class MatrixSettings {
         if (v.isEmpty()) {
             return fallback;
         }
-        int i;
         try {
-            i = Integer.parseInt(v.get());
-        } catch (NumberFormatException e) {
-            throw new MeasureSqliteCommitsExtension.ConfigError(key + " = '" + v.get() + "' is not a whole number: use " + min + " to " + max);
+            return WholeNumbers.parse(key + " = '" + v.get() + "'", v.get(), min, max);
+        } catch (IllegalArgumentException e) {
+            throw new MeasureSqliteCommitsExtension.ConfigError(e.getMessage());
         }
-        if (i < min || i > max) {
-            throw new MeasureSqliteCommitsExtension.ConfigError(key + " = '" + v.get() + "' is out of range: use " + min + " to " + max);
-        }
-        return i;
     }
 
     double seconds(String key, double fallback) {

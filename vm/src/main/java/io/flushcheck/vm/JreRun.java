@@ -41,7 +41,7 @@ final class JreRun {
      * Runs the request in a guest of {@code image} whose disk has the cache mode, with the host's statement about
      * that disk (null: none) in the JVM's {@link HostEdge#PROPERTY}.
      */
-    static RunOutput run(GuestImage image, Accelerator accel, CacheMode cache, GuestRequest request, HostEdge edge,
+    static RunOutput run(BootImage image, Accelerator accel, CacheMode cache, GuestRequest request, HostEdge edge,
                          long timeoutMillis, Consumer<String> progress) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<Path> classpath = Classpath.current();
@@ -97,7 +97,7 @@ final class JreRun {
             }
             return new RunOutput(json, problem != null ? -1 : exit, out.toString());
         } finally {
-            GuestImage.deleteTree(runDir);
+            BootImage.deleteTree(runDir);
         }
     }
 
@@ -117,7 +117,7 @@ final class JreRun {
                     continue;
                 }
                 if (ProcessHandle.of(pid).isEmpty() && Files.isDirectory(d, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                    GuestImage.deleteTree(d);
+                    BootImage.deleteTree(d);
                 }
             }
         } catch (IOException e) {

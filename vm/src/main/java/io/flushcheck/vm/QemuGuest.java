@@ -21,7 +21,7 @@ final class QemuGuest {
     }
 
     /** The probe's guest: the arguments on the kernel command line, the results on the serial console. */
-    static List<String> command(GuestImage image, Accelerator accel, CacheMode cache, LoopDevice disk, ProbePlan plan) {
+    static List<String> command(BootImage image, Accelerator accel, CacheMode cache, LoopDevice disk, ProbePlan plan) {
         StringBuilder args = new StringBuilder().append(plan.rounds()).append(',').append(plan.blockSize());
         for (SyncMode m : plan.modes()) {
             args.append(',').append(m.id());
@@ -33,7 +33,7 @@ final class QemuGuest {
      * A guest that runs the host's JVM ({@code flushcheck.run=jre} in the init): the host's root read only over
      * 9p, and {@code runDir} (with the {@code run.sh} the guest runs) writable over 9p.
      */
-    static List<String> jreCommand(GuestImage image, Accelerator accel, CacheMode cache, LoopDevice disk, Path runDir,
+    static List<String> jreCommand(BootImage image, Accelerator accel, CacheMode cache, LoopDevice disk, Path runDir,
                                    int memoryMiB) {
         List<String> cmd = machine(image, accel, memoryMiB, "flushcheck.run=jre", disk, cache);
         // multidevs=remap: the host's root spans several filesystems, whose inode numbers would collide in one share.
@@ -44,7 +44,7 @@ final class QemuGuest {
         return cmd;
     }
 
-    private static List<String> machine(GuestImage image, Accelerator accel, int memoryMiB, String initArgs, LoopDevice disk,
+    private static List<String> machine(BootImage image, Accelerator accel, int memoryMiB, String initArgs, LoopDevice disk,
                                         CacheMode cache) {
         List<String> cmd = new ArrayList<>();
         cmd.addAll(List.of(Exec.require("setpriv", "util-linux").toString(), "--pdeathsig", "KILL", "--"));

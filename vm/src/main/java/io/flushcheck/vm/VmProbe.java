@@ -39,7 +39,7 @@ public final class VmProbe {
 
     private final Path cache;
     private final Consumer<String> progress;
-    private GuestImage image;
+    private BootImage image;
     private Accelerator accelerator;
 
     /**
@@ -48,7 +48,7 @@ public final class VmProbe {
      * @param progress one line per step (building the image, booting a guest)
      */
     public VmProbe(Path cache, Consumer<String> progress) {
-        this.cache = cache == null ? GuestImage.defaultCache() : cache;
+        this.cache = cache == null ? BootImage.defaultCache() : cache;
         this.progress = progress;
     }
 
@@ -78,10 +78,10 @@ public final class VmProbe {
         return image.key();
     }
 
-    synchronized GuestImage image() {
+    synchronized BootImage image() {
         if (image == null) {
             requirements();
-            image = GuestImage.obtain(cache, GuestImage.Inputs.ofThisMachine(), progress);
+            image = BootImage.obtain(cache, BootImage.Inputs.ofThisMachine(), progress);
             accelerator = Accelerator.choose();
         }
         return image;
@@ -112,11 +112,11 @@ public final class VmProbe {
                 throw new IllegalArgumentException("the guest's probe has no mode " + m.id());
             }
         }
-        GuestImage img = image();
+        BootImage img = image();
         return ProbeLock.exclusively(() -> runLocked(img, cacheMode, hostDir, plan, hostStorage, thresholds));
     }
 
-    private VmResult runLocked(GuestImage img, CacheMode cacheMode, Path hostDir, ProbePlan plan, CheckResult hostStorage,
+    private VmResult runLocked(BootImage img, CacheMode cacheMode, Path hostDir, ProbePlan plan, CheckResult hostStorage,
                                Thresholds thresholds) {
         long start = System.nanoTime();
         try (DataDisk disk = DataDisk.create(hostDir, DataDisk.sizeFor(plan.rounds(), plan.blockSize()))) {

@@ -17,7 +17,7 @@ class StuckGuestTests {
         VmTesting.requireVm();
         VmProbe probe = new VmProbe(null, m -> { });
         probe.prepare();
-        GuestImage image = GuestImage.obtain(GuestImage.defaultCache(), GuestImage.Inputs.ofThisMachine(), m -> { });
+        BootImage image = BootImage.obtain(BootImage.defaultCache(), BootImage.Inputs.ofThisMachine(), m -> { });
         Path dir = VmTesting.hostDir("stuck");
         int rounds = 60_000 + (int) (ProcessHandle.current().pid() % 1000);
         ProbePlan plan = ProbePlan.defaults().withModes(List.of(SyncMode.OVERWRITE_FDATASYNC)).withRounds(rounds);

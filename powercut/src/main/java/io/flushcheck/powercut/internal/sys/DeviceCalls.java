@@ -1,10 +1,11 @@
 package io.flushcheck.powercut.internal.sys;
 
 import com.sun.jna.Native;
+import io.flushcheck.storage.CLibrary;
 import org.apiguardian.api.API;
 
 /**
- * read(2) and write(2) on {@code /dev/fuse}, bound by JNA's direct mapping: every request the drive
+ * read(2) and write(2) on {@code /dev/fuse}, by core's direct mapping ({@link CLibrary}): every request the drive
  * answers costs one of each, and a direct call skips the reflective proxy and the argument conversion of
  * an interface mapping ({@link Libc}).
  */
@@ -12,15 +13,22 @@ import org.apiguardian.api.API;
 public final class DeviceCalls {
 
     static {
-        Native.register("c");
+        String unavailable = CLibrary.unavailable();
+        if (unavailable != null) {
+            throw new UnsatisfiedLinkError(unavailable);
+        }
     }
 
     private DeviceCalls() {
     }
 
     /** {@code read(fd, address, count)}; errno in {@link Native#getLastError()} when it returns -1. */
-    public static native long read(int fd, long address, long count);
+    public static long read(int fd, long address, long count) {
+        return CLibrary.read(fd, address, count);
+    }
 
     /** {@code write(fd, address, count)}; errno in {@link Native#getLastError()} when it returns -1. */
-    public static native long write(int fd, long address, long count);
+    public static long write(int fd, long address, long count) {
+        return CLibrary.write(fd, address, count);
+    }
 }

@@ -1,14 +1,11 @@
 package io.flushcheck.powercut.internal.sys;
 
+import io.flushcheck.storage.OpenedFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import org.apiguardian.api.API;
 
 /**
@@ -30,73 +27,38 @@ public final class RegularFile implements AutoCloseable {
         }
     }
 
-    private final Path path;
-    private final int fd;
-    private final FileChannel channel;
+    private final OpenedFile opened;
 
-    private RegularFile(Path path, int fd, FileChannel channel) {
-        this.path = path;
-        this.fd = fd;
-        this.channel = channel;
+    private RegularFile(OpenedFile opened) {
+        this.opened = opened;
     }
 
     /**
-     * Opens {@code path}, which must be a regular file itself, not a link to one.
+     * Opens {@code path}, which must be a regular file itself, not a link to one ({@link OpenedFile}).
      *
      * @throws NotRegularException when it is missing or not a regular file: the message says which
      * @throws IOException         when it cannot be opened for another reason (permissions, I/O)
      */
     public static RegularFile open(Path path) throws IOException {
-        // Refused before it is opened where it can be: opening a device can do something (a tape rewinds).
-        BasicFileAttributes named;
         try {
-            named = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new NotRegularException(path + " is missing");
+            return new RegularFile(OpenedFile.open(path));
+        } catch (OpenedFile.NotRegularException e) {
+            throw new NotRegularException(e.getMessage());
         }
-        if (!named.isRegularFile()) {
-            throw new NotRegularException(path + " is not a regular file: " + kind(named));
-        }
-        // O_NONBLOCK: a FIFO put in its place since opens at once, to be refused by the descriptor's type below.
-        int fd = Libc.C.open(path.toString(), Libc.O_RDONLY | Libc.O_NOFOLLOW | Libc.O_NONBLOCK | Libc.O_CLOEXEC);
-        if (fd < 0) {
-            int errno = Libc.errno();
-            if (errno == Libc.ENOENT || errno == Libc.ELOOP) {
-                throw new NotRegularException(path + (errno == Libc.ENOENT ? " is missing"
-                        : " is not a regular file: a symbolic link"));
-            }
-            throw new IOException("cannot open " + path + ": " + Libc.C.strerror(errno));
-        }
-        try {
-            // /proc/self/fd/N names the file the descriptor holds, whatever is at the path now.
-            Path held = Path.of("/proc/self/fd/" + fd);
-            BasicFileAttributes opened = Files.readAttributes(held, BasicFileAttributes.class);
-            if (!opened.isRegularFile()) {
-                throw new NotRegularException(path + " is not a regular file: " + kind(opened));
-            }
-            return new RegularFile(path, fd, FileChannel.open(held, StandardOpenOption.READ));
-        } catch (IOException | RuntimeException e) {
-            Libc.C.close(fd);
-            throw e;
-        }
-    }
-
-    private static String kind(BasicFileAttributes a) {
-        return a.isSymbolicLink() ? "a symbolic link" : a.isDirectory() ? "a directory" : "a FIFO, socket or device";
     }
 
     /** The name it was opened by, to name it in messages. */
     public Path path() {
-        return path;
+        return opened.path();
     }
 
     /** Reads the file opened: read by position ({@link FileChannel#read(java.nio.ByteBuffer, long)}). */
     public FileChannel channel() {
-        return channel;
+        return opened.channel();
     }
 
     public long size() throws IOException {
-        return channel.size();
+        return opened.channel().size();
     }
 
     /** The first byte at or after {@code from} that is data, not a hole; the size when there is none. */
@@ -114,13 +76,13 @@ public final class RegularFile implements AutoCloseable {
         if (from >= size) {
             return size;
         }
-        long at = Libc.C.lseek(fd, from, whence);
+        long at = Libc.C.lseek(opened.fd(), from, whence);
         if (at < 0) {
             int errno = Libc.errno();
             if (errno == Libc.ENXIO) {
                 return size;
             }
-            throw new IOException("cannot look for data in " + path + ": " + Libc.C.strerror(errno));
+            throw new IOException("cannot look for data in " + opened.path() + ": " + Libc.C.strerror(errno));
         }
         return Math.min(at, size);
     }
@@ -130,7 +92,7 @@ public final class RegularFile implements AutoCloseable {
      * stream leaves the file open. {@link Reader#position()} says how far it has read.
      */
     public Reader reader() {
-        return new Reader(channel);
+        return new Reader(opened.channel());
     }
 
     /** {@link #reader()}'s stream. */
@@ -181,10 +143,6 @@ public final class RegularFile implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        try {
-            channel.close();
-        } finally {
-            Libc.C.close(fd);
-        }
+        opened.close();
     }
 }

@@ -19,7 +19,7 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * The guest, built offline from what Debian's packages installed on this machine: the kernel of
+ * What a QEMU guest boots, built offline from what Debian's packages installed on this machine: the kernel of
  * {@code linux-image-amd64} (uncompressed where it can be, see {@link KernelExtractor}) and an initramfs with
  * busybox (busybox-static), the disk's modules in load order, a small init and the probe, compiled here
  * with gcc as a static binary.
@@ -34,7 +34,7 @@ import java.util.stream.Stream;
  * @param initramfs the gzip'd newc cpio archive
  * @param built     true when this call built it, false when it came from the cache
  */
-record GuestImage(String key, Path kernel, Path initramfs, boolean built) {
+record BootImage(String key, Path kernel, Path initramfs, boolean built) {
 
     static final String PROBE_SOURCE = "guest/probe.c";
     static final String INIT_SOURCE = "guest/init";
@@ -117,11 +117,11 @@ record GuestImage(String key, Path kernel, Path initramfs, boolean built) {
     }
 
     /** The cached image for these inputs, built first when there is none. */
-    static GuestImage obtain(Path cache, Inputs inputs, Consumer<String> progress) {
+    static BootImage obtain(Path cache, Inputs inputs, Consumer<String> progress) {
         String key = inputs.key();
         Path dir = cache.resolve(key);
         if (Files.isRegularFile(dir.resolve("initramfs.cpio.gz")) && Files.isRegularFile(dir.resolve("kernel"))) {
-            return new GuestImage(key, dir.resolve("kernel"), dir.resolve("initramfs.cpio.gz"), false);
+            return new BootImage(key, dir.resolve("kernel"), dir.resolve("initramfs.cpio.gz"), false);
         }
         progress.accept("building the guest image " + key + " in " + cache + " (kernel " + inputs.kernel().release() + ")");
         Path tmp = null;
@@ -138,7 +138,7 @@ record GuestImage(String key, Path kernel, Path initramfs, boolean built) {
                     throw e;
                 }
             }
-            return new GuestImage(key, dir.resolve("kernel"), dir.resolve("initramfs.cpio.gz"), true);
+            return new BootImage(key, dir.resolve("kernel"), dir.resolve("initramfs.cpio.gz"), true);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot build the guest image in " + cache + ": " + e.getMessage(), e);
         } finally {
@@ -261,9 +261,9 @@ record GuestImage(String key, Path kernel, Path initramfs, boolean built) {
     }
 
     static byte[] resource(String name) {
-        try (InputStream in = GuestImage.class.getResourceAsStream(name)) {
+        try (InputStream in = BootImage.class.getResourceAsStream(name)) {
             if (in == null) {
-                throw new IllegalStateException("missing resource " + name + " beside " + GuestImage.class.getName());
+                throw new IllegalStateException("missing resource " + name + " beside " + BootImage.class.getName());
             }
             return in.readAllBytes();
         } catch (IOException e) {

@@ -13,22 +13,22 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The guest image from this machine's Debian packages: reproducible, cached by its inputs. */
-class GuestImageTests {
+class BootImageTests {
 
     @Test
     void sameInputsGiveTheSameBytesAndComeFromTheCacheTheSecondTime(@TempDir Path a, @TempDir Path b) throws Exception {
         VmTesting.requireVm();
-        GuestImage.Inputs inputs = GuestImage.Inputs.ofThisMachine();
+        BootImage.Inputs inputs = BootImage.Inputs.ofThisMachine();
         List<String> progress = new ArrayList<>();
-        GuestImage first = GuestImage.obtain(a, inputs, progress::add);
-        GuestImage other = GuestImage.obtain(b, inputs, progress::add);
+        BootImage first = BootImage.obtain(a, inputs, progress::add);
+        BootImage other = BootImage.obtain(b, inputs, progress::add);
         assertThat(first.built()).isTrue();
         assertThat(other.built()).isTrue();
         assertThat(sha(first.initramfs())).as("initramfs built twice").isEqualTo(sha(other.initramfs()));
         assertThat(sha(first.kernel())).isEqualTo(sha(other.kernel()));
         assertThat(KernelExtractor.isElf(first.kernel())).as("the uncompressed kernel").isTrue();
 
-        GuestImage again = GuestImage.obtain(a, inputs, progress::add);
+        BootImage again = BootImage.obtain(a, inputs, progress::add);
         assertThat(again.built()).as("second time from the cache").isFalse();
         assertThat(again.initramfs()).isEqualTo(first.initramfs());
         assertThat(progress).hasSize(2);
@@ -37,7 +37,7 @@ class GuestImageTests {
         }
 
         // One input changed (the init): a new key, a new image.
-        GuestImage changed = GuestImage.obtain(a, inputs.withInit((new String(inputs.init(), StandardCharsets.UTF_8)
+        BootImage changed = BootImage.obtain(a, inputs.withInit((new String(inputs.init(), StandardCharsets.UTF_8)
                 + "\n# changed\n").getBytes(StandardCharsets.UTF_8)), progress::add);
         assertThat(changed.built()).isTrue();
         assertThat(changed.key()).isNotEqualTo(first.key());

@@ -2,6 +2,7 @@ package io.flushcheck.jupiter;
 
 import io.flushcheck.BadPathException;
 import io.flushcheck.Flushcheck;
+import io.flushcheck.WholeNumbers;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.text.Escape;
@@ -16,11 +17,11 @@ import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /** Reads and validates the {@code flushcheck.*} keys; a bad value names the key, the value and what is allowed. */
-final class Settings {
+final class ConfigReader {
 
     private final ExtensionContext context;
 
-    Settings(ExtensionContext context) {
+    ConfigReader(ExtensionContext context) {
         this.context = context;
     }
 
@@ -57,13 +58,9 @@ final class Settings {
             return fallback;
         }
         try {
-            int i = Integer.parseInt(v.get());
-            if (i < min || i > max) {
-                throw new ExtensionConfigurationException(key + " = '" + v.get() + "' is out of range: use " + min + " to " + max);
-            }
-            return i;
-        } catch (NumberFormatException e) {
-            throw new ExtensionConfigurationException(key + " = '" + v.get() + "' is not a whole number: use " + min + " to " + max);
+            return WholeNumbers.parse(shown(key), v.get(), min, max);
+        } catch (IllegalArgumentException e) {
+            throw new ExtensionConfigurationException(e.getMessage());
         }
     }
 
