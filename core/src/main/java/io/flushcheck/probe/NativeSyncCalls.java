@@ -41,32 +41,6 @@ final class NativeSyncCalls implements SyncCalls {
         return CALLS;
     }
 
-    /**
-     * memfd_create(2), bound apart from {@link LinuxLibc}: a C library without it (glibc before 2.27, musl before
-     * 1.1.20) must not cost the probe its other calls. Bound when first asked for, by a probe long enough to warm up,
-     * so that a short probe's cold start does not pay for it.
-     */
-    static final class Memfd {
-        static final boolean BOUND = bind();
-
-        static native int memfd_create(String name, int flags) throws LastErrorException;
-
-        private static boolean bind() {
-            if (FLAGS == null || FLAGS.directory == 0) {
-                return false; // macOS has no memfd_create
-            }
-            try {
-                Native.register(Memfd.class, NativeLibrary.getProcess());
-                return true;
-            } catch (LinkageError | RuntimeException e) {
-                return false; // no scratch files: the probe then runs unwarmed
-            }
-        }
-
-        private Memfd() {
-        }
-    }
-
     private static final int MFD_CLOEXEC = 1;
 
     private static NativeCallException failure(String call, LastErrorException e) {
@@ -207,11 +181,11 @@ final class NativeSyncCalls implements SyncCalls {
 
     @Override
     public int scratchFile() {
-        if (!Memfd.BOUND) {
-            return -1;
+        if (FLAGS == null || FLAGS.directory == 0 || !CLibrary.Memfd.bound()) {
+            return -1; // macOS has no memfd_create
         }
         try {
-            return Memfd.memfd_create("flushcheck-warm-up", MFD_CLOEXEC);
+            return CLibrary.Memfd.memfd_create("flushcheck-warm-up", MFD_CLOEXEC);
         } catch (LastErrorException e) {
             return -1; // ENOSYS (a kernel before 3.17), EMFILE: the probe runs unwarmed
         }

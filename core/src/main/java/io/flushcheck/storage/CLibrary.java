@@ -115,4 +115,32 @@ public final class CLibrary {
         private Linux() {
         }
     }
+
+    /**
+     * memfd_create(2), bound apart from the other calls: a C library without it (glibc before 2.27, musl before
+     * 1.1.20, macOS) must not cost the probe its other calls. Bound when first asked for, by a probe long enough to
+     * warm up, so that a short probe's cold start does not pay for it.
+     */
+    public static final class Memfd {
+        private static final boolean BOUND = bind();
+
+        public static native int memfd_create(String name, int flags) throws LastErrorException;
+
+        /** Whether memfd_create is bound here. */
+        public static boolean bound() {
+            return BOUND;
+        }
+
+        private static boolean bind() {
+            try {
+                Native.register(Memfd.class, NativeLibrary.getProcess());
+                return true;
+            } catch (LinkageError | RuntimeException e) {
+                return false; // no scratch files: the probe then runs unwarmed
+            }
+        }
+
+        private Memfd() {
+        }
+    }
 }
