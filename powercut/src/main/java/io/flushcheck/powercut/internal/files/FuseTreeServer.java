@@ -150,14 +150,8 @@ public final class FuseTreeServer extends FuseServer {
             // FLUSH: each close(2), which waits for it (RELEASE comes later, asynchronously, after the last close).
             case 25 -> tree.closed(node);
             case 18, 29, 34 -> { } // RELEASE, RELEASEDIR, ACCESS
-            case 2, 42, 36 -> { // FORGET, BATCH_FORGET, INTERRUPT: no reply
-                return FuseChannel.NO_REPLY;
-            }
-            case 38 -> { // DESTROY
-                return FuseChannel.STOP;
-            }
             default -> {
-                return -FuseChannel.ENOSYS;
+                return unserved(opcode);
             }
         }
         return FuseChannel.REPLY;
