@@ -57,146 +57,6 @@ public final class FileTree extends SwitchedModel {
     /** The root directory's node. */
     public static final long ROOT = 1;
 
-    /** A change to a file not yet synced: {@code length} bytes written at an offset (kept at {@code logPos} of the change log), or a new size. */
-    record FileChange(long offset, long logPos, int length, long newSize, long order, String path) {
-        static FileChange write(long offset, long logPos, int length, long order, String path) {
-            return new FileChange(offset, logPos, length, -1, order, path);
-        }
-
-        static FileChange truncate(long size, long order, String path) {
-            return new FileChange(0, -1, 0, size, order, path);
-        }
-
-        boolean isWrite() {
-            return newSize < 0;
-        }
-
-        void applyTo(Bytes b, StoreFile log) {
-            if (!isWrite()) {
-                b.truncate(newSize);
-            } else if (b.sizesOnly()) {
-                b.extend(offset + length);
-            } else {
-                b.write(offset, bytesIn(log));
-            }
-        }
-
-        ByteBuffer bytesIn(StoreFile log) {
-            return log.bytes(logPos, length);
-        }
-    }
-
-    /**
-     * A change to a directory not yet synced: a name set to a node, or removed (node 0), the {@code seq}-th of the tree,
-     * part of the operation {@code op} says (a rename is two changes of one operation, the same object), its
-     * {@code order}-th.
-     */
-    record NameChange(String name, long node, long seq, String op, long order) {
-        void applyTo(TreeMap<String, Long> entries) {
-            if (node == 0) {
-                entries.remove(name);
-            } else {
-                entries.put(name, node);
-            }
-        }
-    }
-
-    /** A file or directory: what the kernel sees now, what is durable, and the changes between. */
-    public static final class Node {
-        final long id;
-        final boolean dir;
-        int mode;
-        int durableMode;
-        int uid;
-        int gid;
-        int links;
-        long mtime;
-        long ctime;
-        final Bytes data;
-        final Bytes durableData;
-        final List<FileChange> fileChanges;
-        /**
-         * The first truncations of {@link #fileChanges} a sync of another node made durable (the journaled rules
-         * commit every size change before any sync): their sizes, and the pages they cut, survive every cut.
-         */
-        int committedTruncations;
-        /** Truncated to 0 since its last close: ext4 starts writing what it holds at the next close (auto_da_alloc). */
-        boolean truncatedToZero;
-        /**
-         * Writes made before this operation are ones ext4 would have started writing early ({@link #earlyWhy}), so
-         * that the next commit of its journal keeps them (auto_da_alloc); -1 when there are none.
-         */
-        long earlyBefore = -1;
-        String earlyWhy;
-        final TreeMap<String, Long> entries;
-        final TreeMap<String, Long> durableEntries;
-        final List<NameChange> nameChanges;
-        /** The changes its durable bytes were made by, folded in the order applied: equal folds, equal bytes. */
-        long durableFold;
-        long parent;
-        /** The name last given to this node, and the directory it was given in: what a note of a change calls it. */
-        String lastName = "";
-        long lastDir = ROOT;
-        /** {@link #path(Node)} of a file, as of {@link FileTree#renames} {@code pathAt}. */
-        String pathCache;
-        long pathAt = -1;
-
-        Node(long id, boolean dir, int mode, int uid, int gid, long now, FileStore store, Versions versions) {
-            this.id = id;
-            this.dir = dir;
-            this.mode = mode;
-            this.durableMode = mode;
-            this.uid = uid;
-            this.gid = gid;
-            this.mtime = now;
-            this.ctime = now;
-            this.data = dir ? null : new Bytes(versions == Versions.ALL ? store : null, "n" + id);
-            this.durableData = dir ? null : new Bytes(versions == Versions.SIZES ? null : store, "n" + id + "-durable");
-            this.fileChanges = dir ? null : new ArrayList<>();
-            this.entries = dir ? new TreeMap<>() : null;
-            this.durableEntries = dir ? new TreeMap<>() : null;
-            this.nameChanges = dir ? new ArrayList<>() : null;
-        }
-
-        public long id() {
-            return id;
-        }
-
-        public boolean dir() {
-            return dir;
-        }
-
-        /** The type and permission bits, as {@code st_mode}. */
-        public int mode() {
-            return (dir ? 040000 : 0100000) | (mode & 07777);
-        }
-
-        public int uid() {
-            return uid;
-        }
-
-        public int gid() {
-            return gid;
-        }
-
-        /** Hard links to a file; 2 plus subdirectories for a directory. */
-        public int links() {
-            return links;
-        }
-
-        public long size() {
-            return dir ? 0 : data.size();
-        }
-
-        public long mtime() {
-            return mtime;
-        }
-
-        public long ctime() {
-            return ctime;
-        }
-    }
-
     /** An error a filesystem call returns, as its errno. */
     public static final class Errno extends Exception {
         private static final long serialVersionUID = 1L;
@@ -221,7 +81,7 @@ public final class FileTree extends SwitchedModel {
         }
     }
 
-    private final Map<Long, Node> nodes = new HashMap<>();
+    private final Map<Long, TreeNode> nodes = new HashMap<>();
     private long nextId = ROOT;
     /** What the cut kept, however the power went; null while it is on, and after an armed sync until {@link #cut}. */
     private Survivor duringCut;
@@ -261,12 +121,12 @@ public final class FileTree extends SwitchedModel {
     /** Renames and links made so far: a path cached before one may be stale. */
     private long renames;
     /** Directories with name changes not yet durable, and nodes whose permission bits changed since they were. */
-    private final Map<Long, Node> pendingNames = new TreeMap<>();
-    private final Map<Long, Node> pendingModes = new TreeMap<>();
+    private final Map<Long, TreeNode> pendingNames = new TreeMap<>();
+    private final Map<Long, TreeNode> pendingModes = new TreeMap<>();
     /** Under the journaled rules, files with truncations no sync has committed yet. */
-    private final Map<Long, Node> pendingTruncations = new TreeMap<>();
+    private final Map<Long, TreeNode> pendingTruncations = new TreeMap<>();
     /** Files with changes since their last sync. */
-    private final Map<Long, Node> pendingFiles = new TreeMap<>();
+    private final Map<Long, TreeNode> pendingFiles = new TreeMap<>();
     /**
      * The digest of every name the tree holds ({@link TreeSum}), with what it names, a file with changes not yet
      * synced left out: kept as the tree changes once a crash state's digest was asked for ({@link #stateKeys}), null
@@ -323,7 +183,7 @@ public final class FileTree extends SwitchedModel {
         this.versions = versions;
         this.store = new FileStore(dir);
         this.log = StoreFile.in(store.dir());
-        Node root = newNode(true, 0755, uid, gid);
+        TreeNode root = newNode(true, 0755, uid, gid);
         root.links = 2;
     }
 
@@ -347,7 +207,7 @@ public final class FileTree extends SwitchedModel {
     }
 
     /** Accounts for file {@code n} (named) growing or shrinking to {@code newSize}: ENOSPC past the capacity. */
-    private void resize(Node n, long newSize) throws Errno {
+    private void resize(TreeNode n, long newSize) throws Errno {
         if (n.links <= 0) {
             return;
         }
@@ -359,30 +219,30 @@ public final class FileTree extends SwitchedModel {
     }
 
     /** Accounts for file {@code n} losing its last name ({@code before} > 0, links 0 now) or getting one back. */
-    private void relinked(Node n, int before) {
+    private void relinked(TreeNode n, int before) {
         if (n.dir || (before > 0) == (n.links > 0)) {
             return;
         }
         used += (n.links > 0 ? 1 : -1) * blocks(n.data.size());
     }
 
-    private Node newNode(boolean dir, int mode, int uid, int gid) {
-        Node n = new Node(nextId++, dir, mode & 07777, uid, gid, System.currentTimeMillis() / 1000, store, versions);
+    private TreeNode newNode(boolean dir, int mode, int uid, int gid) {
+        TreeNode n = new TreeNode(nextId++, dir, mode & 07777, uid, gid, System.currentTimeMillis() / 1000, store, versions);
         nodes.put(n.id, n);
         return n;
     }
 
     /** The node {@code id}; ENOENT when there is none. */
-    public synchronized Node node(long id) throws Errno {
-        Node n = nodes.get(id);
+    public synchronized TreeNode node(long id) throws Errno {
+        TreeNode n = nodes.get(id);
         if (n == null) {
             throw new Errno(Errno.ENOENT);
         }
         return n;
     }
 
-    private Node dir(long id) throws Errno {
-        Node d = node(id);
+    private TreeNode dir(long id) throws Errno {
+        TreeNode d = node(id);
         if (!d.dir) {
             throw new Errno(Errno.ENOTDIR);
         }
@@ -390,8 +250,8 @@ public final class FileTree extends SwitchedModel {
     }
 
     /** The node {@code name} names in directory {@code parent}. */
-    public synchronized Node lookup(long parent, String name) throws Errno {
-        Node d = dir(parent);
+    public synchronized TreeNode lookup(long parent, String name) throws Errno {
+        TreeNode d = dir(parent);
         if (name.equals(".")) {
             return d;
         }
@@ -406,9 +266,9 @@ public final class FileTree extends SwitchedModel {
     }
 
     /** The names in directory {@code id}, sorted, with their nodes. */
-    public synchronized List<Map.Entry<String, Node>> list(long id) throws Errno {
-        Node d = dir(id);
-        List<Map.Entry<String, Node>> out = new ArrayList<>();
+    public synchronized List<Map.Entry<String, TreeNode>> list(long id) throws Errno {
+        TreeNode d = dir(id);
+        List<Map.Entry<String, TreeNode>> out = new ArrayList<>();
         for (Map.Entry<String, Long> e : d.entries.entrySet()) {
             out.add(Map.entry(e.getKey(), nodes.get(e.getValue())));
         }
@@ -416,13 +276,13 @@ public final class FileTree extends SwitchedModel {
     }
 
     /** Creates a file or directory {@code name} in {@code parent}: EEXIST when the name is taken. */
-    public synchronized Node create(long parent, String name, boolean dir, int mode, int uid, int gid) throws Errno {
-        Node d = namingDir(parent);
+    public synchronized TreeNode create(long parent, String name, boolean dir, int mode, int uid, int gid) throws Errno {
+        TreeNode d = namingDir(parent);
         checkName(name);
         if (d.entries.containsKey(name)) {
             throw new Errno(Errno.EEXIST);
         }
-        Node n = newNode(dir, mode, uid, gid);
+        TreeNode n = newNode(dir, mode, uid, gid);
         n.parent = d.id;
         n.lastName = name;
         n.lastDir = d.id;
@@ -438,12 +298,12 @@ public final class FileTree extends SwitchedModel {
     }
 
     /** A new name {@code name} in {@code parent} for the file {@code id}. */
-    public synchronized Node link(long id, long parent, String name) throws Errno {
-        Node n = node(id);
+    public synchronized TreeNode link(long id, long parent, String name) throws Errno {
+        TreeNode n = node(id);
         if (n.dir) {
             throw new Errno(1); // EPERM: no hard links to directories
         }
-        Node d = namingDir(parent);
+        TreeNode d = namingDir(parent);
         checkName(name);
         if (d.entries.containsKey(name)) {
             throw new Errno(Errno.EEXIST);
@@ -464,12 +324,12 @@ public final class FileTree extends SwitchedModel {
 
     /** Removes the name {@code name} from {@code parent}: a file's ({@code dir} false) or an empty directory's. */
     public synchronized void remove(long parent, String name, boolean dir) throws Errno {
-        Node d = writableDir(parent);
+        TreeNode d = writableDir(parent);
         Long id = d.entries.get(name);
         if (id == null) {
             throw new Errno(Errno.ENOENT);
         }
-        Node n = nodes.get(id);
+        TreeNode n = nodes.get(id);
         if (dir && !n.dir) {
             throw new Errno(Errno.ENOTDIR);
         }
@@ -497,14 +357,14 @@ public final class FileTree extends SwitchedModel {
      */
     public synchronized void rename(long parent, String name, long newParent, String newName, boolean noReplace)
             throws Errno {
-        Node from = writableDir(parent);
-        Node to = namingDir(newParent);
+        TreeNode from = writableDir(parent);
+        TreeNode to = namingDir(newParent);
         checkName(newName);
         Long id = from.entries.get(name);
         if (id == null) {
             throw new Errno(Errno.ENOENT);
         }
-        Node n = nodes.get(id);
+        TreeNode n = nodes.get(id);
         Long old = to.entries.get(newName);
         if (old != null && old.equals(id)) {
             return;
@@ -518,7 +378,7 @@ public final class FileTree extends SwitchedModel {
             if (noReplace) {
                 throw new Errno(Errno.EEXIST);
             }
-            Node replaced = nodes.get(old);
+            TreeNode replaced = nodes.get(old);
             if (replaced.dir != n.dir) {
                 throw new Errno(replaced.dir ? Errno.EISDIR : Errno.ENOTDIR);
             }
@@ -555,7 +415,7 @@ public final class FileTree extends SwitchedModel {
         }
     }
 
-    private void setName(Node d, String name, long id, String op) {
+    private void setName(TreeNode d, String name, long id, String op) {
         NameChange c = new NameChange(name, id, nameSeq++, op, order++);
         if (names != null) {
             Long before = d.entries.get(name);
@@ -569,8 +429,8 @@ public final class FileTree extends SwitchedModel {
         d.ctime = d.mtime;
     }
 
-    private Node writableDir(long id) throws Errno {
-        Node d = dir(id);
+    private TreeNode writableDir(long id) throws Errno {
+        TreeNode d = dir(id);
         if (power.frozen()) {
             throw new Errno(Errno.EIO);
         }
@@ -581,8 +441,8 @@ public final class FileTree extends SwitchedModel {
      * A directory a new name goes in: ENOENT for one removed, as the kernel refuses a name in a directory removed
      * while a program held it, so that a tree (and a recording played again) never holds names no path reaches.
      */
-    private Node namingDir(long id) throws Errno {
-        Node d = writableDir(id);
+    private TreeNode namingDir(long id) throws Errno {
+        TreeNode d = writableDir(id);
         if (d.id != ROOT && d.links == 0) {
             throw new Errno(Errno.ENOENT);
         }
@@ -597,7 +457,7 @@ public final class FileTree extends SwitchedModel {
 
     /** Writes the bytes remaining in {@code data} at {@code offset} of file {@code id}, consuming them. */
     public synchronized void write(long id, long offset, ByteBuffer data) throws Errno {
-        Node n = file(id);
+        TreeNode n = file(id);
         if (power.frozen()) {
             throw new Errno(Errno.EIO);
         }
@@ -636,7 +496,7 @@ public final class FileTree extends SwitchedModel {
     private void compactLog() {
         StoreFile fresh = StoreFile.in(store.dir());
         long end = 0;
-        for (Node n : nodes.values()) {
+        for (TreeNode n : nodes.values()) {
             if (n.dir) {
                 continue;
             }
@@ -661,7 +521,7 @@ public final class FileTree extends SwitchedModel {
 
     /** Sets a file's size, cutting it or extending it with zeros. */
     public synchronized void truncate(long id, long size) throws Errno {
-        Node n = file(id);
+        TreeNode n = file(id);
         if (power.frozen()) {
             throw new Errno(Errno.EIO);
         }
@@ -690,7 +550,7 @@ public final class FileTree extends SwitchedModel {
      * The model keeps no more for it (xfs and other filesystems need not): what a cut loses of those writes says so.
      */
     public synchronized void closed(long id) {
-        Node n = nodes.get(id);
+        TreeNode n = nodes.get(id);
         if (n == null || n.dir || !n.truncatedToZero || power.frozen()) {
             return;
         }
@@ -704,7 +564,7 @@ public final class FileTree extends SwitchedModel {
 
     /** Sets the permission bits, owner or times that {@code chmod}, {@code chown} and {@code utimes} change. */
     public synchronized void setAttributes(long id, Integer mode, Integer uid, Integer gid, Long mtime) throws Errno {
-        Node n = node(id);
+        TreeNode n = node(id);
         if (mode != null) {
             n.mode = mode & 07777;
             pendingModes.put(n.id, n);
@@ -724,8 +584,8 @@ public final class FileTree extends SwitchedModel {
         n.ctime = now();
     }
 
-    private Node file(long id) throws Errno {
-        Node n = node(id);
+    private TreeNode file(long id) throws Errno {
+        TreeNode n = node(id);
         if (n.dir) {
             throw new Errno(Errno.EISDIR);
         }
@@ -746,24 +606,24 @@ public final class FileTree extends SwitchedModel {
      * went at it, the planned one for a failing sync, {@link #failFlushesAfter}).
      */
     public synchronized int syncResult(long id) throws Errno {
-        Node n = node(id);
+        TreeNode n = node(id);
         int refused = power.arrive(seed -> duringCut = freeze(CutMode.SUBSET, seed));
         if (refused != PowerSwitch.CARRY_OUT) {
             return refused;
         }
         if (journaled) {
             // One ordered log: every name change and permission change so far commits with this sync.
-            for (Node d : pendingNames.values()) {
+            for (TreeNode d : pendingNames.values()) {
                 commitNames(d);
             }
             pendingNames.clear();
-            for (Node m : pendingModes.values()) {
+            for (TreeNode m : pendingModes.values()) {
                 modeDurable(m);
             }
             pendingModes.clear();
             // A size change is metadata in the same journal: committed too, the files' data left to the page rule.
             if (!pendingTruncations.isEmpty()) {
-                for (Node f : pendingTruncations.values()) {
+                for (TreeNode f : pendingTruncations.values()) {
                     f.committedTruncations = (int) f.fileChanges.stream().filter(c -> !c.isWrite()).count();
                 }
                 pendingTruncations.clear();
@@ -787,7 +647,7 @@ public final class FileTree extends SwitchedModel {
     }
 
     /** File {@code n} is about to change: from now on its part of {@link #names} is its states', not the tree's. */
-    private void pending(Node n) {
+    private void pending(TreeNode n) {
         if (n.fileChanges.isEmpty()) {
             if (names != null) {
                 names = names.minus(syncedPart(n).times(n.links));
@@ -797,7 +657,7 @@ public final class FileTree extends SwitchedModel {
     }
 
     /** Makes file {@code n}'s changes durable. */
-    private void commitData(Node n) {
+    private void commitData(TreeNode n) {
         boolean changed = !n.fileChanges.isEmpty();
         for (FileChange c : n.fileChanges) {
             c.applyTo(n.durableData, log);
@@ -822,7 +682,7 @@ public final class FileTree extends SwitchedModel {
     }
 
     /** Makes node {@code n}'s permission bits durable, and its part of {@link #names} with them. */
-    private void modeDurable(Node n) {
+    private void modeDurable(TreeNode n) {
         if (n.durableMode == n.mode) {
             return;
         }
@@ -847,11 +707,11 @@ public final class FileTree extends SwitchedModel {
      * recording starts ({@link #record}), as the block model's starts after a sync of the whole filesystem.
      */
     synchronized void commitAll() {
-        for (Node d : pendingNames.values()) {
+        for (TreeNode d : pendingNames.values()) {
             commitNames(d);
         }
         pendingNames.clear();
-        for (Node n : nodes.values()) {
+        for (TreeNode n : nodes.values()) {
             if (!n.dir) {
                 commitData(n);
             }
@@ -861,7 +721,7 @@ public final class FileTree extends SwitchedModel {
         seqAtLastSync = nameSeq;
     }
 
-    private static void commitNames(Node d) {
+    private static void commitNames(TreeNode d) {
         for (NameChange c : d.nameChanges) {
             c.applyTo(d.durableEntries);
         }
@@ -885,7 +745,7 @@ public final class FileTree extends SwitchedModel {
             said.add(ROOT);
             recordTree(ROOT, out, said);
             for (long id = ROOT; id < nextId; id++) {
-                Node n = nodes.get(id);
+                TreeNode n = nodes.get(id);
                 if (!n.dir && !said.contains(id)) {
                     out.unnamed(id, n.mode);
                     recordBytes(n, out);
@@ -907,7 +767,7 @@ public final class FileTree extends SwitchedModel {
     /** Writes what directory {@code dir} holds into the recording, as changes that make it. */
     private void recordTree(long dir, TreeLog out, Set<Long> said) {
         for (Map.Entry<String, Long> e : nodes.get(dir).entries.entrySet()) {
-            Node n = nodes.get(e.getValue());
+            TreeNode n = nodes.get(e.getValue());
             if (!said.add(n.id)) {
                 out.link(n.id, dir, e.getKey());
                 continue;
@@ -922,7 +782,7 @@ public final class FileTree extends SwitchedModel {
     }
 
     /** Writes file {@code n}'s size and the 1 MiB pieces of its bytes that are not all zeros into the recording. */
-    private static void recordBytes(Node n, TreeLog out) {
+    private static void recordBytes(TreeNode n, TreeLog out) {
         long size = n.data.size();
         if (size > 0) {
             out.truncate(n.id, size);
@@ -950,7 +810,7 @@ public final class FileTree extends SwitchedModel {
     }
 
     /** A new file with no name, as one a program unlinked while it held it open: what a recording may start with. */
-    synchronized Node unnamed(int mode) {
+    synchronized TreeNode unnamed(int mode) {
         return newNode(false, mode, 0, 0);
     }
 
@@ -968,11 +828,11 @@ public final class FileTree extends SwitchedModel {
         List<StatePick> picks = new ArrayList<>();
         List<NameChange> journal = journal();
         // In node order, the nodes with changes since their sync alone: a state's cost is what is pending.
-        TreeMap<Long, Node> pending = new TreeMap<>(pendingFiles);
+        TreeMap<Long, TreeNode> pending = new TreeMap<>(pendingFiles);
         if (!journaled) {
             pending.putAll(pendingNames);
         }
-        for (Node n : pending.values()) {
+        for (TreeNode n : pending.values()) {
             long id = n.id;
             if (n.dir) {
                 addPrefixes(picks, id, n.nameChanges);
@@ -1000,7 +860,7 @@ public final class FileTree extends SwitchedModel {
     List<NameChange> journal() {
         List<NameChange> log = new ArrayList<>();
         if (journaled) {
-            for (Node d : pendingNames.values()) {
+            for (TreeNode d : pendingNames.values()) {
                 log.addAll(d.nameChanges);
             }
             log.sort((a, b) -> Long.compare(a.seq(), b.seq()));
@@ -1103,7 +963,7 @@ public final class FileTree extends SwitchedModel {
         while (!dirs.isEmpty()) {
             long id = dirs.remove(dirs.size() - 1);
             for (Map.Entry<String, Long> e : survivor.entries.get(id).entrySet()) {
-                Node n = nodes.get(e.getValue());
+                TreeNode n = nodes.get(e.getValue());
                 FilePages.Kept kept = n.dir ? null : survivor.data.get(n.id);
                 TreeSum part = n.dir ? syncedPart(n) : filePart(n, kept.size(), kept.pieces());
                 sum = sum.plus(TreeSum.name(id, e.getKey(), n.id)).plus(part);
@@ -1117,19 +977,19 @@ public final class FileTree extends SwitchedModel {
 
     /** The part of name {@code name} of directory {@code dir} in {@link #names}: itself, and what it names unless that has changes not synced. */
     TreeSum namePart(long dir, String name, long id) {
-        Node n = nodes.get(id);
+        TreeNode n = nodes.get(id);
         TreeSum part = TreeSum.name(dir, name, id);
         return n.dir || n.fileChanges.isEmpty() ? part.plus(syncedPart(n)) : part;
     }
 
     /** The part of node {@code n} named once, as synced: a directory's, or a file's with no change since its sync. */
-    TreeSum syncedPart(Node n) {
+    TreeSum syncedPart(TreeNode n) {
         return n.dir ? TreeSum.dir(n.id, n.durableMode)
                 : TreeSum.file(n.id, n.durableMode, n.durableFold, n.durableData.size(), 0);
     }
 
     /** The part of file {@code n} named once, as a state leaves it: at {@code size}, with pieces summing to {@code pieces}. */
-    TreeSum filePart(Node n, long size, long pieces) {
+    TreeSum filePart(TreeNode n, long size, long pieces) {
         return TreeSum.file(n.id, n.durableMode, n.durableFold, size, pieces);
     }
 
@@ -1141,7 +1001,7 @@ public final class FileTree extends SwitchedModel {
     synchronized List<StateKeys.Key> stateKeys(List<StatePick> picks) {
         if (names == null) {
             names = TreeSum.ZERO;
-            for (Node d : nodes.values()) {
+            for (TreeNode d : nodes.values()) {
                 if (d.dir) {
                     for (Map.Entry<String, Long> e : d.entries.entrySet()) {
                         names = names.plus(namePart(d.id, e.getKey(), e.getValue()));
@@ -1163,19 +1023,19 @@ public final class FileTree extends SwitchedModel {
         return names;
     }
 
-    Node nodeAt(long id) {
+    TreeNode nodeAt(long id) {
         return nodes.get(id);
     }
 
-    Map<Long, Node> pendingDirs() {
+    Map<Long, TreeNode> pendingDirs() {
         return pendingNames;
     }
 
-    Map<Long, Node> pendingFiles() {
+    Map<Long, TreeNode> pendingFiles() {
         return pendingFiles;
     }
 
-    FilePages pagesOf(Node n) {
+    FilePages pagesOf(TreeNode n) {
         return pages(n);
     }
 
@@ -1240,7 +1100,7 @@ public final class FileTree extends SwitchedModel {
         long upTo = Long.MAX_VALUE;
         if (journaled) {
             List<NameChange> log = new ArrayList<>();
-            for (Node d : pendingNames.values()) {
+            for (TreeNode d : pendingNames.values()) {
                 log.addAll(d.nameChanges);
             }
             log.sort((a, b) -> Long.compare(a.seq(), b.seq()));
@@ -1254,7 +1114,7 @@ public final class FileTree extends SwitchedModel {
         String nameReason = journaled ? "no sync after it" : "directory not synced";
         // In node order, so that a seed draws the same subset for the same workload.
         for (long id = ROOT; id < nextId; id++) {
-            Node n = nodes.get(id);
+            TreeNode n = nodes.get(id);
             if (n == null) {
                 continue;
             }
@@ -1298,7 +1158,7 @@ public final class FileTree extends SwitchedModel {
                     kept += piece.change().isWrite() ? piece.to() - piece.from() : 0;
                 }
                 // A run of writes lost whole, each starting where the one before ended, said as one.
-                Node file = n;
+                TreeNode file = n;
                 FilePages.lostGroups(b, new FilePages.LostGroups() {
                     @Override
                     public void wholeWrites(FileChange first, long end) {
@@ -1358,7 +1218,7 @@ public final class FileTree extends SwitchedModel {
      * Where ext4 would have kept the lost write {@code c} of file {@code n}: it started writing it early and a sync of
      * anything came after; else nothing.
      */
-    private String early(Node n, FileChange c) {
+    private String early(TreeNode n, FileChange c) {
         if (c.order() >= n.earlyBefore || n.earlyBefore > orderAtLastSync) {
             return "";
         }
@@ -1377,7 +1237,7 @@ public final class FileTree extends SwitchedModel {
     }
 
     /** File {@code n}'s changes since its last sync, page by page, made once for the tree as it is now. */
-    private FilePages pages(Node n) {
+    private FilePages pages(TreeNode n) {
         if (pagesAt != fileEdits) {
             pages.clear();
             pagesAt = fileEdits;
@@ -1387,9 +1247,9 @@ public final class FileTree extends SwitchedModel {
     }
 
     /** Where name {@code name} of directory {@code d} is, from the root, without a leading '/'; {@code d}'s own path for a null name. */
-    private String relPath(Node d, String name) {
+    private String relPath(TreeNode d, String name) {
         StringBuilder out = new StringBuilder(name == null ? "" : name);
-        for (Node at = d; at.id != ROOT; at = nodes.get(at.lastDir)) {
+        for (TreeNode at = d; at.id != ROOT; at = nodes.get(at.lastDir)) {
             if (out.length() > 0) {
                 out.insert(0, '/');
             }
@@ -1399,7 +1259,7 @@ public final class FileTree extends SwitchedModel {
     }
 
     /** Where file {@code n} is now, by the name last given to it, cached until a rename or a link. */
-    private String filePath(Node n) {
+    private String filePath(TreeNode n) {
         if (n.pathAt != renames || n.pathCache == null) {
             n.pathCache = relPath(nodes.get(n.lastDir), n.lastName);
             n.pathAt = renames;
@@ -1414,17 +1274,17 @@ public final class FileTree extends SwitchedModel {
     }
 
     /** A name change of directory {@code d}, as the note of what the POSIX rules lost says it. */
-    private String describe(Node d, NameChange c) {
+    private String describe(TreeNode d, NameChange c) {
         String path = path(d) + c.name();
-        Node n = c.node() == 0 ? null : nodes.get(c.node());
+        TreeNode n = c.node() == 0 ? null : nodes.get(c.node());
         return c.node() == 0 ? "the removal of " + path : (n != null && n.dir ? "directory " : "") + path;
     }
 
     /** Where directory {@code d} is now, from the root, ending in '/'; "?/" for a directory no longer named. */
-    private String path(Node d) {
+    private String path(TreeNode d) {
         StringBuilder out = new StringBuilder();
-        for (Node at = d; at.id != ROOT; at = nodes.get(at.parent)) {
-            Node parent = nodes.get(at.parent);
+        for (TreeNode at = d; at.id != ROOT; at = nodes.get(at.parent)) {
+            TreeNode parent = nodes.get(at.parent);
             String name = null;
             for (Map.Entry<String, Long> e : parent.entries.entrySet()) {
                 if (e.getValue() == at.id) {
@@ -1503,7 +1363,7 @@ public final class FileTree extends SwitchedModel {
 
     private void layoutDir(Survivor survivor, long id, String dir, Map<Long, String> first, List<Written> out) {
         for (Map.Entry<String, Long> e : survivor.entries.get(id).entrySet()) {
-            Node n = nodes.get(e.getValue());
+            TreeNode n = nodes.get(e.getValue());
             String path = dir.isEmpty() ? e.getKey() : dir + "/" + e.getKey();
             String earlier = first.get(n.id);
             if (n.dir) {
@@ -1523,7 +1383,7 @@ public final class FileTree extends SwitchedModel {
     }
 
     /** What file {@code n}'s bytes are made of as {@code kept} leaves it: {@link Written#content()}. */
-    private static long[] content(Node n, FilePages.Kept kept) {
+    private static long[] content(TreeNode n, FilePages.Kept kept) {
         List<FilePages.Piece> pieces = kept.kept();
         long[] c = new long[3 + 3 * pieces.size()];
         c[0] = n.durableFold;
@@ -1572,7 +1432,7 @@ public final class FileTree extends SwitchedModel {
      * Writes file {@code n} as it survived into {@code p}: its durable bytes with the pieces of the changes kept
      * applied in order, a write's its bytes, a truncation's zeros, at the size kept.
      */
-    private void writeFile(Node n, FilePages.Kept kept, Path p) throws IOException {
+    private void writeFile(TreeNode n, FilePages.Kept kept, Path p) throws IOException {
         try (FileChannel out = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             long size = kept.size();
@@ -1619,78 +1479,5 @@ public final class FileTree extends SwitchedModel {
 
     private static long now() {
         return System.currentTimeMillis() / 1000;
-    }
-
-    /**
-     * A version of a file's bytes, in a sparse file of the {@link FileStore} made on its first write; the
-     * heap holds its size (past what the file holds, zeros).
-     */
-    static final class Bytes {
-        /** Where its bytes are; null when its size alone is kept. */
-        private final FileStore store;
-        private final String name;
-        private long size;
-        private boolean made;
-
-        Bytes(FileStore store, String name) {
-            this.store = store;
-            this.name = name;
-        }
-
-        long size() {
-            return size;
-        }
-
-        /** Whether it keeps its size alone: its bytes are not kept, and read as zeros. */
-        boolean sizesOnly() {
-            return store == null;
-        }
-
-        /** As a write ending at {@code end} would set its size, its bytes left as they are. */
-        void extend(long end) {
-            size = Math.max(size, end);
-        }
-
-        void write(long offset, ByteBuffer src) {
-            long end = offset + src.remaining();
-            if (store == null) {
-                src.position(src.limit());
-                extend(end);
-                return;
-            }
-            store.write(name, offset, src);
-            made = true;
-            size = Math.max(size, end);
-        }
-
-        void truncate(long newSize) {
-            if (made && newSize < size) {
-                store.truncate(name, newSize);
-            }
-            size = newSize;
-        }
-
-        int read(long offset, ByteBuffer out) {
-            if (offset >= size) {
-                return 0;
-            }
-            int n = (int) Math.min(out.remaining(), size - offset);
-            int limit = out.limit();
-            out.limit(out.position() + n);
-            if (made) {
-                store.read(name, offset, out);
-            } else {
-                StoreFile.zeros(out);
-            }
-            out.limit(limit);
-            return n;
-        }
-
-        /** Copies its bytes into {@code out} from its start (not its size: what lies past them reads as zeros). */
-        void copyTo(FileChannel out) throws IOException {
-            if (made) {
-                store.copyTo(name, size, out);
-            }
-        }
     }
 }

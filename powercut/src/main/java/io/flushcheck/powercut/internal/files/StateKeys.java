@@ -31,11 +31,11 @@ final class StateKeys {
     }
 
     /** A file with changes since its sync: its pages, and its part with every change kept. */
-    private record Pending(FileTree.Node node, FilePages pages, TreeSum allPart) {
+    private record Pending(TreeNode node, FilePages pages, TreeSum allPart) {
     }
 
     /** A name change with the directory it changed. */
-    private record Change(FileTree.Node dir, FileTree.NameChange change) {
+    private record Change(TreeNode dir, NameChange change) {
     }
 
     private record DirName(long dir, String name) {
@@ -60,7 +60,7 @@ final class StateKeys {
     StateKeys(FileTree tree) {
         this.tree = tree;
         TreeSum sum = tree.names();
-        for (FileTree.Node n : tree.pendingFiles().values()) {
+        for (TreeNode n : tree.pendingFiles().values()) {
             FilePages pages = tree.pagesOf(n);
             FilePages.Choice every = pages.all();
             TreeSum part = tree.filePart(n, every.size(), every.pieces());
@@ -127,7 +127,7 @@ final class StateKeys {
             sum = j.at()[0];
             names.putAll(j.fileNames());
         } else {
-            for (FileTree.Node d : tree.pendingDirs().values()) {
+            for (TreeNode d : tree.pendingDirs().values()) {
                 Undone u = dir(d.id);
                 if (u == null) {
                     return tree.stateKey(pick);
@@ -137,8 +137,8 @@ final class StateKeys {
             }
         }
         Set<String> operations = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (FileTree.Node d : tree.pendingDirs().values()) {
-            for (FileTree.NameChange c : d.nameChanges) {
+        for (TreeNode d : tree.pendingDirs().values()) {
+            for (NameChange c : d.nameChanges) {
                 operations.add(c.op());
             }
         }
@@ -156,8 +156,8 @@ final class StateKeys {
     private Undone journal() {
         if (!journalDone) {
             List<Change> log = new ArrayList<>();
-            for (FileTree.Node d : tree.pendingDirs().values()) {
-                for (FileTree.NameChange c : d.nameChanges) {
+            for (TreeNode d : tree.pendingDirs().values()) {
+                for (NameChange c : d.nameChanges) {
                     log.add(new Change(d, c));
                 }
             }
@@ -171,9 +171,9 @@ final class StateKeys {
     /** Directory {@code id}'s log undone under POSIX's rules; null where a change of it names a directory. */
     private Undone dir(long id) {
         if (!dirs.containsKey(id)) {
-            FileTree.Node d = tree.nodeAt(id);
+            TreeNode d = tree.nodeAt(id);
             List<Change> log = new ArrayList<>();
-            for (FileTree.NameChange c : d.nameChanges) {
+            for (NameChange c : d.nameChanges) {
                 log.add(new Change(d, c));
             }
             dirs.put(id, undo(log, false));
@@ -218,7 +218,7 @@ final class StateKeys {
             while (start > 0 && log.get(start - 1).change().op() == log.get(end).change().op()) {
                 start--;
             }
-            List<FileTree.Node> touched = new ArrayList<>();
+            List<TreeNode> touched = new ArrayList<>();
             for (int i = end; i >= start; i--) {
                 Change c = log.get(i);
                 long undone = c.change().node();
@@ -240,7 +240,7 @@ final class StateKeys {
                     holding.computeIfAbsent(dir, x -> new int[] {c.dir().entries.size()})[0] +=
                             (back != 0 ? 1 : 0) - (undone != 0 ? 1 : 0);
                     for (long child : new long[] {undone, back}) {
-                        FileTree.Node n = child == 0 ? null : tree.nodeAt(child);
+                        TreeNode n = child == 0 ? null : tree.nodeAt(child);
                         if (n != null && n.dir) {
                             touched.add(n);
                             reaching.computeIfAbsent(child, x -> new int[] {n.links > 0 ? 1 : 0})[0] +=
@@ -250,7 +250,7 @@ final class StateKeys {
                 }
             }
             if (journal) {
-                for (FileTree.Node d : touched) {
+                for (TreeNode d : touched) {
                     int[] in = reaching.get(d.id);
                     int[] held = holding.get(d.id);
                     boolean unnamed = d.id != FileTree.ROOT && (in != null ? in[0] : d.links > 0 ? 1 : 0) == 0;
