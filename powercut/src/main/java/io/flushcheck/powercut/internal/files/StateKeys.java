@@ -16,7 +16,7 @@ import java.util.Set;
  * time, from the tree as it is. So an epoch's states cost what their changes cost, not the tree's size each.
  *
  * <p>The digest ({@link TreeSum}) sums, over the names of each directory the root reaches, the name's part and the
- * part of what it names. The tree as it is ({@link FileTree#names()}, kept as it changes) is every state's start:
+ * part of what it names. The tree as it is ({@link TreeDigests#names()}, kept as it changes) is every state's start:
  * its directories all reached from the root (a directory removed holds no name, and the tree refuses a directory
  * moved into itself). Under the journaled rules each prefix of the log is the tree as it was at that moment, where
  * the same holds, so undoing a change changes its own name's part alone; as the log is undone each directory it
@@ -59,11 +59,11 @@ final class StateKeys {
 
     StateKeys(FileTree tree) {
         this.tree = tree;
-        TreeSum sum = tree.names();
-        for (TreeNode n : tree.pendingFiles().values()) {
-            FilePages pages = tree.pagesOf(n);
+        TreeSum sum = tree.digests().names();
+        for (TreeNode n : tree.rules().pendingFiles().values()) {
+            FilePages pages = tree.data().pages(n);
             FilePages.Choice every = pages.all();
-            TreeSum part = tree.filePart(n, every.size(), every.pieces());
+            TreeSum part = TreeDigests.filePart(n, every.size(), every.pieces());
             pending.put(n.id, new Pending(n, pages, part));
             sum = sum.plus(part.times(n.links));
         }
@@ -88,7 +88,7 @@ final class StateKeys {
         Pending p = pending.get(pick.node());
         FilePages.Choice choice = pick.kind() == StatePick.Kind.PAGES && p.pages().keepsEveryTruncation(pick.run(),
                 pick.count()) ? p.pages().withRunAt(pick.run(), pick.count()) : choice(p, pick);
-        TreeSum part = tree.filePart(p.node(), choice.size(), choice.pieces());
+        TreeSum part = TreeDigests.filePart(p.node(), choice.size(), choice.pieces());
         return new Key(choice.lost(), all.plus(part.minus(p.allPart()).times(p.node().links)));
     }
 
@@ -127,7 +127,7 @@ final class StateKeys {
             sum = j.at()[0];
             names.putAll(j.fileNames());
         } else {
-            for (TreeNode d : tree.pendingDirs().values()) {
+            for (TreeNode d : tree.rules().pendingDirs().values()) {
                 Undone u = dir(d.id);
                 if (u == null) {
                     return tree.stateKey(pick);
@@ -137,7 +137,7 @@ final class StateKeys {
             }
         }
         Set<String> operations = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (TreeNode d : tree.pendingDirs().values()) {
+        for (TreeNode d : tree.rules().pendingDirs().values()) {
             for (NameChange c : d.nameChanges) {
                 operations.add(c.op());
             }
@@ -146,7 +146,7 @@ final class StateKeys {
         for (Pending p : pending.values()) {
             FilePages.Choice choice = choice(p, pick);
             lost += choice.lost();
-            TreeSum part = tree.filePart(p.node(), choice.size(), choice.pieces());
+            TreeSum part = TreeDigests.filePart(p.node(), choice.size(), choice.pieces());
             sum = sum.plus(part.minus(p.allPart()).times(p.node().links + names.getOrDefault(p.node().id, 0)));
         }
         return new Key(lost, sum);
@@ -156,7 +156,7 @@ final class StateKeys {
     private Undone journal() {
         if (!journalDone) {
             List<Change> log = new ArrayList<>();
-            for (TreeNode d : tree.pendingDirs().values()) {
+            for (TreeNode d : tree.rules().pendingDirs().values()) {
                 for (NameChange c : d.nameChanges) {
                     log.add(new Change(d, c));
                 }
@@ -171,7 +171,7 @@ final class StateKeys {
     /** Directory {@code id}'s log undone under POSIX's rules; null where a change of it names a directory. */
     private Undone dir(long id) {
         if (!dirs.containsKey(id)) {
-            TreeNode d = tree.nodeAt(id);
+            TreeNode d = tree.namespace().nodeAt(id);
             List<Change> log = new ArrayList<>();
             for (NameChange c : d.nameChanges) {
                 log.add(new Change(d, c));
@@ -240,7 +240,7 @@ final class StateKeys {
                     holding.computeIfAbsent(dir, x -> new int[] {c.dir().entries.size()})[0] +=
                             (back != 0 ? 1 : 0) - (undone != 0 ? 1 : 0);
                     for (long child : new long[] {undone, back}) {
-                        TreeNode n = child == 0 ? null : tree.nodeAt(child);
+                        TreeNode n = child == 0 ? null : tree.namespace().nodeAt(child);
                         if (n != null && n.dir) {
                             touched.add(n);
                             reaching.computeIfAbsent(child, x -> new int[] {n.links > 0 ? 1 : 0})[0] +=
@@ -269,12 +269,12 @@ final class StateKeys {
     }
 
     private boolean isDir(long id) {
-        return id != 0 && tree.nodeAt(id).dir;
+        return id != 0 && tree.namespace().nodeAt(id).dir;
     }
 
     /** The part of name {@code name} of {@code dir} naming {@code id} with what it names as every state of this moment keeping all of its changes has it. */
     private TreeSum part(long dir, String name, long id) {
         Pending p = pending.get(id);
-        return p == null ? tree.namePart(dir, name, id) : TreeSum.name(dir, name, id).plus(p.allPart());
+        return p == null ? tree.digests().namePart(dir, name, id) : TreeSum.name(dir, name, id).plus(p.allPart());
     }
 }
