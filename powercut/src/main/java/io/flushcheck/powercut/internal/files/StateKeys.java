@@ -191,17 +191,9 @@ final class StateKeys {
      */
     private Undone undo(List<Change> log, boolean journal) {
         int size = log.size();
-        long[] before = new long[size];
-        Map<DirName, Long> now = new HashMap<>();
-        for (int i = 0; i < size; i++) {
-            Change c = log.get(i);
-            DirName at = new DirName(c.dir().id, c.change().name());
-            Long was = now.containsKey(at) ? now.get(at) : c.dir().durableEntries.get(at.name());
-            before[i] = was == null ? 0 : was;
-            now.put(at, c.change().node());
-            if (!journal && (isDir(before[i]) || isDir(c.change().node()))) {
-                return null;
-            }
+        long[] before = namedBefore(log, journal);
+        if (before == null) {
+            return null;
         }
         boolean counted = journal || log.isEmpty() || log.get(0).dir().id == FileTree.ROOT || log.get(0).dir().links > 0;
         TreeSum[] at = new TreeSum[size + 1];
@@ -249,15 +241,8 @@ final class StateKeys {
                     }
                 }
             }
-            if (journal) {
-                for (TreeNode d : touched) {
-                    int[] in = reaching.get(d.id);
-                    int[] held = holding.get(d.id);
-                    boolean unnamed = d.id != FileTree.ROOT && (in != null ? in[0] : d.links > 0 ? 1 : 0) == 0;
-                    if (unnamed && (held != null ? held[0] : d.entries.size()) > 0) {
-                        return null;
-                    }
-                }
+            if (journal && unnamedHolding(touched, reaching, holding)) {
+                return null;
             }
             operations++;
             at[start] = sum;
@@ -266,6 +251,43 @@ final class StateKeys {
         }
         fileNames.keySet().retainAll(pending.keySet());
         return new Undone(at, operationsFrom, fileNames);
+    }
+
+    /**
+     * What each change of {@code log} replaced: the node its name named before it (0 for none); null where, under
+     * POSIX's rules ({@code journal} false), a change names a directory or replaces one's name.
+     */
+    private long[] namedBefore(List<Change> log, boolean journal) {
+        long[] before = new long[log.size()];
+        Map<DirName, Long> now = new HashMap<>();
+        for (int i = 0; i < log.size(); i++) {
+            Change c = log.get(i);
+            DirName at = new DirName(c.dir().id, c.change().name());
+            Long was = now.containsKey(at) ? now.get(at) : c.dir().durableEntries.get(at.name());
+            before[i] = was == null ? 0 : was;
+            now.put(at, c.change().node());
+            if (!journal && (isDir(before[i]) || isDir(c.change().node()))) {
+                return null;
+            }
+        }
+        return before;
+    }
+
+    /**
+     * Whether one of the directories {@code touched} is left reached by no name ({@code reaching}) while it holds
+     * names ({@code holding}), each as the changes undone so far leave it (else as the tree has it): a tree no
+     * prefix of the log was.
+     */
+    private static boolean unnamedHolding(List<TreeNode> touched, Map<Long, int[]> reaching, Map<Long, int[]> holding) {
+        for (TreeNode d : touched) {
+            int[] in = reaching.get(d.id);
+            int[] held = holding.get(d.id);
+            boolean unnamed = d.id != FileTree.ROOT && (in != null ? in[0] : d.links > 0 ? 1 : 0) == 0;
+            if (unnamed && (held != null ? held[0] : d.entries.size()) > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean isDir(long id) {
