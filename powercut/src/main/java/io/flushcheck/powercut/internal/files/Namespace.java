@@ -265,7 +265,7 @@ final class Namespace {
 
     private void setName(TreeNode d, String name, long id, String op) {
         NameChange c = new NameChange(name, id, nameSeq++, op, tree.nextOrder());
-        tree.digests().nameSet(d.id, name, d.entries.get(name), id);
+        tree.digests().nameSet(d, name, id);
         c.applyTo(d.entries);
         d.nameChanges.add(c);
         tree.rules().namesChanged(d);

@@ -44,11 +44,12 @@ final class TreeDigests {
         return names;
     }
 
-    /** Name {@code name} of directory {@code dir}, which named {@code before} (null: nothing), now names {@code id} (0: nothing). */
-    void nameSet(long dir, String name, Long before, long id) {
+    /** Name {@code name} of directory {@code d} is about to name {@code id} (0: nothing) in place of what it names now. */
+    void nameSet(TreeNode d, String name, long id) {
         if (names != null) {
-            names = names.minus(before == null ? TreeSum.ZERO : namePart(dir, name, before))
-                    .plus(id == 0 ? TreeSum.ZERO : namePart(dir, name, id));
+            Long before = d.entries.get(name);
+            names = names.minus(before == null ? TreeSum.ZERO : namePart(d.id, name, before))
+                    .plus(id == 0 ? TreeSum.ZERO : namePart(d.id, name, id));
         }
     }
 
