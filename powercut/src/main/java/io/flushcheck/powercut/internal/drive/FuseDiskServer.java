@@ -93,14 +93,8 @@ public final class FuseDiskServer extends FuseServer {
             }
             case 28 -> { } // READDIR: disk.img is found by name; an empty listing is enough
             case 18, 25, 29, 30, 34 -> { } // RELEASE, FLUSH (close), RELEASEDIR, FSYNCDIR, ACCESS
-            case 2, 42, 36 -> { // FORGET, BATCH_FORGET, INTERRUPT: no reply
-                return FuseChannel.NO_REPLY;
-            }
-            case 38 -> { // DESTROY
-                return FuseChannel.STOP;
-            }
             default -> {
-                return -FuseChannel.ENOSYS;
+                return unserved(opcode);
             }
         }
         return FuseChannel.REPLY;

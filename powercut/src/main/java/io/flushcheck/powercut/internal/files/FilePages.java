@@ -34,7 +34,7 @@ final class FilePages {
     }
 
     /** Bytes {@code from} to {@code to} of a change: a write's part, or the part of a file a truncation zeroes. */
-    record Piece(int index, FileTree.FileChange change, long from, long to) {
+    record Piece(int index, FileChange change, long from, long to) {
     }
 
     /**
@@ -55,13 +55,13 @@ final class FilePages {
     /** What the writes and truncations a choice lost are said as: a cut's list of what it discarded says each once. */
     interface LostGroups {
         /** Writes lost whole, each starting where the one before ended, in one file: {@code first} to {@code end}. */
-        void wholeWrites(FileTree.FileChange first, long end);
+        void wholeWrites(FileChange first, long end);
 
         /** A write lost on {@code pieces} (its {@code lostBytes}), kept on its other pages. */
-        void partOf(FileTree.FileChange change, long lostBytes, List<Piece> pieces);
+        void partOf(FileChange change, long lostBytes, List<Piece> pieces);
     }
 
-    private final List<FileTree.FileChange> changes;
+    private final List<FileChange> changes;
     private final long durableSize;
     private final int committed;
     private final long[] sizeAfter;
@@ -70,7 +70,7 @@ final class FilePages {
     private final int[] truncationNumber;
     private final List<Run> runs;
 
-    private FilePages(List<FileTree.FileChange> changes, long durableSize, int committed, long[] sizeAfter,
+    private FilePages(List<FileChange> changes, long durableSize, int committed, long[] sizeAfter,
                       int[] truncations, int[] truncationNumber, List<Run> runs) {
         this.changes = changes;
         this.durableSize = durableSize;
@@ -85,7 +85,7 @@ final class FilePages {
      * The pages of {@code changes}, a file's since its last sync in order, over its {@code durableSize} bytes, of
      * which the first {@code committed} truncations are durable already.
      */
-    static FilePages of(List<FileTree.FileChange> changes, long durableSize, int committed) {
+    static FilePages of(List<FileChange> changes, long durableSize, int committed) {
         int n = changes.size();
         long[] sizeAfter = new long[n];
         int[] number = new int[n];
@@ -97,7 +97,7 @@ final class FilePages {
         TreeSet<Long> bounds = new TreeSet<>();
         long size = durableSize;
         for (int i = 0; i < n; i++) {
-            FileTree.FileChange c = changes.get(i);
+            FileChange c = changes.get(i);
             first[i] = 0;
             last[i] = -1;
             number[i] = -1;
@@ -168,7 +168,7 @@ final class FilePages {
     }
 
     /** Truncation {@code t} since the last sync, from 0. */
-    FileTree.FileChange truncation(int t) {
+    FileChange truncation(int t) {
         return changes.get(truncations[t]);
     }
 
@@ -256,7 +256,7 @@ final class FilePages {
                 }
             }
             for (int p = 0; p < c.length; p++) {
-                FileTree.FileChange change = changes.get(c[p]);
+                FileChange change = changes.get(c[p]);
                 if (p >= k[r] && !change.isWrite()) {
                     continue;
                 }
@@ -298,12 +298,12 @@ final class FilePages {
         int[] groups = {0};
         lostGroups(kept, new LostGroups() {
             @Override
-            public void wholeWrites(FileTree.FileChange first, long end) {
+            public void wholeWrites(FileChange first, long end) {
                 groups[0]++;
             }
 
             @Override
-            public void partOf(FileTree.FileChange change, long lostBytes, List<Piece> pieces) {
+            public void partOf(FileChange change, long lostBytes, List<Piece> pieces) {
                 groups[0]++;
             }
         });
@@ -315,11 +315,11 @@ final class FilePages {
      * before ended, as one; a write lost on some pages only, with those pages.
      */
     static void lostGroups(Kept kept, LostGroups out) {
-        FileTree.FileChange runStart = null;
+        FileChange runStart = null;
         long runEnd = 0;
         List<Piece> lost = kept.lost();
         for (int i = 0; i < lost.size(); i++) {
-            FileTree.FileChange c = lost.get(i).change();
+            FileChange c = lost.get(i).change();
             int lostPieces = 1;
             long lostBytes = lost.get(i).to() - lost.get(i).from();
             while (i + lostPieces < lost.size() && lost.get(i + lostPieces).change() == c) {
@@ -419,7 +419,7 @@ final class FilePages {
                 int[] c = run.changes();
                 long[] sums = new long[c.length + 1];
                 for (int p = 0; p < c.length; p++) {
-                    FileTree.FileChange change = changes.get(c[p]);
+                    FileChange change = changes.get(c[p]);
                     long from = Math.max(run.start(), change.isWrite() ? change.offset() : change.newSize());
                     long to = change.isWrite() ? Math.min(run.end(), change.offset() + change.length()) : run.end();
                     sums[p + 1] = sums[p] + pieceHash(change.order(), from, to);
@@ -457,13 +457,13 @@ final class FilePages {
 
         /** Whether writes {@code i} and {@code j}, both lost within run {@code run}, are said as one: {@link #lostGroups}. */
         private boolean chained(Run run, int i, int j) {
-            FileTree.FileChange a = changes.get(i);
-            FileTree.FileChange b = changes.get(j);
+            FileChange a = changes.get(i);
+            FileChange b = changes.get(j);
             return a.isWrite() && b.isWrite() && within(run, a) && within(run, b)
                     && b.offset() == a.offset() + a.length() && b.path().equals(a.path());
         }
 
-        private boolean within(Run run, FileTree.FileChange w) {
+        private boolean within(Run run, FileChange w) {
             return w.offset() >= run.start() && w.offset() + w.length() <= run.end();
         }
     }

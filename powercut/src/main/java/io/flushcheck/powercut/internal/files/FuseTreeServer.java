@@ -111,7 +111,7 @@ public final class FuseTreeServer extends FuseServer {
             case 35 -> { // CREATE: fuse_create_in {flags, mode, umask, open_flags}, then the name
                 int mode = req.getInt(AT + 4);
                 req.position(AT + 16);
-                FileTree.Node n = tree.create(node, FuseChannel.cString(req), false, mode, channel().uid(), channel().gid());
+                TreeNode n = tree.create(node, FuseChannel.cString(req), false, mode, channel().uid(), channel().gid());
                 entry(rep, n);
                 rep.putLong(n.id()).putInt(0).putInt(0); // fuse_open_out
             }
@@ -150,14 +150,8 @@ public final class FuseTreeServer extends FuseServer {
             // FLUSH: each close(2), which waits for it (RELEASE comes later, asynchronously, after the last close).
             case 25 -> tree.closed(node);
             case 18, 29, 34 -> { } // RELEASE, RELEASEDIR, ACCESS
-            case 2, 42, 36 -> { // FORGET, BATCH_FORGET, INTERRUPT: no reply
-                return FuseChannel.NO_REPLY;
-            }
-            case 38 -> { // DESTROY
-                return FuseChannel.STOP;
-            }
             default -> {
-                return -FuseChannel.ENOSYS;
+                return unserved(opcode);
             }
         }
         return FuseChannel.REPLY;
@@ -182,11 +176,11 @@ public final class FuseTreeServer extends FuseServer {
         long offset = req.getLong(AT + 8);
         int size = req.getInt(AT + 16);
         int end = FuseChannel.OUT_HEADER + Math.min(size, rep.capacity() - FuseChannel.OUT_HEADER);
-        List<Map.Entry<String, FileTree.Node>> names = tree.list(node);
+        List<Map.Entry<String, TreeNode>> names = tree.list(node);
         // "." and ".." first, then the names in order; an entry's offset is the index of the next one.
         for (long i = offset; i < names.size() + 2; i++) {
             String name = i == 0 ? "." : i == 1 ? ".." : names.get((int) i - 2).getKey();
-            FileTree.Node n = i == 0 ? tree.node(node) : i == 1 ? tree.lookup(node, "..") : names.get((int) i - 2).getValue();
+            TreeNode n = i == 0 ? tree.node(node) : i == 1 ? tree.lookup(node, "..") : names.get((int) i - 2).getValue();
             byte[] b = name.getBytes(StandardCharsets.UTF_8);
             int record = (24 + b.length + 7) & ~7;
             if (rep.position() + record > end) {
@@ -200,18 +194,18 @@ public final class FuseTreeServer extends FuseServer {
         }
     }
 
-    private static void entry(ByteBuffer rep, FileTree.Node n) {
+    private static void entry(ByteBuffer rep, TreeNode n) {
         rep.putLong(n.id()).putLong(0).putLong(VALID_SECONDS).putLong(VALID_SECONDS).putInt(0).putInt(0);
         attr(rep, n);
     }
 
-    private static void attrOut(ByteBuffer rep, FileTree.Node n) {
+    private static void attrOut(ByteBuffer rep, TreeNode n) {
         rep.putLong(VALID_SECONDS).putInt(0).putInt(0);
         attr(rep, n);
     }
 
     /** fuse_attr: ino, size, blocks, atime, mtime, ctime, their nanoseconds, mode, nlink, uid, gid, rdev, blksize, flags. */
-    private static void attr(ByteBuffer rep, FileTree.Node n) {
+    private static void attr(ByteBuffer rep, TreeNode n) {
         long size = n.size();
         rep.putLong(n.id()).putLong(size).putLong((size + 511) / 512)
                 .putLong(n.mtime()).putLong(n.mtime()).putLong(n.ctime()).putInt(0).putInt(0).putInt(0)

@@ -49,7 +49,7 @@ final class StateDirectory implements AutoCloseable {
     /** A file beside the directory, touched to read the filesystem's clock: its change time is the time then. */
     private final Path clock;
     /** What the directory holds, by path, in the order written; null when that is not known (nothing written yet). */
-    private Map<String, FileTree.Written> held;
+    private Map<String, TreeWriter.Written> held;
     /** Each name's stamp as written, the directory's own under "", and the latest change time among them. */
     private Map<String, Stamp> stamps;
     private FileTime last;
@@ -70,9 +70,9 @@ final class StateDirectory implements AutoCloseable {
 
     /** Makes the directory hold crash state {@code pick} of {@code tree} as it is now, as {@link FileTree#save(StatePick, Path)} writes it. */
     void write(FileTree tree, StatePick pick) throws IOException {
-        List<FileTree.Written> target = tree.layout(pick);
-        Map<String, FileTree.Written> byPath = new LinkedHashMap<>();
-        for (FileTree.Written w : target) {
+        List<TreeWriter.Written> target = tree.layout(pick);
+        Map<String, TreeWriter.Written> byPath = new LinkedHashMap<>();
+        for (TreeWriter.Written w : target) {
             byPath.put(w.path(), w);
         }
         // The names whose stamps are read again: those a patch changed; every one after a whole write.
@@ -139,9 +139,9 @@ final class StateDirectory implements AutoCloseable {
      * Whether every directory held and to be held may be written in as it is (its owner may list, enter and change
      * it): one that may not is emptied and written whole, as a check may have left it so.
      */
-    private boolean patchable(Map<String, FileTree.Written> target) {
-        for (Map<String, FileTree.Written> m : List.of(held, target)) {
-            for (FileTree.Written w : m.values()) {
+    private boolean patchable(Map<String, TreeWriter.Written> target) {
+        for (Map<String, TreeWriter.Written> m : List.of(held, target)) {
+            for (TreeWriter.Written w : m.values()) {
                 if (w.dir() && (w.mode() & 0700) != 0700) {
                     return false;
                 }
@@ -158,12 +158,12 @@ final class StateDirectory implements AutoCloseable {
      * @return the names whose change time this changed: those written, the directories a name was made or removed
      *     in, and every name of a file whose names were (its inode's count of links changed)
      */
-    private Set<String> patch(FileTree tree, Map<String, FileTree.Written> target) throws IOException {
+    private Set<String> patch(FileTree tree, Map<String, TreeWriter.Written> target) throws IOException {
         Set<String> kept = new HashSet<>();
         // Where each node's content is once the names not kept are gone: a name kept, else the first written.
         Map<Long, String> inode = new HashMap<>();
-        for (FileTree.Written w : target.values()) {
-            FileTree.Written h = held.get(w.path());
+        for (TreeWriter.Written w : target.values()) {
+            TreeWriter.Written h = held.get(w.path());
             int slash = w.path().lastIndexOf('/');
             boolean parentKept = slash < 0 || kept.contains(w.path().substring(0, slash));
             if (parentKept && h != null && same(h, w)) {
@@ -175,9 +175,9 @@ final class StateDirectory implements AutoCloseable {
         }
         Set<String> changed = new HashSet<>();
         Set<Long> relinked = new HashSet<>();
-        List<FileTree.Written> before = List.copyOf(held.values());
+        List<TreeWriter.Written> before = List.copyOf(held.values());
         for (int i = before.size() - 1; i >= 0; i--) {
-            FileTree.Written h = before.get(i);
+            TreeWriter.Written h = before.get(i);
             if (!kept.contains(h.path())) {
                 Files.delete(path(h.path()));
                 changed.add(parent(h.path()));
@@ -186,8 +186,8 @@ final class StateDirectory implements AutoCloseable {
                 }
             }
         }
-        List<FileTree.Written> made = new ArrayList<>();
-        for (FileTree.Written w : target.values()) {
+        List<TreeWriter.Written> made = new ArrayList<>();
+        for (TreeWriter.Written w : target.values()) {
             if (kept.contains(w.path())) {
                 continue;
             }
@@ -204,9 +204,9 @@ final class StateDirectory implements AutoCloseable {
             changed.add(parent(w.path()));
         }
         for (int i = made.size() - 1; i >= 0; i--) {
-            FileTree.setMode(made.get(i), path(made.get(i).path()));
+            TreeWriter.setMode(made.get(i), path(made.get(i).path()));
         }
-        for (FileTree.Written w : target.values()) {
+        for (TreeWriter.Written w : target.values()) {
             if (!w.dir() && relinked.contains(w.node())) {
                 changed.add(w.path());
             }
@@ -222,20 +222,20 @@ final class StateDirectory implements AutoCloseable {
     }
 
     /** Whether {@code h}, held, is {@code w}: the same kind of node, the same node, bits and content. */
-    private static boolean same(FileTree.Written h, FileTree.Written w) {
+    private static boolean same(TreeWriter.Written h, TreeWriter.Written w) {
         return h.dir() == w.dir() && h.node() == w.node() && h.mode() == w.mode()
                 && Arrays.equals(h.content(), w.content());
     }
 
     /** Empties the directory (what a check left in it included) and writes {@code target} whole. */
-    private void rewrite(FileTree tree, List<FileTree.Written> target) throws IOException {
+    private void rewrite(FileTree tree, List<TreeWriter.Written> target) throws IOException {
         remove();
         Files.createDirectory(dir);
-        for (FileTree.Written w : target) {
+        for (TreeWriter.Written w : target) {
             tree.writeName(w, path(w.path()), w.linkOf() == null ? null : path(w.linkOf()));
         }
         for (int i = target.size() - 1; i >= 0; i--) {
-            FileTree.setMode(target.get(i), path(target.get(i).path()));
+            TreeWriter.setMode(target.get(i), path(target.get(i).path()));
         }
         written++;
         rewritten++;

@@ -16,7 +16,7 @@ import java.util.Set;
  * time, from the tree as it is. So an epoch's states cost what their changes cost, not the tree's size each.
  *
  * <p>The digest ({@link TreeSum}) sums, over the names of each directory the root reaches, the name's part and the
- * part of what it names. The tree as it is ({@link FileTree#names()}, kept as it changes) is every state's start:
+ * part of what it names. The tree as it is ({@link TreeDigests#names()}, kept as it changes) is every state's start:
  * its directories all reached from the root (a directory removed holds no name, and the tree refuses a directory
  * moved into itself). Under the journaled rules each prefix of the log is the tree as it was at that moment, where
  * the same holds, so undoing a change changes its own name's part alone; as the log is undone each directory it
@@ -31,11 +31,11 @@ final class StateKeys {
     }
 
     /** A file with changes since its sync: its pages, and its part with every change kept. */
-    private record Pending(FileTree.Node node, FilePages pages, TreeSum allPart) {
+    private record Pending(TreeNode node, FilePages pages, TreeSum allPart) {
     }
 
     /** A name change with the directory it changed. */
-    private record Change(FileTree.Node dir, FileTree.NameChange change) {
+    private record Change(TreeNode dir, NameChange change) {
     }
 
     private record DirName(long dir, String name) {
@@ -59,11 +59,11 @@ final class StateKeys {
 
     StateKeys(FileTree tree) {
         this.tree = tree;
-        TreeSum sum = tree.names();
-        for (FileTree.Node n : tree.pendingFiles().values()) {
-            FilePages pages = tree.pagesOf(n);
+        TreeSum sum = tree.digests().names();
+        for (TreeNode n : tree.rules().pendingFiles().values()) {
+            FilePages pages = tree.data().pages(n);
             FilePages.Choice every = pages.all();
-            TreeSum part = tree.filePart(n, every.size(), every.pieces());
+            TreeSum part = TreeDigests.filePart(n, every.size(), every.pieces());
             pending.put(n.id, new Pending(n, pages, part));
             sum = sum.plus(part.times(n.links));
         }
@@ -88,7 +88,7 @@ final class StateKeys {
         Pending p = pending.get(pick.node());
         FilePages.Choice choice = pick.kind() == StatePick.Kind.PAGES && p.pages().keepsEveryTruncation(pick.run(),
                 pick.count()) ? p.pages().withRunAt(pick.run(), pick.count()) : choice(p, pick);
-        TreeSum part = tree.filePart(p.node(), choice.size(), choice.pieces());
+        TreeSum part = TreeDigests.filePart(p.node(), choice.size(), choice.pieces());
         return new Key(choice.lost(), all.plus(part.minus(p.allPart()).times(p.node().links)));
     }
 
@@ -127,7 +127,7 @@ final class StateKeys {
             sum = j.at()[0];
             names.putAll(j.fileNames());
         } else {
-            for (FileTree.Node d : tree.pendingDirs().values()) {
+            for (TreeNode d : tree.rules().pendingDirs().values()) {
                 Undone u = dir(d.id);
                 if (u == null) {
                     return tree.stateKey(pick);
@@ -137,8 +137,8 @@ final class StateKeys {
             }
         }
         Set<String> operations = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (FileTree.Node d : tree.pendingDirs().values()) {
-            for (FileTree.NameChange c : d.nameChanges) {
+        for (TreeNode d : tree.rules().pendingDirs().values()) {
+            for (NameChange c : d.nameChanges) {
                 operations.add(c.op());
             }
         }
@@ -146,7 +146,7 @@ final class StateKeys {
         for (Pending p : pending.values()) {
             FilePages.Choice choice = choice(p, pick);
             lost += choice.lost();
-            TreeSum part = tree.filePart(p.node(), choice.size(), choice.pieces());
+            TreeSum part = TreeDigests.filePart(p.node(), choice.size(), choice.pieces());
             sum = sum.plus(part.minus(p.allPart()).times(p.node().links + names.getOrDefault(p.node().id, 0)));
         }
         return new Key(lost, sum);
@@ -156,8 +156,8 @@ final class StateKeys {
     private Undone journal() {
         if (!journalDone) {
             List<Change> log = new ArrayList<>();
-            for (FileTree.Node d : tree.pendingDirs().values()) {
-                for (FileTree.NameChange c : d.nameChanges) {
+            for (TreeNode d : tree.rules().pendingDirs().values()) {
+                for (NameChange c : d.nameChanges) {
                     log.add(new Change(d, c));
                 }
             }
@@ -171,9 +171,9 @@ final class StateKeys {
     /** Directory {@code id}'s log undone under POSIX's rules; null where a change of it names a directory. */
     private Undone dir(long id) {
         if (!dirs.containsKey(id)) {
-            FileTree.Node d = tree.nodeAt(id);
+            TreeNode d = tree.namespace().nodeAt(id);
             List<Change> log = new ArrayList<>();
-            for (FileTree.NameChange c : d.nameChanges) {
+            for (NameChange c : d.nameChanges) {
                 log.add(new Change(d, c));
             }
             dirs.put(id, undo(log, false));
@@ -191,17 +191,9 @@ final class StateKeys {
      */
     private Undone undo(List<Change> log, boolean journal) {
         int size = log.size();
-        long[] before = new long[size];
-        Map<DirName, Long> now = new HashMap<>();
-        for (int i = 0; i < size; i++) {
-            Change c = log.get(i);
-            DirName at = new DirName(c.dir().id, c.change().name());
-            Long was = now.containsKey(at) ? now.get(at) : c.dir().durableEntries.get(at.name());
-            before[i] = was == null ? 0 : was;
-            now.put(at, c.change().node());
-            if (!journal && (isDir(before[i]) || isDir(c.change().node()))) {
-                return null;
-            }
+        long[] before = namedBefore(log, journal);
+        if (before == null) {
+            return null;
         }
         boolean counted = journal || log.isEmpty() || log.get(0).dir().id == FileTree.ROOT || log.get(0).dir().links > 0;
         TreeSum[] at = new TreeSum[size + 1];
@@ -218,7 +210,7 @@ final class StateKeys {
             while (start > 0 && log.get(start - 1).change().op() == log.get(end).change().op()) {
                 start--;
             }
-            List<FileTree.Node> touched = new ArrayList<>();
+            List<TreeNode> touched = new ArrayList<>();
             for (int i = end; i >= start; i--) {
                 Change c = log.get(i);
                 long undone = c.change().node();
@@ -240,7 +232,7 @@ final class StateKeys {
                     holding.computeIfAbsent(dir, x -> new int[] {c.dir().entries.size()})[0] +=
                             (back != 0 ? 1 : 0) - (undone != 0 ? 1 : 0);
                     for (long child : new long[] {undone, back}) {
-                        FileTree.Node n = child == 0 ? null : tree.nodeAt(child);
+                        TreeNode n = child == 0 ? null : tree.namespace().nodeAt(child);
                         if (n != null && n.dir) {
                             touched.add(n);
                             reaching.computeIfAbsent(child, x -> new int[] {n.links > 0 ? 1 : 0})[0] +=
@@ -249,15 +241,8 @@ final class StateKeys {
                     }
                 }
             }
-            if (journal) {
-                for (FileTree.Node d : touched) {
-                    int[] in = reaching.get(d.id);
-                    int[] held = holding.get(d.id);
-                    boolean unnamed = d.id != FileTree.ROOT && (in != null ? in[0] : d.links > 0 ? 1 : 0) == 0;
-                    if (unnamed && (held != null ? held[0] : d.entries.size()) > 0) {
-                        return null;
-                    }
-                }
+            if (journal && unnamedHolding(touched, reaching, holding)) {
+                return null;
             }
             operations++;
             at[start] = sum;
@@ -268,13 +253,50 @@ final class StateKeys {
         return new Undone(at, operationsFrom, fileNames);
     }
 
+    /**
+     * What each change of {@code log} replaced: the node its name named before it (0 for none); null where, under
+     * POSIX's rules ({@code journal} false), a change names a directory or replaces one's name.
+     */
+    private long[] namedBefore(List<Change> log, boolean journal) {
+        long[] before = new long[log.size()];
+        Map<DirName, Long> now = new HashMap<>();
+        for (int i = 0; i < log.size(); i++) {
+            Change c = log.get(i);
+            DirName at = new DirName(c.dir().id, c.change().name());
+            Long was = now.containsKey(at) ? now.get(at) : c.dir().durableEntries.get(at.name());
+            before[i] = was == null ? 0 : was;
+            now.put(at, c.change().node());
+            if (!journal && (isDir(before[i]) || isDir(c.change().node()))) {
+                return null;
+            }
+        }
+        return before;
+    }
+
+    /**
+     * Whether one of the directories {@code touched} is left reached by no name ({@code reaching}) while it holds
+     * names ({@code holding}), each as the changes undone so far leave it (else as the tree has it): a tree no
+     * prefix of the log was.
+     */
+    private static boolean unnamedHolding(List<TreeNode> touched, Map<Long, int[]> reaching, Map<Long, int[]> holding) {
+        for (TreeNode d : touched) {
+            int[] in = reaching.get(d.id);
+            int[] held = holding.get(d.id);
+            boolean unnamed = d.id != FileTree.ROOT && (in != null ? in[0] : d.links > 0 ? 1 : 0) == 0;
+            if (unnamed && (held != null ? held[0] : d.entries.size()) > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private boolean isDir(long id) {
-        return id != 0 && tree.nodeAt(id).dir;
+        return id != 0 && tree.namespace().nodeAt(id).dir;
     }
 
     /** The part of name {@code name} of {@code dir} naming {@code id} with what it names as every state of this moment keeping all of its changes has it. */
     private TreeSum part(long dir, String name, long id) {
         Pending p = pending.get(id);
-        return p == null ? tree.namePart(dir, name, id) : TreeSum.name(dir, name, id).plus(p.allPart());
+        return p == null ? tree.digests().namePart(dir, name, id) : TreeSum.name(dir, name, id).plus(p.allPart());
     }
 }

@@ -41,4 +41,16 @@ public abstract class FuseServer {
 
     /** The reply to one request, as {@link FuseChannel.Handler#answer} gives it. */
     protected abstract int answer(int opcode, long node, ByteBuffer req, ByteBuffer rep) throws IOException;
+
+    /**
+     * The answer to a request the filesystem itself does not serve, the same for every one: FORGET, BATCH_FORGET
+     * and INTERRUPT take no reply, DESTROY ends serving, and any other is not implemented (ENOSYS).
+     */
+    protected static int unserved(int opcode) {
+        return switch (opcode) {
+            case 2, 42, 36 -> FuseChannel.NO_REPLY; // FORGET, BATCH_FORGET, INTERRUPT
+            case 38 -> FuseChannel.STOP; // DESTROY
+            default -> -FuseChannel.ENOSYS;
+        };
+    }
 }

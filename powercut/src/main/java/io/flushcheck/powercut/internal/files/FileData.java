@@ -1,0 +1,236 @@
+package io.flushcheck.powercut.internal.files;
+
+import io.flushcheck.powercut.internal.model.StoreFile;
+import io.flushcheck.powercut.internal.model.WriteFaults;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The files' contents of a {@link FileTree}: writes, reads and truncations; the change log that holds the bytes of
+ * every write since its file's last sync ({@link FileChange#logPos} says where); each file's changes page by page
+ * ({@link FilePages}); and the 4 KiB blocks the files take against the tree's capacity.
+ */
+final class FileData {
+
+    /** The change log is emptied, or compacted, only past this: below, it is written over from its start. */
+    private static final long LOG_KEPT = 64L << 20;
+    private static final long BLOCK = 4096;
+
+    private final FileTree tree;
+    private final FileStore store;
+    private final FileTree.Versions versions;
+    private final WriteFaults writeFaults = new WriteFaults();
+    /** The bytes of every write not yet synced, in the order written; {@link FileChange#logPos} says where. */
+    private StoreFile log;
+    private long logEnd;
+    /** Bytes of the log that changes not yet synced still need: {@link #unflushedBytes()}. */
+    private long logLive;
+    private final long capacity;
+    /** The 4 KiB blocks the sizes of the files with a name take, in bytes: what counts against {@link #capacity}. */
+    private long used;
+    /** Writes, truncations and syncs of files so far: the pages of their changes ({@link #pages}) are as of one. */
+    private long fileEdits;
+    private long pagesAt = -1;
+    private final Map<Long, FilePages> pages = new HashMap<>();
+
+    FileData(FileTree tree, Path dir, long capacity, FileTree.Versions versions) {
+        this.tree = tree;
+        this.capacity = capacity;
+        this.versions = versions;
+        this.store = new FileStore(dir);
+        this.log = StoreFile.in(store.dir());
+    }
+
+    /** Where the files' versions of their bytes are kept. */
+    FileStore store() {
+        return store;
+    }
+
+    /** The change log, where {@link FileChange#bytesIn} finds a write's bytes. */
+    StoreFile log() {
+        return log;
+    }
+
+    /** The writes planned to fail. */
+    WriteFaults writeFaults() {
+        return writeFaults;
+    }
+
+    long capacity() {
+        return capacity;
+    }
+
+    /** The bytes its files take now, in 4 KiB blocks. */
+    long used() {
+        return used;
+    }
+
+    /** Bytes written to files since their last sync. */
+    long unflushedBytes() {
+        return logLive;
+    }
+
+    private static long blocks(long bytes) {
+        return (bytes + BLOCK - 1) / BLOCK * BLOCK;
+    }
+
+    /** Accounts for file {@code n} (named) growing or shrinking to {@code newSize}: ENOSPC past the capacity. */
+    private void resize(TreeNode n, long newSize) throws FileTree.Errno {
+        if (n.links <= 0) {
+            return;
+        }
+        long change = blocks(newSize) - blocks(n.data.size());
+        if (change > 0 && used + change > capacity) {
+            throw new FileTree.Errno(FileTree.Errno.ENOSPC);
+        }
+        used += change;
+    }
+
+    /** Accounts for file {@code n} losing its last name ({@code before} > 0, links 0 now) or getting one back. */
+    void relinked(TreeNode n, int before) {
+        if (n.dir || (before > 0) == (n.links > 0)) {
+            return;
+        }
+        used += (n.links > 0 ? 1 : -1) * blocks(n.data.size());
+    }
+
+    /** Writes the bytes remaining in {@code data} at {@code offset} of file {@code id}, consuming them. */
+    void write(long id, long offset, ByteBuffer data) throws FileTree.Errno {
+        TreeNode n = tree.namespace().file(id);
+        if (tree.power().frozen()) {
+            throw new FileTree.Errno(FileTree.Errno.EIO);
+        }
+        int length = data.remaining();
+        int failure = writeFaults.failsNow(id, offset, length);
+        if (failure != 0) {
+            throw new FileTree.Errno(failure);
+        }
+        if (offset < 0 || offset + length < 0) {
+            throw new FileTree.Errno(FileTree.Errno.EINVAL);
+        }
+        resize(n, Math.max(n.data.size(), offset + length));
+        if (versions != FileTree.Versions.SIZES && logEnd > LOG_KEPT && logEnd > 2 * logLive) {
+            compactLog();
+        }
+        FileChange c = FileChange.write(offset, logEnd, length, tree.nextOrder(), tree.namespace().filePath(n));
+        TreeLog recording = tree.recorder().log();
+        if (recording != null) {
+            recording.write(id, offset, data);
+        }
+        if (versions != FileTree.Versions.SIZES) {
+            log.write(logEnd, data.duplicate());
+        }
+        logEnd += length;
+        logLive += length;
+        n.data.write(offset, data);
+        tree.rules().pending(n);
+        n.fileChanges.add(c);
+        fileEdits++;
+        n.mtime = FileTree.now();
+    }
+
+    /**
+     * Moves the changes not yet synced into a new log, in place of one that holds mostly the bytes of changes
+     * synced since: a workload that always leaves some file unsynced would otherwise grow it without end.
+     */
+    private void compactLog() {
+        StoreFile fresh = StoreFile.in(store.dir());
+        long end = 0;
+        for (TreeNode n : tree.namespace().all()) {
+            if (n.dir) {
+                continue;
+            }
+            for (int i = 0; i < n.fileChanges.size(); i++) {
+                FileChange c = n.fileChanges.get(i);
+                if (c.isWrite()) {
+                    fresh.write(end, c.bytesIn(log));
+                    n.fileChanges.set(i, FileChange.write(c.offset(), end, c.length(), c.order(), c.path()));
+                    end += c.length();
+                }
+            }
+        }
+        log.close();
+        log = fresh;
+        logEnd = end;
+    }
+
+    /** Reads file {@code id} at {@code offset} into the space remaining in {@code out}; returns the bytes read. */
+    int read(long id, long offset, ByteBuffer out) throws FileTree.Errno {
+        return tree.namespace().file(id).data.read(offset, out);
+    }
+
+    /** Sets a file's size, cutting it or extending it with zeros. */
+    void truncate(long id, long size) throws FileTree.Errno {
+        TreeNode n = tree.namespace().file(id);
+        if (tree.power().frozen()) {
+            throw new FileTree.Errno(FileTree.Errno.EIO);
+        }
+        if (size < 0) {
+            throw new FileTree.Errno(FileTree.Errno.EINVAL);
+        }
+        resize(n, size);
+        n.truncatedToZero |= size == 0;
+        FileChange c = FileChange.truncate(size, tree.nextOrder(), tree.namespace().filePath(n));
+        TreeLog recording = tree.recorder().log();
+        if (recording != null) {
+            recording.truncate(id, size);
+        }
+        c.applyTo(n.data, log);
+        tree.rules().pending(n);
+        n.fileChanges.add(c);
+        tree.rules().truncated(n);
+        fileEdits++;
+        n.mtime = FileTree.now();
+    }
+
+    /** Makes file {@code n}'s changes durable: applied to its durable bytes, no longer needed in the log. */
+    void commit(TreeNode n) {
+        for (FileChange c : n.fileChanges) {
+            c.applyTo(n.durableData, log);
+            n.durableFold = fold(n.durableFold, c.order());
+            logLive -= c.length();
+        }
+        n.fileChanges.clear();
+        n.committedTruncations = 0;
+        fileEdits++;
+        if (logLive == 0) {
+            // Nothing in the log is needed now: written over from its start, its blocks freed when it grew large.
+            if (logEnd > LOG_KEPT) {
+                log.clear();
+            }
+            logEnd = 0;
+        }
+    }
+
+    private static long fold(long folded, long order) {
+        long h = (folded ^ order) * 0x9E3779B97F4A7C15L;
+        return h ^ (h >>> 29);
+    }
+
+    /** What the files' pages say changed otherwise (a journal commit made truncations durable): they are found again. */
+    void edited() {
+        fileEdits++;
+    }
+
+    /** File {@code n}'s changes since its last sync, page by page, made once for the tree as it is now. */
+    FilePages pages(TreeNode n) {
+        if (pagesAt != fileEdits) {
+            pages.clear();
+            pagesAt = fileEdits;
+        }
+        return pages.computeIfAbsent(n.id, id -> FilePages.of(List.copyOf(n.fileChanges), n.durableData.size(),
+                n.committedTruncations));
+    }
+
+    /** Frees the files it keeps its bytes in. */
+    void close() {
+        try {
+            log.close();
+        } finally {
+            store.close();
+        }
+    }
+}

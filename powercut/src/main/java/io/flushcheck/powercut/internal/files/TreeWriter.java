@@ -1,0 +1,173 @@
+package io.flushcheck.powercut.internal.files;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Writes a crash state of a {@link FileTree} out as a directory tree of real files: its names in the order written
+ * ({@link #layout}), each file's bytes as the state kept them, a file's second name a hard link, and the permission
+ * bits set last.
+ */
+final class TreeWriter {
+
+    /**
+     * A name of a crash state as it is written out ({@link #layout}): its path from the state's directory, the node it
+     * names, the permission bits; for a file, what it keeps ({@code kept}) and what its bytes are made of
+     * ({@code content}: its durable bytes' changes folded and their size, its size, and each piece kept of its changes
+     * since, by change, from and to: the same content, the same bytes); for a file's name after the first, the first's
+     * path ({@code linkOf}), which it is a hard link to.
+     */
+    record Written(String path, long node, boolean dir, int mode, String linkOf, FilePages.Kept kept, long[] content) {
+    }
+
+    private final FileTree tree;
+
+    TreeWriter(FileTree tree) {
+        this.tree = tree;
+    }
+
+    /**
+     * Writes what {@code survivor} kept into the empty directory {@code to}: the durable tree from the root, each
+     * file with the permission bits of its last sync.
+     */
+    void writeTree(Survivor survivor, Path to) throws IOException {
+        List<Written> layout = layout(survivor);
+        for (Written w : layout) {
+            Path p = to.resolve(w.path());
+            writeName(w, p, w.linkOf() == null ? null : to.resolve(w.linkOf()));
+        }
+        // A directory's permission bits after its names are made in it: it may take none once they are set.
+        for (int i = layout.size() - 1; i >= 0; i--) {
+            setMode(layout.get(i), to.resolve(layout.get(i).path()));
+        }
+    }
+
+    /**
+     * The names {@code survivor} keeps in the order written, each directory's sorted, a directory's before those in
+     * it. A directory under a second name is written under the first alone; a file's second name is a link to its
+     * first.
+     */
+    List<Written> layout(Survivor survivor) {
+        if (tree.versions() == FileTree.Versions.SIZES) {
+            throw new IllegalStateException("a tree that keeps its files' sizes alone writes no state out");
+        }
+        List<Written> out = new ArrayList<>();
+        Map<Long, String> first = new HashMap<>();
+        first.put(FileTree.ROOT, "");
+        layoutDir(survivor, FileTree.ROOT, "", first, out);
+        return out;
+    }
+
+    private void layoutDir(Survivor survivor, long id, String dir, Map<Long, String> first, List<Written> out) {
+        for (Map.Entry<String, Long> e : survivor.entries().get(id).entrySet()) {
+            TreeNode n = tree.namespace().nodeAt(e.getValue());
+            String path = dir.isEmpty() ? e.getKey() : dir + "/" + e.getKey();
+            String earlier = first.get(n.id);
+            if (n.dir) {
+                if (earlier == null) {
+                    first.put(n.id, path);
+                    out.add(new Written(path, n.id, true, n.durableMode, null, null, null));
+                    layoutDir(survivor, n.id, path, first, out);
+                }
+                continue;
+            }
+            FilePages.Kept kept = survivor.data().get(n.id);
+            if (earlier == null) {
+                first.put(n.id, path);
+            }
+            out.add(new Written(path, n.id, false, n.durableMode, earlier, kept, content(n, kept)));
+        }
+    }
+
+    /** What file {@code n}'s bytes are made of as {@code kept} leaves it: {@link Written#content()}. */
+    private static long[] content(TreeNode n, FilePages.Kept kept) {
+        List<FilePages.Piece> pieces = kept.kept();
+        long[] c = new long[3 + 3 * pieces.size()];
+        c[0] = n.durableFold;
+        c[1] = n.durableData.size();
+        c[2] = kept.size();
+        for (int i = 0; i < pieces.size(); i++) {
+            FilePages.Piece piece = pieces.get(i);
+            c[3 + 3 * i] = piece.change().order();
+            c[4 + 3 * i] = piece.from();
+            c[5 + 3 * i] = piece.to();
+        }
+        return c;
+    }
+
+    /**
+     * Writes {@code w} at {@code p}: a directory made, a file's bytes written, or (a file's second name) a hard link to
+     * {@code first}; its permission bits are {@link #setMode}'s.
+     */
+    void writeName(Written w, Path p, Path first) throws IOException {
+        if (w.dir()) {
+            Files.createDirectory(p);
+        } else if (first != null) {
+            Files.createLink(p, first);
+        } else {
+            writeFile(tree.namespace().nodeAt(w.node()), w.kept(), p);
+        }
+    }
+
+    /** Sets {@code w}'s permission bits on {@code p}, written by {@link #writeName}. */
+    static void setMode(Written w, Path p) throws IOException {
+        Files.setPosixFilePermissions(p, permissions(w.mode()));
+    }
+
+    private static Set<PosixFilePermission> permissions(int mode) {
+        Set<PosixFilePermission> out = EnumSet.noneOf(PosixFilePermission.class);
+        PosixFilePermission[] bits = PosixFilePermission.values(); // OWNER_READ .. OTHERS_EXECUTE, high bit first
+        for (int i = 0; i < 9; i++) {
+            if ((mode & (1 << (8 - i))) != 0) {
+                out.add(bits[i]);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Writes file {@code n} as it survived into {@code p}: its durable bytes with the pieces of the changes kept
+     * applied in order, a write's its bytes, a truncation's zeros, at the size kept.
+     */
+    private void writeFile(TreeNode n, FilePages.Kept kept, Path p) throws IOException {
+        try (FileChannel out = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            long size = kept.size();
+            n.durableData.copyTo(out);
+            for (FilePages.Piece piece : kept.kept()) {
+                FileChange c = piece.change();
+                if (c.isWrite()) {
+                    ByteBuffer bytes = c.bytesIn(tree.data().log());
+                    bytes.limit(bytes.position() + (int) (piece.to() - c.offset()));
+                    bytes.position(bytes.position() + (int) (piece.from() - c.offset()));
+                    for (long at = piece.from(); bytes.hasRemaining(); ) {
+                        at += out.write(bytes, at);
+                    }
+                } else {
+                    // Only what the file holds and the size kept shows: past them it reads as zeros already.
+                    ByteBuffer zeros = ByteBuffer.allocate(64 << 10);
+                    for (long at = piece.from(), end = Math.min(piece.to(), Math.min(out.size(), size)); at < end; ) {
+                        zeros.clear().limit((int) Math.min(zeros.capacity(), end - at));
+                        at += out.write(zeros, at);
+                    }
+                }
+            }
+            if (out.size() > size) {
+                out.truncate(size);
+            } else if (out.size() < size) {
+                out.write(ByteBuffer.allocate(1), size - 1); // the size, the rest a hole that reads as zeros
+            }
+        }
+    }
+}
