@@ -5,8 +5,8 @@ import io.flushcheck.powercut.internal.drive.FuseDiskServer;
 import io.flushcheck.powercut.internal.drive.SectorStore;
 import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
 import io.flushcheck.powercut.internal.explain.TreeView;
+import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
-import io.flushcheck.powercut.internal.host.PathWord;
 import io.flushcheck.powercut.internal.kernel.FileExtents;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
 import io.flushcheck.powercut.internal.kernel.JournalPlace;
@@ -47,8 +47,7 @@ final class BlockDisk implements ModelDisk {
     /** What makes a filesystem: drives made alike start from the first one's image instead of running mkfs. */
     private final String template;
     private Path work;
-    private DriveHost.Disk served;
-    private DriveCommands drive;
+    private DriveClient drive;
     private Deque<Runnable> undo;
     private Path path;
     private String loop;
@@ -132,16 +131,15 @@ final class BlockDisk implements ModelDisk {
     }
 
     @Override
-    public DriveHost.Disk serve(DriveHost host, Path work) throws IOException {
+    public DriveClient serve(DriveHost host, Path work) throws IOException {
         this.work = work;
         Path fuse = Files.createDirectories(work.resolve("drive"));
-        served = host.mountDrive(fuse, sizeBytes, atomicWriteBytes, template);
-        return served;
+        drive = DriveClient.drive(host, fuse, sizeBytes, atomicWriteBytes, template);
+        return drive;
     }
 
     @Override
-    public void start(DriveCommands drive, Deque<Runnable> undo) throws IOException {
-        this.drive = drive;
+    public void start(DriveClient drive, Deque<Runnable> undo) throws IOException {
         this.undo = undo;
         Path image = work.resolve("drive").resolve(FuseDiskServer.FILE);
         selfTest(image);
@@ -153,9 +151,9 @@ final class BlockDisk implements ModelDisk {
         path = Files.createDirectories(work.resolve("fs"));
         Leftovers.record(work, "mount", path.toString());
         try {
-            if (!served.templated()) {
+            if (!drive.templated()) {
                 Commands.run(Filesystems.mkfs(fsType, mkfsOptions, loop).toArray(new String[0]));
-                served.keepAsTemplate(template);
+                drive.keepAsTemplate(template);
             }
             Mounts.mount(loop, path, fsType, Filesystems.mountOptions(fsType));
         } catch (IOException e) {
@@ -180,14 +178,14 @@ final class BlockDisk implements ModelDisk {
      * sector, again, as it is), fsync, and see the server count the flush before trusting it.
      */
     private void selfTest(Path image) throws IOException {
-        long before = drive.flushes();
+        long before = drive.stats().flushes();
         try (FileChannel ch = FileChannel.open(image, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ByteBuffer first = ByteBuffer.allocate(SectorStore.SECTOR);
             ch.read(first, 0);
             ch.write(first.flip(), 0);
             ch.force(true);
         }
-        if (drive.flushes() <= before) {
+        if (drive.stats().flushes() <= before) {
             throw new IOException("the simulated drive saw no flush for an fsync of " + image + ": fsync does not reach it");
         }
     }
@@ -209,9 +207,10 @@ final class BlockDisk implements ModelDisk {
         // Without its mount the path would be a directory of the build: writes there must fail, not land.
         Files.deleteIfExists(path);
         Path image = work.resolve("survivor-" + n + ".img");
-        String saved = drive.ask("save " + PathWord.of(image));
-        if (!saved.equals("saved")) {
-            throw new IOException("cannot save the surviving image: " + saved);
+        try {
+            drive.save(image);
+        } catch (DriveClient.Refused r) {
+            throw new IOException("cannot save the surviving image: " + r.reply());
         }
         undo.push(() -> deleteQuietly(image));
         String survivorLoop = attach(image, false);
@@ -253,7 +252,7 @@ final class BlockDisk implements ModelDisk {
     private List<JournalPlace.Range> journal(Path image) {
         if (journal == null) {
             try {
-                journal = served.journalPlace(template, fsType, image);
+                journal = drive.journalPlace(template, fsType, image);
             } catch (IOException e) {
                 journal = List.of();
             }
@@ -311,9 +310,9 @@ final class BlockDisk implements ModelDisk {
 
     /** The filesystem is synced first: the recording starts from a durable image, which the drive saves as the base. */
     @Override
-    public String startRecording(Path dir, Path log) throws IOException {
+    public void startRecording(Path dir, Path log) throws IOException {
         Mounts.syncFilesystem(path);
-        return drive.ask("record " + PathWord.of(log) + " " + PathWord.of(dir.resolve(BASE_IMAGE)));
+        drive.record(log, dir.resolve(BASE_IMAGE));
     }
 
     @Override

@@ -1,7 +1,7 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
-import io.flushcheck.powercut.internal.host.PathWord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +21,7 @@ final class FileDisk implements ModelDisk {
     private final FileRules rules;
     private Path work;
     private Path path;
-    private DriveCommands drive;
+    private DriveClient drive;
 
     private FileDisk(long sizeBytes, FileRules rules) {
         this.sizeBytes = sizeBytes;
@@ -63,22 +63,16 @@ final class FileDisk implements ModelDisk {
 
     /** fusermount's {@code auto_unmount} removes the mount however the server ends. */
     @Override
-    public DriveHost.Disk serve(DriveHost host, Path work) throws IOException {
+    public DriveClient serve(DriveHost host, Path work) throws IOException {
         this.work = work;
         path = Files.createDirectories(work.resolve("fs"));
-        return host.mountFiles(path, sizeBytes, rules.word());
+        return DriveClient.files(host, path, sizeBytes, rules.word());
     }
 
     /** The server mounted the tree as it began to serve it: nothing is left to make. */
     @Override
-    public void start(DriveCommands drive, Deque<Runnable> undo) {
+    public void start(DriveClient drive, Deque<Runnable> undo) {
         this.drive = drive;
-    }
-
-    @Override
-    public String cutNote() throws IOException {
-        String note = drive.ask("note");
-        return note.startsWith("note ") ? note.substring("note ".length()) : "";
     }
 
     /** The tree written out into a plain directory, the mount gone; the cut lists the operations it discarded. */
@@ -86,15 +80,17 @@ final class FileDisk implements ModelDisk {
     public Path survive(Function<List<String>, PowerCut> cut, List<String> discarded, int n, List<PowerCut> cuts)
             throws IOException {
         cuts.add(cut.apply(discarded));
-        String r = drive.ask("unmount");
-        if (!r.equals("unmounted")) {
-            throw new IOException("the file model's server did not unmount " + path + ": " + r);
+        try {
+            drive.unmount();
+        } catch (DriveClient.Refused r) {
+            throw new IOException("the file model's server did not unmount " + path + ": " + r.reply());
         }
         Files.deleteIfExists(path);
         Path survivor = Files.createDirectories(work.resolve("survivor-" + n));
-        String saved = drive.ask("save " + PathWord.of(survivor));
-        if (!saved.equals("saved")) {
-            throw new IOException("cannot write the surviving tree: " + saved);
+        try {
+            drive.save(survivor);
+        } catch (DriveClient.Refused r) {
+            throw new IOException("cannot write the surviving tree: " + r.reply());
         }
         return survivor;
     }
@@ -112,8 +108,8 @@ final class FileDisk implements ModelDisk {
 
     /** The tree records its operations, everything in it made durable first. */
     @Override
-    public String startRecording(Path dir, Path log) throws IOException {
-        return drive.ask("record " + PathWord.of(log));
+    public void startRecording(Path dir, Path log) throws IOException {
+        drive.record(log, null);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
 import io.flushcheck.powercut.internal.kernel.Mounts;
 import java.io.IOException;
@@ -46,18 +47,13 @@ interface ModelDisk {
     Path path();
 
     /** Has {@code host} serve this model's drive under {@code work}, the disk's claimed work directory. */
-    DriveHost.Disk serve(DriveHost host, Path work) throws IOException;
+    DriveClient serve(DriveHost host, Path work) throws IOException;
 
     /**
      * Makes the served drive a disk to use at {@link #path()}, asking {@code drive}; what undoes each step it
      * takes goes onto {@code undo}, which the disk runs, last first, when it closes (or the start fails).
      */
-    void start(DriveCommands drive, Deque<Runnable> undo) throws IOException;
-
-    /** What the cut just made lost that only the model's rules lose, asked before anything else happens; empty when nothing. */
-    default String cutNote() throws IOException {
-        return "";
-    }
+    void start(DriveClient drive, Deque<Runnable> undo) throws IOException;
 
     /**
      * Makes what survived the cut just made readable at a new place, the disk's {@code n}-th survivor, and
@@ -79,8 +75,12 @@ interface ModelDisk {
      */
     List<FaultRange> place(WriteFault fault) throws IOException;
 
-    /** Has the drive record every change into {@code log}, in {@code dir}, from a durable start; its answer. */
-    String startRecording(Path dir, Path log) throws IOException;
+    /**
+     * Has the drive record every change into {@code log}, in {@code dir}, from a durable start.
+     *
+     * @throws DriveClient.Refused when the drive does not start
+     */
+    void startRecording(Path dir, Path log) throws IOException;
 
     /**
      * The crash states of the recording in {@code dir}: {@code log} as the drive wrote it, {@code acknowledged}

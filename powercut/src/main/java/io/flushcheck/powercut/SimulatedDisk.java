@@ -5,9 +5,10 @@ import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
 import io.flushcheck.powercut.internal.drive.SectorStore;
 import io.flushcheck.powercut.internal.fuse.FuseMount;
 import io.flushcheck.powercut.internal.host.DiskServerMain;
+import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
-import io.flushcheck.powercut.internal.host.PathWord;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
+import io.flushcheck.powercut.internal.model.PowerLossModel;
 import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -46,7 +47,7 @@ public final class SimulatedDisk implements AutoCloseable {
     private final Path work;
     /** What the disk's model decides: how the disk is made, what a cut leaves, what a recording's states are. */
     private final ModelDisk perModel;
-    private final DriveCommands drive;
+    private final DriveClient drive;
     private final Deque<Runnable> undo = new ArrayDeque<>();
     private final List<Path> survivors = new ArrayList<>();
     private final List<PowerCut> cuts = new ArrayList<>();
@@ -55,7 +56,7 @@ public final class SimulatedDisk implements AutoCloseable {
     private long armedAt = -1;
     private long armedSeed;
 
-    private SimulatedDisk(Path work, ModelDisk perModel, DriveCommands drive) {
+    private SimulatedDisk(Path work, ModelDisk perModel, DriveClient drive) {
         this.work = work;
         this.perModel = perModel;
         this.drive = drive;
@@ -85,16 +86,16 @@ public final class SimulatedDisk implements AutoCloseable {
         // Served by this JVM's drive host, never by this JVM: a program here that maps a file of the mount
         // (SQLite maps its WAL index) faults with this process's memory map locked, and a server thread here
         // that then needed that lock would wait on the fault it must answer.
-        DriveHost host;
-        DriveHost.Disk served;
+        DriveClient served;
         try {
-            host = DriveHost.shared(serverCommand());
+            // A dead or failed server is a DriveServerFailedException, never an answer.
+            DriveHost host = DriveHost.shared(serverCommand(), f -> new DriveServerFailedException(f.getMessage(), f));
             served = model.serve(host, work);
         } catch (IOException | RuntimeException e) {
             Leftovers.undo(work);
             throw e;
         }
-        SimulatedDisk disk = new SimulatedDisk(work, model, new DriveCommands(served, host.pid()));
+        SimulatedDisk disk = new SimulatedDisk(work, model, served);
         disk.undo.push(disk::stopServer);
         try {
             model.start(disk.drive, disk.undo);
@@ -195,7 +196,16 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /** Flushes the drive has completed so far. */
     public long flushes() {
-        return drive.flushes();
+        return stats().flushes();
+    }
+
+    /** The drive's figures, now. */
+    private DriveClient.Stats stats() {
+        try {
+            return drive.stats();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
@@ -221,11 +231,9 @@ public final class SimulatedDisk implements AutoCloseable {
      */
     public void failFlushes(FaultPlan plan) {
         try {
-            String r = drive.ask("fail-flush " + plan.after() + (plan.persistent() ? " persistent" : " once") + " "
-                    + plan.errno().number());
-            if (!r.equals("failing")) {
-                throw new IllegalStateException("the simulated drive did not arm the failure: " + r);
-            }
+            drive.failFlushes(plan.after(), plan.persistent(), plan.errno().number());
+        } catch (DriveClient.Refused r) {
+            throw new IllegalStateException("the simulated drive did not arm the failure: " + r.reply());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -233,7 +241,7 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /** Flushes the drive has failed so far ({@link #failFlushes}, {@link #failFlushesAfter}). */
     public long failedFlushes() {
-        return Long.parseLong(drive.stats()[5]);
+        return stats().failedFlushes();
     }
 
     /**
@@ -245,14 +253,12 @@ public final class SimulatedDisk implements AutoCloseable {
      *     btrfs, or a drive range on the file model
      */
     public void failWrites(WriteFault fault) {
-        String tail = (fault.persistent() ? " persistent " : " once ") + fault.errno().number();
         try {
             for (ModelDisk.FaultRange f : perModel.place(fault)) {
-                String r = drive.ask("fail-writes " + f.unit() + " " + f.from() + " " + f.length() + tail);
-                if (!r.equals("failing")) {
-                    throw new IllegalArgumentException("the simulated drive did not arm " + fault + ": " + r);
-                }
+                drive.failWrites(f.unit(), f.from(), f.length(), fault.persistent(), fault.errno().number());
             }
+        } catch (DriveClient.Refused r) {
+            throw new IllegalArgumentException("the simulated drive did not arm " + fault + ": " + r.reply());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -260,17 +266,17 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /** Writes the drive has failed so far ({@link #failWrites}). */
     public long failedWrites() {
-        return Long.parseLong(drive.stats()[7]);
+        return stats().failedWrites();
     }
 
     /** Bytes written since the last flush: what a cut now would discard. */
     public long unflushedBytes() {
-        return Long.parseLong(drive.stats()[3]);
+        return stats().unflushedBytes();
     }
 
     /** Cuts the power, keeping what the last flush made durable; returns where the survivor is mounted. */
     public Path cutPower() {
-        return cut("cut FLUSHED 0", null);
+        return cut(PowerLossModel.CutMode.FLUSHED, null);
     }
 
     /** The flush at which an armed cut happens ({@link #cutAfterFlushes}), or -1 when none is armed. */
@@ -280,7 +286,7 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /** Cuts the power, keeping also a random subset of the unflushed sectors, drawn from {@code seed}. */
     public Path cutPower(long seed) {
-        return cut("cut SUBSET " + seed, seed);
+        return cut(PowerLossModel.CutMode.SUBSET, seed);
     }
 
     /**
@@ -291,7 +297,7 @@ public final class SimulatedDisk implements AutoCloseable {
      * {@code k} over a workload's flushes tests every crash point of it.
      */
     public void cutAfterFlushes(long k) {
-        arm("arm " + k, k);
+        arm(k, 0);
     }
 
     /**
@@ -303,15 +309,14 @@ public final class SimulatedDisk implements AutoCloseable {
         if (processGroup <= 1) {
             throw new IllegalArgumentException("a process group is a PID above 1, not " + processGroup);
         }
-        arm("arm " + k + " " + processGroup, k);
+        arm(k, processGroup);
     }
 
-    private void arm(String command, long k) {
+    private void arm(long k, long processGroup) {
         try {
-            String r = drive.ask(command);
-            if (!r.equals("armed")) {
-                throw new IllegalArgumentException(r.startsWith("error ") ? r.substring(6) : r);
-            }
+            drive.armAfter(k, processGroup);
+        } catch (DriveClient.Refused r) {
+            throw new IllegalArgumentException(r.reason());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -327,10 +332,9 @@ public final class SimulatedDisk implements AutoCloseable {
      */
     public void cutDuringFlush(long k, long seed) {
         try {
-            String r = drive.ask("arm-during " + k + " " + seed);
-            if (!r.equals("armed")) {
-                throw new IllegalArgumentException(r.startsWith("error ") ? r.substring(6) : r);
-            }
+            drive.armDuring(k, seed);
+        } catch (DriveClient.Refused r) {
+            throw new IllegalArgumentException(r.reason());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -364,9 +368,11 @@ public final class SimulatedDisk implements AutoCloseable {
         ProcessWorld world = ProcessWorld.held(builder);
         try {
             // Told before the program runs a line, so that no cut can come between its start and the drive's knowing.
-            String r = drive.ask("world " + world.pid());
-            if (!r.startsWith("world")) {
-                throw new IOException("the simulated drive could not take the world of " + builder.command() + ": " + r);
+            try {
+                drive.world(world.pid());
+            } catch (DriveClient.Refused r) {
+                throw new IOException("the simulated drive could not take the world of " + builder.command() + ": "
+                        + r.reply());
             }
             synchronized (worlds) {
                 worlds.add(world);
@@ -454,24 +460,26 @@ public final class SimulatedDisk implements AutoCloseable {
         // Owner only: the recording is the workload's data, and its states are checked in here.
         Path dir = OwnerOnly.directory(work, "crash-states-");
         Path log = dir.resolve("recording.log");
-        String r = perModel.startRecording(dir, log);
-        if (!r.equals("recording")) {
-            throw new IOException("the simulated drive did not start recording: " + r);
+        try {
+            perModel.startRecording(dir, log);
+        } catch (DriveClient.Refused r) {
+            throw new IOException("the simulated drive did not start recording: " + r.reply());
         }
         AcknowledgedRecords acknowledged;
         try {
             acknowledged = untilPowerCut(workload);
         } catch (Exception | Error e) {
             try {
-                drive.ask("record-stop");
+                drive.stopRecording();
             } catch (IOException | RuntimeException stop) {
                 e.addSuppressed(stop); // the workload's own failure comes first
             }
             throw e;
         }
-        String stopped = drive.ask("record-stop");
-        if (!stopped.equals("recorded")) {
-            throw new IOException("the simulated drive did not stop recording: " + stopped);
+        try {
+            drive.stopRecording();
+        } catch (DriveClient.Refused r) {
+            throw new IOException("the simulated drive did not stop recording: " + r.reply());
         }
         CrashStates states = perModel.crashStates(dir, log, acknowledged, this::powered);
         undo.push(() -> {
@@ -509,8 +517,8 @@ public final class SimulatedDisk implements AutoCloseable {
         if (!powered()) {
             return null;
         }
-        String[] s = drive.stats();
-        return new long[] {Long.parseLong(s[5]) + Long.parseLong(s[7]), Long.parseLong(s[1])};
+        DriveClient.Stats s = stats();
+        return new long[] {s.failedFlushes() + s.failedWrites(), s.flushes()};
     }
 
     /** True until the power is cut (by a call, or at an armed flush). */
@@ -519,7 +527,7 @@ public final class SimulatedDisk implements AutoCloseable {
             return false;
         }
         try {
-            return !drive.ask("powered").equals("powered false");
+            return drive.powered();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -530,28 +538,27 @@ public final class SimulatedDisk implements AutoCloseable {
         return List.copyOf(cuts);
     }
 
-    private Path cut(String command, Long seed) {
+    private Path cut(PowerLossModel.CutMode mode, Long seed) {
         if (cut) {
             throw new IllegalStateException("the power is already cut");
         }
         try {
-            String r = drive.ask(command);
-            if (!r.startsWith("cut ")) {
-                throw new IOException("the simulated drive did not cut: " + r);
+            DriveClient.Cut c;
+            try {
+                c = drive.cut(mode, seed == null ? 0 : seed);
+            } catch (DriveClient.Refused r) {
+                throw new IOException("the simulated drive did not cut: " + r.reply());
             }
             cut = true;
-            // cut kept K discarded D at FLUSHES armed|now: an armed cut reports itself, whatever was asked now
-            String[] w = r.split(" ");
-            long kept = Long.parseLong(w[2]);
-            long discarded = Long.parseLong(w[4]);
-            long at = Long.parseLong(w[6]);
-            boolean armed = w[7].equals("armed");
+            // An armed cut reports itself, whatever was asked now.
+            long at = c.atFlush();
+            boolean armed = c.armed();
             // Armed during flush k, the drive stopped after flush k - 1; armed after flush k, at k.
             Long cutSeed = !armed ? seed : at + 1 == armedAt ? Long.valueOf(armedSeed) : null;
-            List<String> discardedOps = askDiscarded();
-            String lost = perModel.cutNote();
-            long unflushed = (kept + discarded) * perModel.atomicWriteBytes();
-            long keptBytes = kept * perModel.atomicWriteBytes();
+            List<String> discardedOps = c.lost();
+            String lost = c.note();
+            long unflushed = (c.kept() + c.discarded()) * perModel.atomicWriteBytes();
+            long keptBytes = c.kept() * perModel.atomicWriteBytes();
             // The drive killed them as it froze; nothing of them may hold the mount or answer for a PID now.
             endWorlds();
             Path survivor = perModel.survive(ops -> new PowerCut(cutSeed, at, unflushed, keptBytes, armed, lost, ops),
@@ -563,25 +570,12 @@ public final class SimulatedDisk implements AutoCloseable {
         }
     }
 
-    /** What the drive says the last cut discarded: the file model's operations, the block model's sector runs. */
-    private List<String> askDiscarded() throws IOException {
-        List<String> entries = new ArrayList<>();
-        String[] words = drive.ask("discarded").split(" ");
-        if (words[0].equals("discarded")) {
-            for (int i = 1; i < words.length; i++) {
-                entries.add(PathWord.text(words[i]));
-            }
-        }
-        return entries;
-    }
-
     private void stopServer() {
         boolean gone = false;
         try {
-            String r = drive.quit();
-            if (!r.equals("bye")) {
-                System.err.println("flushcheck powercut: the simulated drive of " + work + " did not stop cleanly: " + r);
-            }
+            drive.quit();
+        } catch (DriveClient.Refused r) {
+            System.err.println("flushcheck powercut: the simulated drive of " + work + " did not stop cleanly: " + r.reply());
         } catch (IOException e) {
             gone = true; // what it mounted itself may outlive it
         }
