@@ -28,7 +28,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 
 /**
  * The block model of a {@link SimulatedDisk}: a real filesystem made by mkfs (or copied from a drive made
@@ -190,11 +189,14 @@ final class BlockDisk implements ModelDisk {
         }
     }
 
+    /** Said by file once the survivor is there to compare with; until then, the cut is known without it. */
     @Override
-    public Path survive(Function<List<String>, PowerCut> cut, List<String> discarded, int n, List<PowerCut> cuts)
-            throws IOException {
-        // Said by file once the survivor is there to compare with; until then, the cut is known without it.
-        cuts.add(cut.apply(List.of()));
+    public List<String> discardedBeforeSurvivor(List<String> discarded) {
+        return List.of();
+    }
+
+    @Override
+    public Survivor survive(List<String> discarded, int n) throws IOException {
         List<BlockCutExplanation.Range> ranges = BlockCutExplanation.ranges(discarded);
         BlockCutExplanation.Before before = lookBeforeUnmount(ranges);
         // The drive is frozen: unmounting may still write, and the drive discards it. What the filesystem
@@ -218,8 +220,7 @@ final class BlockDisk implements ModelDisk {
         Leftovers.record(work, "mount", survivor.toString());
         mountSurvivor(survivorLoop, survivor, fsType, Mounts.DATA);
         undo.push(() -> unmount(survivor, image));
-        cuts.set(cuts.size() - 1, cut.apply(explain(before, survivor, ranges, image)));
-        return survivor;
+        return new Survivor(survivor, explain(before, survivor, ranges, image));
     }
 
     /**

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.Deque;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 
 /**
  * The file model of a {@link SimulatedDisk}: a tree of files under {@code rules}, served over FUSE and
@@ -77,9 +76,7 @@ final class FileDisk implements ModelDisk {
 
     /** The tree written out into a plain directory, the mount gone; the cut lists the operations it discarded. */
     @Override
-    public Path survive(Function<List<String>, PowerCut> cut, List<String> discarded, int n, List<PowerCut> cuts)
-            throws IOException {
-        cuts.add(cut.apply(discarded));
+    public Survivor survive(List<String> discarded, int n) throws IOException {
         try {
             drive.unmount();
         } catch (DriveClient.Refused r) {
@@ -92,7 +89,7 @@ final class FileDisk implements ModelDisk {
         } catch (DriveClient.Refused r) {
             throw new IOException("cannot write the surviving tree: " + r.reply());
         }
-        return survivor;
+        return new Survivor(survivor, discarded);
     }
 
     /** A file's bytes, by its node. */

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.Deque;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 
 /**
  * What a {@link SimulatedDisk}'s model decides, one implementation per model ({@link BlockDisk},
@@ -55,14 +54,29 @@ interface ModelDisk {
      */
     void start(DriveClient drive, Deque<Runnable> undo) throws IOException;
 
+    /** What a cut left: where it is readable, and what the cut discarded, said by file. */
+    record Survivor(Path path, List<String> discarded) {
+        public Survivor {
+            discarded = List.copyOf(discarded);
+        }
+    }
+
     /**
-     * Makes what survived the cut just made readable at a new place, the disk's {@code n}-th survivor, and
-     * returns it. {@code cut} is the cut given what it discarded by file; it goes into {@code cuts} before the
-     * survivor is made, so that a cut whose survivor cannot be made is still counted. {@code discarded} is what
-     * the drive says the cut discarded (the file model's operations, the block model's sector runs).
+     * What the cut just made discarded, said by file as far as it can be before its survivor is made (the disk
+     * counts the cut with it first, so that a cut whose survivor cannot be made is still counted): the file
+     * model's operations as they are. {@code discarded} is what the drive says the cut discarded (the file
+     * model's operations, the block model's sector runs).
      */
-    Path survive(Function<List<String>, PowerCut> cut, List<String> discarded, int n, List<PowerCut> cuts)
-            throws IOException;
+    default List<String> discardedBeforeSurvivor(List<String> discarded) {
+        return discarded;
+    }
+
+    /**
+     * Makes what survived the cut just made readable at a new place, the disk's {@code n}-th survivor: where it is,
+     * and what the cut discarded by file. {@code discarded} is what the drive says the cut discarded (the file
+     * model's operations, the block model's sector runs).
+     */
+    Survivor survive(List<String> discarded, int n) throws IOException;
 
     /** Where a write fault lies: {@code length} bytes from {@code from} of {@code unit} (the block model's drive, 0; a file's node). */
     record FaultRange(long unit, long from, long length) {

@@ -561,10 +561,12 @@ public final class SimulatedDisk implements AutoCloseable {
             long keptBytes = c.kept() * perModel.atomicWriteBytes();
             // The drive killed them as it froze; nothing of them may hold the mount or answer for a PID now.
             endWorlds();
-            Path survivor = perModel.survive(ops -> new PowerCut(cutSeed, at, unflushed, keptBytes, armed, lost, ops),
-                    discardedOps, survivors.size(), cuts);
-            survivors.add(survivor);
-            return survivor;
+            // Counted before its survivor is made, so that a cut whose survivor cannot be made is still counted.
+            cuts.add(new PowerCut(cutSeed, at, unflushed, keptBytes, armed, lost, perModel.discardedBeforeSurvivor(discardedOps)));
+            ModelDisk.Survivor survivor = perModel.survive(discardedOps, survivors.size());
+            cuts.set(cuts.size() - 1, new PowerCut(cutSeed, at, unflushed, keptBytes, armed, lost, survivor.discarded()));
+            survivors.add(survivor.path());
+            return survivor.path();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
