@@ -28,6 +28,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 /**
  * The block model of a {@link SimulatedDisk}: a real filesystem made by mkfs (or copied from a drive made
@@ -63,29 +64,20 @@ final class BlockDisk implements ModelDisk {
         this.template = fsType + " " + sizeBytes + " " + String.join(" ", mkfsOptions);
     }
 
-    /** The block model's disk, its options checked here; what every way of making one comes to. */
-    static SimulatedDisk make(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo,
-                              int atomicWriteBytes) throws IOException {
-        if (!SimulatedDisk.validAtomicWriteBytes(atomicWriteBytes)) {
-            throw new IllegalArgumentException("a drive writes 512, 1024, 2048 or 4096 bytes atomically, not "
-                    + atomicWriteBytes);
-        }
-        if (sizeBytes < Filesystems.minimumBytes(fsType)) {
-            throw new IllegalArgumentException(fsType + " needs a drive of at least "
-                    + mib(Filesystems.minimumBytes(fsType)) + " (" + Filesystems.tool(fsType) + " refuses smaller ones), not "
-                    + mib(sizeBytes));
-        }
-        if (Filesystems.find(Filesystems.tool(fsType)) == null) {
-            throw new IOException(Filesystems.tool(fsType) + " is not installed (Debian: apt-get install "
-                    + Filesystems.debianPackage(fsType) + ")");
-        }
+    /**
+     * The block model's disk, made under {@code work}, its options checked ({@link SimulatedDiskBuilder#create});
+     * the server's failures reach its users as {@code failures} makes them.
+     */
+    static ServedDisk make(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo,
+                           int atomicWriteBytes, Function<DriveHost.ServerFailure, ? extends IOException> failures)
+            throws IOException {
         try {
-            return SimulatedDisk.make(work, new BlockDisk(sizeBytes, fsType, mkfsOptions, directIo, atomicWriteBytes));
+            return ServedDisk.make(work, new BlockDisk(sizeBytes, fsType, mkfsOptions, directIo, atomicWriteBytes), failures);
         } catch (LostLoopDevice e) {
             // Loop devices are shared: a program that detaches a device by its name after it was freed
             // and given to this disk takes it away. Once is bad luck; twice is worth an error.
             System.err.println("flushcheck powercut: " + e.getMessage() + "; making the disk again");
-            return SimulatedDisk.make(work, new BlockDisk(sizeBytes, fsType, mkfsOptions, directIo, atomicWriteBytes));
+            return ServedDisk.make(work, new BlockDisk(sizeBytes, fsType, mkfsOptions, directIo, atomicWriteBytes), failures);
         }
     }
 
@@ -358,7 +350,7 @@ final class BlockDisk implements ModelDisk {
 
     /** The server unmounts the drive too; should the server be gone, this leaves no drive mounted. */
     @Override
-    public void serverStopped(boolean gone, boolean cut) {
+    public void serverStopped(boolean gone) {
         ModelDisk.unmountQuietly(work.resolve("drive"));
     }
 
@@ -426,9 +418,5 @@ final class BlockDisk implements ModelDisk {
         } catch (IOException e) {
             // removed with the work directory, or reported there
         }
-    }
-
-    private static String mib(long bytes) {
-        return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes";
     }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Deque;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -21,18 +22,21 @@ final class FileDisk implements ModelDisk {
     private Path work;
     private Path path;
     private DriveClient drive;
+    /** True once a cut's survivor is being made: the mount is gone, or going. */
+    private boolean cut;
 
     private FileDisk(long sizeBytes, FileRules rules) {
         this.sizeBytes = sizeBytes;
         this.rules = rules;
     }
 
-    /** The file model's disk, its options checked here; what every way of making one comes to. */
-    static SimulatedDisk make(Path work, long sizeBytes, FileRules rules) throws IOException {
-        if (sizeBytes <= 0) {
-            throw new IllegalArgumentException("a disk holds a positive number of bytes, not " + sizeBytes);
-        }
-        return SimulatedDisk.make(work, new FileDisk(sizeBytes, rules));
+    /**
+     * The file model's disk of {@code sizeBytes} under {@code rules}, made under {@code work}, its options checked
+     * ({@link SimulatedDiskBuilder#create}); the server's failures reach its users as {@code failures} makes them.
+     */
+    static ServedDisk make(Path work, long sizeBytes, FileRules rules,
+                           Function<DriveHost.ServerFailure, ? extends IOException> failures) throws IOException {
+        return ServedDisk.make(work, new FileDisk(sizeBytes, rules), failures);
     }
 
     @Override
@@ -77,6 +81,7 @@ final class FileDisk implements ModelDisk {
     /** The tree written out into a plain directory, the mount gone; the cut lists the operations it discarded. */
     @Override
     public Survivor survive(List<String> discarded, int n) throws IOException {
+        cut = true;
         try {
             drive.unmount();
         } catch (DriveClient.Refused r) {
@@ -123,7 +128,7 @@ final class FileDisk implements ModelDisk {
 
     /** A mount the server made itself (mount(2), no fusermount watcher) outlives a dead server, dead; a cut removed it. */
     @Override
-    public void serverStopped(boolean gone, boolean cut) {
+    public void serverStopped(boolean gone) {
         if (gone && !cut) {
             ModelDisk.unmountQuietly(path);
         }

@@ -106,9 +106,9 @@ interface ModelDisk {
 
     /**
      * Removes what the drive's server leaves mounted once it has stopped: {@code gone} when it could not be
-     * asked to stop (it died), {@code cut} once the power was cut.
+     * asked to stop (it died).
      */
-    void serverStopped(boolean gone, boolean cut);
+    void serverStopped(boolean gone);
 
     /** Unmounts {@code mountPoint} lazily; teardown goes on whatever happens. */
     static void unmountQuietly(Path mountPoint) {

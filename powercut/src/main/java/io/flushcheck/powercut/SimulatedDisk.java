@@ -1,22 +1,15 @@
 package io.flushcheck.powercut;
 
-import io.flushcheck.powercut.internal.cleanup.Leftovers;
-import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
 import io.flushcheck.powercut.internal.drive.SectorStore;
 import io.flushcheck.powercut.internal.fuse.FuseMount;
-import io.flushcheck.powercut.internal.host.DiskServerMain;
 import io.flushcheck.powercut.internal.host.DriveClient;
-import io.flushcheck.powercut.internal.host.DriveHost;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
 import io.flushcheck.powercut.internal.model.PowerLossModel;
 import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import org.apiguardian.api.API;
 
@@ -45,10 +38,11 @@ import org.apiguardian.api.API;
 public final class SimulatedDisk implements AutoCloseable {
 
     private final Path work;
+    /** The disk as its drive is served: its work directory, its drive, what undoes it. */
+    private final ServedDisk served;
     /** What the disk's model decides: how the disk is made, what a cut leaves, what a recording's states are. */
     private final ModelDisk perModel;
     private final DriveClient drive;
-    private final Deque<Runnable> undo = new ArrayDeque<>();
     private final List<Path> survivors = new ArrayList<>();
     private final List<PowerCut> cuts = new ArrayList<>();
     private final List<ProcessWorld> worlds = new ArrayList<>();
@@ -56,10 +50,12 @@ public final class SimulatedDisk implements AutoCloseable {
     private long armedAt = -1;
     private long armedSeed;
 
-    private SimulatedDisk(Path work, ModelDisk perModel, DriveClient drive) {
-        this.work = work;
-        this.perModel = perModel;
-        this.drive = drive;
+    /** The face of {@code served}, a disk its model has made ({@link SimulatedDiskBuilder#create}). */
+    SimulatedDisk(ServedDisk served) {
+        this.served = served;
+        this.work = served.work();
+        this.perModel = served.model();
+        this.drive = served.drive();
     }
 
     /**
@@ -74,38 +70,6 @@ public final class SimulatedDisk implements AutoCloseable {
     /** The size of a file model's disk made without a size ({@link SimulatedDiskBuilder#sizeMiB}): 1 GiB. */
     public static final long DEFAULT_FILES_BYTES = 1L << 30;
 
-    /**
-     * The disk {@code model} makes under {@code work}, once it has checked its options: what every way of making
-     * one comes to. First it removes what disks of killed JVMs left beside {@code work}.
-     */
-    static SimulatedDisk make(Path work, ModelDisk model) throws IOException {
-        for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
-            System.err.println("flushcheck powercut: " + cleaned);
-        }
-        work = Leftovers.claim(work);
-        // Served by this JVM's drive host, never by this JVM: a program here that maps a file of the mount
-        // (SQLite maps its WAL index) faults with this process's memory map locked, and a server thread here
-        // that then needed that lock would wait on the fault it must answer.
-        DriveClient served;
-        try {
-            // A dead or failed server is a DriveServerFailedException, never an answer.
-            DriveHost host = DriveHost.shared(serverCommand(), f -> new DriveServerFailedException(f.getMessage(), f));
-            served = model.serve(host, work);
-        } catch (IOException | RuntimeException e) {
-            Leftovers.undo(work);
-            throw e;
-        }
-        SimulatedDisk disk = new SimulatedDisk(work, model, served);
-        disk.undo.push(disk::stopServer);
-        try {
-            model.start(disk.drive, disk.undo);
-            return disk;
-        } catch (IOException | RuntimeException e) {
-            disk.close();
-            throw e;
-        }
-    }
-
     /** fusermount3 or fuse 2's fusermount, which mounts the file model without root; null when neither is installed. */
     public static String fusermount() {
         return FuseMount.fusermount();
@@ -115,23 +79,7 @@ public final class SimulatedDisk implements AutoCloseable {
      * The system property that sets the drives' server's maximum heap ({@code -Xmx}, e.g. {@code 64m});
      * unset, the JVM's default. The drives keep their bytes in files, so the heap holds only their indexes.
      */
-    public static final String SERVER_HEAP_PROPERTY = "flushcheck.powercut.serverHeap";
-
-    /**
-     * The drives' server, a JVM of its own (one for all of this JVM's disks): C1 compiles its request loop
-     * at once, and one GC thread leaves the cores to the workload. Out of memory it exits rather than
-     * serve on with a thread gone, and its disks then say that it died.
-     */
-    private static List<String> serverCommand() {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError"));
-        String heap = System.getProperty(SERVER_HEAP_PROPERTY);
-        if (heap != null && !heap.isBlank()) {
-            command.add("-Xmx" + heap.trim());
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), DiskServerMain.class.getName(), "--host"));
-        return List.copyOf(command);
-    }
+    public static final String SERVER_HEAP_PROPERTY = ServedDisk.SERVER_HEAP_PROPERTY;
 
     /** The size of a drive for {@code fsType} when none is asked for: 512 MiB for xfs, 256 MiB otherwise. */
     public static long defaultSizeBytes(String fsType) {
@@ -482,7 +430,7 @@ public final class SimulatedDisk implements AutoCloseable {
             throw new IOException("the simulated drive did not stop recording: " + r.reply());
         }
         CrashStates states = perModel.crashStates(dir, log, acknowledged, this::powered);
-        undo.push(() -> {
+        served.onClose(() -> {
             try {
                 states.close();
             } catch (IOException e) {
@@ -572,18 +520,6 @@ public final class SimulatedDisk implements AutoCloseable {
         }
     }
 
-    private void stopServer() {
-        boolean gone = false;
-        try {
-            drive.quit();
-        } catch (DriveClient.Refused r) {
-            System.err.println("flushcheck powercut: the simulated drive of " + work + " did not stop cleanly: " + r.reply());
-        } catch (IOException e) {
-            gone = true; // what it mounted itself may outlive it
-        }
-        perModel.serverStopped(gone, cut);
-    }
-
     private void endWorlds() {
         List<ProcessWorld> all;
         synchronized (worlds) {
@@ -604,13 +540,6 @@ public final class SimulatedDisk implements AutoCloseable {
     @Override
     public void close() {
         endWorlds();
-        while (!undo.isEmpty()) {
-            undo.pop().run();
-        }
-        String stayed = WorkDirectory.delete(work.toAbsolutePath(), Leftovers.MARKERS);
-        if (stayed != null) {
-            System.err.println("flushcheck powercut: the disk in " + work + " " + stayed
-                    + "; the next disk made in " + work.getParent() + " tries again");
-        }
+        served.close();
     }
 }
