@@ -313,8 +313,8 @@ final class BlockDisk implements ModelDisk {
             throws IOException {
         RecordingFiles held = RecordingFiles.open(dir.resolve(BASE_IMAGE), log);
         try {
-            return new CrashStates(work, dir, held, Recording.epochs(held.log(), held.base().size()), acknowledged,
-                    fsType, atomicWriteBytes, places(powered), endedView(powered));
+            return new CrashStates(new BlockCrashStates(work, dir, held, Recording.epochs(held.log(), held.base().size()),
+                    acknowledged, fsType, atomicWriteBytes, places(powered), endedView(powered), false), null);
         } catch (IOException | RuntimeException e) {
             held.close();
             throw e;

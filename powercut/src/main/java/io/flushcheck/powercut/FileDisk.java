@@ -119,7 +119,7 @@ final class FileDisk implements ModelDisk {
             throws IOException {
         RecordingFiles held = RecordingFiles.open(null, log);
         try {
-            return new CrashStates(new FileCrashStates(dir, held.log(), acknowledged), held);
+            return new CrashStates(new FileCrashStates(dir, held, acknowledged), null);
         } catch (IOException | RuntimeException e) {
             held.close();
             throw e;
