@@ -13,6 +13,7 @@ import io.flushcheck.powercut.internal.kernel.JournalPlace;
 import io.flushcheck.powercut.internal.kernel.LoopDevices;
 import io.flushcheck.powercut.internal.kernel.LoopPool;
 import io.flushcheck.powercut.internal.kernel.Mounts;
+import io.flushcheck.powercut.internal.kernel.SurvivorMount;
 import io.flushcheck.powercut.internal.states.Recording;
 import io.flushcheck.powercut.internal.states.WritePlaces;
 import io.flushcheck.powercut.internal.sys.Commands;
@@ -210,7 +211,7 @@ final class BlockDisk implements ModelDisk {
         String survivorLoop = attach(image, false);
         Path survivor = Files.createDirectories(work.resolve("survivor-" + n));
         Leftovers.record(work, "mount", survivor.toString());
-        mountSurvivor(survivorLoop, survivor, fsType, Mounts.DATA);
+        SurvivorMount.mount(survivorLoop, survivor, fsType, Mounts.DATA);
         undo.push(() -> unmount(survivor, image));
         return new Survivor(survivor, explain(before, survivor, ranges, image));
     }
@@ -251,32 +252,6 @@ final class BlockDisk implements ModelDisk {
             }
         }
         return journal;
-    }
-
-    /**
-     * Mounts the survivor's image, of {@code fsType}. btrfs refuses a clone of a filesystem whose teardown is
-     * still under way (the original's, unmounted in the background, or a crash state's before it: its sysfs
-     * entry is there, EEXIST) and mounts it once that is done, so a refusal for that reason is tried again
-     * for a while. {@code flags}: {@link Mounts#DATA} or {@link Mounts#FOREIGN_DATA}, what is mounted being data
-     * to look at.
-     */
-    static void mountSurvivor(String device, Path survivor, String fsType, long flags) throws IOException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                Mounts.mount(device, survivor, fsType, Filesystems.mountOptions(fsType), flags);
-                return;
-            } catch (IOException e) {
-                if (!fsType.equals("btrfs") || !String.valueOf(e.getMessage()).contains("File exists") || attempt == 100) {
-                    throw e;
-                }
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while mounting the survivor", e);
-            }
-        }
     }
 
     /** A range of the drive, or a file's bytes on it, placed by FIEMAP. */

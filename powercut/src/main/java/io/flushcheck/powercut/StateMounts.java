@@ -4,6 +4,7 @@ import io.flushcheck.powercut.internal.cleanup.Leftovers;
 import io.flushcheck.powercut.internal.kernel.LoopDevices;
 import io.flushcheck.powercut.internal.kernel.Mounts;
 import io.flushcheck.powercut.internal.kernel.SharedLoops;
+import io.flushcheck.powercut.internal.kernel.SurvivorMount;
 import io.flushcheck.powercut.internal.kernel.UnmountableTypeException;
 import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
@@ -88,7 +89,7 @@ final class StateMounts {
         try {
             note("loop", loop);
             try {
-                BlockDisk.mountSurvivor(loop, place.mountPoint(), fsType, flags);
+                SurvivorMount.mount(loop, place.mountPoint(), fsType, flags);
             } catch (UnmountableTypeException e) {
                 // The machine's lack, the same for every state: no state is checked, none reported failing.
                 throw new UnmountableTypeException(e.type(), "this machine cannot mount " + e.type() + ", the"
