@@ -284,12 +284,12 @@ final class BlockDisk implements ModelDisk {
     }
 
     @Override
-    public CrashStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
+    public ModelStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
             throws IOException {
         RecordingFiles held = RecordingFiles.open(dir.resolve(BASE_IMAGE), log);
         try {
-            return new CrashStates(new BlockCrashStates(work, dir, held, Recording.epochs(held.log(), held.base().size()),
-                    acknowledged, fsType, atomicWriteBytes, places(powered), endedView(powered), false), null);
+            return new BlockCrashStates(work, dir, held, Recording.epochs(held.log(), held.base().size()), acknowledged,
+                    fsType, atomicWriteBytes, places(powered), endedView(powered), false);
         } catch (IOException | RuntimeException e) {
             held.close();
             throw e;

@@ -115,11 +115,11 @@ final class FileDisk implements ModelDisk {
     }
 
     @Override
-    public CrashStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
+    public ModelStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
             throws IOException {
         RecordingFiles held = RecordingFiles.open(null, log);
         try {
-            return new CrashStates(new FileCrashStates(dir, held, acknowledged), null);
+            return new FileCrashStates(dir, held, acknowledged);
         } catch (IOException | RuntimeException e) {
             held.close();
             throw e;

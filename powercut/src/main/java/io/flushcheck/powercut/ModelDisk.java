@@ -101,7 +101,7 @@ interface ModelDisk {
      * what the workload acknowledged, {@code powered} whether the power is still on, to look at the disk as the
      * recording ended.
      */
-    CrashStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
+    ModelStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
             throws IOException;
 
     /**

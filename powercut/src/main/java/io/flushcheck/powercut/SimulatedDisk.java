@@ -429,7 +429,7 @@ public final class SimulatedDisk implements AutoCloseable {
         } catch (DriveClient.Refused r) {
             throw new IOException("the simulated drive did not stop recording: " + r.reply());
         }
-        CrashStates states = perModel.crashStates(dir, log, acknowledged, this::powered);
+        CrashStates states = new CrashStates(perModel.crashStates(dir, log, acknowledged, this::powered), null);
         served.onClose(() -> {
             try {
                 states.close();
