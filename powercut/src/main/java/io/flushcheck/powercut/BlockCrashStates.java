@@ -23,7 +23,7 @@ import java.util.List;
  * The crash states of one recorded run on the block model, checked on a real filesystem: each state an image made
  * from the drive's log of writes and flushes, mounted (the filesystem replays its journal there), verified and
  * thrown away, several at once where asked, each on a loop device of its own; the first few failing states
- * explained by name as a power cut is ({@link CrashStates} says how).
+ * explained by name as a power cut is.
  */
 final class BlockCrashStates implements ModelStates {
 
@@ -38,7 +38,7 @@ final class BlockCrashStates implements ModelStates {
     private final WritePlaces places;
     /** The filesystem's names as the recording ended; null when they could not be looked at. */
     private final TreeView ended;
-    /** Loaded from a recording kept elsewhere ({@link CrashStates#load}): its links are not followed either. */
+    /** Loaded from a recording kept elsewhere ({@link #load}): its links are not followed either. */
     private final boolean foreign;
     private CrashStateSpace.Draws draws = CrashStateSpace.Draws.NONE;
 
@@ -104,7 +104,7 @@ final class BlockCrashStates implements ModelStates {
     }
 
     @Override
-    public int states(int maxStates, CrashStates.EnumerationProgress progress) {
+    public int states(int maxStates, Progress progress) {
         CrashStateSpace.Enumerated space = enumerated(maxStates);
         progress.enumerated(epochs.size(), space.distinct());
         return space.states().size();
@@ -131,7 +131,7 @@ final class BlockCrashStates implements ModelStates {
 
     @Override
     public CrashStateReport check(int maxStates, int shard, int shards, int workers,
-                                  CrashStates.Verification verification) throws IOException {
+                                  Verify verification) throws IOException {
         long started = System.nanoTime();
         CrashStateSpace.Enumerated space = enumerated(maxStates);
         List<CrashState> ordered = space.states();
@@ -153,7 +153,7 @@ final class BlockCrashStates implements ModelStates {
                                 verification, mounts));
             }
             List<Integer> explained = new ArrayList<>();
-            for (int i = 0; i < checked.size() && explained.size() < CrashStates.EXPLAINED; i++) {
+            for (int i = 0; i < checked.size() && explained.size() < EXPLAINED; i++) {
                 if (checked.get(i) != null) {
                     explained.add(i);
                 }
@@ -183,12 +183,12 @@ final class BlockCrashStates implements ModelStates {
         private final boolean own;
         private final StateImages images;
         private final List<CrashState> ordered;
-        private final CrashStates.Verification verification;
+        private final Verify verification;
         private final StateMounts mounts;
 
         /** {@code own}: the place is this worker's, removed when it is done. */
         StateWorker(StateMounts.Place place, boolean own, StateImages images, List<CrashState> ordered,
-                    CrashStates.Verification verification, StateMounts mounts) {
+                    Verify verification, StateMounts mounts) {
             this.place = place;
             this.own = own;
             this.images = images;
@@ -302,7 +302,7 @@ final class BlockCrashStates implements ModelStates {
     }
 
     /** Mounts the image in {@code place}, {@code state}'s, verifies it and takes it down: null when it passed. */
-    private Checked checkOne(CrashState state, StateMounts.Place place, CrashStates.Verification verification,
+    private Checked checkOne(CrashState state, StateMounts.Place place, Verify verification,
                              StateMounts mounts) throws IOException {
         return mounts.mounted(place, survivor -> {
             try {

@@ -232,7 +232,7 @@ public final class CrashStates implements AutoCloseable {
      * once for a bound, here or in {@link #check} when none was asked for.
      */
     public int states(int maxStates, EnumerationProgress progress) {
-        return states.states(maxStates, progress);
+        return states.states(maxStates, progress::enumerated);
     }
 
     /** Hears how far an enumeration of the states is ({@link #states(int, EnumerationProgress)}). */
@@ -350,14 +350,14 @@ public final class CrashStates implements AutoCloseable {
             throw new IllegalArgumentException("a shard is from 0 to one less than the shards, at least 1: not " + shard
                     + " of " + shards);
         }
-        return states.check(maxStates, shard, shards, workers, verification);
+        return states.check(maxStates, shard, shards, workers, verification::verify);
     }
 
     /**
      * The failing states explained by file, fewest writes lost first: a person reads the first few. A shard
      * explains its own first few, among which are those of all the shards' first few that it checked.
      */
-    public static final int EXPLAINED = 3;
+    public static final int EXPLAINED = ModelStates.EXPLAINED;
 
     /**
      * Closes the recording's files this holds open; its states are not checked after. A disk closes those it

@@ -34,7 +34,7 @@ final class FileCrashStates implements ModelStates {
 
     /**
      * The recording whose log {@code held} holds, played again in {@code dir}: the disk's work directory, or the one
-     * a load of a saved recording claimed ({@link CrashStates#load}).
+     * a load of a saved recording claimed ({@link #load}).
      */
     FileCrashStates(Path dir, RecordingFiles held, AcknowledgedRecords acknowledged) throws IOException {
         this.dir = dir;
@@ -81,7 +81,7 @@ final class FileCrashStates implements ModelStates {
     }
 
     @Override
-    public int states(int maxStates, CrashStates.EnumerationProgress progress) {
+    public int states(int maxStates, Progress progress) {
         try {
             return states(maxStates, (TreeStates.Progress) progress::enumerated);
         } catch (IOException e) {
@@ -89,7 +89,7 @@ final class FileCrashStates implements ModelStates {
         }
     }
 
-    /** The operations, as {@link CrashStates#writes()} counts them. */
+    /** The operations, which count as the file model's writes. */
     @Override
     public int writes() {
         return (int) Math.min(Integer.MAX_VALUE, operations);
@@ -147,9 +147,9 @@ final class FileCrashStates implements ModelStates {
     private TreeStates.Enumerated enumerated;
     private int enumeratedFor;
 
-    /** As {@link CrashStates#check(int, int, int, CrashStates.Verification)}: one state at a time, whatever {@code workers} says. */
+    /** One state at a time, whatever {@code workers} says. */
     @Override
-    public CrashStateReport check(int maxStates, int shard, int shards, int workers, CrashStates.Verification verification)
+    public CrashStateReport check(int maxStates, int shard, int shards, int workers, Verify verification)
             throws IOException {
         long started = System.nanoTime();
         TreeStates.Enumerated space = enumerated(maxStates, TreeStates.Progress.NONE);
@@ -182,7 +182,7 @@ final class FileCrashStates implements ModelStates {
         List<CrashStateReport.State> outcomes = new ArrayList<>();
         for (int i = 0; i < ordered.size(); i++) {
             CrashStateReport.Failure f = failed[i];
-            if (f != null && explained[0]++ < CrashStates.EXPLAINED) {
+            if (f != null && explained[0]++ < EXPLAINED) {
                 f = new CrashStateReport.Failure(f.state(), f.lost(), f.message(), f.cause(), explain(ordered.get(i)));
             }
             if (f != null) {

@@ -2,14 +2,30 @@ package io.flushcheck.powercut;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The crash states of one recorded run as its model checks them, one implementation per model
- * ({@link BlockCrashStates}, {@link FileCrashStates}): what {@link CrashStates} shows of a recording, and the
+ * ({@link BlockCrashStates}, {@link FileCrashStates}): what the crash states' face shows of a recording, and the
  * check of its states. The face holds what both models share: the recording's id, the workers asked for, the
  * checks of a caller's arguments.
  */
 interface ModelStates extends AutoCloseable {
+
+    /** The failing states explained by file, fewest writes lost first: a person reads the first few. */
+    int EXPLAINED = 3;
+
+    /** The check run on each state's survivor, as the face hands it down: {@code mustSurvive} is what was acknowledged before the state. */
+    @FunctionalInterface
+    interface Verify {
+        void verify(Path survivor, List<String> mustSurvive) throws Exception;
+    }
+
+    /** Hears how far an enumeration of the states is: {@code epochs} enumerated, {@code states} distinct states found. */
+    @FunctionalInterface
+    interface Progress {
+        void enumerated(int epochs, long states);
+    }
 
     /** {@link DiskModel#BLOCK} or {@link DiskModel#FILE}. */
     DiskModel model();
@@ -28,27 +44,30 @@ interface ModelStates extends AutoCloseable {
     /** What the workload acknowledged while it was recorded. */
     AcknowledgedRecords acknowledged();
 
-    /** The epochs of the recording ({@link CrashStates#epochs()}). */
+    /** The epochs of the recording: the writes between two flushes (on the file model, the operations between two syncs). */
     int epochs();
 
-    /** The writes, or the file model's operations, of the recording ({@link CrashStates#writes()}). */
+    /** The writes, or the file model's operations, of the recording. */
     int writes();
 
-    /** As {@link CrashStates#states(int, CrashStates.EnumerationProgress)}. */
-    int states(int maxStates, CrashStates.EnumerationProgress progress);
+    /** The states a check with the bound {@code maxStates} checks, enumerated once for a bound, {@code progress} hearing how far. */
+    int states(int maxStates, Progress progress);
 
     /**
-     * Adds to the states checked up to {@code count} drawn from {@code seed} ({@link CrashStates#draw}).
+     * Adds to the states checked up to {@code count} drawn from {@code seed}.
      *
      * @throws UnsupportedOperationException where the model draws none
      */
     void draw(int count, long seed);
 
-    /** As {@link CrashStates#check(int, int, int, CrashStates.Verification)}, on up to {@code workers} workers at once where the model can. */
-    CrashStateReport check(int maxStates, int shard, int shards, int workers, CrashStates.Verification verification)
+    /**
+     * Checks the states of share {@code shard} of {@code shards} within {@code maxStates}, on up to {@code workers}
+     * workers at once where the model can, {@code verification} run on each.
+     */
+    CrashStateReport check(int maxStates, int shard, int shards, int workers, Verify verification)
             throws IOException;
 
-    /** Keeps the recording in {@code saved} ({@link CrashStates#save}); its id. */
+    /** Keeps the recording in {@code saved}, a directory made now (or empty); its id. */
     String save(Path saved) throws IOException;
 
     /** Closes the recording's files held open. */
