@@ -1,10 +1,9 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.DiskRequirements;
 import io.flushcheck.powercut.FileRules;
-import io.flushcheck.powercut.SimulatedDisk;
 import java.io.File;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -24,10 +23,11 @@ final class Machine {
         if (model != DiskModel.FILE) {
             return missingForDisks(fs);
         }
-        if (!new File("/dev/fuse").exists()) {
+        DiskRequirements.Lack lack = DiskRequirements.lacking(DiskModel.FILE, null);
+        if (lack == DiskRequirements.Lack.FUSE_DEVICE) {
             return "/dev/fuse (modprobe fuse)";
         }
-        if (!isRoot() && SimulatedDisk.fusermount() == null) {
+        if (lack == DiskRequirements.Lack.FUSERMOUNT) {
             return "fusermount3 or fusermount to mount FUSE without root (apt-get install fuse3)";
         }
         return null;
@@ -48,10 +48,11 @@ final class Machine {
     }
 
     static String missingForDisks(String fs) {
-        if (!isRoot()) {
+        DiskRequirements.Lack lack = DiskRequirements.lacking(DiskModel.BLOCK, fs);
+        if (lack == DiskRequirements.Lack.ROOT) {
             return "root (to attach loop devices and mount)";
         }
-        if (!new File("/dev/fuse").exists()) {
+        if (lack == DiskRequirements.Lack.FUSE_DEVICE) {
             return "/dev/fuse (modprobe fuse)";
         }
         for (String tool : new String[] {"losetup", "mount", "umount"}) {
@@ -59,24 +60,14 @@ final class Machine {
                 return "the " + tool + " command (util-linux, mount)";
             }
         }
-        if (which("mkfs." + fs) == null) {
-            return "mkfs." + fs + " to make " + fs + " (e2fsprogs, xfsprogs or btrfs-progs)";
+        if (lack == DiskRequirements.Lack.MKFS) {
+            return DiskRequirements.mkfs(fs) + " to make " + fs + " (e2fsprogs, xfsprogs or btrfs-progs)";
         }
         return null;
     }
 
     static boolean isRoot() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("Uid:")) {
-                    String[] f = line.substring(4).trim().split("\\s+");
-                    return f.length > 1 && f[1].equals("0");
-                }
-            }
-        } catch (IOException e) {
-            return false;
-        }
-        return false;
+        return DiskRequirements.root();
     }
 
     /** The command's full path on PATH, or null. */

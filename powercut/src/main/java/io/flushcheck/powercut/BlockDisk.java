@@ -5,14 +5,15 @@ import io.flushcheck.powercut.internal.drive.FuseDiskServer;
 import io.flushcheck.powercut.internal.drive.SectorStore;
 import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
 import io.flushcheck.powercut.internal.explain.TreeView;
+import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
-import io.flushcheck.powercut.internal.host.PathWord;
 import io.flushcheck.powercut.internal.kernel.FileExtents;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
 import io.flushcheck.powercut.internal.kernel.JournalPlace;
 import io.flushcheck.powercut.internal.kernel.LoopDevices;
 import io.flushcheck.powercut.internal.kernel.LoopPool;
 import io.flushcheck.powercut.internal.kernel.Mounts;
+import io.flushcheck.powercut.internal.kernel.SurvivorMount;
 import io.flushcheck.powercut.internal.states.Recording;
 import io.flushcheck.powercut.internal.states.WritePlaces;
 import io.flushcheck.powercut.internal.sys.Commands;
@@ -47,8 +48,7 @@ final class BlockDisk implements ModelDisk {
     /** What makes a filesystem: drives made alike start from the first one's image instead of running mkfs. */
     private final String template;
     private Path work;
-    private DriveHost.Disk served;
-    private DriveCommands drive;
+    private DriveClient drive;
     private Deque<Runnable> undo;
     private Path path;
     private String loop;
@@ -65,29 +65,20 @@ final class BlockDisk implements ModelDisk {
         this.template = fsType + " " + sizeBytes + " " + String.join(" ", mkfsOptions);
     }
 
-    /** The block model's disk, its options checked here; what every way of making one comes to. */
-    static SimulatedDisk make(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo,
-                              int atomicWriteBytes) throws IOException {
-        if (!SimulatedDisk.validAtomicWriteBytes(atomicWriteBytes)) {
-            throw new IllegalArgumentException("a drive writes 512, 1024, 2048 or 4096 bytes atomically, not "
-                    + atomicWriteBytes);
-        }
-        if (sizeBytes < Filesystems.minimumBytes(fsType)) {
-            throw new IllegalArgumentException(fsType + " needs a drive of at least "
-                    + mib(Filesystems.minimumBytes(fsType)) + " (" + Filesystems.tool(fsType) + " refuses smaller ones), not "
-                    + mib(sizeBytes));
-        }
-        if (Filesystems.find(Filesystems.tool(fsType)) == null) {
-            throw new IOException(Filesystems.tool(fsType) + " is not installed (Debian: apt-get install "
-                    + Filesystems.debianPackage(fsType) + ")");
-        }
+    /**
+     * The block model's disk, made under {@code work}, its options checked ({@link SimulatedDiskBuilder#create});
+     * the server's failures reach its users as {@code failures} makes them.
+     */
+    static ServedDisk make(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo,
+                           int atomicWriteBytes, Function<DriveHost.ServerFailure, ? extends IOException> failures)
+            throws IOException {
         try {
-            return SimulatedDisk.make(work, new BlockDisk(sizeBytes, fsType, mkfsOptions, directIo, atomicWriteBytes));
+            return ServedDisk.make(work, new BlockDisk(sizeBytes, fsType, mkfsOptions, directIo, atomicWriteBytes), failures);
         } catch (LostLoopDevice e) {
             // Loop devices are shared: a program that detaches a device by its name after it was freed
             // and given to this disk takes it away. Once is bad luck; twice is worth an error.
             System.err.println("flushcheck powercut: " + e.getMessage() + "; making the disk again");
-            return SimulatedDisk.make(work, new BlockDisk(sizeBytes, fsType, mkfsOptions, directIo, atomicWriteBytes));
+            return ServedDisk.make(work, new BlockDisk(sizeBytes, fsType, mkfsOptions, directIo, atomicWriteBytes), failures);
         }
     }
 
@@ -132,16 +123,15 @@ final class BlockDisk implements ModelDisk {
     }
 
     @Override
-    public DriveHost.Disk serve(DriveHost host, Path work) throws IOException {
+    public DriveClient serve(DriveHost host, Path work) throws IOException {
         this.work = work;
         Path fuse = Files.createDirectories(work.resolve("drive"));
-        served = host.mountDrive(fuse, sizeBytes, atomicWriteBytes, template);
-        return served;
+        drive = DriveClient.drive(host, fuse, sizeBytes, atomicWriteBytes, template);
+        return drive;
     }
 
     @Override
-    public void start(DriveCommands drive, Deque<Runnable> undo) throws IOException {
-        this.drive = drive;
+    public void start(DriveClient drive, Deque<Runnable> undo) throws IOException {
         this.undo = undo;
         Path image = work.resolve("drive").resolve(FuseDiskServer.FILE);
         selfTest(image);
@@ -153,9 +143,9 @@ final class BlockDisk implements ModelDisk {
         path = Files.createDirectories(work.resolve("fs"));
         Leftovers.record(work, "mount", path.toString());
         try {
-            if (!served.templated()) {
+            if (!drive.templated()) {
                 Commands.run(Filesystems.mkfs(fsType, mkfsOptions, loop).toArray(new String[0]));
-                served.keepAsTemplate(template);
+                drive.keepAsTemplate(template);
             }
             Mounts.mount(loop, path, fsType, Filesystems.mountOptions(fsType));
         } catch (IOException e) {
@@ -180,23 +170,26 @@ final class BlockDisk implements ModelDisk {
      * sector, again, as it is), fsync, and see the server count the flush before trusting it.
      */
     private void selfTest(Path image) throws IOException {
-        long before = drive.flushes();
+        long before = drive.stats().flushes();
         try (FileChannel ch = FileChannel.open(image, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ByteBuffer first = ByteBuffer.allocate(SectorStore.SECTOR);
             ch.read(first, 0);
             ch.write(first.flip(), 0);
             ch.force(true);
         }
-        if (drive.flushes() <= before) {
+        if (drive.stats().flushes() <= before) {
             throw new IOException("the simulated drive saw no flush for an fsync of " + image + ": fsync does not reach it");
         }
     }
 
+    /** Said by file once the survivor is there to compare with; until then, the cut is known without it. */
     @Override
-    public Path survive(Function<List<String>, PowerCut> cut, List<String> discarded, int n, List<PowerCut> cuts)
-            throws IOException {
-        // Said by file once the survivor is there to compare with; until then, the cut is known without it.
-        cuts.add(cut.apply(List.of()));
+    public List<String> discardedBeforeSurvivor(List<String> discarded) {
+        return List.of();
+    }
+
+    @Override
+    public Survivor survive(List<String> discarded, int n) throws IOException {
         List<BlockCutExplanation.Range> ranges = BlockCutExplanation.ranges(discarded);
         BlockCutExplanation.Before before = lookBeforeUnmount(ranges);
         // The drive is frozen: unmounting may still write, and the drive discards it. What the filesystem
@@ -209,18 +202,18 @@ final class BlockDisk implements ModelDisk {
         // Without its mount the path would be a directory of the build: writes there must fail, not land.
         Files.deleteIfExists(path);
         Path image = work.resolve("survivor-" + n + ".img");
-        String saved = drive.ask("save " + PathWord.of(image));
-        if (!saved.equals("saved")) {
-            throw new IOException("cannot save the surviving image: " + saved);
+        try {
+            drive.save(image);
+        } catch (DriveClient.Refused r) {
+            throw new IOException("cannot save the surviving image: " + r.reply());
         }
         undo.push(() -> deleteQuietly(image));
         String survivorLoop = attach(image, false);
         Path survivor = Files.createDirectories(work.resolve("survivor-" + n));
         Leftovers.record(work, "mount", survivor.toString());
-        mountSurvivor(survivorLoop, survivor, fsType, Mounts.DATA);
+        SurvivorMount.mount(survivorLoop, survivor, fsType, Mounts.DATA);
         undo.push(() -> unmount(survivor, image));
-        cuts.set(cuts.size() - 1, cut.apply(explain(before, survivor, ranges, image)));
-        return survivor;
+        return new Survivor(survivor, explain(before, survivor, ranges, image));
     }
 
     /**
@@ -253,38 +246,12 @@ final class BlockDisk implements ModelDisk {
     private List<JournalPlace.Range> journal(Path image) {
         if (journal == null) {
             try {
-                journal = served.journalPlace(template, fsType, image);
+                journal = drive.journalPlace(template, fsType, image);
             } catch (IOException e) {
                 journal = List.of();
             }
         }
         return journal;
-    }
-
-    /**
-     * Mounts the survivor's image, of {@code fsType}. btrfs refuses a clone of a filesystem whose teardown is
-     * still under way (the original's, unmounted in the background, or a crash state's before it: its sysfs
-     * entry is there, EEXIST) and mounts it once that is done, so a refusal for that reason is tried again
-     * for a while. {@code flags}: {@link Mounts#DATA} or {@link Mounts#FOREIGN_DATA}, what is mounted being data
-     * to look at.
-     */
-    static void mountSurvivor(String device, Path survivor, String fsType, long flags) throws IOException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                Mounts.mount(device, survivor, fsType, Filesystems.mountOptions(fsType), flags);
-                return;
-            } catch (IOException e) {
-                if (!fsType.equals("btrfs") || !String.valueOf(e.getMessage()).contains("File exists") || attempt == 100) {
-                    throw e;
-                }
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while mounting the survivor", e);
-            }
-        }
     }
 
     /** A range of the drive, or a file's bytes on it, placed by FIEMAP. */
@@ -311,18 +278,18 @@ final class BlockDisk implements ModelDisk {
 
     /** The filesystem is synced first: the recording starts from a durable image, which the drive saves as the base. */
     @Override
-    public String startRecording(Path dir, Path log) throws IOException {
+    public void startRecording(Path dir, Path log) throws IOException {
         Mounts.syncFilesystem(path);
-        return drive.ask("record " + PathWord.of(log) + " " + PathWord.of(dir.resolve(BASE_IMAGE)));
+        drive.record(log, dir.resolve(BASE_IMAGE));
     }
 
     @Override
-    public CrashStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
+    public ModelStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
             throws IOException {
         RecordingFiles held = RecordingFiles.open(dir.resolve(BASE_IMAGE), log);
         try {
-            return new CrashStates(work, dir, held, Recording.epochs(held.log(), held.base().size()), acknowledged,
-                    fsType, atomicWriteBytes, places(powered), endedView(powered));
+            return new BlockCrashStates(work, dir, held, Recording.epochs(held.log(), held.base().size()), acknowledged,
+                    fsType, atomicWriteBytes, places(powered), endedView(powered), false);
         } catch (IOException | RuntimeException e) {
             held.close();
             throw e;
@@ -358,7 +325,7 @@ final class BlockDisk implements ModelDisk {
 
     /** The server unmounts the drive too; should the server be gone, this leaves no drive mounted. */
     @Override
-    public void serverStopped(boolean gone, boolean cut) {
+    public void serverStopped(boolean gone) {
         ModelDisk.unmountQuietly(work.resolve("drive"));
     }
 
@@ -426,9 +393,5 @@ final class BlockDisk implements ModelDisk {
         } catch (IOException e) {
             // removed with the work directory, or reported there
         }
-    }
-
-    private static String mib(long bytes) {
-        return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes";
     }
 }

@@ -2,23 +2,9 @@ package io.flushcheck.powercut;
 
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
 import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
-import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
-import io.flushcheck.powercut.internal.explain.TreeView;
 import io.flushcheck.powercut.internal.model.MalformedRecordingException;
-import io.flushcheck.powercut.internal.states.CrashState;
-import io.flushcheck.powercut.internal.states.CrashStateSpace;
-import io.flushcheck.powercut.internal.states.Epoch;
-import io.flushcheck.powercut.internal.states.OrderedPool;
-import io.flushcheck.powercut.internal.states.RecordedWrite;
-import io.flushcheck.powercut.internal.states.Recording;
-import io.flushcheck.powercut.internal.states.StateImages;
-import io.flushcheck.powercut.internal.states.WritePlaces;
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import org.apiguardian.api.API;
 
@@ -96,53 +82,17 @@ public final class CrashStates implements AutoCloseable {
         void verify(Path survivor, List<String> mustSurvive) throws Exception;
     }
 
-    private final Path work;
-    private final Path dir;
-    /** The recording's files, held open from when they were made or checked (loaded) until {@link #close}. */
-    private final RecordingFiles held;
-    private final List<Epoch> epochs;
-    private final AcknowledgedRecords acknowledged;
-    private final String fsType;
-    private final int atomicUnit;
-    private final WritePlaces places;
-    /** The filesystem's names as the recording ended; null when they could not be looked at. */
-    private final TreeView ended;
+    /** What the recording's model checks and shows. */
+    private final ModelStates states;
     /** The id of the recording as saved or loaded ({@link #save}); null before. */
     private String id;
-    /** Loaded from a recording kept elsewhere ({@link #load}): its links are not followed either. */
-    private boolean foreign;
-    private CrashStateSpace.Draws draws = CrashStateSpace.Draws.NONE;
     /** The block model's states checked at once ({@link #inParallel(int)}). */
     private int workers = 1;
-    /** The file model's recording, which checks its states itself; null on the block model. */
-    private final FileCrashStates files;
 
-    CrashStates(Path work, Path dir, RecordingFiles held, List<Epoch> epochs, AcknowledgedRecords acknowledged,
-                String fsType, int atomicUnit, WritePlaces places, TreeView ended) {
-        this.work = work;
-        this.dir = dir;
-        this.held = held;
-        this.epochs = List.copyOf(epochs);
-        this.acknowledged = acknowledged;
-        this.fsType = fsType;
-        this.atomicUnit = atomicUnit;
-        this.places = places;
-        this.ended = ended;
-        this.files = null;
-    }
-
-    /** The crash states of a run recorded on the file model, whose log {@code held} holds. */
-    CrashStates(FileCrashStates files, RecordingFiles held) {
-        this.work = null;
-        this.dir = null;
-        this.held = held;
-        this.epochs = List.of();
-        this.acknowledged = files.acknowledged();
-        this.fsType = "files";
-        this.atomicUnit = 1;
-        this.places = WritePlaces.none();
-        this.ended = null;
-        this.files = files;
+    /** The face of {@code states}, made by its model; {@code id} the recording's as loaded, or null. */
+    CrashStates(ModelStates states, String id) {
+        this.states = states;
+        this.id = id;
     }
 
     /**
@@ -156,8 +106,7 @@ public final class CrashStates implements AutoCloseable {
      * @return the recording's id: the SHA-256 of its manifest, which names each file's own hash
      */
     public String save(Path saved) throws IOException {
-        id = files != null ? SavedRecording.saveFiles(saved, held.log(), acknowledged)
-                : SavedRecording.save(saved, held.base(), held.log(), acknowledged, fsType, atomicUnit, places, ended);
+        id = states.save(saved);
         return id;
     }
 
@@ -180,17 +129,9 @@ public final class CrashStates implements AutoCloseable {
             System.err.println("flushcheck powercut: " + cleaned);
         }
         SavedRecording.Loaded r = SavedRecording.load(saved);
-        CrashStates states;
+        ModelStates states;
         try {
-            if (r.model() == DiskModel.FILE) {
-                states = new CrashStates(new FileCrashStates(Leftovers.claim(work, false), r.files().log(),
-                        r.acknowledged()), r.files());
-            } else {
-                List<Epoch> epochs = Recording.epochs(r.files().log(), r.files().base().size());
-                Path claimed = Leftovers.claim(work, false);
-                states = new CrashStates(claimed, claimed, r.files(), epochs, r.acknowledged(), r.fsType(),
-                        r.atomicUnit(), r.places(), r.ended());
-            }
+            states = r.model() == DiskModel.FILE ? FileCrashStates.load(r, work) : BlockCrashStates.load(r, work);
         } catch (MalformedRecordingException e) {
             r.files().close();
             // Its SHA-256 is the one saved, so it was kept whole: it was malformed when it was saved.
@@ -199,9 +140,7 @@ public final class CrashStates implements AutoCloseable {
             r.files().close();
             throw e;
         }
-        states.id = r.id();
-        states.foreign = true;
-        return states;
+        return new CrashStates(states, r.id());
     }
 
     /**
@@ -235,7 +174,7 @@ public final class CrashStates implements AutoCloseable {
 
     /** The model the workload was recorded on: {@link DiskModel#BLOCK} or {@link DiskModel#FILE}. */
     public DiskModel model() {
-        return files != null ? DiskModel.FILE : DiskModel.BLOCK;
+        return states.model();
     }
 
     /**
@@ -243,7 +182,7 @@ public final class CrashStates implements AutoCloseable {
      * included; null on the block model, whose states are its filesystem's.
      */
     public FileRules rules() {
-        return files != null ? files.rules() : null;
+        return states.rules();
     }
 
     /** The id of the recording once saved or as loaded ({@link #save}); null for one neither saved nor loaded. */
@@ -253,17 +192,17 @@ public final class CrashStates implements AutoCloseable {
 
     /** The filesystem the workload ran on, which each state is mounted as. */
     public String fs() {
-        return fsType;
+        return states.fs();
     }
 
     /** The bytes the drive wrote atomically: under 4096, its states include torn sectors. */
     public int atomicWriteBytes() {
-        return atomicUnit;
+        return states.atomicWriteBytes();
     }
 
     /** What the workload acknowledged while it was recorded. */
     public AcknowledgedRecords acknowledged() {
-        return acknowledged;
+        return states.acknowledged();
     }
 
     /**
@@ -271,7 +210,7 @@ public final class CrashStates implements AutoCloseable {
      * On the file model, every sync ends one: the operations between two syncs, and after the last.
      */
     public int epochs() {
-        return files != null ? files.epochs() : epochs.size();
+        return states.epochs();
     }
 
     /**
@@ -279,8 +218,7 @@ public final class CrashStates implements AutoCloseable {
      * changes, writes, truncations and permission changes.
      */
     public int writes() {
-        return files != null ? (int) Math.min(Integer.MAX_VALUE, files.operations())
-                : epochs.stream().mapToInt(e -> e.writes().size()).sum();
+        return states.writes();
     }
 
     /** The states {@link #check} checks with the bound {@code maxStates}: the distinct ones, at most the bound. */
@@ -294,16 +232,7 @@ public final class CrashStates implements AutoCloseable {
      * once for a bound, here or in {@link #check} when none was asked for.
      */
     public int states(int maxStates, EnumerationProgress progress) {
-        if (files != null) {
-            try {
-                return files.states(maxStates, progress::enumerated);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        CrashStateSpace.Enumerated space = enumerated(maxStates);
-        progress.enumerated(epochs.size(), space.distinct());
-        return space.states().size();
+        return states.states(maxStates, progress::enumerated);
     }
 
     /** Hears how far an enumeration of the states is ({@link #states(int, EnumerationProgress)}). */
@@ -313,20 +242,6 @@ public final class CrashStates implements AutoCloseable {
         /** {@code epochs} of the recording's {@link #epochs()} enumerated, {@code states} distinct states found in them. */
         void enumerated(int epochs, long states);
     }
-
-    /** The block model's states within {@code maxStates}, enumerated once for a bound and a draw. */
-    private synchronized CrashStateSpace.Enumerated enumerated(int maxStates) {
-        if (enumerated == null || enumeratedFor != maxStates || !enumeratedDraws.equals(draws)) {
-            enumerated = CrashStateSpace.enumerate(epochs, atomicUnit, maxStates, draws);
-            enumeratedFor = maxStates;
-            enumeratedDraws = draws;
-        }
-        return enumerated;
-    }
-
-    private CrashStateSpace.Enumerated enumerated;
-    private int enumeratedFor;
-    private CrashStateSpace.Draws enumeratedDraws = CrashStateSpace.Draws.NONE;
 
     /**
      * Checks, beyond the states enumerated, up to {@code count} distinct states drawn from {@code seed}: in an
@@ -340,10 +255,7 @@ public final class CrashStates implements AutoCloseable {
      * @throws UnsupportedOperationException on the file model
      */
     public CrashStates draw(int count, long seed) {
-        if (files != null) {
-            throw new UnsupportedOperationException("states are drawn on the block model's recordings only");
-        }
-        this.draws = new CrashStateSpace.Draws(count, seed);
+        states.draw(count, seed);
         return this;
     }
 
@@ -438,174 +350,14 @@ public final class CrashStates implements AutoCloseable {
             throw new IllegalArgumentException("a shard is from 0 to one less than the shards, at least 1: not " + shard
                     + " of " + shards);
         }
-        if (files != null) {
-            return files.check(maxStates, shard, shards, verification);
-        }
-        long started = System.nanoTime();
-        CrashStateSpace.Enumerated space = enumerated(maxStates);
-        List<CrashState> ordered = space.states();
-        // Images are made epoch by epoch; failures are reported in the enumeration's order, fewest lost first.
-        List<Integer> byEpoch = new ArrayList<>();
-        for (int i = shard; i < ordered.size(); i += shards) {
-            byEpoch.add(i);
-        }
-        byEpoch.sort(Comparator.comparingInt(i -> ordered.get(i).epoch()));
-        StateMounts mounts = new StateMounts(work, fsType, foreign);
-        List<CrashStateReport.State> outcomes = new ArrayList<>();
-        List<CrashStateReport.Failure> failures = new ArrayList<>();
-        // The first worker's place also keeps the image of an epoch's start and is where failures are explained.
-        try (StateMounts.Place first = mounts.place(dir)) {
-            List<Checked> checked;
-            try (StateImages images = images(first.dir())) {
-                checked = OrderedPool.run(byEpoch, ordered.size(), workers, number ->
-                        new StateWorker(number == 0 ? first : mounts.place(dir), number > 0, images, ordered,
-                                verification, mounts));
-            }
-            List<Integer> explained = new ArrayList<>();
-            for (int i = 0; i < checked.size() && explained.size() < EXPLAINED; i++) {
-                if (checked.get(i) != null) {
-                    explained.add(i);
-                }
-            }
-            List<List<String>> explanations = explain(ordered, explained, first, mounts);
-            for (int i = 0; i < checked.size(); i++) {
-                CrashStateReport.Failure f = null;
-                if (checked.get(i) != null) {
-                    int at = explained.indexOf(i);
-                    f = checked.get(i).failure(at < 0 ? List.of() : explanations.get(at));
-                    failures.add(f);
-                }
-                outcomes.add(new CrashStateReport.State(describe(ordered.get(i)), ordered.get(i).lost(), f,
-                        i % shards == shard));
-            }
-        }
-        return new CrashStateReport(byEpoch.size(), failures, space.duplicates(), space.leftOut(), maxStates,
-                (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - byEpoch.size());
+        return states.check(maxStates, shard, shards, workers, verification::verify);
     }
 
     /**
      * The failing states explained by file, fewest writes lost first: a person reads the first few. A shard
      * explains its own first few, among which are those of all the shards' first few that it checked.
      */
-    public static final int EXPLAINED = 3;
-
-    /**
-     * One worker of a check: it makes each state's image in its place, in the order the states are taken (under the
-     * pool's lock: the images are made from one image that moves forward), then mounts and verifies it there.
-     */
-    private final class StateWorker implements OrderedPool.Worker<Checked> {
-        private final StateMounts.Place place;
-        private final boolean own;
-        private final StateImages images;
-        private final List<CrashState> ordered;
-        private final Verification verification;
-        private final StateMounts mounts;
-
-        /** {@code own}: the place is this worker's, removed when it is done. */
-        StateWorker(StateMounts.Place place, boolean own, StateImages images, List<CrashState> ordered,
-                    Verification verification, StateMounts mounts) {
-            this.place = place;
-            this.own = own;
-            this.images = images;
-            this.ordered = ordered;
-            this.verification = verification;
-            this.mounts = mounts;
-        }
-
-        @Override
-        public void prepare(int item) throws IOException {
-            images.write(ordered.get(item), place.image());
-        }
-
-        @Override
-        public Checked check(int item) throws IOException {
-            return checkOne(ordered.get(item), place, verification, mounts);
-        }
-
-        @Override
-        public void close() throws IOException {
-            if (own) {
-                place.close();
-            }
-        }
-    }
-
-    /** A failing state as its check left it: what the verification said. */
-    private record Checked(String state, int lost, String message, Throwable cause) {
-
-        CrashStateReport.Failure failure(List<String> explanation) {
-            return new CrashStateReport.Failure(state, lost, message, cause, explanation);
-        }
-    }
-
-    /** The later epochs whose complete state is looked at when the failing state's own shows no difference. */
-    private static final int LATER_EPOCHS = 2;
-
-    /**
-     * For each failing state of {@code which}, what its survivor lacks by name, with the sync that would have kept
-     * it: compared with the state of its epoch that kept every write (materialized and mounted again here); where
-     * that shows no difference (what was acknowledged needed writes of a later epoch), with the complete state of
-     * each of the next {@value #LATER_EPOCHS} epochs, the first that differs; then with the filesystem as the
-     * recording ended. The first line names what it was compared with.
-     */
-    private List<List<String>> explain(List<CrashState> ordered, List<Integer> which, StateMounts.Place place,
-                                       StateMounts mounts) throws IOException {
-        List<List<String>> lines = new ArrayList<>();
-        for (int i : which) {
-            lines.add(explain(ordered.get(i), place, mounts));
-        }
-        return lines;
-    }
-
-    private List<String> explain(CrashState state, StateMounts.Place place, StateMounts mounts) throws IOException {
-        TreeView survivor;
-        // Images go forward only: each explanation makes its own, from the recording's start.
-        try (StateImages images = images(place.dir())) {
-            // The state's names as the crash left them, mounted again: its verification may have changed them
-            // (SQLite rolls a hot journal back and deletes it as it opens the database).
-            images.write(state, place.image());
-            survivor = look(place, mounts);
-            if (survivor == null) {
-                return List.of();
-            }
-            int last = Math.min(epochs.size() - 1, state.epoch() + LATER_EPOCHS);
-            for (int e = state.epoch(); e <= last; e++) {
-                if (e == epochs.size() - 1 && state.epoch() == e && state.lost() == 0) {
-                    break; // the state is its epoch's complete one
-                }
-                int n = epochs.get(e).writes().size();
-                images.write(new CrashState(e, CrashState.Kind.PREFIX, n, 0, 0), place.image());
-                TreeView whole = look(place, mounts);
-                if (whole == null) {
-                    continue;
-                }
-                List<String> differences = BlockCutExplanation.differences(whole, survivor);
-                if (!differences.isEmpty()) {
-                    List<String> lines = new ArrayList<>();
-                    lines.add("compared with " + (e == state.epoch() ? "its epoch's state with every write kept"
-                            : "the state with every write up to " + (e == epochs.size() - 1 ? "the end of the recording"
-                            : "flush " + epochs.get(e + 1).flushesBefore()) + " kept") + ":");
-                    lines.addAll(differences);
-                    return lines;
-                }
-            }
-        }
-        List<String> differences = ended == null ? List.of() : BlockCutExplanation.differences(ended, survivor);
-        if (differences.isEmpty()) {
-            return List.of("no name or file differs from " + (ended == null ? "its epoch's state with every write kept"
-                    : "the filesystem as the recording ended") + ": what failed is in the files' bytes");
-        }
-        List<String> lines = new ArrayList<>();
-        lines.add("compared with the filesystem as the recording ended:");
-        lines.addAll(differences);
-        return lines;
-    }
-
-    /** The states' images, made from the recording's files held open. */
-    /** Images of this recording's states, the image of an epoch's start kept in {@code place}. */
-    private StateImages images(Path place) throws IOException {
-        return StateImages.open(held.base(), held.log().channel(), held.base().size(), epochs, place);
-    }
+    public static final int EXPLAINED = ModelStates.EXPLAINED;
 
     /**
      * Closes the recording's files this holds open; its states are not checked after. A disk closes those it
@@ -613,74 +365,6 @@ public final class CrashStates implements AutoCloseable {
      */
     @Override
     public void close() throws IOException {
-        held.close();
-    }
-
-    /** Mounts the image in {@code place} and takes its names; null when it does not mount. */
-    private static TreeView look(StateMounts.Place place, StateMounts mounts) throws IOException {
-        return mounts.mounted(place, TreeView::of, notMounted -> null);
-    }
-
-    /** Mounts the image in {@code place}, {@code state}'s, verifies it and takes it down: null when it passed. */
-    private Checked checkOne(CrashState state, StateMounts.Place place, Verification verification,
-                             StateMounts mounts) throws IOException {
-        return mounts.mounted(place, survivor -> {
-            try {
-                verification.verify(survivor, acknowledged.acknowledgedBy(epochs.get(state.epoch()).flushesBefore()));
-                return null;
-            } catch (InterruptedException e) {
-                // Stopped, not judged: the check ends here, the state taken down first.
-                Thread.currentThread().interrupt();
-                InterruptedIOException stopped = new InterruptedIOException("interrupted while verifying "
-                        + describe(state));
-                stopped.initCause(e);
-                throw stopped;
-            } catch (Exception | AssertionError e) {
-                return new Checked(describe(state), state.lost(), String.valueOf(e.getMessage()), e);
-            }
-        }, e -> new Checked(describe(state), state.lost(), "the filesystem did not mount: " + e.getMessage(), e));
-    }
-
-    /** What {@code state} kept and lost, with the places of the writes it dropped or tore on the drive. */
-    String describe(CrashState state) {
-        Epoch epoch = epochs.get(state.epoch());
-        List<RecordedWrite> writes = epoch.writes();
-        int n = writes.size();
-        boolean last = state.epoch() == epochs.size() - 1;
-        if (n == 0) {
-            return "after flush " + epoch.flushesBefore() + ", the end of the recording, no write after it";
-        }
-        String at = "after flush " + epoch.flushesBefore() + " (" + n + (n == 1 ? " write" : " writes")
-                + (last ? " to the end of the recording): " : " before the next flush): ");
-        return switch (state.kind()) {
-            case PREFIX -> at + (state.write() == n ? "all kept"
-                    : "the first " + state.write() + " kept, the " + (n - state.write()) + " after them lost (from "
-                    + place(writes.get(state.write())) + ")");
-            case DROP -> at + "write " + (state.write() + 1) + " (" + place(writes.get(state.write())) + ") lost, the "
-                    + (n - state.write() - 1) + " after it kept";
-            case TORN -> at + "the first " + state.write() + " kept, write " + (state.write() + 1) + " ("
-                    + place(writes.get(state.write())) + ") torn after its first " + state.keptBytes() + " bytes, the "
-                    + (n - state.write() - 1) + " after it lost";
-            case DRAWN -> at + "draw " + state.write() + " of seed " + draws.seed() + ": " + lostOf(state, writes);
-        };
-    }
-
-    /** The writes a drawn state lost, by number and place: the first three named, the rest counted. */
-    private String lostOf(CrashState state, List<RecordedWrite> writes) {
-        List<String> named = new ArrayList<>();
-        int lost = 0;
-        for (int i = 0; i < writes.size(); i++) {
-            if (!state.keeps(i) && lost++ < 3) {
-                named.add((i + 1) + " (" + place(writes.get(i)) + ")");
-            }
-        }
-        return (lost == 1 ? "write " : "writes ") + String.join(", ", named) + (lost > 3 ? " and " + (lost - 3)
-                + " more" : "") + " lost, the other " + (writes.size() - lost) + " kept";
-    }
-
-    /** Where {@code w} wrote: on the drive, and in which file's bytes as the recording ended. */
-    private String place(RecordedWrite w) {
-        String files = places.name(w.offset(), w.length());
-        return w.length() + " bytes at drive byte " + w.offset() + (files.isEmpty() ? ", no file's data" : ", " + files);
+        states.close();
     }
 }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.extension.TestTemplateInvocationContext;
 /**
  * One invocation of a test template that runs its test method's workload on a fresh {@link SimulatedDisk}
  * ({@code @RepeatedPowerCut}, {@code @FailingSyncs}): resolves the disk parameter, refuses a method without
- * one, hands the disk to {@link #intercept}, and releases it after the test.
+ * one, arms the disk ({@link #arm}), runs the test method, hands what happened to {@link #ran}, and releases
+ * the disk after the test.
  */
 abstract class DiskInvocation implements TestTemplateInvocationContext, ParameterResolver, InvocationInterceptor,
         AfterEachCallback {
@@ -59,11 +60,14 @@ abstract class DiskInvocation implements TestTemplateInvocationContext, Paramete
             throw new ExtensionConfigurationException(annotation + " on " + context.getRequiredTestMethod().getName()
                     + ": the test method needs a SimulatedDisk parameter, to run its workload on" + purpose);
         }
-        intercept(invocation, disk, context);
+        long base = disk.flushes();
+        arm(disk, base);
+        Throwable failure = proceed(invocation);
+        ran(disk, base, failure, disk.cuts(), context);
     }
 
     /** What running the test method threw, or null. */
-    static Throwable proceed(Invocation<Void> invocation) {
+    private static Throwable proceed(Invocation<Void> invocation) {
         try {
             invocation.proceed();
             return null;
@@ -72,8 +76,16 @@ abstract class DiskInvocation implements TestTemplateInvocationContext, Paramete
         }
     }
 
-    /** Runs the test method ({@link #proceed}) with its workload on {@code disk}, armed as this invocation says. */
-    abstract void intercept(Invocation<Void> invocation, SimulatedDisk disk, ExtensionContext context) throws Throwable;
+    /** Arms {@code disk} as this invocation says, before the test method runs; its drive has made {@code base} flushes. */
+    abstract void arm(SimulatedDisk disk, long base);
+
+    /**
+     * Reports how the test method ran its workload on {@code disk} and throws what that comes to: the
+     * method's {@code failure} (or null) with where it happened, {@code cuts} the disk's cuts once it ended,
+     * {@code base} its drive's flushes before it began.
+     */
+    abstract void ran(SimulatedDisk disk, long base, Throwable failure, List<PowerCut> cuts, ExtensionContext context)
+            throws Throwable;
 
     @Override
     public void afterEach(ExtensionContext context) {

@@ -1,8 +1,5 @@
 package io.flushcheck.powercut;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.apiguardian.api.API;
 
 /** What a simulated disk models, and so what it needs to run. */
@@ -38,18 +35,12 @@ public enum DiskModel {
 
     /** What this process lacks to run the block model ({@code not root}, {@code no /dev/fuse}), or null. */
     static String blockModelMissing() {
-        if (!root()) {
-            return "not root";
-        }
-        return Files.exists(Path.of("/dev/fuse")) ? null : "no /dev/fuse";
+        DiskRequirements.Lack lack = DiskRequirements.lacking(BLOCK, null);
+        return lack == null ? null : lack == DiskRequirements.Lack.ROOT ? "not root" : "no /dev/fuse";
     }
 
-    /** Whether this process is root (the owner of /proc/self is uid 0). */
+    /** Whether this process is root ({@link DiskRequirements#root()}). */
     static boolean root() {
-        try {
-            return "0".equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid").toString());
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-            return false;
-        }
+        return DiskRequirements.root();
     }
 }

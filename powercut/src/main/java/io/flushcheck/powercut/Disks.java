@@ -3,7 +3,6 @@ package io.flushcheck.powercut;
 import io.flushcheck.MissingTool;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -81,8 +80,9 @@ final class Disks {
 
     /** A file model's disk of {@code sizeMiB} (0: the block model's default for ext4, 256 MiB). */
     private static SimulatedDisk createFiles(SimulatedPowerLoss config, String annotation) {
-        require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse (the FUSE kernel module)", annotation);
-        require(DiskModel.root() || SimulatedDisk.fusermount() != null,
+        DiskRequirements.Lack lack = DiskRequirements.lacking(DiskModel.FILE, null);
+        require(lack != DiskRequirements.Lack.FUSE_DEVICE, "/dev/fuse (the FUSE kernel module)", annotation);
+        require(lack != DiskRequirements.Lack.FUSERMOUNT,
                 "fusermount3 or fusermount to mount FUSE without root (apt-get install fuse3)", annotation);
         try {
             long size = config.sizeMiB() == 0 ? SimulatedDisk.defaultSizeBytes("ext4") : (long) config.sizeMiB() << 20;
@@ -103,11 +103,11 @@ final class Disks {
             throw new ExtensionConfigurationException("@SimulatedPowerLoss(atomicWriteBytes = " + config.atomicWriteBytes()
                     + "): a drive writes 512, 1024, 2048 or 4096 bytes atomically");
         }
-        require(DiskModel.root(), "root (to mount a filesystem)", annotation);
-        require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse (the FUSE kernel module)", annotation);
-        String mkfs = Filesystems.tool(config.fs());
-        require(Filesystems.find(mkfs) != null, mkfs + " (apt-get install " + Filesystems.debianPackage(config.fs()) + ")",
-                annotation);
+        DiskRequirements.Lack lack = DiskRequirements.lacking(DiskModel.BLOCK, config.fs());
+        require(lack != DiskRequirements.Lack.ROOT, "root (to mount a filesystem)", annotation);
+        require(lack != DiskRequirements.Lack.FUSE_DEVICE, "/dev/fuse (the FUSE kernel module)", annotation);
+        require(lack != DiskRequirements.Lack.MKFS, DiskRequirements.mkfs(config.fs()) + " (apt-get install "
+                + DiskRequirements.mkfsPackage(config.fs()) + ")", annotation);
         Path work = workDir();
         try {
             return SimulatedDisk.builder().model(DiskModel.BLOCK).sizeBytes(size).fs(config.fs())

@@ -112,11 +112,13 @@ public final class FailingSyncsExtension implements TestTemplateInvocationContex
         }
 
         @Override
-        void intercept(Invocation<Void> invocation, SimulatedDisk disk, ExtensionContext context) throws Throwable {
-            long base = disk.flushes();
+        void arm(SimulatedDisk disk, long base) {
             point.arm(disk, base);
-            Throwable failure = proceed(invocation);
-            List<PowerCut> cuts = disk.cuts();
+        }
+
+        @Override
+        void ran(SimulatedDisk disk, long base, Throwable failure, List<PowerCut> cuts, ExtensionContext context)
+                throws Throwable {
             if (counts) {
                 // Up to the first cut: the flushes of the workload, not of unmounting after it.
                 count.set((cuts.isEmpty() ? disk.flushes() : cuts.get(0).flushes()) - base);

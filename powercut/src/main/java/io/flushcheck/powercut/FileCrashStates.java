@@ -1,10 +1,12 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.cleanup.Leftovers;
 import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
 import io.flushcheck.powercut.internal.files.TreeReplay;
 import io.flushcheck.powercut.internal.files.TreeStates;
 import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,9 +21,11 @@ import java.util.Map;
  * state is explained by the operations it lost, in the order made, each with the sync that would have kept
  * it, as a cut's {@link PowerCut#discarded()} says them.
  */
-final class FileCrashStates {
+final class FileCrashStates implements ModelStates {
 
     private final Path dir;
+    /** The recording's files, held open from when they were made or checked (loaded) until {@link #close}. */
+    private final RecordingFiles held;
     private final RegularFile recording;
     private final AcknowledgedRecords acknowledged;
     private final int epochs;
@@ -29,12 +33,13 @@ final class FileCrashStates {
     private final FileRules rules;
 
     /**
-     * The recording {@code recording}, played again in {@code dir}: the disk's work directory, or the one a load of
-     * a saved recording claimed ({@link CrashStates#load}).
+     * The recording whose log {@code held} holds, played again in {@code dir}: the disk's work directory, or the one
+     * a load of a saved recording claimed ({@link #load}).
      */
-    FileCrashStates(Path dir, RegularFile recording, AcknowledgedRecords acknowledged) throws IOException {
+    FileCrashStates(Path dir, RecordingFiles held, AcknowledgedRecords acknowledged) throws IOException {
         this.dir = dir;
-        this.recording = recording;
+        this.held = held;
+        this.recording = held.log();
         this.acknowledged = acknowledged;
         // A replay that only counts: the states are enumerated when they are asked for.
         TreeReplay.Replayed played = TreeReplay.replay(recording, scratch(), false,
@@ -44,21 +49,75 @@ final class FileCrashStates {
         this.rules = TreeReplay.journaled(recording) ? FileRules.JOURNALED : FileRules.POSIX;
     }
 
+    /** The states of the file model's recording {@code r} loaded, played again in {@code work}, which this claims. */
+    static FileCrashStates load(SavedRecording.Loaded r, Path work) throws IOException {
+        return new FileCrashStates(Leftovers.claim(work, false), r.files(), r.acknowledged());
+    }
+
+    @Override
+    public DiskModel model() {
+        return DiskModel.FILE;
+    }
+
+    @Override
+    public String fs() {
+        return "files";
+    }
+
+    @Override
+    public int atomicWriteBytes() {
+        return 1;
+    }
+
+    @Override
+    public String save(Path saved) throws IOException {
+        return SavedRecording.saveFiles(saved, recording, acknowledged);
+    }
+
+    /** States are drawn on the block model's recordings only. */
+    @Override
+    public void draw(int count, long seed) {
+        throw new UnsupportedOperationException("states are drawn on the block model's recordings only");
+    }
+
+    @Override
+    public int states(int maxStates, Progress progress) {
+        try {
+            return states(maxStates, (TreeStates.Progress) progress::enumerated);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The operations, which count as the file model's writes. */
+    @Override
+    public int writes() {
+        return (int) Math.min(Integer.MAX_VALUE, operations);
+    }
+
+    @Override
+    public void close() throws IOException {
+        held.close();
+    }
+
     private Path scratch() throws IOException {
         return Files.createDirectories(dir.resolve("replay"));
     }
 
     /** The rules the tree was recorded under, which its replays follow: the recording says them. */
-    FileRules rules() {
+    @Override
+    public FileRules rules() {
         return rules;
     }
 
-    AcknowledgedRecords acknowledged() {
+    @Override
+    public AcknowledgedRecords acknowledged() {
         return acknowledged;
     }
 
     /** The epochs of the recording: the operations between two syncs, and after the last. */
-    int epochs() {
+    @Override
+    public int epochs() {
         return epochs;
     }
 
@@ -88,8 +147,9 @@ final class FileCrashStates {
     private TreeStates.Enumerated enumerated;
     private int enumeratedFor;
 
-    /** As {@link CrashStates#check(int, int, int, CrashStates.Verification)}. */
-    CrashStateReport check(int maxStates, int shard, int shards, CrashStates.Verification verification)
+    /** One state at a time, whatever {@code workers} says. */
+    @Override
+    public CrashStateReport check(int maxStates, int shard, int shards, int workers, Verify verification)
             throws IOException {
         long started = System.nanoTime();
         TreeStates.Enumerated space = enumerated(maxStates, TreeStates.Progress.NONE);
@@ -122,7 +182,7 @@ final class FileCrashStates {
         List<CrashStateReport.State> outcomes = new ArrayList<>();
         for (int i = 0; i < ordered.size(); i++) {
             CrashStateReport.Failure f = failed[i];
-            if (f != null && explained[0]++ < CrashStates.EXPLAINED) {
+            if (f != null && explained[0]++ < EXPLAINED) {
                 f = new CrashStateReport.Failure(f.state(), f.lost(), f.message(), f.cause(), explain(ordered.get(i)));
             }
             if (f != null) {

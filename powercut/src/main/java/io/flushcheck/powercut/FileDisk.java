@@ -1,14 +1,14 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
-import io.flushcheck.powercut.internal.host.PathWord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Deque;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.BooleanSupplier;
 
 /**
  * The file model of a {@link SimulatedDisk}: a tree of files under {@code rules}, served over FUSE and
@@ -21,19 +21,22 @@ final class FileDisk implements ModelDisk {
     private final FileRules rules;
     private Path work;
     private Path path;
-    private DriveCommands drive;
+    private DriveClient drive;
+    /** True once a cut's survivor is being made: the mount is gone, or going. */
+    private boolean cut;
 
     private FileDisk(long sizeBytes, FileRules rules) {
         this.sizeBytes = sizeBytes;
         this.rules = rules;
     }
 
-    /** The file model's disk, its options checked here; what every way of making one comes to. */
-    static SimulatedDisk make(Path work, long sizeBytes, FileRules rules) throws IOException {
-        if (sizeBytes <= 0) {
-            throw new IllegalArgumentException("a disk holds a positive number of bytes, not " + sizeBytes);
-        }
-        return SimulatedDisk.make(work, new FileDisk(sizeBytes, rules));
+    /**
+     * The file model's disk of {@code sizeBytes} under {@code rules}, made under {@code work}, its options checked
+     * ({@link SimulatedDiskBuilder#create}); the server's failures reach its users as {@code failures} makes them.
+     */
+    static ServedDisk make(Path work, long sizeBytes, FileRules rules,
+                           Function<DriveHost.ServerFailure, ? extends IOException> failures) throws IOException {
+        return ServedDisk.make(work, new FileDisk(sizeBytes, rules), failures);
     }
 
     @Override
@@ -63,40 +66,35 @@ final class FileDisk implements ModelDisk {
 
     /** fusermount's {@code auto_unmount} removes the mount however the server ends. */
     @Override
-    public DriveHost.Disk serve(DriveHost host, Path work) throws IOException {
+    public DriveClient serve(DriveHost host, Path work) throws IOException {
         this.work = work;
         path = Files.createDirectories(work.resolve("fs"));
-        return host.mountFiles(path, sizeBytes, rules.word());
+        return DriveClient.files(host, path, sizeBytes, rules.word());
     }
 
     /** The server mounted the tree as it began to serve it: nothing is left to make. */
     @Override
-    public void start(DriveCommands drive, Deque<Runnable> undo) {
+    public void start(DriveClient drive, Deque<Runnable> undo) {
         this.drive = drive;
-    }
-
-    @Override
-    public String cutNote() throws IOException {
-        String note = drive.ask("note");
-        return note.startsWith("note ") ? note.substring("note ".length()) : "";
     }
 
     /** The tree written out into a plain directory, the mount gone; the cut lists the operations it discarded. */
     @Override
-    public Path survive(Function<List<String>, PowerCut> cut, List<String> discarded, int n, List<PowerCut> cuts)
-            throws IOException {
-        cuts.add(cut.apply(discarded));
-        String r = drive.ask("unmount");
-        if (!r.equals("unmounted")) {
-            throw new IOException("the file model's server did not unmount " + path + ": " + r);
+    public Survivor survive(List<String> discarded, int n) throws IOException {
+        cut = true;
+        try {
+            drive.unmount();
+        } catch (DriveClient.Refused r) {
+            throw new IOException("the file model's server did not unmount " + path + ": " + r.reply());
         }
         Files.deleteIfExists(path);
         Path survivor = Files.createDirectories(work.resolve("survivor-" + n));
-        String saved = drive.ask("save " + PathWord.of(survivor));
-        if (!saved.equals("saved")) {
-            throw new IOException("cannot write the surviving tree: " + saved);
+        try {
+            drive.save(survivor);
+        } catch (DriveClient.Refused r) {
+            throw new IOException("cannot write the surviving tree: " + r.reply());
         }
-        return survivor;
+        return new Survivor(survivor, discarded);
     }
 
     /** A file's bytes, by its node. */
@@ -112,16 +110,16 @@ final class FileDisk implements ModelDisk {
 
     /** The tree records its operations, everything in it made durable first. */
     @Override
-    public String startRecording(Path dir, Path log) throws IOException {
-        return drive.ask("record " + PathWord.of(log));
+    public void startRecording(Path dir, Path log) throws IOException {
+        drive.record(log, null);
     }
 
     @Override
-    public CrashStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
+    public ModelStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
             throws IOException {
         RecordingFiles held = RecordingFiles.open(null, log);
         try {
-            return new CrashStates(new FileCrashStates(dir, held.log(), acknowledged), held);
+            return new FileCrashStates(dir, held, acknowledged);
         } catch (IOException | RuntimeException e) {
             held.close();
             throw e;
@@ -130,7 +128,7 @@ final class FileDisk implements ModelDisk {
 
     /** A mount the server made itself (mount(2), no fusermount watcher) outlives a dead server, dead; a cut removed it. */
     @Override
-    public void serverStopped(boolean gone, boolean cut) {
+    public void serverStopped(boolean gone) {
         if (gone && !cut) {
             ModelDisk.unmountQuietly(path);
         }

@@ -1,5 +1,6 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
 import io.flushcheck.powercut.internal.kernel.Mounts;
 import java.io.IOException;
@@ -7,7 +8,6 @@ import java.nio.file.Path;
 import java.util.Deque;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 
 /**
  * What a {@link SimulatedDisk}'s model decides, one implementation per model ({@link BlockDisk},
@@ -46,27 +46,37 @@ interface ModelDisk {
     Path path();
 
     /** Has {@code host} serve this model's drive under {@code work}, the disk's claimed work directory. */
-    DriveHost.Disk serve(DriveHost host, Path work) throws IOException;
+    DriveClient serve(DriveHost host, Path work) throws IOException;
 
     /**
      * Makes the served drive a disk to use at {@link #path()}, asking {@code drive}; what undoes each step it
      * takes goes onto {@code undo}, which the disk runs, last first, when it closes (or the start fails).
      */
-    void start(DriveCommands drive, Deque<Runnable> undo) throws IOException;
+    void start(DriveClient drive, Deque<Runnable> undo) throws IOException;
 
-    /** What the cut just made lost that only the model's rules lose, asked before anything else happens; empty when nothing. */
-    default String cutNote() throws IOException {
-        return "";
+    /** What a cut left: where it is readable, and what the cut discarded, said by file. */
+    record Survivor(Path path, List<String> discarded) {
+        public Survivor {
+            discarded = List.copyOf(discarded);
+        }
     }
 
     /**
-     * Makes what survived the cut just made readable at a new place, the disk's {@code n}-th survivor, and
-     * returns it. {@code cut} is the cut given what it discarded by file; it goes into {@code cuts} before the
-     * survivor is made, so that a cut whose survivor cannot be made is still counted. {@code discarded} is what
-     * the drive says the cut discarded (the file model's operations, the block model's sector runs).
+     * What the cut just made discarded, said by file as far as it can be before its survivor is made (the disk
+     * counts the cut with it first, so that a cut whose survivor cannot be made is still counted): the file
+     * model's operations as they are. {@code discarded} is what the drive says the cut discarded (the file
+     * model's operations, the block model's sector runs).
      */
-    Path survive(Function<List<String>, PowerCut> cut, List<String> discarded, int n, List<PowerCut> cuts)
-            throws IOException;
+    default List<String> discardedBeforeSurvivor(List<String> discarded) {
+        return discarded;
+    }
+
+    /**
+     * Makes what survived the cut just made readable at a new place, the disk's {@code n}-th survivor: where it is,
+     * and what the cut discarded by file. {@code discarded} is what the drive says the cut discarded (the file
+     * model's operations, the block model's sector runs).
+     */
+    Survivor survive(List<String> discarded, int n) throws IOException;
 
     /** Where a write fault lies: {@code length} bytes from {@code from} of {@code unit} (the block model's drive, 0; a file's node). */
     record FaultRange(long unit, long from, long length) {
@@ -79,22 +89,26 @@ interface ModelDisk {
      */
     List<FaultRange> place(WriteFault fault) throws IOException;
 
-    /** Has the drive record every change into {@code log}, in {@code dir}, from a durable start; its answer. */
-    String startRecording(Path dir, Path log) throws IOException;
+    /**
+     * Has the drive record every change into {@code log}, in {@code dir}, from a durable start.
+     *
+     * @throws DriveClient.Refused when the drive does not start
+     */
+    void startRecording(Path dir, Path log) throws IOException;
 
     /**
      * The crash states of the recording in {@code dir}: {@code log} as the drive wrote it, {@code acknowledged}
      * what the workload acknowledged, {@code powered} whether the power is still on, to look at the disk as the
      * recording ended.
      */
-    CrashStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
+    ModelStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
             throws IOException;
 
     /**
      * Removes what the drive's server leaves mounted once it has stopped: {@code gone} when it could not be
-     * asked to stop (it died), {@code cut} once the power was cut.
+     * asked to stop (it died).
      */
-    void serverStopped(boolean gone, boolean cut);
+    void serverStopped(boolean gone);
 
     /** Unmounts {@code mountPoint} lazily; teardown goes on whatever happens. */
     static void unmountQuietly(Path mountPoint) {

@@ -179,11 +179,13 @@ public final class RepeatedPowerCutExtension implements TestTemplateInvocationCo
         }
 
         @Override
-        void intercept(Invocation<Void> invocation, SimulatedDisk disk, ExtensionContext context) throws Throwable {
-            long base = disk.flushes();
+        void arm(SimulatedDisk disk, long base) {
             point.arm(disk, base);
-            Throwable failure = proceed(invocation);
-            List<PowerCut> cuts = disk.cuts();
+        }
+
+        @Override
+        void ran(SimulatedDisk disk, long base, Throwable failure, List<PowerCut> cuts, ExtensionContext context)
+                throws Throwable {
             long n = cuts.isEmpty() ? -1 : cuts.get(0).flushes() - base;
             if (counts) {
                 plan.counted(n);

@@ -1,21 +1,15 @@
 package io.flushcheck.powercut;
 
-import io.flushcheck.powercut.internal.cleanup.Leftovers;
-import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
 import io.flushcheck.powercut.internal.drive.SectorStore;
 import io.flushcheck.powercut.internal.fuse.FuseMount;
-import io.flushcheck.powercut.internal.host.DiskServerMain;
-import io.flushcheck.powercut.internal.host.DriveHost;
-import io.flushcheck.powercut.internal.host.PathWord;
+import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
+import io.flushcheck.powercut.internal.model.PowerLossModel;
 import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import org.apiguardian.api.API;
 
@@ -44,10 +38,11 @@ import org.apiguardian.api.API;
 public final class SimulatedDisk implements AutoCloseable {
 
     private final Path work;
+    /** The disk as its drive is served: its work directory, its drive, what undoes it. */
+    private final ServedDisk served;
     /** What the disk's model decides: how the disk is made, what a cut leaves, what a recording's states are. */
     private final ModelDisk perModel;
-    private final DriveCommands drive;
-    private final Deque<Runnable> undo = new ArrayDeque<>();
+    private final DriveClient drive;
     private final List<Path> survivors = new ArrayList<>();
     private final List<PowerCut> cuts = new ArrayList<>();
     private final List<ProcessWorld> worlds = new ArrayList<>();
@@ -55,10 +50,12 @@ public final class SimulatedDisk implements AutoCloseable {
     private long armedAt = -1;
     private long armedSeed;
 
-    private SimulatedDisk(Path work, ModelDisk perModel, DriveCommands drive) {
-        this.work = work;
-        this.perModel = perModel;
-        this.drive = drive;
+    /** The face of {@code served}, a disk its model has made ({@link SimulatedDiskBuilder#create}). */
+    SimulatedDisk(ServedDisk served) {
+        this.served = served;
+        this.work = served.work();
+        this.perModel = served.model();
+        this.drive = served.drive();
     }
 
     /**
@@ -73,38 +70,6 @@ public final class SimulatedDisk implements AutoCloseable {
     /** The size of a file model's disk made without a size ({@link SimulatedDiskBuilder#sizeMiB}): 1 GiB. */
     public static final long DEFAULT_FILES_BYTES = 1L << 30;
 
-    /**
-     * The disk {@code model} makes under {@code work}, once it has checked its options: what every way of making
-     * one comes to. First it removes what disks of killed JVMs left beside {@code work}.
-     */
-    static SimulatedDisk make(Path work, ModelDisk model) throws IOException {
-        for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
-            System.err.println("flushcheck powercut: " + cleaned);
-        }
-        work = Leftovers.claim(work);
-        // Served by this JVM's drive host, never by this JVM: a program here that maps a file of the mount
-        // (SQLite maps its WAL index) faults with this process's memory map locked, and a server thread here
-        // that then needed that lock would wait on the fault it must answer.
-        DriveHost host;
-        DriveHost.Disk served;
-        try {
-            host = DriveHost.shared(serverCommand());
-            served = model.serve(host, work);
-        } catch (IOException | RuntimeException e) {
-            Leftovers.undo(work);
-            throw e;
-        }
-        SimulatedDisk disk = new SimulatedDisk(work, model, new DriveCommands(served, host.pid()));
-        disk.undo.push(disk::stopServer);
-        try {
-            model.start(disk.drive, disk.undo);
-            return disk;
-        } catch (IOException | RuntimeException e) {
-            disk.close();
-            throw e;
-        }
-    }
-
     /** fusermount3 or fuse 2's fusermount, which mounts the file model without root; null when neither is installed. */
     public static String fusermount() {
         return FuseMount.fusermount();
@@ -114,23 +79,7 @@ public final class SimulatedDisk implements AutoCloseable {
      * The system property that sets the drives' server's maximum heap ({@code -Xmx}, e.g. {@code 64m});
      * unset, the JVM's default. The drives keep their bytes in files, so the heap holds only their indexes.
      */
-    public static final String SERVER_HEAP_PROPERTY = "flushcheck.powercut.serverHeap";
-
-    /**
-     * The drives' server, a JVM of its own (one for all of this JVM's disks): C1 compiles its request loop
-     * at once, and one GC thread leaves the cores to the workload. Out of memory it exits rather than
-     * serve on with a thread gone, and its disks then say that it died.
-     */
-    private static List<String> serverCommand() {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError"));
-        String heap = System.getProperty(SERVER_HEAP_PROPERTY);
-        if (heap != null && !heap.isBlank()) {
-            command.add("-Xmx" + heap.trim());
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), DiskServerMain.class.getName(), "--host"));
-        return List.copyOf(command);
-    }
+    public static final String SERVER_HEAP_PROPERTY = ServedDisk.SERVER_HEAP_PROPERTY;
 
     /** The size of a drive for {@code fsType} when none is asked for: 512 MiB for xfs, 256 MiB otherwise. */
     public static long defaultSizeBytes(String fsType) {
@@ -195,7 +144,16 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /** Flushes the drive has completed so far. */
     public long flushes() {
-        return drive.flushes();
+        return stats().flushes();
+    }
+
+    /** The drive's figures, now. */
+    private DriveClient.Stats stats() {
+        try {
+            return drive.stats();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
@@ -221,11 +179,9 @@ public final class SimulatedDisk implements AutoCloseable {
      */
     public void failFlushes(FaultPlan plan) {
         try {
-            String r = drive.ask("fail-flush " + plan.after() + (plan.persistent() ? " persistent" : " once") + " "
-                    + plan.errno().number());
-            if (!r.equals("failing")) {
-                throw new IllegalStateException("the simulated drive did not arm the failure: " + r);
-            }
+            drive.failFlushes(plan.after(), plan.persistent(), plan.errno().number());
+        } catch (DriveClient.Refused r) {
+            throw new IllegalStateException("the simulated drive did not arm the failure: " + r.reply());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -233,7 +189,7 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /** Flushes the drive has failed so far ({@link #failFlushes}, {@link #failFlushesAfter}). */
     public long failedFlushes() {
-        return Long.parseLong(drive.stats()[5]);
+        return stats().failedFlushes();
     }
 
     /**
@@ -245,14 +201,12 @@ public final class SimulatedDisk implements AutoCloseable {
      *     btrfs, or a drive range on the file model
      */
     public void failWrites(WriteFault fault) {
-        String tail = (fault.persistent() ? " persistent " : " once ") + fault.errno().number();
         try {
             for (ModelDisk.FaultRange f : perModel.place(fault)) {
-                String r = drive.ask("fail-writes " + f.unit() + " " + f.from() + " " + f.length() + tail);
-                if (!r.equals("failing")) {
-                    throw new IllegalArgumentException("the simulated drive did not arm " + fault + ": " + r);
-                }
+                drive.failWrites(f.unit(), f.from(), f.length(), fault.persistent(), fault.errno().number());
             }
+        } catch (DriveClient.Refused r) {
+            throw new IllegalArgumentException("the simulated drive did not arm " + fault + ": " + r.reply());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -260,17 +214,17 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /** Writes the drive has failed so far ({@link #failWrites}). */
     public long failedWrites() {
-        return Long.parseLong(drive.stats()[7]);
+        return stats().failedWrites();
     }
 
     /** Bytes written since the last flush: what a cut now would discard. */
     public long unflushedBytes() {
-        return Long.parseLong(drive.stats()[3]);
+        return stats().unflushedBytes();
     }
 
     /** Cuts the power, keeping what the last flush made durable; returns where the survivor is mounted. */
     public Path cutPower() {
-        return cut("cut FLUSHED 0", null);
+        return cut(PowerLossModel.CutMode.FLUSHED, null);
     }
 
     /** The flush at which an armed cut happens ({@link #cutAfterFlushes}), or -1 when none is armed. */
@@ -280,7 +234,7 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /** Cuts the power, keeping also a random subset of the unflushed sectors, drawn from {@code seed}. */
     public Path cutPower(long seed) {
-        return cut("cut SUBSET " + seed, seed);
+        return cut(PowerLossModel.CutMode.SUBSET, seed);
     }
 
     /**
@@ -291,7 +245,7 @@ public final class SimulatedDisk implements AutoCloseable {
      * {@code k} over a workload's flushes tests every crash point of it.
      */
     public void cutAfterFlushes(long k) {
-        arm("arm " + k, k);
+        arm(k, 0);
     }
 
     /**
@@ -303,15 +257,14 @@ public final class SimulatedDisk implements AutoCloseable {
         if (processGroup <= 1) {
             throw new IllegalArgumentException("a process group is a PID above 1, not " + processGroup);
         }
-        arm("arm " + k + " " + processGroup, k);
+        arm(k, processGroup);
     }
 
-    private void arm(String command, long k) {
+    private void arm(long k, long processGroup) {
         try {
-            String r = drive.ask(command);
-            if (!r.equals("armed")) {
-                throw new IllegalArgumentException(r.startsWith("error ") ? r.substring(6) : r);
-            }
+            drive.armAfter(k, processGroup);
+        } catch (DriveClient.Refused r) {
+            throw new IllegalArgumentException(r.reason());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -327,10 +280,9 @@ public final class SimulatedDisk implements AutoCloseable {
      */
     public void cutDuringFlush(long k, long seed) {
         try {
-            String r = drive.ask("arm-during " + k + " " + seed);
-            if (!r.equals("armed")) {
-                throw new IllegalArgumentException(r.startsWith("error ") ? r.substring(6) : r);
-            }
+            drive.armDuring(k, seed);
+        } catch (DriveClient.Refused r) {
+            throw new IllegalArgumentException(r.reason());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -364,9 +316,11 @@ public final class SimulatedDisk implements AutoCloseable {
         ProcessWorld world = ProcessWorld.held(builder);
         try {
             // Told before the program runs a line, so that no cut can come between its start and the drive's knowing.
-            String r = drive.ask("world " + world.pid());
-            if (!r.startsWith("world")) {
-                throw new IOException("the simulated drive could not take the world of " + builder.command() + ": " + r);
+            try {
+                drive.world(world.pid());
+            } catch (DriveClient.Refused r) {
+                throw new IOException("the simulated drive could not take the world of " + builder.command() + ": "
+                        + r.reply());
             }
             synchronized (worlds) {
                 worlds.add(world);
@@ -454,27 +408,29 @@ public final class SimulatedDisk implements AutoCloseable {
         // Owner only: the recording is the workload's data, and its states are checked in here.
         Path dir = OwnerOnly.directory(work, "crash-states-");
         Path log = dir.resolve("recording.log");
-        String r = perModel.startRecording(dir, log);
-        if (!r.equals("recording")) {
-            throw new IOException("the simulated drive did not start recording: " + r);
+        try {
+            perModel.startRecording(dir, log);
+        } catch (DriveClient.Refused r) {
+            throw new IOException("the simulated drive did not start recording: " + r.reply());
         }
         AcknowledgedRecords acknowledged;
         try {
             acknowledged = untilPowerCut(workload);
         } catch (Exception | Error e) {
             try {
-                drive.ask("record-stop");
+                drive.stopRecording();
             } catch (IOException | RuntimeException stop) {
                 e.addSuppressed(stop); // the workload's own failure comes first
             }
             throw e;
         }
-        String stopped = drive.ask("record-stop");
-        if (!stopped.equals("recorded")) {
-            throw new IOException("the simulated drive did not stop recording: " + stopped);
+        try {
+            drive.stopRecording();
+        } catch (DriveClient.Refused r) {
+            throw new IOException("the simulated drive did not stop recording: " + r.reply());
         }
-        CrashStates states = perModel.crashStates(dir, log, acknowledged, this::powered);
-        undo.push(() -> {
+        CrashStates states = new CrashStates(perModel.crashStates(dir, log, acknowledged, this::powered), null);
+        served.onClose(() -> {
             try {
                 states.close();
             } catch (IOException e) {
@@ -509,8 +465,8 @@ public final class SimulatedDisk implements AutoCloseable {
         if (!powered()) {
             return null;
         }
-        String[] s = drive.stats();
-        return new long[] {Long.parseLong(s[5]) + Long.parseLong(s[7]), Long.parseLong(s[1])};
+        DriveClient.Stats s = stats();
+        return new long[] {s.failedFlushes() + s.failedWrites(), s.flushes()};
     }
 
     /** True until the power is cut (by a call, or at an armed flush). */
@@ -519,7 +475,7 @@ public final class SimulatedDisk implements AutoCloseable {
             return false;
         }
         try {
-            return !drive.ask("powered").equals("powered false");
+            return drive.powered();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -530,62 +486,38 @@ public final class SimulatedDisk implements AutoCloseable {
         return List.copyOf(cuts);
     }
 
-    private Path cut(String command, Long seed) {
+    private Path cut(PowerLossModel.CutMode mode, Long seed) {
         if (cut) {
             throw new IllegalStateException("the power is already cut");
         }
         try {
-            String r = drive.ask(command);
-            if (!r.startsWith("cut ")) {
-                throw new IOException("the simulated drive did not cut: " + r);
+            DriveClient.Cut c;
+            try {
+                c = drive.cut(mode, seed == null ? 0 : seed);
+            } catch (DriveClient.Refused r) {
+                throw new IOException("the simulated drive did not cut: " + r.reply());
             }
             cut = true;
-            // cut kept K discarded D at FLUSHES armed|now: an armed cut reports itself, whatever was asked now
-            String[] w = r.split(" ");
-            long kept = Long.parseLong(w[2]);
-            long discarded = Long.parseLong(w[4]);
-            long at = Long.parseLong(w[6]);
-            boolean armed = w[7].equals("armed");
+            // An armed cut reports itself, whatever was asked now.
+            long at = c.atFlush();
+            boolean armed = c.armed();
             // Armed during flush k, the drive stopped after flush k - 1; armed after flush k, at k.
             Long cutSeed = !armed ? seed : at + 1 == armedAt ? Long.valueOf(armedSeed) : null;
-            List<String> discardedOps = askDiscarded();
-            String lost = perModel.cutNote();
-            long unflushed = (kept + discarded) * perModel.atomicWriteBytes();
-            long keptBytes = kept * perModel.atomicWriteBytes();
+            List<String> discardedOps = c.lost();
+            String lost = c.note();
+            long unflushed = (c.kept() + c.discarded()) * perModel.atomicWriteBytes();
+            long keptBytes = c.kept() * perModel.atomicWriteBytes();
             // The drive killed them as it froze; nothing of them may hold the mount or answer for a PID now.
             endWorlds();
-            Path survivor = perModel.survive(ops -> new PowerCut(cutSeed, at, unflushed, keptBytes, armed, lost, ops),
-                    discardedOps, survivors.size(), cuts);
-            survivors.add(survivor);
-            return survivor;
+            // Counted before its survivor is made, so that a cut whose survivor cannot be made is still counted.
+            cuts.add(new PowerCut(cutSeed, at, unflushed, keptBytes, armed, lost, perModel.discardedBeforeSurvivor(discardedOps)));
+            ModelDisk.Survivor survivor = perModel.survive(discardedOps, survivors.size());
+            cuts.set(cuts.size() - 1, new PowerCut(cutSeed, at, unflushed, keptBytes, armed, lost, survivor.discarded()));
+            survivors.add(survivor.path());
+            return survivor.path();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** What the drive says the last cut discarded: the file model's operations, the block model's sector runs. */
-    private List<String> askDiscarded() throws IOException {
-        List<String> entries = new ArrayList<>();
-        String[] words = drive.ask("discarded").split(" ");
-        if (words[0].equals("discarded")) {
-            for (int i = 1; i < words.length; i++) {
-                entries.add(PathWord.text(words[i]));
-            }
-        }
-        return entries;
-    }
-
-    private void stopServer() {
-        boolean gone = false;
-        try {
-            String r = drive.quit();
-            if (!r.equals("bye")) {
-                System.err.println("flushcheck powercut: the simulated drive of " + work + " did not stop cleanly: " + r);
-            }
-        } catch (IOException e) {
-            gone = true; // what it mounted itself may outlive it
-        }
-        perModel.serverStopped(gone, cut);
     }
 
     private void endWorlds() {
@@ -608,13 +540,6 @@ public final class SimulatedDisk implements AutoCloseable {
     @Override
     public void close() {
         endWorlds();
-        while (!undo.isEmpty()) {
-            undo.pop().run();
-        }
-        String stayed = WorkDirectory.delete(work.toAbsolutePath(), Leftovers.MARKERS);
-        if (stayed != null) {
-            System.err.println("flushcheck powercut: the disk in " + work + " " + stayed
-                    + "; the next disk made in " + work.getParent() + " tries again");
-        }
+        served.close();
     }
 }

@@ -1,5 +1,7 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.host.DriveHost;
+import io.flushcheck.powercut.internal.kernel.Filesystems;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -15,7 +17,8 @@ import org.apiguardian.api.API;
  * try (SimulatedDisk disk = SimulatedDisk.builder()
  *         .model(DiskModel.BLOCK).fs("xfs").sizeMiB(512).atomicWriteBytes(512)
  *         .create(work)) {
- *     // write under disk.path(), then disk.cutPower() and read disk.survivor()
+ *     Files.writeString(disk.path().resolve("a"), "acknowledged");
+ *     Path survivor = disk.cutPower();      // what survived, mounted here to read
  * }
  * }</pre>
  *
@@ -126,14 +129,32 @@ public final class SimulatedDiskBuilder {
                 throw new IllegalArgumentException(String.join(", ", blockOptions) + ": the block model's, not the file model's"
                         + why + ", which has no filesystem or drive below it");
             }
-            return FileDisk.make(work, sizeBytes == 0 ? SimulatedDisk.DEFAULT_FILES_BYTES : sizeBytes,
-                    rules == null ? FileRules.JOURNALED : rules);
+            return new SimulatedDisk(FileDisk.make(work, sizeBytes == 0 ? SimulatedDisk.DEFAULT_FILES_BYTES : sizeBytes,
+                    rules == null ? FileRules.JOURNALED : rules, SimulatedDiskBuilder::failed));
         }
         if (rules != null) {
             throw new IllegalArgumentException("rules: the file model's, not the block model's" + why
                     + ", which has its filesystem's rules");
         }
-        return BlockDisk.make(work, sizeBytes == 0 ? SimulatedDisk.defaultSizeBytes(fs) : sizeBytes, fs, mkfsOptions,
-                directIo, atomicWriteBytes);
+        long size = sizeBytes == 0 ? SimulatedDisk.defaultSizeBytes(fs) : sizeBytes;
+        if (size < Filesystems.minimumBytes(fs)) {
+            throw new IllegalArgumentException(fs + " needs a drive of at least " + mib(Filesystems.minimumBytes(fs)) + " ("
+                    + DiskRequirements.mkfs(fs) + " refuses smaller ones), not " + mib(size));
+        }
+        if (!DiskRequirements.mkfsInstalled(fs)) {
+            throw new IOException(DiskRequirements.mkfs(fs) + " is not installed (Debian: apt-get install "
+                    + DiskRequirements.mkfsPackage(fs) + ")");
+        }
+        return new SimulatedDisk(BlockDisk.make(work, size, fs, mkfsOptions, directIo, atomicWriteBytes,
+                SimulatedDiskBuilder::failed));
+    }
+
+    /** A failure of the drive's server as the disk's users get it: nothing the disk reports after it can be trusted. */
+    private static IOException failed(DriveHost.ServerFailure failure) {
+        return new DriveServerFailedException(failure.getMessage(), failure);
+    }
+
+    private static String mib(long bytes) {
+        return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes";
     }
 }

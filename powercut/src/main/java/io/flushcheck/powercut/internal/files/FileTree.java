@@ -277,6 +277,15 @@ public final class FileTree extends SwitchedModel {
         rules.commitAll();
     }
 
+    /** {@link #record(Path)}: a tree's recording starts from itself, written into the log, and has no {@code base}. */
+    @Override
+    public void record(Path log, Path base) throws IOException {
+        if (base != null) {
+            throw new IllegalArgumentException("the file model's recording has no base image: " + base);
+        }
+        record(log);
+    }
+
     /**
      * Writes every change from now on into {@code file} (made or replaced), a recording {@link TreeReplay} reads
      * back, until {@link #stopRecording()}. First everything is made durable (the recording starts from a

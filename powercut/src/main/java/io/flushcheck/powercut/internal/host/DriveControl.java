@@ -15,13 +15,13 @@ import org.apiguardian.api.API;
 /**
  * A mounted model and the commands that drive it, one line each, answered with one line (the protocol
  * {@link DiskServerMain} speaks on its pipes for each disk it serves):
- * {@code stats}, {@code cut MODE SEED}, {@code arm K [PGID]}, {@code arm-during K SEED},
+ * {@code stats}, {@code cut MODE SEED} (answered with what the cut kept and discarded, what only the model's rules
+ * lost and what it discarded, entry by entry), {@code arm K [PGID]}, {@code arm-during K SEED},
  * {@code fail-flush K once|persistent [ERRNO]},
  * {@code fail-writes UNIT FROM LENGTH once|persistent ERRNO}, {@code save PATH} (a {@link PathWord}), {@code world PID},
- * {@code record LOG BASE} (the block model's recording of a workload, {@link SectorStore#record}), {@code record LOG} (the file
- * model's, {@link FileTree#record}) and {@code record-stop},
- * {@code powered}, {@code note} (what the last cut lost that only the model's rules lose),
- * {@code discarded} (what the last cut discarded, an operation a {@link PathWord#ofText} word), {@code unmount}, {@code quit}. Once its FUSE server has failed (its model's store could not be read
+ * {@code record LOG [BASE]} (a recording of a workload, {@link PowerLossModel#record}) and {@code record-stop},
+ * {@code powered}, {@code unmount}, {@code quit}. {@link DriveClient} is the one client that speaks them, and reads
+ * the replies. Once its FUSE server has failed (its model's store could not be read
  * or written, a request threw), every command but {@code quit} is answered {@code failed REASON}: what the model holds
  * can no longer be trusted, and a cut of it must not pass.
  */
@@ -107,8 +107,8 @@ public final class DriveControl {
                 }
                 case "cut" -> {
                     long[] r = model.cut(PowerLossModel.CutMode.valueOf(w[1]), w.length > 2 ? Long.parseLong(w[2]) : 0);
-                    return "cut kept " + r[0] + " discarded " + r[1] + " at " + model.flushes()
-                            + (model.armedCutHappened() ? " armed" : " now");
+                    return DriveClient.cutReply(r[0], r[1], model.flushes(), model.armedCutHappened(), model.cutNote(),
+                            model.discarded());
                 }
                 case "arm" -> {
                     if (w.length > 2) {
@@ -130,28 +130,12 @@ public final class DriveControl {
                 case "world" -> {
                     return worlds.add(Integer.parseInt(w[1])) ? "world" : "world killed";
                 }
-                case "note" -> {
-                    return ("note " + model.cutNote()).trim();
-                }
-                case "discarded" -> { // what the last cut discarded, an operation a word (PathWord.ofText)
-                    StringBuilder out = new StringBuilder("discarded");
-                    for (String op : model.discarded()) {
-                        out.append(' ').append(PathWord.ofText(op));
-                    }
-                    return out.toString();
-                }
-                case "record" -> { // LOG BASE (SectorStore#record) or LOG (FileTree#record), PathWords
-                    if (model instanceof FileTree tree) {
-                        tree.record(PathWord.path(w[1]));
-                    } else {
-                        ((SectorStore) model).record(PathWord.path(w[1]), PathWord.path(w[2]));
-                    }
+                case "record" -> { // LOG [BASE], PathWords (PowerLossModel#record)
+                    model.record(PathWord.path(w[1]), w.length > 2 ? PathWord.path(w[2]) : null);
                     return "recording";
                 }
                 case "record-stop" -> {
-                    boolean stopped = model instanceof FileTree tree ? tree.stopRecording()
-                            : ((SectorStore) model).stopRecording();
-                    return stopped ? "recorded" : "error the drive is not recording";
+                    return model.stopRecording() ? "recorded" : "error the drive is not recording";
                 }
                 case "powered" -> {
                     return "powered " + !model.frozen();

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.apiguardian.api.API;
 
 /**
@@ -25,7 +26,7 @@ import org.apiguardian.api.API;
  * the next disk starts another.
  *
  * <p>Should it die or fail (an OutOfMemoryError ends it: it runs with {@code -XX:+ExitOnOutOfMemoryError}),
- * the next command of each of its disks throws {@link ServerFailure}, naming the death and the last lines
+ * the next command of each of its disks ({@link DriveClient}) throws its {@link ServerFailure}, naming the death and the last lines
  * it wrote on stderr: a dead server's drive has no answer, and no cut of it can pass.
  *
  * <p>It also keeps the block model's templates: what a drive held right after its filesystem was made,
@@ -49,24 +50,29 @@ public final class DriveHost {
     /** Where each template's journal lies, by the template's key: every drive made from it holds it there. */
     private final Map<String, List<JournalPlace.Range>> journals = new HashMap<>();
 
-    private DriveHost(Process process) {
+    /** What a failure of the server becomes for the disks' users. */
+    private final Function<ServerFailure, ? extends IOException> failures;
+
+    private DriveHost(Process process, Function<ServerFailure, ? extends IOException> failures) {
         this.process = process;
+        this.failures = failures;
         this.replies = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         this.commands = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
     }
 
     /**
      * The running host, started with {@code command} (a {@code java ... DiskServerMain --host} line) when
-     * there is none or it has died.
+     * there is none or it has died. Its failures reach the disks' users as {@code failures} makes them.
      */
-    public static synchronized DriveHost shared(List<String> command) throws IOException {
+    public static synchronized DriveHost shared(List<String> command, Function<ServerFailure, ? extends IOException> failures)
+            throws IOException {
         DriveHost shared = SHARED.get(command);
         if (shared == null || !shared.process.isAlive()) {
             Process p = new ProcessBuilder(command).start();
-            DriveHost host = new DriveHost(p);
+            DriveHost host = new DriveHost(p, failures);
             host.passOnStderr();
             String ready = host.replies.readLine();
-            if (!"ready".equals(ready)) {
+            if (!DriveClient.ready(ready)) {
                 p.destroyForcibly();
                 throw host.died("did not start: " + ready);
             }
@@ -124,93 +130,47 @@ public final class DriveHost {
                 + (tail.isEmpty() ? ", saying nothing on stderr" : "; its last lines on stderr: " + tail));
     }
 
-    /** One disk served by the host: its commands, answered one line for one line. */
-    public final class Disk {
-        private final String id;
-        private final boolean templated;
-
-        private Disk(String id, boolean templated) {
-            this.id = id;
-            this.templated = templated;
-        }
-
-        /** True when the drive started from a template ({@link #mountDrive}), with its filesystem made already. */
-        public boolean templated() {
-            return templated;
-        }
-
-        /**
-         * The reply to {@code command}.
-         *
-         * @throws ServerFailure when the server died, or says it failed ({@code failed REASON})
-         */
-        public String ask(String command) throws IOException {
-            String reply = DriveHost.this.ask(id + " " + command);
-            if (reply.startsWith("failed ")) {
-                throw new ServerFailure("the simulated drives' server (pid " + process.pid() + ") failed: "
-                        + reply.substring("failed ".length()));
-            }
-            return reply;
-        }
-
-        /**
-         * Where the journal of the filesystem on this drive lies ({@link JournalPlace}), {@code image} being the
-         * drive's image: found on the first drive of template {@code key} that asks, then the same for every drive
-         * of it, since mkfs placed it once and the drives start from its sectors. A failure is not kept.
-         */
-        public List<JournalPlace.Range> journalPlace(String key, String fsType, Path image) throws IOException {
-            synchronized (DriveHost.this) {
-                List<JournalPlace.Range> known = journals.get(key);
-                if (known != null) {
-                    return known;
-                }
-            }
-            List<JournalPlace.Range> found = JournalPlace.of(fsType, image);
-            synchronized (DriveHost.this) {
-                journals.putIfAbsent(key, found);
-            }
-            return found;
-        }
-
-        /** What this drive reads now becomes the template {@code key} names ({@link #mountDrive}). */
-        public void keepAsTemplate(String key) throws IOException {
-            synchronized (DriveHost.this) {
-                String name = "t" + (templates.size() + 1);
-                String r = DriveHost.this.ask("template " + name + " " + id);
-                if (!r.equals("template")) {
-                    throw new IOException("the simulated drives' server could not keep a template: " + r);
-                }
-                templates.put(key, name);
-            }
-        }
+    /** The name the host's template {@code key} has in the server, or null when it keeps none. */
+    synchronized String template(String key) {
+        return templates.get(key);
     }
 
-    /** Mounts a fresh tree of the file model of {@code size} bytes on {@code mountPoint}, under {@code rules} ({@code journaled}, {@code posix}). */
-    public Disk mountFiles(Path mountPoint, long size, String rules) throws IOException {
-        return add("files " + PathWord.of(mountPoint) + " " + size + " " + rules, mountPoint, false);
+    /** Has the server keep a template for {@code key} by a new name, which {@code keep} asks it to do. */
+    synchronized void keepTemplate(String key, TemplateKeeper keep) throws IOException {
+        String name = "t" + (templates.size() + 1);
+        keep.keep(name);
+        templates.put(key, name);
     }
 
-    /**
-     * Serves a block model's drive of {@code size} bytes writing {@code atomicUnit} bytes atomically on
-     * {@code mountPoint}: holding the sectors of the template {@code key} names when this host keeps one ({@link Disk#keepAsTemplate}), empty
-     * otherwise ({@link Disk#templated()} tells which).
-     */
-    public Disk mountDrive(Path mountPoint, long size, int atomicUnit, String key) throws IOException {
-        String template;
+    /** Asks the server to keep a drive's sectors as the template {@code name}. */
+    @FunctionalInterface
+    interface TemplateKeeper {
+        void keep(String name) throws IOException;
+    }
+
+    /** Where the journal of template {@code key}'s filesystem lies, found once on {@code image} ({@link DriveClient#journalPlace}). */
+    List<JournalPlace.Range> journalPlace(String key, String fsType, Path image) throws IOException {
         synchronized (this) {
-            template = templates.get(key);
+            List<JournalPlace.Range> known = journals.get(key);
+            if (known != null) {
+                return known;
+            }
         }
-        return add("drive " + PathWord.of(mountPoint) + " " + size + " " + atomicUnit + (template == null ? "" : " " + template),
-                mountPoint, template != null);
+        List<JournalPlace.Range> found = JournalPlace.of(fsType, image);
+        synchronized (this) {
+            journals.putIfAbsent(key, found);
+        }
+        return found;
     }
 
-    private Disk add(String what, Path mountPoint, boolean templated) throws IOException {
-        String id = String.valueOf(IDS.incrementAndGet());
-        String r = ask("new " + id + " " + what);
-        if (!r.equals("ready")) {
-            throw new IOException("the simulated drives' server could not mount " + mountPoint + ": " + r);
-        }
-        return new Disk(id, templated);
+    /** A new disk's id, unique in this JVM. */
+    String nextId() {
+        return String.valueOf(IDS.incrementAndGet());
+    }
+
+    /** The server's saying it can no longer serve a disk ({@code how}), as the disk's user gets it. */
+    IOException failed(String how) {
+        return failures.apply(new ServerFailure("the simulated drives' server (pid " + process.pid() + ") " + how));
     }
 
     /** The server's PID. */
@@ -218,11 +178,12 @@ public final class DriveHost {
         return process.pid();
     }
 
-    private synchronized String ask(String line) throws IOException {
+    /** The server's one-line reply to {@code line}. */
+    synchronized String ask(String line) throws IOException {
         commands.println(line);
         String reply = replies.readLine();
         if (reply == null) {
-            throw died("died");
+            throw failures.apply(died("died"));
         }
         return reply;
     }

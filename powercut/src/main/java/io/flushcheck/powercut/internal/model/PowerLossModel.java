@@ -74,6 +74,16 @@ public interface PowerLossModel {
     /** Writes what survived the cut to {@code to}: the drive's image file, or the tree into an empty directory. */
     void save(Path to) throws IOException;
 
+    /**
+     * Writes every change from now on into {@code log} until {@link #stopRecording()}, starting from what is
+     * durable: the block model saves what the drive reads now to {@code base}, its recording's start; the file
+     * model makes everything durable and writes the tree into the log itself, and takes no base (null).
+     */
+    void record(Path log, Path base) throws IOException;
+
+    /** Ends the recording, its log complete on the disk; false when none was under way. */
+    boolean stopRecording();
+
     /** Frees the files the model keeps its bytes in; it is not used again. */
     void close();
 

@@ -1,9 +1,10 @@
-package io.flushcheck.powercut;
+package io.flushcheck.powercut.internal.block;
 
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
 import io.flushcheck.powercut.internal.kernel.LoopDevices;
 import io.flushcheck.powercut.internal.kernel.Mounts;
 import io.flushcheck.powercut.internal.kernel.SharedLoops;
+import io.flushcheck.powercut.internal.kernel.SurvivorMount;
 import io.flushcheck.powercut.internal.kernel.UnmountableTypeException;
 import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 
 /**
  * The block model's crash states mounted to be looked at, by any number of workers at once, each in a place of its
@@ -19,14 +21,15 @@ import java.util.function.Function;
  * recording from elsewhere), looked at, unmounted and detached. Each place and each loop device used is noted in the
  * work directory for the cleanup after a killed run.
  */
-final class StateMounts {
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class StateMounts {
 
     /**
      * Where one worker mounts its states: a directory only this user may enter, with a name no one guesses
      * beforehand, holding the state's image and the mount point. What a state holds is the workload's data, and
      * whatever it holds (a setuid program, a device node) is out of other users' reach.
      */
-    record Place(Path dir, Path image, Path mountPoint) implements AutoCloseable {
+    public record Place(Path dir, Path image, Path mountPoint) implements AutoCloseable {
 
         /** Removes the image, the mount point and the directory; nothing is mounted there any more. */
         @Override
@@ -50,14 +53,14 @@ final class StateMounts {
     /** The loop devices noted in the work directory: each once, as the kernel hands the same few out again. */
     private final Set<String> noted = new HashSet<>();
 
-    StateMounts(Path work, String fsType, boolean foreign) {
+    public StateMounts(Path work, String fsType, boolean foreign) {
         this.work = work;
         this.fsType = fsType;
         this.flags = foreign ? Mounts.FOREIGN_DATA : Mounts.DATA;
     }
 
     /** A new place in {@code parent}, its mount point noted for the cleanup after a killed run. */
-    Place place(Path parent) throws IOException {
+    public Place place(Path parent) throws IOException {
         Path dir = OwnerOnly.directory(parent, "states-");
         Path mountPoint;
         try {
@@ -73,7 +76,7 @@ final class StateMounts {
 
     /** What is done with a mounted state. */
     @FunctionalInterface
-    interface OnMounted<T> {
+    public interface OnMounted<T> {
         T apply(Path mountPoint) throws IOException;
     }
 
@@ -82,13 +85,13 @@ final class StateMounts {
      * journal), runs {@code onMounted} there and takes it all down; {@code notMounted}'s answer when the filesystem
      * refuses to mount. A worker that finds no loop device free waits while another holds one ({@link SharedLoops}).
      */
-    <T> T mounted(Place place, OnMounted<T> onMounted, Function<IOException, T> notMounted) throws IOException {
+    public <T> T mounted(Place place, OnMounted<T> onMounted, Function<IOException, T> notMounted) throws IOException {
         String loop = loops.attach(place.image());
         boolean inUse = false; // by files the check left open: the kernel frees the device when they close
         try {
             note("loop", loop);
             try {
-                BlockDisk.mountSurvivor(loop, place.mountPoint(), fsType, flags);
+                SurvivorMount.mount(loop, place.mountPoint(), fsType, flags);
             } catch (UnmountableTypeException e) {
                 // The machine's lack, the same for every state: no state is checked, none reported failing.
                 throw new UnmountableTypeException(e.type(), "this machine cannot mount " + e.type() + ", the"

@@ -1,0 +1,366 @@
+package io.flushcheck.powercut;
+
+import io.flushcheck.powercut.internal.block.StateMounts;
+import io.flushcheck.powercut.internal.cleanup.Leftovers;
+import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
+import io.flushcheck.powercut.internal.explain.TreeView;
+import io.flushcheck.powercut.internal.states.CrashState;
+import io.flushcheck.powercut.internal.states.CrashStateSpace;
+import io.flushcheck.powercut.internal.states.Epoch;
+import io.flushcheck.powercut.internal.states.OrderedPool;
+import io.flushcheck.powercut.internal.states.RecordedWrite;
+import io.flushcheck.powercut.internal.states.Recording;
+import io.flushcheck.powercut.internal.states.StateImages;
+import io.flushcheck.powercut.internal.states.WritePlaces;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The crash states of one recorded run on the block model, checked on a real filesystem: each state an image made
+ * from the drive's log of writes and flushes, mounted (the filesystem replays its journal there), verified and
+ * thrown away, several at once where asked, each on a loop device of its own; the first few failing states
+ * explained by name as a power cut is.
+ */
+final class BlockCrashStates implements ModelStates {
+
+    private final Path work;
+    private final Path dir;
+    /** The recording's files, held open from when they were made or checked (loaded) until {@link #close}. */
+    private final RecordingFiles held;
+    private final List<Epoch> epochs;
+    private final AcknowledgedRecords acknowledged;
+    private final String fsType;
+    private final int atomicUnit;
+    private final WritePlaces places;
+    /** The filesystem's names as the recording ended; null when they could not be looked at. */
+    private final TreeView ended;
+    /** Loaded from a recording kept elsewhere ({@link #load}): its links are not followed either. */
+    private final boolean foreign;
+    private CrashStateSpace.Draws draws = CrashStateSpace.Draws.NONE;
+
+    /**
+     * The states of the recording {@code held} holds, whose {@code epochs} are read from its log, checked in
+     * {@code dir} (in the disk's work directory {@code work}, or the one a load claimed: then {@code foreign}).
+     */
+    BlockCrashStates(Path work, Path dir, RecordingFiles held, List<Epoch> epochs, AcknowledgedRecords acknowledged,
+                     String fsType, int atomicUnit, WritePlaces places, TreeView ended, boolean foreign) {
+        this.work = work;
+        this.dir = dir;
+        this.held = held;
+        this.epochs = List.copyOf(epochs);
+        this.acknowledged = acknowledged;
+        this.fsType = fsType;
+        this.atomicUnit = atomicUnit;
+        this.places = places;
+        this.ended = ended;
+        this.foreign = foreign;
+    }
+
+    /** The states of the block model's recording {@code r} loaded, checked in {@code work}, which this claims. */
+    static BlockCrashStates load(SavedRecording.Loaded r, Path work) throws IOException {
+        List<Epoch> epochs = Recording.epochs(r.files().log(), r.files().base().size());
+        Path claimed = Leftovers.claim(work, false);
+        return new BlockCrashStates(claimed, claimed, r.files(), epochs, r.acknowledged(), r.fsType(), r.atomicUnit(),
+                r.places(), r.ended(), true);
+    }
+
+    @Override
+    public DiskModel model() {
+        return DiskModel.BLOCK;
+    }
+
+    @Override
+    public String save(Path saved) throws IOException {
+        return SavedRecording.save(saved, held.base(), held.log(), acknowledged, fsType, atomicUnit, places, ended);
+    }
+
+    @Override
+    public String fs() {
+        return fsType;
+    }
+
+    @Override
+    public int atomicWriteBytes() {
+        return atomicUnit;
+    }
+
+    @Override
+    public AcknowledgedRecords acknowledged() {
+        return acknowledged;
+    }
+
+    @Override
+    public int epochs() {
+        return epochs.size();
+    }
+
+    @Override
+    public int writes() {
+        return epochs.stream().mapToInt(e -> e.writes().size()).sum();
+    }
+
+    @Override
+    public int states(int maxStates, Progress progress) {
+        CrashStateSpace.Enumerated space = enumerated(maxStates);
+        progress.enumerated(epochs.size(), space.distinct());
+        return space.states().size();
+    }
+
+    /** The block model's states within {@code maxStates}, enumerated once for a bound and a draw. */
+    private synchronized CrashStateSpace.Enumerated enumerated(int maxStates) {
+        if (enumerated == null || enumeratedFor != maxStates || !enumeratedDraws.equals(draws)) {
+            enumerated = CrashStateSpace.enumerate(epochs, atomicUnit, maxStates, draws);
+            enumeratedFor = maxStates;
+            enumeratedDraws = draws;
+        }
+        return enumerated;
+    }
+
+    private CrashStateSpace.Enumerated enumerated;
+    private int enumeratedFor;
+    private CrashStateSpace.Draws enumeratedDraws = CrashStateSpace.Draws.NONE;
+
+    @Override
+    public void draw(int count, long seed) {
+        this.draws = new CrashStateSpace.Draws(count, seed);
+    }
+
+    @Override
+    public CrashStateReport check(int maxStates, int shard, int shards, int workers,
+                                  Verify verification) throws IOException {
+        long started = System.nanoTime();
+        CrashStateSpace.Enumerated space = enumerated(maxStates);
+        List<CrashState> ordered = space.states();
+        // Images are made epoch by epoch; failures are reported in the enumeration's order, fewest lost first.
+        List<Integer> byEpoch = new ArrayList<>();
+        for (int i = shard; i < ordered.size(); i += shards) {
+            byEpoch.add(i);
+        }
+        byEpoch.sort(Comparator.comparingInt(i -> ordered.get(i).epoch()));
+        StateMounts mounts = new StateMounts(work, fsType, foreign);
+        List<CrashStateReport.State> outcomes = new ArrayList<>();
+        List<CrashStateReport.Failure> failures = new ArrayList<>();
+        // The first worker's place also keeps the image of an epoch's start and is where failures are explained.
+        try (StateMounts.Place first = mounts.place(dir)) {
+            List<Checked> checked;
+            try (StateImages images = images(first.dir())) {
+                checked = OrderedPool.run(byEpoch, ordered.size(), workers, number ->
+                        new StateWorker(number == 0 ? first : mounts.place(dir), number > 0, images, ordered,
+                                verification, mounts));
+            }
+            List<Integer> explained = new ArrayList<>();
+            for (int i = 0; i < checked.size() && explained.size() < EXPLAINED; i++) {
+                if (checked.get(i) != null) {
+                    explained.add(i);
+                }
+            }
+            List<List<String>> explanations = explain(ordered, explained, first, mounts);
+            for (int i = 0; i < checked.size(); i++) {
+                CrashStateReport.Failure f = null;
+                if (checked.get(i) != null) {
+                    int at = explained.indexOf(i);
+                    f = checked.get(i).failure(at < 0 ? List.of() : explanations.get(at));
+                    failures.add(f);
+                }
+                outcomes.add(new CrashStateReport.State(describe(ordered.get(i)), ordered.get(i).lost(), f,
+                        i % shards == shard));
+            }
+        }
+        return new CrashStateReport(byEpoch.size(), failures, space.duplicates(), space.leftOut(), maxStates,
+                (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - byEpoch.size());
+    }
+
+    /**
+     * One worker of a check: it makes each state's image in its place, in the order the states are taken (under the
+     * pool's lock: the images are made from one image that moves forward), then mounts and verifies it there.
+     */
+    private final class StateWorker implements OrderedPool.Worker<Checked> {
+        private final StateMounts.Place place;
+        private final boolean own;
+        private final StateImages images;
+        private final List<CrashState> ordered;
+        private final Verify verification;
+        private final StateMounts mounts;
+
+        /** {@code own}: the place is this worker's, removed when it is done. */
+        StateWorker(StateMounts.Place place, boolean own, StateImages images, List<CrashState> ordered,
+                    Verify verification, StateMounts mounts) {
+            this.place = place;
+            this.own = own;
+            this.images = images;
+            this.ordered = ordered;
+            this.verification = verification;
+            this.mounts = mounts;
+        }
+
+        @Override
+        public void prepare(int item) throws IOException {
+            images.write(ordered.get(item), place.image());
+        }
+
+        @Override
+        public Checked check(int item) throws IOException {
+            return checkOne(ordered.get(item), place, verification, mounts);
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (own) {
+                place.close();
+            }
+        }
+    }
+
+    /** A failing state as its check left it: what the verification said. */
+    private record Checked(String state, int lost, String message, Throwable cause) {
+
+        CrashStateReport.Failure failure(List<String> explanation) {
+            return new CrashStateReport.Failure(state, lost, message, cause, explanation);
+        }
+    }
+
+    /** The later epochs whose complete state is looked at when the failing state's own shows no difference. */
+    private static final int LATER_EPOCHS = 2;
+
+    /**
+     * For each failing state of {@code which}, what its survivor lacks by name, with the sync that would have kept
+     * it: compared with the state of its epoch that kept every write (materialized and mounted again here); where
+     * that shows no difference (what was acknowledged needed writes of a later epoch), with the complete state of
+     * each of the next {@value #LATER_EPOCHS} epochs, the first that differs; then with the filesystem as the
+     * recording ended. The first line names what it was compared with.
+     */
+    private List<List<String>> explain(List<CrashState> ordered, List<Integer> which, StateMounts.Place place,
+                                       StateMounts mounts) throws IOException {
+        List<List<String>> lines = new ArrayList<>();
+        for (int i : which) {
+            lines.add(explain(ordered.get(i), place, mounts));
+        }
+        return lines;
+    }
+
+    private List<String> explain(CrashState state, StateMounts.Place place, StateMounts mounts) throws IOException {
+        TreeView survivor;
+        // Images go forward only: each explanation makes its own, from the recording's start.
+        try (StateImages images = images(place.dir())) {
+            // The state's names as the crash left them, mounted again: its verification may have changed them
+            // (SQLite rolls a hot journal back and deletes it as it opens the database).
+            images.write(state, place.image());
+            survivor = look(place, mounts);
+            if (survivor == null) {
+                return List.of();
+            }
+            int last = Math.min(epochs.size() - 1, state.epoch() + LATER_EPOCHS);
+            for (int e = state.epoch(); e <= last; e++) {
+                if (e == epochs.size() - 1 && state.epoch() == e && state.lost() == 0) {
+                    break; // the state is its epoch's complete one
+                }
+                int n = epochs.get(e).writes().size();
+                images.write(new CrashState(e, CrashState.Kind.PREFIX, n, 0, 0), place.image());
+                TreeView whole = look(place, mounts);
+                if (whole == null) {
+                    continue;
+                }
+                List<String> differences = BlockCutExplanation.differences(whole, survivor);
+                if (!differences.isEmpty()) {
+                    List<String> lines = new ArrayList<>();
+                    lines.add("compared with " + (e == state.epoch() ? "its epoch's state with every write kept"
+                            : "the state with every write up to " + (e == epochs.size() - 1 ? "the end of the recording"
+                            : "flush " + epochs.get(e + 1).flushesBefore()) + " kept") + ":");
+                    lines.addAll(differences);
+                    return lines;
+                }
+            }
+        }
+        List<String> differences = ended == null ? List.of() : BlockCutExplanation.differences(ended, survivor);
+        if (differences.isEmpty()) {
+            return List.of("no name or file differs from " + (ended == null ? "its epoch's state with every write kept"
+                    : "the filesystem as the recording ended") + ": what failed is in the files' bytes");
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add("compared with the filesystem as the recording ended:");
+        lines.addAll(differences);
+        return lines;
+    }
+
+    /** Images of this recording's states, the image of an epoch's start kept in {@code place}. */
+    private StateImages images(Path place) throws IOException {
+        return StateImages.open(held.base(), held.log().channel(), held.base().size(), epochs, place);
+    }
+
+    @Override
+    public void close() throws IOException {
+        held.close();
+    }
+
+    /** Mounts the image in {@code place} and takes its names; null when it does not mount. */
+    private static TreeView look(StateMounts.Place place, StateMounts mounts) throws IOException {
+        return mounts.mounted(place, TreeView::of, notMounted -> null);
+    }
+
+    /** Mounts the image in {@code place}, {@code state}'s, verifies it and takes it down: null when it passed. */
+    private Checked checkOne(CrashState state, StateMounts.Place place, Verify verification,
+                             StateMounts mounts) throws IOException {
+        return mounts.mounted(place, survivor -> {
+            try {
+                verification.verify(survivor, acknowledged.acknowledgedBy(epochs.get(state.epoch()).flushesBefore()));
+                return null;
+            } catch (InterruptedException e) {
+                // Stopped, not judged: the check ends here, the state taken down first.
+                Thread.currentThread().interrupt();
+                InterruptedIOException stopped = new InterruptedIOException("interrupted while verifying "
+                        + describe(state));
+                stopped.initCause(e);
+                throw stopped;
+            } catch (Exception | AssertionError e) {
+                return new Checked(describe(state), state.lost(), String.valueOf(e.getMessage()), e);
+            }
+        }, e -> new Checked(describe(state), state.lost(), "the filesystem did not mount: " + e.getMessage(), e));
+    }
+
+    /** What {@code state} kept and lost, with the places of the writes it dropped or tore on the drive. */
+    String describe(CrashState state) {
+        Epoch epoch = epochs.get(state.epoch());
+        List<RecordedWrite> writes = epoch.writes();
+        int n = writes.size();
+        boolean last = state.epoch() == epochs.size() - 1;
+        if (n == 0) {
+            return "after flush " + epoch.flushesBefore() + ", the end of the recording, no write after it";
+        }
+        String at = "after flush " + epoch.flushesBefore() + " (" + n + (n == 1 ? " write" : " writes")
+                + (last ? " to the end of the recording): " : " before the next flush): ");
+        return switch (state.kind()) {
+            case PREFIX -> at + (state.write() == n ? "all kept"
+                    : "the first " + state.write() + " kept, the " + (n - state.write()) + " after them lost (from "
+                    + place(writes.get(state.write())) + ")");
+            case DROP -> at + "write " + (state.write() + 1) + " (" + place(writes.get(state.write())) + ") lost, the "
+                    + (n - state.write() - 1) + " after it kept";
+            case TORN -> at + "the first " + state.write() + " kept, write " + (state.write() + 1) + " ("
+                    + place(writes.get(state.write())) + ") torn after its first " + state.keptBytes() + " bytes, the "
+                    + (n - state.write() - 1) + " after it lost";
+            case DRAWN -> at + "draw " + state.write() + " of seed " + draws.seed() + ": " + lostOf(state, writes);
+        };
+    }
+
+    /** The writes a drawn state lost, by number and place: the first three named, the rest counted. */
+    private String lostOf(CrashState state, List<RecordedWrite> writes) {
+        List<String> named = new ArrayList<>();
+        int lost = 0;
+        for (int i = 0; i < writes.size(); i++) {
+            if (!state.keeps(i) && lost++ < 3) {
+                named.add((i + 1) + " (" + place(writes.get(i)) + ")");
+            }
+        }
+        return (lost == 1 ? "write " : "writes ") + String.join(", ", named) + (lost > 3 ? " and " + (lost - 3)
+                + " more" : "") + " lost, the other " + (writes.size() - lost) + " kept";
+    }
+
+    /** Where {@code w} wrote: on the drive, and in which file's bytes as the recording ended. */
+    private String place(RecordedWrite w) {
+        String files = places.name(w.offset(), w.length());
+        return w.length() + " bytes at drive byte " + w.offset() + (files.isEmpty() ? ", no file's data" : ", " + files);
+    }
+}
