@@ -144,7 +144,7 @@ final class PowerCutCommand implements Job {
     @Mixin
     OutputOptions output = new OutputOptions();
 
-    @Option(names = "--model", paramLabel = "MODEL", converter = Converters.Model.class,
+    @Option(names = "--model", paramLabel = "MODEL", converter = PowerCutConverters.Model.class,
             description = "what the disk simulates: block (a filesystem on a drive with a volatile cache; root), file"
                     + " (files durable at their fsync, names as --rules says; no root), or auto (default): block"
                     + " where it can run, file elsewhere")
@@ -156,7 +156,7 @@ final class PowerCutCommand implements Job {
     @Option(names = "--fs", paramLabel = "FS", description = "the filesystem: ext4 (default), or one whose mkfs.FS is installed")
     String fs = "ext4";
 
-    @Option(names = "--size-mib", paramLabel = "N", converter = Converters.SizeMib.class,
+    @Option(names = "--size-mib", paramLabel = "N", converter = PowerCutConverters.SizeMib.class,
             description = "the disk's size in MiB (default " + DEFAULT_SIZE_MIB + ", 512 for xfs; at least 300 for xfs and 109"
                     + " for btrfs, whose mkfs refuses less; only what is written takes space, in files beside the disk,"
                     + " not memory)")
@@ -167,15 +167,15 @@ final class PowerCutCommand implements Job {
                     + " part of a 4 KiB write (torn)")
     Integer atomicWriteBytes;
 
-    @Option(names = "--cuts", paramLabel = "N", converter = Converters.Cuts.class,
+    @Option(names = "--cuts", paramLabel = "N", converter = PowerCutConverters.Cuts.class,
             description = "how many cuts, each on a fresh disk (default " + DEFAULT_CUTS + ")")
     Integer cuts;
 
-    @Option(names = "--after-flushes", paramLabel = "K", converter = Converters.AfterFlushes.class,
+    @Option(names = "--after-flushes", paramLabel = "K", converter = PowerCutConverters.AfterFlushes.class,
             description = "cut when the command completes its K-th flush (or at its exit, if it makes fewer)")
     Long afterFlushes;
 
-    @Option(names = "--during-flush", paramLabel = "K", converter = Converters.DuringFlush.class,
+    @Option(names = "--during-flush", paramLabel = "K", converter = PowerCutConverters.DuringFlush.class,
             description = "cut as the command's K-th flush arrives, keeping what flush K-1 made durable and a subset of the"
                     + " sectors written since, drawn from the cut's seed (or at its exit, if it makes fewer)")
     Long duringFlush;
@@ -190,7 +190,7 @@ final class PowerCutCommand implements Job {
                     + " F flushes (2F+1 cuts, each taking about as long as that run)")
     boolean sweep;
 
-    @Option(names = "--fail-flush", paramLabel = "K", converter = Converters.FailFlush.class,
+    @Option(names = "--fail-flush", paramLabel = "K", converter = PowerCutConverters.FailFlush.class,
             description = "the command's K-th flush fails with EIO, and every one after it (or only it, with --fail-once);"
                     + " the power is cut at the command's exit")
     Long failFlush;
@@ -198,7 +198,7 @@ final class PowerCutCommand implements Job {
     @Option(names = "--fail-once", arity = "0", description = "with --fail-flush: only the K-th flush fails")
     boolean failOnce;
 
-    @Option(names = "--errno", paramLabel = "ERRNO", converter = Converters.ErrnoName.class,
+    @Option(names = "--errno", paramLabel = "ERRNO", converter = PowerCutConverters.ErrnoName.class,
             description = "with --fail-flush: what the drive fails the flush with, one of ${COMPLETION-CANDIDATES}"
                     + " (default EIO); the block model's loop device reports any of them to the filesystem as EIO,"
                     + " the file model passes it to the program's fsync")
@@ -210,12 +210,12 @@ final class PowerCutCommand implements Job {
                     + " made at or before the state's flushes in the file {acks}")
     boolean explore;
 
-    @Option(names = "--max-states", paramLabel = "N", converter = Converters.MaxStates.class,
+    @Option(names = "--max-states", paramLabel = "N", converter = PowerCutConverters.MaxStates.class,
             description = "with --explore: the most states checked, fewest writes lost first (default "
                     + DEFAULT_MAX_STATES + "); the output counts those left out")
     Integer maxStates;
 
-    @Option(names = "--workers", paramLabel = "N", converter = Converters.Workers.class,
+    @Option(names = "--workers", paramLabel = "N", converter = PowerCutConverters.Workers.class,
             description = "with --explore or --replay, on the block model: the crash states checked at once, each on a"
                     + " loop device of its own, VERIFY running as many times at once (default: twice the machine's"
                     + " processors)")
@@ -229,18 +229,18 @@ final class PowerCutCommand implements Job {
             description = "check the crash states of the recording --record kept in DIR; no COMMAND runs")
     Path replay;
 
-    @Option(names = "--shard", paramLabel = "I/N", converter = Converters.ShardValue.class,
+    @Option(names = "--shard", paramLabel = "I/N", converter = PowerCutConverters.ShardValue.class,
             description = "with --replay: check only the I-th of N shares of the states (I from 1); flushcheck powercut"
                     + " merge joins the N runs' --json")
     Shard shard;
 
-    @Option(names = "--draw", paramLabel = "N", converter = Converters.Draw.class,
+    @Option(names = "--draw", paramLabel = "N", converter = PowerCutConverters.Draw.class,
             description = "with --explore or --replay: up to N more states, drawn from --seed (default "
                     + ReplayOutput.Draw.DEFAULT_SEED + ") beyond those enumerated: in an epoch of three writes or more,"
                     + " each write kept or lost on its own")
     Integer draw;
 
-    @Option(names = "--seed", paramLabel = "S", converter = Converters.Seed.class,
+    @Option(names = "--seed", paramLabel = "S", converter = PowerCutConverters.Seed.class,
             description = "the first cut's seed (default: a random one, printed); with --draw, the seed of the states"
                     + " drawn")
     Long seed;
@@ -254,7 +254,7 @@ final class PowerCutCommand implements Job {
                     + " commit does): the run with the power on only counts flushes, and VERIFY is not run there")
     boolean noPowerOnCheck;
 
-    @Option(names = "--timeout", paramLabel = "S", converter = Converters.Timeout.class,
+    @Option(names = "--timeout", paramLabel = "S", converter = PowerCutConverters.Timeout.class,
             description = "seconds each run of COMMAND or VERIFY may take (default 120)")
     Double timeout;
 

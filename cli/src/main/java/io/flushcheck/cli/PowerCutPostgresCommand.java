@@ -52,11 +52,11 @@ final class PowerCutPostgresCommand implements Job {
     @Mixin
     HtmlOption html = new HtmlOption();
 
-    @Option(names = "--cuts", paramLabel = "N", converter = Converters.Cuts.class,
+    @Option(names = "--cuts", paramLabel = "N", converter = PowerCutConverters.Cuts.class,
             description = "cuts per row of settings (default " + DEFAULT_CUTS + ")")
     Integer cuts;
 
-    @Option(names = "--seed", paramLabel = "S", converter = Converters.Seed.class,
+    @Option(names = "--seed", paramLabel = "S", converter = PowerCutConverters.Seed.class,
             description = "the seed every cut's commits and surviving sectors derive from (default " + DEFAULT_SEED + ")")
     Long seed;
 

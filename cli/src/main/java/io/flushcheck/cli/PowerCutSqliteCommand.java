@@ -55,11 +55,11 @@ final class PowerCutSqliteCommand implements Job {
     @Mixin
     HtmlOption html = new HtmlOption();
 
-    @Option(names = "--cuts", paramLabel = "N", converter = Converters.Cuts.class,
+    @Option(names = "--cuts", paramLabel = "N", converter = PowerCutConverters.Cuts.class,
             description = "cuts per journal mode and synchronous level (default " + DEFAULT_CUTS + ")")
     Integer cuts;
 
-    @Option(names = "--model", paramLabel = "MODEL", converter = Converters.Model.class,
+    @Option(names = "--model", paramLabel = "MODEL", converter = PowerCutConverters.Model.class,
             description = "what the disks simulate: block (ext4 on a drive with a volatile cache; root), file (files"
                     + " durable at their fsync, names as --rules says; no root), or auto (default): block where it"
                     + " can run, file elsewhere")
@@ -68,7 +68,7 @@ final class PowerCutSqliteCommand implements Job {
     @Mixin
     RulesOption rules = new RulesOption();
 
-    @Option(names = "--seed", paramLabel = "S", converter = Converters.Seed.class,
+    @Option(names = "--seed", paramLabel = "S", converter = PowerCutConverters.Seed.class,
             description = "the seed every cut's commits and surviving sectors derive from (default " + DEFAULT_SEED + ")")
     Long seed;
 

@@ -16,7 +16,7 @@ final class RulesOption {
     @Spec(Spec.Target.MIXEE)
     CommandSpec mixee;
 
-    @Option(names = "--rules", paramLabel = "RULES", converter = Converters.Rules.class,
+    @Option(names = "--rules", paramLabel = "RULES", converter = PowerCutConverters.Rules.class,
             description = "the file model's rules: journaled (default; a sync of anything commits every earlier name"
                     + " change, as ext4, xfs and btrfs do) or posix (a name is durable only at its directory's fsync)")
     FileRules rules = FileRules.JOURNALED;
