@@ -1,5 +1,16 @@
 package io.flushcheck.cli;
 
+import io.flushcheck.cli.common.ExitCodes;
+import io.flushcheck.cli.common.Job;
+import io.flushcheck.cli.common.UsageException;
+import io.flushcheck.cli.guests.GuestsCommand;
+import io.flushcheck.cli.powercut.PowerCutCommand;
+import io.flushcheck.cli.powercut.PowerCutMergeCommand;
+import io.flushcheck.cli.powercut.PowerCutPostgresCommand;
+import io.flushcheck.cli.powercut.PowerCutSqliteCommand;
+import io.flushcheck.cli.probe.ProbeCommand;
+import io.flushcheck.cli.sqlite.SqliteCommand;
+import io.flushcheck.cli.vm.VmCommand;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.Writer;

@@ -1,0 +1,11 @@
+package io.flushcheck.cli.common;
+
+/** Bad command-line input: the message is the one line the user sees, exit code 2. */
+public final class UsageException extends Exception {
+
+    private static final long serialVersionUID = 1L;
+
+    public UsageException(String message) {
+        super(message);
+    }
+}
