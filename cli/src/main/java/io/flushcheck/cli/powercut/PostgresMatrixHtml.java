@@ -2,8 +2,9 @@ package io.flushcheck.cli.powercut;
 
 import io.flushcheck.postgres.PostgresPowerCutMatrix;
 import io.flushcheck.postgres.Settings;
-import io.flushcheck.report.html.Html;
 import io.flushcheck.report.html.HtmlReport;
+import io.flushcheck.report.html.PowerCutTable;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -21,18 +22,11 @@ final class PostgresMatrixHtml {
     }
 
     static String html(List<PostgresPowerCutMatrix.Row> rows, long seed) {
-        StringBuilder sb = new StringBuilder();
-        sb.append("<p class=\"note\">seed ").append(seed)
-                .append(": each cut's commits and surviving sectors derive from it, so the same seed repeats the run</p>");
-        sb.append("<table class=\"numbers powercut\"><thead><tr><th>settings</th><th>cuts</th><th>acknowledged</th>"
-                + "<th>lost</th><th>cuts that lost</th><th>most lost in one cut</th><th>recovered</th></tr></thead><tbody>");
+        List<PowerCutTable.Row> table = new ArrayList<>();
         for (PostgresPowerCutMatrix.Row r : rows) {
-            String kind = r.recovered() < r.cuts() ? "corrupt" : r.lost() > 0 ? "lost" : "kept";
-            sb.append("<tr class=\"cell ").append(kind).append("\"><th>").append(Html.text(Settings.describe(r.settings())))
-                    .append("</th><td>").append(r.cuts()).append("</td><td>").append(r.acknowledged()).append("</td><td>")
-                    .append(r.lost()).append("</td><td>").append(r.cutsThatLost()).append("</td><td>")
-                    .append(r.maxLostInOneCut()).append("</td><td>").append(r.recovered()).append("</td></tr>");
+            table.add(new PowerCutTable.Row(List.of(Settings.describe(r.settings())), r.cuts(), r.acknowledged(), r.lost(),
+                    r.cutsThatLost(), r.maxLostInOneCut(), r.recovered(), r.recovered() < r.cuts()));
         }
-        return sb.append("</tbody></table>").toString();
+        return PowerCutTable.html(List.of("settings"), "recovered", table, seed);
     }
 }
