@@ -8,6 +8,7 @@ import io.flushcheck.cli.powercut.PowerCutCommand;
 import io.flushcheck.cli.powercut.PowerCutMergeCommand;
 import io.flushcheck.cli.powercut.PowerCutPostgresCommand;
 import io.flushcheck.cli.powercut.PowerCutSqliteCommand;
+import io.flushcheck.cli.powercut.PowerCutSubcommands;
 import io.flushcheck.cli.probe.ProbeCommand;
 import io.flushcheck.cli.sqlite.SqliteCommand;
 import io.flushcheck.cli.vm.VmCommand;
@@ -54,6 +55,8 @@ final class CommandLines {
             root.addSubcommand("sqlite", withHelp(new CommandLine(new SqliteCommand())));
             root.addSubcommand("guests", withHelp(new CommandLine(new GuestsCommand())));
             CommandLine powercut = withHelp(new CommandLine(new PowerCutCommand()));
+            powercut.addSubcommand("explore", withHelp(PowerCutSubcommands.explore()));
+            powercut.addSubcommand("replay", withHelp(PowerCutSubcommands.replay()));
             powercut.addSubcommand("sqlite", withHelp(new CommandLine(new PowerCutSqliteCommand())));
             powercut.addSubcommand("postgres", withHelp(new CommandLine(new PowerCutPostgresCommand())));
             powercut.addSubcommand("merge", withHelp(new CommandLine(new PowerCutMergeCommand())));

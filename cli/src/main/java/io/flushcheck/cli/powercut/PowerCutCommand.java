@@ -35,8 +35,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "powercut", synopsisHeading = "usage: ",
         customSynopsis = {"flushcheck powercut [options] --verify 'VERIFY {dir}' -- COMMAND {dir}",
-            "       flushcheck powercut --explore [--max-states N] [--draw N [--seed S]] [--workers N] [--record DIR] [options] --verify 'VERIFY {dir} {acks}' -- COMMAND {dir}",
-            "       flushcheck powercut --replay DIR [--max-states N] [--draw N [--seed S]] [--workers N] [--shard I/N] [--json] --verify 'VERIFY {dir} {acks}'",
+            "       flushcheck powercut explore [--max-states N] [--draw N [--seed S]] [--workers N] [--record DIR] [options] --verify 'VERIFY {dir} {acks}' -- COMMAND {dir}",
+            "       flushcheck powercut replay DIR [--max-states N] [--draw N [--seed S]] [--workers N] [--shard I/N] [--json] --verify 'VERIFY {dir} {acks}'",
             "       flushcheck powercut merge SHARD.json...",
             "       flushcheck powercut sqlite [--cuts N] [--json]",
             "       flushcheck powercut postgres [--row 'NAME=VALUE,...']... [--cuts N] [--json]"},
@@ -73,36 +73,36 @@ import picocli.CommandLine.Spec;
             "with --fail-once), with the power on, and cuts the power at the command's exit: VERIFY then",
             "shows whether the program acknowledged anything after the failed sync that did not survive.",
             "",
-            "--explore runs COMMAND once, the power on, while the drive records every write and flush, then",
-            "checks every crash state of that run: for each epoch (the writes between two flushes, and after",
-            "the last) every prefix of its writes, each write lost with the later ones kept, and with",
-            "--atomic-write-bytes under 4096 each written sector torn; states leaving the same image are checked",
-            "once, the others fewest writes lost first, up to --max-states (those left out are counted); --draw N",
-            "adds up to N states drawn from --seed S (default 1), each write of an epoch of three or more kept or",
-            "lost on its own, after those and within the bound; the same seed draws the same states. On the file",
-            "model the tree records its operations instead and an epoch ends at each sync; its states (what the",
-            "rules made durable, each prefix of the name changes, each write or truncation lost alone, all kept)",
-            "are written out as directories, with no mount and no root; --draw is the block model's. COMMAND",
-            "finds in $FLUSHCHECK_ACKS the path of a file to append its acknowledgements to, a line each, once",
-            "what it acknowledges is synced; flushcheck follows it and counts each line from the drive's flushes",
-            "completed as it reads it. Each state is mounted (the filesystem replays its journal) and VERIFY runs",
-            "there by sh -c, {dir} its path and {acks} a file of the lines acknowledged at or before the state's",
-            "flushes, in order. The first failing states are explained by name: what differs from the same epoch",
-            "with all its writes kept (on the file model, the operations lost), with the sync that would have",
-            "kept it. Progress goes to stderr. On the block model --workers N states are checked at once, each on",
-            "a loop device and mount point of its own, so VERIFY runs up to N times at once (default: twice the",
-            "machine's processors; the system property flushcheck.powercut.workers sets another);",
-            "the output is the same whatever N. The file model writes its states out one at a time.",
+            "explore (also spelled --explore) runs COMMAND once, the power on, while the drive records every",
+            "write and flush, then checks every crash state of that run: for each epoch (the writes between two",
+            "flushes, and after the last) every prefix of its writes, each write lost with the later ones kept,",
+            "and with --atomic-write-bytes under 4096 each written sector torn; states leaving the same image are",
+            "checked once, the others fewest writes lost first, up to --max-states (those left out are counted);",
+            "--draw N adds up to N states drawn from --seed S (default 1), each write of an epoch of three or",
+            "more kept or lost on its own, after those and within the bound; the same seed draws the same states.",
+            "On the file model the tree records its operations instead and an epoch ends at each sync; its states",
+            "(what the rules made durable, each prefix of the name changes, each write or truncation lost alone,",
+            "all kept) are written out as directories, with no mount and no root; --draw is the block model's.",
+            "COMMAND finds in $FLUSHCHECK_ACKS the path of a file to append its acknowledgements to, a line each,",
+            "once what it acknowledges is synced; flushcheck follows it and counts each line from the drive's",
+            "flushes completed as it reads it. Each state is mounted (the filesystem replays its journal) and",
+            "VERIFY runs there by sh -c, {dir} its path and {acks} a file of the lines acknowledged at or before",
+            "the state's flushes, in order. The first failing states are explained by name: what differs from the",
+            "same epoch with all its writes kept (on the file model, the operations lost), with the sync that",
+            "would have kept it. Progress goes to stderr. On the block model --workers N states are checked at",
+            "once, each on a loop device and mount point of its own, so VERIFY runs up to N times at once",
+            "(default: twice the machine's processors; the system property flushcheck.powercut.workers sets",
+            "another); the output is the same whatever N. The file model writes its states out one at a time.",
             "",
-            "--record DIR (with --explore) also keeps the recording in DIR, a new or empty directory: the drive's",
+            "--record DIR (with explore) also keeps the recording in DIR, a new or empty directory: the drive's",
             "image before the command (sparse) and its log of writes and flushes, or the file model's log of",
             "operations, and manifest.txt, whose SHA-256 is the recording's id; the states are still checked",
-            "here. --replay DIR checks the states of a recording kept so, on this machine or another (a block",
-            "model's as root, a file model's as any user; no COMMAND: it does not run again), with --max-states,",
-            "--verify and --draw as --explore takes them. --shard I/N checks only the states whose place in the",
-            "enumeration (from 0) is I-1 modulo N, so that N runs (a CI matrix, an indexed job) check every state",
-            "once between them; the others are listed as not checked. flushcheck powercut merge joins their",
-            "--json documents.",
+            "here. replay DIR (also spelled --replay DIR) checks the states of a recording kept so, on this",
+            "machine or another (a block model's as root, a file model's as any user; no COMMAND: it does not run",
+            "again), with --max-states, --verify and --draw as explore takes them. --shard I/N checks only the",
+            "states whose place in the enumeration (from 0) is I-1 modulo N, so that N runs (a CI matrix, an",
+            "indexed job) check every state once between them; the others are listed as not checked. flushcheck",
+            "powercut merge joins their --json documents.",
             "",
             "--model file simulates files instead, with no root: a tree of files served over FUSE (mounted by",
             "fusermount3), where a file's data is durable at its fsync or fdatasync; by default (--rules",
@@ -209,9 +209,10 @@ public final class PowerCutCommand implements Job {
     Errno errno;
 
     @Option(names = "--explore", arity = "0",
-            description = "run the command once, the disk recording, and check every crash state of that run; the"
-                    + " command writes its acknowledgements to $FLUSHCHECK_ACKS, a line each, and VERIFY finds those"
-                    + " made at or before the state's flushes in the file {acks}")
+            description = "the older spelling of flushcheck powercut explore: run the command once, the disk recording,"
+                    + " and check every crash state of that run; the command writes its acknowledgements to"
+                    + " $FLUSHCHECK_ACKS, a line each, and VERIFY finds those made at or before the state's flushes in"
+                    + " the file {acks}")
     boolean explore;
 
     @Option(names = "--max-states", paramLabel = "N", converter = PowerCutConverters.MaxStates.class,
@@ -230,7 +231,8 @@ public final class PowerCutCommand implements Job {
     Path record;
 
     @Option(names = "--replay", paramLabel = "DIR",
-            description = "check the crash states of the recording --record kept in DIR; no COMMAND runs")
+            description = "the older spelling of flushcheck powercut replay DIR: check the crash states of the recording"
+                    + " --record kept in DIR; no COMMAND runs")
     Path replay;
 
     @Option(names = "--shard", paramLabel = "I/N", converter = PowerCutConverters.ShardValue.class,
@@ -265,8 +267,14 @@ public final class PowerCutCommand implements Job {
     @Parameters(paramLabel = "COMMAND", arity = "0..*", description = "the program and its arguments, after --")
     List<String> command = new ArrayList<>();
 
+    /** As {@code powercut replay DIR}: the recording's directory is the command's one parameter. */
+    boolean replayFromParameter;
+
     @Override
     public int run(PrintStream out, PrintStream err) throws UsageException {
+        if (replayFromParameter) {
+            replay = spec.positionalParameters().get(0).getValue();
+        }
         if (replay != null) {
             return new Replay(replay, shard, maxStates == null ? DEFAULT_MAX_STATES : maxStates,
                     ReplayOutput.Draw.of(draw, seed), workers, verify,
@@ -530,11 +538,11 @@ public final class PowerCutCommand implements Job {
         return problems;
     }
 
-    private static final List<String> REPLAY_OPTIONS = List.of("--replay", "--shard", "--max-states", "--draw",
+    static final List<String> REPLAY_OPTIONS = List.of("--replay", "--shard", "--max-states", "--draw",
             "--seed", "--workers", "--verify", "--timeout", "--json", "--quiet");
 
     /** The options that choose or shape cuts, which --explore does not make. */
-    private static final List<String> NOT_EXPLORING = List.of("--cuts", "--after-flushes", "--during-flush",
+    static final List<String> NOT_EXPLORING = List.of("--cuts", "--after-flushes", "--during-flush",
             "--at-random", "--sweep", "--fail-flush", "--fail-once", "--errno", "--no-power-on-check");
 
     /** A {@code --record DIR} that the save would refuse is a usage error before the command runs, not after. */

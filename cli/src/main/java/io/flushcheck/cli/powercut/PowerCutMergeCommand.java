@@ -17,9 +17,9 @@ import picocli.CommandLine.Parameters;
 /** {@code flushcheck powercut merge A.json B.json ...}: the shards' reports of one recording, as one. */
 @Command(name = "merge", synopsisHeading = "usage: ",
         customSynopsis = "flushcheck powercut merge SHARD.json...",
-        description = {"join the --replay --shard I/N --json documents of one recording into one",
+        description = {"join the replay --shard I/N --json documents of one recording into one",
             "",
-            "Prints on stdout the JSON one --replay of the recording would print, every state from the shard",
+            "Prints on stdout the JSON one replay of the recording would print, every state from the shard",
             "that checked it, in the order the states are enumerated; the counts are the states', \"seconds\"",
             "the sum of the shards'. Refuses documents of different recordings (their \"recording\" id differs),",
             "of different bounds or verifies, a shard missing or given twice, and any document that is not a",

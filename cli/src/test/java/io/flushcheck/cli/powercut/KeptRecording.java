@@ -44,12 +44,36 @@ record KeptRecording(Path tmp, List<String> model, Path store, Path check) {
 
     /** {@code --explore --record saved} of the store in {@code mode}, with {@code options}. */
     Run record(Path saved, String mode, String... options) {
-        List<String> args = new ArrayList<>(List.of("powercut", "--explore", "--record", saved.toString()));
+        return record(List.of("powercut", "--explore"), saved, mode, options);
+    }
+
+    /** As {@link #record(Path, String, String...)}, the command spelled {@code spelling}. */
+    private Run record(List<String> spelling, Path saved, String mode, String... options) {
+        List<String> args = new ArrayList<>(spelling);
+        args.addAll(List.of("--record", saved.toString()));
         args.addAll(model);
         args.addAll(List.of(options));
         args.addAll(List.of("--verify", verify(), "--", "sh", "-c",
                 "exec " + PYTHON + " " + store + " \"$1\" \"$FLUSHCHECK_ACKS\" " + mode + " " + VALUES, "store", "{dir}"));
         return run(args.toArray(new String[0]));
+    }
+
+    /**
+     * {@code powercut explore --record} keeps what {@code --explore --record} keeps, and {@code powercut replay DIR}
+     * prints of it what {@code --replay DIR} prints, but for the time: the subcommands are the options' newer spelling.
+     */
+    void theSubcommandsDoWhatTheOptionsDo() {
+        Path saved = tmp.resolve("recording");
+        Run recorded = record(List.of("powercut", "explore"), saved, "nodirsync", "--max-states", BOUND, "--json");
+        assertThat(recorded.exit()).as(recorded.err()).isEqualTo(1);
+        assertThat(json(recorded.out()).get("mode")).isEqualTo("explore");
+        assertThat(saved.resolve("manifest.txt")).isRegularFile();
+        Run byOption = run("powercut", "--replay", saved.toString(), "--max-states", BOUND, "--json", "--verify", verify());
+        Run bySubcommand = run("powercut", "replay", saved.toString(), "--max-states", BOUND, "--json", "--verify", verify());
+        assertThat(bySubcommand.exit()).as(bySubcommand.err()).isEqualTo(byOption.exit()).isEqualTo(1);
+        assertThat(withoutSeconds(json(bySubcommand.out()))).isEqualTo(withoutSeconds(json(byOption.out())));
+        assertThat(states(json(bySubcommand.out()))).as("the replay checks what explore checked, with the same outcomes")
+                .isEqualTo(states(json(recorded.out())).stream().map(KeptRecording::withChecked).toList());
     }
 
     /**

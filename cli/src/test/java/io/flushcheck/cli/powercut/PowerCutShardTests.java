@@ -49,6 +49,12 @@ class PowerCutShardTests {
     }
 
     @Test
+    void exploreAndReplayAsSubcommandsDoWhatTheirOptionsDo() {
+        kept.theSubcommandsDoWhatTheOptionsDo();
+        PowerCutCommandTests.assertNothingLeft();
+    }
+
+    @Test
     void twoShardsInTwoProcessesCheckTheStatesOneReplayChecksAndMergeIntoItsReport() throws Exception {
         Map<String, Object> one = kept.twoShardsInTwoProcessesCheckTheStatesOneReplayChecksAndMergeIntoItsReport();
         assertThat(one.get("model")).isEqualTo("block");

@@ -192,4 +192,42 @@ class PowerCutUsageTests {
         assertUsageError(run("powercut", "--explore", "--max-states", "0", "--verify", VERIFY, "--", "touch", "{dir}/x"),
                 "--max-states 0 is out of range: use 1 to 1000000");
     }
+
+    /** {@code powercut explore} and {@code powercut replay DIR} are listed as commands, and refuse what their options refuse. */
+    @Test
+    void exploreAndReplayAreSubcommandsThatCheckAsTheirOptionsDo(@TempDir Path dir) {
+        Run help = run("powercut", "--help");
+        assertThat(help.exit()).isZero();
+        assertThat(help.out()).contains("\ncommands:\n  explore   check every crash state of one run of a program\n"
+                + "  replay    check the crash states of a kept recording\n");
+        Run exploreHelp = run("powercut", "explore", "--help");
+        assertThat(exploreHelp.out()).startsWith("usage: flushcheck powercut explore ")
+                .contains("\n      --max-states=N ", "\n      --record=DIR ")
+                .doesNotContainPattern("\n\\s+--(cuts|sweep|explore|replay|shard)=?\\S* ");
+        Run replayHelp = run("powercut", "replay", "--help");
+        assertThat(replayHelp.out()).startsWith("usage: flushcheck powercut replay DIR ")
+                .contains("\n      --shard=I/N ", "\n      --max-states=N ")
+                .doesNotContainPattern("\n\\s+--(model|record|cuts|replay)=?\\S* ");
+
+        assertUsageError(run("powercut", "replay", "--verify", VERIFY), "powercut replay: Missing required parameter: 'DIR'");
+        assertUsageError(run("powercut", "explore", "--cuts", "3", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "powercut explore: unknown option --cuts");
+        assertUsageError(run("powercut", "replay", dir.toString(), "--fs", "xfs", "--verify", VERIFY),
+                "powercut replay: unknown option --fs");
+        String none = dir.resolve("none").toString();
+        for (String[][] same : new String[][][] {
+                {{"powercut", "replay", none, "--verify", VERIFY}, {"powercut", "--replay", none, "--verify", VERIFY}},
+                {{"powercut", "explore", "--seed", "3", "--verify", VERIFY, "--", "touch", "{dir}/x"},
+                    {"powercut", "--explore", "--seed", "3", "--verify", VERIFY, "--", "touch", "{dir}/x"}},
+                {{"powercut", "explore", "--verify", VERIFY, "--", "touch", "/tmp/x"},
+                    {"powercut", "--explore", "--verify", VERIFY, "--", "touch", "/tmp/x"}}}) {
+            Run bySubcommand = run(same[0]);
+            Run byOption = run(same[1]);
+            assertThat(byOption.exit()).as("%s", byOption).isEqualTo(ExitCodes.USAGE);
+            assertThat(bySubcommand.exit()).isEqualTo(byOption.exit());
+            assertThat(bySubcommand.err()).isEqualTo(byOption.err());
+        }
+        assertUsageError(run("powercut", "--json", "explore"), "'explore' after --json: the command's name comes first"
+                + " (flushcheck powercut explore [options]); an argument named explore goes after --");
+    }
 }
