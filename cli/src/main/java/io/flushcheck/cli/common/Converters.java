@@ -2,6 +2,7 @@ package io.flushcheck.cli.common;
 
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.sqlite.MatrixOptions;
+import org.apiguardian.api.API;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -10,6 +11,7 @@ import picocli.CommandLine.TypeConversionException;
  * {@code QuickArgs} reads loads no picocli class (verifying a class that throws picocli's exception loads
  * that exception's classes).
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class Converters {
 
     private Converters() {

@@ -1,6 +1,9 @@
 package io.flushcheck.cli.common;
 
+import org.apiguardian.api.API;
+
 /** The command's exit codes; documented in the README and in {@code --help}. */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class ExitCodes {
 
     /** Every path was checked (and, with {@code --require-real-flush}, every one is REAL_FLUSH). */

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.apiguardian.api.API;
 import picocli.CommandLine.Option;
 
 /**
@@ -13,6 +14,7 @@ import picocli.CommandLine.Option;
  * {@code @Mixin}, checks it with {@link #check} before measuring (a page that cannot be written is a usage
  * error before anything runs), fills an {@link HtmlReport} and hands it to {@link #write}.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class HtmlOption {
 
     @Option(names = "--html", paramLabel = "FILE",

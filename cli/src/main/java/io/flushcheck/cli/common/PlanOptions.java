@@ -2,9 +2,11 @@ package io.flushcheck.cli.common;
 
 import io.flushcheck.probe.SyncMode;
 import java.util.List;
+import org.apiguardian.api.API;
 import picocli.CommandLine.Option;
 
 /** {@code --modes} and {@code --rounds}: what a probe runs, in every command that probes. Unset: the command's default. */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class PlanOptions {
 
     @Option(names = "--modes", paramLabel = "a,b,...",

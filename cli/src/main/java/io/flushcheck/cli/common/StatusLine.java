@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /**
  * Progress on stderr that fits where it goes. On a terminal, one line per item (a path, a SQLite matrix,
@@ -15,6 +16,7 @@ import java.util.Locale;
  *
  * <p>Every text is escaped here ({@link Escape}): a name holding a newline or ESC cannot break the line.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class StatusLine {
 
     /** A terminal is repainted at most this often: a probe's rounds can come every few microseconds. */

@@ -3,12 +3,14 @@ package io.flushcheck.cli.common;
 import io.flushcheck.BadPathException;
 import io.flushcheck.Flushcheck;
 import java.nio.file.Path;
+import org.apiguardian.api.API;
 
 /**
  * The command's option values: the parsing {@link Converters} and the commands share, with messages that
  * are the whole line the user sees (option, value, what is allowed). Nothing of picocli: a plain probe
  * line calls {@link #path} without loading picocli's classes (the cold path, docs/architecture.md).
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class Values {
 
     private Values() {

@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -40,6 +41,7 @@ import picocli.CommandLine.Option;
  * {@code flushcheck guests [--json] [--rounds N]}: probes the host and every guest mount (overlay, bind
  * mount, named volume, tmpfs) in a Debian bookworm container and prints the host/guest comparison.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 @Command(name = "guests", synopsisHeading = "usage: ", customSynopsis = "flushcheck guests [options]",
         description = {"probe the host and Docker guests (overlay, bind, volume, tmpfs) and compare them",
             "",

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import org.apiguardian.api.API;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -33,6 +34,7 @@ import picocli.CommandLine.Spec;
  * {@code flushcheck powercut [options] --verify 'CMD {dir}' -- CMD {dir}}: runs any program with its data
  * on a simulated disk, cuts the power under it, and runs a verify command on what survived; N times.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 @Command(name = "powercut", synopsisHeading = "usage: ",
         customSynopsis = {"flushcheck powercut [options] --verify 'VERIFY {dir}' -- COMMAND {dir}",
             "       flushcheck powercut explore [--max-states N] [--draw N [--seed S]] [--workers N] [--record DIR] [options] --verify 'VERIFY {dir} {acks}' -- COMMAND {dir}",

@@ -11,10 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code flushcheck powercut merge A.json B.json ...}: the shards' reports of one recording, as one. */
+@API(status = API.Status.INTERNAL, since = "0.1")
 @Command(name = "merge", synopsisHeading = "usage: ",
         customSynopsis = "flushcheck powercut merge SHARD.json...",
         description = {"join the replay --shard I/N --json documents of one recording into one",

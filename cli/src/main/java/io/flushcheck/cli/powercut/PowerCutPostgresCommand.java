@@ -18,6 +18,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apiguardian.api.API;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,6 +27,7 @@ import picocli.CommandLine.Option;
  * {@code flushcheck powercut postgres [--row SETTINGS]... [--cuts N] [--json]}: what PostgreSQL's settings
  * keep of acknowledged commits when the power goes, by {@link PostgresPowerCutMatrix}.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 @Command(name = "postgres", synopsisHeading = "usage: ", customSynopsis = "flushcheck powercut postgres [options]",
         description = {"what PostgreSQL's settings keep of acknowledged commits when the power goes, measured on a",
             "simulated disk",

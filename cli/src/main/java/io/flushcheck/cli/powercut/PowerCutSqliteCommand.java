@@ -19,6 +19,7 @@ import java.io.PrintStream;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
+import org.apiguardian.api.API;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -27,6 +28,7 @@ import picocli.CommandLine.Option;
  * {@code flushcheck powercut sqlite [--cuts N] [--json]}: what SQLite's journal modes and synchronous
  * levels keep when the power goes, by {@link PowerCutMatrix}.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 @Command(name = "sqlite", synopsisHeading = "usage: ", customSynopsis = "flushcheck powercut sqlite [options]",
         description = {"what SQLite's settings keep when the power goes, measured on a simulated disk",
             "",

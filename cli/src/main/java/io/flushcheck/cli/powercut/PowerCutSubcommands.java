@@ -2,6 +2,7 @@ package io.flushcheck.cli.powercut;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.apiguardian.api.API;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -12,6 +13,7 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  * {@code --explore} or {@code --replay DIR} given, and only the options that mode takes, so that each runs, checks
  * and words its errors exactly as the option spelling does, which keeps working.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class PowerCutSubcommands {
 
     private PowerCutSubcommands() {

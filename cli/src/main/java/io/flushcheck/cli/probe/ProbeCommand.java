@@ -34,12 +34,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code flushcheck [probe] [options] [PATH...]}: the verdict and the costs of each directory. */
+@API(status = API.Status.INTERNAL, since = "0.1")
 @Command(name = "flushcheck", synopsisHeading = "usage: ",
         customSynopsis = {"flushcheck [probe] [options] [PATH...]", "       flushcheck COMMAND [options]"},
         description = {"Tells whether syncs in each directory reach a device that keeps them, and what they cost.",

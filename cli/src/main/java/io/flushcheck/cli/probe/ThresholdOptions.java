@@ -3,9 +3,11 @@ package io.flushcheck.cli.probe;
 import io.flushcheck.cli.common.Converters;
 import io.flushcheck.cli.common.UsageException;
 import io.flushcheck.verdict.Thresholds;
+import org.apiguardian.api.API;
 import picocli.CommandLine.Option;
 
 /** {@code --min-flushes-per-sync} and {@code --suspicious-micros}, validated by {@link Thresholds}. */
+@API(status = API.Status.INTERNAL, since = "0.1")
 public final class ThresholdOptions {
 
     @Option(names = "--min-flushes-per-sync", paramLabel = "X", converter = Converters.MinFlushes.class,

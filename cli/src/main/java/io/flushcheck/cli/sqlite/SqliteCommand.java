@@ -24,6 +24,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -34,6 +35,7 @@ import picocli.CommandLine.Parameters;
  * {@code --audit FILE}: the durability of a database file's settings. Touches sqlite-jdbc only
  * after checking it is there.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 @Command(name = "sqlite", synopsisHeading = "usage: ",
         customSynopsis = {"flushcheck sqlite [options] [PATH]", "       flushcheck sqlite --audit FILE [--json]"},
         description = {"SQLite commit rates per journal mode and synchronous level; --audit FILE",

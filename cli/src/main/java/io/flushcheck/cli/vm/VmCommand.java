@@ -35,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apiguardian.api.API;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -43,6 +44,7 @@ import picocli.CommandLine.Option;
  * {@code flushcheck vm [--json] [--cache a,b] [--rounds N] [--block-size B]}: probes the host directory and a QEMU guest per
  * cache mode whose disk image lies in it, and judges each guest by the flushes the host's disk received.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 @Command(name = "vm", synopsisHeading = "usage: ", customSynopsis = "flushcheck vm [options]",
         description = {"probe the host and QEMU guests per cache mode, counting flushes on both sides",
             "",
