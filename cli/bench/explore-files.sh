@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Side-by-side benchmark: `flushcheck powercut --explore --max-states 5` of a program that makes N files (each
+# Side-by-side benchmark: `flushcheck powercut explore --max-states 5` of a program that makes N files (each
 # written once) and syncs once, on the file model and on the block model, for each N, in one run. Prints per N and
 # model the median wall time of the whole command (record, enumerate, check), its peak RSS, the states the command
 # said it checked, and the file model's time over the block model's. Target: the file model within 2x of the block
@@ -50,7 +50,7 @@ one() {
     # A disk large enough for N files on ext4 (mkfs.ext4 gives an inode per 16 KiB; each file takes one and a 4 KiB
     # block) and for the file model's blocks.
     local mib=$(( 64 + n * 24 / 1024 ))
-    if timeout "$limit" /usr/bin/time -o "$times" -f "%e %M" java -jar "$jar" powercut --explore --model "$model" \
+    if timeout "$limit" /usr/bin/time -o "$times" -f "%e %M" java -jar "$jar" powercut explore --model "$model" \
             --size-mib "$mib" --max-states "$max" --verify 'test -d {dir}' -- "$work/make-files" {dir} "$n" \
             >"$out" 2>"$err"; then
         local checked

@@ -1,5 +1,17 @@
 package io.flushcheck.cli;
 
+import io.flushcheck.cli.common.ExitCodes;
+import io.flushcheck.cli.common.Job;
+import io.flushcheck.cli.common.UsageException;
+import io.flushcheck.cli.guests.GuestsCommand;
+import io.flushcheck.cli.powercut.PowerCutCommand;
+import io.flushcheck.cli.powercut.PowerCutMergeCommand;
+import io.flushcheck.cli.powercut.PowerCutPostgresCommand;
+import io.flushcheck.cli.powercut.PowerCutSqliteCommand;
+import io.flushcheck.cli.powercut.PowerCutSubcommands;
+import io.flushcheck.cli.probe.ProbeCommand;
+import io.flushcheck.cli.sqlite.SqliteCommand;
+import io.flushcheck.cli.vm.VmCommand;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -43,6 +55,8 @@ final class CommandLines {
             root.addSubcommand("sqlite", withHelp(new CommandLine(new SqliteCommand())));
             root.addSubcommand("guests", withHelp(new CommandLine(new GuestsCommand())));
             CommandLine powercut = withHelp(new CommandLine(new PowerCutCommand()));
+            powercut.addSubcommand("explore", withHelp(PowerCutSubcommands.explore()));
+            powercut.addSubcommand("replay", withHelp(PowerCutSubcommands.replay()));
             powercut.addSubcommand("sqlite", withHelp(new CommandLine(new PowerCutSqliteCommand())));
             powercut.addSubcommand("postgres", withHelp(new CommandLine(new PowerCutPostgresCommand())));
             powercut.addSubcommand("merge", withHelp(new CommandLine(new PowerCutMergeCommand())));

@@ -1,6 +1,9 @@
 package io.flushcheck.cli;
 
 import io.flushcheck.BadPathException;
+import io.flushcheck.cli.common.ExitCodes;
+import io.flushcheck.cli.common.UsageException;
+import io.flushcheck.cli.probe.ProbeCommand;
 import io.flushcheck.text.Escape;
 import java.io.BufferedOutputStream;
 import java.io.IOException;

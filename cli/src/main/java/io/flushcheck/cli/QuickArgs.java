@@ -1,5 +1,6 @@
 package io.flushcheck.cli;
 
+import io.flushcheck.cli.probe.ProbeCommand;
 import java.util.List;
 
 /**

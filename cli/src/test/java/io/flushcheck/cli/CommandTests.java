@@ -4,6 +4,7 @@ import static io.flushcheck.cli.InProcess.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flushcheck.cli.InProcess.Run;
+import io.flushcheck.cli.common.ExitCodes;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.storage.MountInfo;
 import io.flushcheck.storage.MountTable;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import io.flushcheck.cli.InProcess.Run;
+import io.flushcheck.cli.common.ExitCodes;
 import io.flushcheck.jupiter.FlushcheckConfig;
 import io.flushcheck.jupiter.RequiresRealFlush;
 import io.flushcheck.testing.MiniJson;

@@ -2,6 +2,7 @@ package io.flushcheck.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.cli.common.ExitCodes;
 import io.flushcheck.testing.ChildJvm;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -2,6 +2,7 @@ package io.flushcheck.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.cli.probe.ProbeCommand;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

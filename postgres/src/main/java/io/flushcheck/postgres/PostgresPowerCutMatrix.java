@@ -3,6 +3,7 @@ package io.flushcheck.postgres;
 import io.flushcheck.powercut.ProcessWorld;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.SimulatedDisk;
+import io.flushcheck.powercut.internal.matrix.CutTally;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -89,23 +90,15 @@ public final class PostgresPowerCutMatrix {
         Random seeds = new Random(seed);
         try (TemplateCluster template = TemplateCluster.make(pg)) {
             for (List<String> settings : rows) {
-                long acknowledged = 0;
-                long lost = 0;
-                long maxLost = 0;
-                int cutsThatLost = 0;
-                int recovered = 0;
+                CutTally tally = new CutTally();
                 for (int i = 0; i < cuts; i++) {
                     long cutSeed = seeds.nextLong();
                     Outcome o = once(work, pg, template, settings, cutSeed);
-                    long missing = o.acknowledged - o.survived;
-                    acknowledged += o.acknowledged;
-                    lost += missing;
-                    maxLost = Math.max(maxLost, missing);
-                    cutsThatLost += missing > 0 ? 1 : 0;
-                    recovered += o.recovered ? 1 : 0;
+                    tally.add(o.acknowledged, o.survived, o.recovered);
                     listener.cut(settings, i + 1, cuts, cutSeed, o.acknowledged, o.survived, o.recovered);
                 }
-                out.add(new Row(settings, cuts, acknowledged, lost, cutsThatLost, maxLost, recovered));
+                out.add(new Row(settings, cuts, tally.acknowledged(), tally.lost(), tally.cutsThatLost(), tally.maxLostInOneCut(),
+                        tally.whole()));
             }
         }
         return out;

@@ -4,6 +4,7 @@ import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.SimulatedDisk;
 import io.flushcheck.powercut.SimulatedDiskBuilder;
+import io.flushcheck.powercut.internal.matrix.CutTally;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -91,23 +92,15 @@ public final class PowerCutMatrix {
         Random seeds = new Random(seed);
         for (JournalMode mode : journalModes) {
             for (Synchronous level : levels) {
-                long acknowledged = 0;
-                long lost = 0;
-                long maxLost = 0;
-                int cutsThatLost = 0;
-                int corrupt = 0;
+                CutTally tally = new CutTally();
                 for (int i = 0; i < cuts; i++) {
                     long cutSeed = seeds.nextLong();
                     long[] r = once(work, model, rules, mode, level, cutSeed);
-                    long missing = r[0] - r[1];
-                    acknowledged += r[0];
-                    lost += missing;
-                    maxLost = Math.max(maxLost, missing);
-                    cutsThatLost += missing > 0 ? 1 : 0;
-                    corrupt += r[2] == 0 ? 1 : 0;
+                    tally.add(r[0], r[1], r[2] == 1);
                     listener.cut(mode, level, i + 1, cuts, cutSeed, r[0], r[1], r[2] == 1);
                 }
-                rows.add(new Row(mode, level, cuts, acknowledged, lost, cutsThatLost, maxLost, corrupt));
+                rows.add(new Row(mode, level, cuts, tally.acknowledged(), tally.lost(), tally.cutsThatLost(),
+                        tally.maxLostInOneCut(), tally.broken()));
             }
         }
         return rows;

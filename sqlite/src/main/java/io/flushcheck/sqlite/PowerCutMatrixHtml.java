@@ -1,7 +1,8 @@
 package io.flushcheck.sqlite;
 
-import io.flushcheck.report.html.Html;
 import io.flushcheck.report.html.HtmlReport;
+import io.flushcheck.report.html.PowerCutTable;
+import java.util.ArrayList;
 import java.util.List;
 import org.apiguardian.api.API;
 
@@ -21,20 +22,11 @@ public final class PowerCutMatrixHtml {
     }
 
     static String html(List<PowerCutMatrix.Row> rows, long seed) {
-        StringBuilder sb = new StringBuilder();
-        sb.append("<p class=\"note\">seed ").append(seed)
-                .append(": each cut's commits and surviving sectors derive from it, so the same seed repeats the run</p>");
-        sb.append("<table class=\"numbers powercut\"><thead><tr><th>journal</th><th>synchronous</th><th>cuts</th>"
-                + "<th>acknowledged</th><th>lost</th><th>cuts that lost</th><th>most lost in one cut</th><th>corrupt</th>"
-                + "</tr></thead><tbody>");
+        List<PowerCutTable.Row> table = new ArrayList<>();
         for (PowerCutMatrix.Row r : rows) {
-            String kind = r.corrupt() > 0 ? "corrupt" : r.lost() > 0 ? "lost" : "kept";
-            sb.append("<tr class=\"cell ").append(kind).append("\"><th>").append(Html.text(r.journalMode().name()))
-                    .append("</th><th>").append(Html.text(r.synchronous().name())).append("</th><td>").append(r.cuts())
-                    .append("</td><td>").append(r.acknowledged()).append("</td><td>").append(r.lost()).append("</td><td>")
-                    .append(r.cutsThatLost()).append("</td><td>").append(r.maxLostInOneCut()).append("</td><td>")
-                    .append(r.corrupt()).append("</td></tr>");
+            table.add(new PowerCutTable.Row(List.of(r.journalMode().name(), r.synchronous().name()), r.cuts(),
+                    r.acknowledged(), r.lost(), r.cutsThatLost(), r.maxLostInOneCut(), r.corrupt(), r.corrupt() > 0));
         }
-        return sb.append("</tbody></table>").toString();
+        return PowerCutTable.html(List.of("journal", "synchronous"), "corrupt", table, seed);
     }
 }

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * so other processes' I/O can disturb one run: an ordering that fails is measured again (three runs
  * at most) before the test fails, and timing assertions use generous ratios.
  */
-class CommitMatrixTests {
+public class CommitMatrixTests {
 
     static final int ATTEMPTS = 3;
 
@@ -333,7 +333,7 @@ class CommitMatrixTests {
         assertThat(Synchronous.parse("2")).isEqualTo(Synchronous.FULL);
     }
 
-    static List<Path> leftovers(Path dir) throws IOException {
+    public static List<Path> leftovers(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
             return s.filter(p -> p.getFileName().toString().startsWith(".flushcheck-")).toList();
         }

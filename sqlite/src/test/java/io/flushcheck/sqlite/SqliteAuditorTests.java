@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Audits of real connections and files on the checkout's disk. */
-class SqliteAuditorTests {
+public class SqliteAuditorTests {
 
     static Path dir;
 
@@ -321,7 +321,7 @@ class SqliteAuditorTests {
         }
     }
 
-    static void run(String... cmd) throws IOException, InterruptedException {
+    public static void run(String... cmd) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
         if (p.waitFor() != 0) {

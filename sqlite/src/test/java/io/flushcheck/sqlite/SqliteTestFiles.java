@@ -13,13 +13,13 @@ import java.util.HexFormat;
 import java.util.UUID;
 
 /** Real directories on the build's disk (under target/) and fingerprints of files. */
-final class SqliteTestFiles {
+public final class SqliteTestFiles {
 
     private SqliteTestFiles() {
     }
 
     /** A fresh directory under target/sqlite-tests, on the checkout's disk (not tmpfs). */
-    static Path diskDir(String name) throws IOException {
+    public static Path diskDir(String name) throws IOException {
         Path d = Path.of("target", "sqlite-tests", name + "-" + UUID.randomUUID()).toAbsolutePath();
         Files.createDirectories(d);
         return d;
@@ -30,11 +30,11 @@ final class SqliteTestFiles {
     }
 
     /** A database with one table and a few rows, in the given journal mode, all connections closed. */
-    static Path database(Path dir, JournalMode mode) throws SQLException {
+    public static Path database(Path dir, JournalMode mode) throws SQLException {
         return database(dir, mode, "app-" + mode + ".db");
     }
 
-    static Path database(Path dir, JournalMode mode, String name) throws SQLException {
+    public static Path database(Path dir, JournalMode mode, String name) throws SQLException {
         Path db = dir.resolve(name);
         try (Connection c = open(db); Statement s = c.createStatement()) {
             s.execute("PRAGMA journal_mode=" + mode);

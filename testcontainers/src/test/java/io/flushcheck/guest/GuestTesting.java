@@ -4,7 +4,7 @@ import io.flushcheck.testing.Requirements;
 import org.testcontainers.DockerClientFactory;
 
 /** Preconditions of the tests that start guests. */
-final class GuestTesting {
+public final class GuestTesting {
 
     static final String HOW = "bash container-images/prepare.sh, then TESTCONTAINERS_RYUK_DISABLED=true "
             + "TESTCONTAINERS_HOST_OVERRIDE=localhost where the machine looks like a container";
@@ -13,7 +13,7 @@ final class GuestTesting {
     }
 
     /** A Docker engine that answers, with the base image of container-images/prepare.sh. */
-    static void requireDockerAndBaseImage() {
+    public static void requireDockerAndBaseImage() {
         boolean docker = GuestRunner.dockerAvailable();
         Requirements.require(docker, "a Docker engine (" + HOW + ")");
         boolean base;

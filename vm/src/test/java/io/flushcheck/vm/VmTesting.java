@@ -9,13 +9,13 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** Shared by the VM tests: the requirement check, a host directory on a disk, leftovers to look for. */
-final class VmTesting {
+public final class VmTesting {
 
     private VmTesting() {
     }
 
     /** Skips on a laptop without QEMU, root or the kernel package; fails with flushcheck.missing-tool=fail. */
-    static void requireVm() {
+    public static void requireVm() {
         String missing = null;
         try {
             VmProbe.requirements();
@@ -26,14 +26,14 @@ final class VmTesting {
     }
 
     /** A fresh directory under the build directory: on the machine's disk, never on tmpfs. */
-    static Path hostDir(String name) throws IOException {
+    public static Path hostDir(String name) throws IOException {
         Path d = Path.of("target", "vm-tests", name + "-" + ProcessHandle.current().pid()).toAbsolutePath();
         Files.createDirectories(d);
         return d;
     }
 
     /** The QEMU processes whose disk is a loop device backed by a file in this directory. */
-    static List<String> qemuProcessesFor(Path dir) throws IOException {
+    public static List<String> qemuProcessesFor(Path dir) throws IOException {
         List<String> out = new ArrayList<>();
         try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
             for (Path p : (Iterable<Path>) procs::iterator) {
@@ -73,7 +73,7 @@ final class VmTesting {
     }
 
     /** The loop devices whose backing file lies in {@code dir}. */
-    static List<String> loopsBackedIn(Path dir) throws IOException {
+    public static List<String> loopsBackedIn(Path dir) throws IOException {
         List<String> out = new ArrayList<>();
         try (Stream<Path> devs = Files.list(Path.of("/sys/block"))) {
             for (Path d : (Iterable<Path>) devs::iterator) {
@@ -87,7 +87,7 @@ final class VmTesting {
     }
 
     /** The files flushcheck left in {@code dir}. */
-    static List<String> ownFilesIn(Path dir) throws IOException {
+    public static List<String> ownFilesIn(Path dir) throws IOException {
         List<String> out = new ArrayList<>();
         try (Stream<Path> s = Files.list(dir)) {
             s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(".flushcheck-")).forEach(out::add);

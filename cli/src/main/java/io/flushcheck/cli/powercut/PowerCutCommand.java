@@ -1,0 +1,830 @@
+package io.flushcheck.cli.powercut;
+
+import io.flushcheck.cli.common.ExitCodes;
+import io.flushcheck.cli.common.Job;
+import io.flushcheck.cli.common.OutputOptions;
+import io.flushcheck.cli.common.UsageException;
+import io.flushcheck.powercut.CrashStateReport;
+import io.flushcheck.powercut.CrashStates;
+import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.Errno;
+import io.flushcheck.powercut.FaultPlan;
+import io.flushcheck.powercut.FileRules;
+import io.flushcheck.powercut.SimulatedDisk;
+import io.flushcheck.report.Json;
+import io.flushcheck.text.Escape;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import org.apiguardian.api.API;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code flushcheck powercut [options] --verify 'CMD {dir}' -- CMD {dir}}: runs any program with its data
+ * on a simulated disk, cuts the power under it, and runs a verify command on what survived; N times.
+ */
+@API(status = API.Status.INTERNAL, since = "0.1")
+@Command(name = "powercut", synopsisHeading = "usage: ",
+        customSynopsis = {"flushcheck powercut [options] --verify 'VERIFY {dir}' -- COMMAND {dir}",
+            "       flushcheck powercut explore [--max-states N] [--draw N [--seed S]] [--workers N] [--record DIR] [options] --verify 'VERIFY {dir} {acks}' -- COMMAND {dir}",
+            "       flushcheck powercut replay DIR [--max-states N] [--draw N [--seed S]] [--workers N] [--shard I/N] [--json] --verify 'VERIFY {dir} {acks}'",
+            "       flushcheck powercut merge SHARD.json...",
+            "       flushcheck powercut sqlite [--cuts N] [--json]",
+            "       flushcheck powercut postgres [--row 'NAME=VALUE,...']... [--cuts N] [--json]"},
+        description = {"cut the power under a program, then check what survived",
+            "",
+            "Each cut makes a fresh simulated disk: a real filesystem (ext4 by default) on a loop device over",
+            "a drive with a volatile write cache, which flushcheck serves itself through FUSE. COMMAND runs",
+            "with {dir} replaced by the filesystem's path, in a world of its own: a PID namespace (ps there",
+            "shows only the command's processes) that holds every process it starts, daemons and session",
+            "leaders included. The power goes the moment the drive completes the command's K-th flush (counted",
+            "from its start): every process of the command's world is killed then, before that flush returns,",
+            "so nothing it acknowledges afterwards counts. A command that ends sooner has its power cut at its",
+            "exit, and what it left running dies with it; a random subset (drawn from the cut's seed) of the",
+            "4 KiB sectors written since the last flush survives. Once every process of that world is reaped,",
+            "what survived is mounted (the filesystem replays its journal) and VERIFY runs there, by sh -c, in",
+            "a world of its own, with {dir} replaced by its path; exit 0 means passed. Nothing of the command",
+            "is alive then, so a server's pid file names no running process, as after a real power cut.",
+            "",
+            "--at-random (the default) first runs COMMAND and VERIFY once with the power on, counting the",
+            "command's flushes F (VERIFY must pass there, unless --no-power-on-check); the first cut then",
+            "falls at the command's exit, and each other, drawn with its seed, after or during one of",
+            "flushes 1 to F. During flush K, the power goes as the flush arrives: what flush K-1 made durable",
+            "survives, with a subset of the sectors written since (by the seed), and the command dies before",
+            "the flush returns. Those are the windows where a program has acknowledged something whose sync",
+            "has not come yet. --sweep cuts at every one of the 2F+1 points instead. Cut 1's seed is --seed,",
+            "the later ones derive from it. Every failing cut prints the line that repeats it alone:",
+            "--cuts 1 --after-flushes K (or --during-flush K) --seed S.",
+            "",
+            "What it simulates is a drive's volatile cache under a real kernel filesystem: not firmware bugs,",
+            "and no torn writes within a 4 KiB sector unless --atomic-write-bytes says so. Needs root, /dev/fuse,",
+            "a free loop device, mkfs.FS and util-linux's setsid, setpriv and unshare.",
+            "",
+            "--fail-flush K makes the command's K-th flush fail with EIO or --errno's (and every one after it, or only it",
+            "with --fail-once), with the power on, and cuts the power at the command's exit: VERIFY then",
+            "shows whether the program acknowledged anything after the failed sync that did not survive.",
+            "",
+            "explore (also spelled --explore) runs COMMAND once, the power on, while the drive records every",
+            "write and flush, then checks every crash state of that run: for each epoch (the writes between two",
+            "flushes, and after the last) every prefix of its writes, each write lost with the later ones kept,",
+            "and with --atomic-write-bytes under 4096 each written sector torn; states leaving the same image are",
+            "checked once, the others fewest writes lost first, up to --max-states (those left out are counted);",
+            "--draw N adds up to N states drawn from --seed S (default 1), each write of an epoch of three or",
+            "more kept or lost on its own, after those and within the bound; the same seed draws the same states.",
+            "On the file model the tree records its operations instead and an epoch ends at each sync; its states",
+            "(what the rules made durable, each prefix of the name changes, each write or truncation lost alone,",
+            "all kept) are written out as directories, with no mount and no root; --draw is the block model's.",
+            "COMMAND finds in $FLUSHCHECK_ACKS the path of a file to append its acknowledgements to, a line each,",
+            "once what it acknowledges is synced; flushcheck follows it and counts each line from the drive's",
+            "flushes completed as it reads it. Each state is mounted (the filesystem replays its journal) and",
+            "VERIFY runs there by sh -c, {dir} its path and {acks} a file of the lines acknowledged at or before",
+            "the state's flushes, in order. The first failing states are explained by name: what differs from the",
+            "same epoch with all its writes kept (on the file model, the operations lost), with the sync that",
+            "would have kept it. Progress goes to stderr. On the block model --workers N states are checked at",
+            "once, each on a loop device and mount point of its own, so VERIFY runs up to N times at once",
+            "(default: twice the machine's processors; the system property flushcheck.powercut.workers sets",
+            "another); the output is the same whatever N. The file model writes its states out one at a time.",
+            "",
+            "--record DIR (with explore) also keeps the recording in DIR, a new or empty directory: the drive's",
+            "image before the command (sparse) and its log of writes and flushes, or the file model's log of",
+            "operations, and manifest.txt, whose SHA-256 is the recording's id; the states are still checked",
+            "here. replay DIR (also spelled --replay DIR) checks the states of a recording kept so, on this",
+            "machine or another (a block model's as root, a file model's as any user; no COMMAND: it does not run",
+            "again), with --max-states, --verify and --draw as explore takes them. --shard I/N checks only the",
+            "states whose place in the enumeration (from 0) is I-1 modulo N, so that N runs (a CI matrix, an",
+            "indexed job) check every state once between them; the others are listed as not checked. flushcheck",
+            "powercut merge joins their --json documents.",
+            "",
+            "--model file simulates files instead, with no root: a tree of files served over FUSE (mounted by",
+            "fusermount3), where a file's data is durable at its fsync or fdatasync; by default (--rules",
+            "journaled) a sync of anything also makes every earlier create, rename, link and unlink durable,",
+            "as ext4, xfs and btrfs do; --rules posix makes a name durable only at its directory's fsync, as",
+            "POSIX promises and no more. A flush is one such sync (no syncfs or sync reaches a FUSE server),",
+            "and a cut keeps each write since a file's last sync on its own, by the seed. --model auto (the",
+            "default) takes the block model where it can run and the file model elsewhere; the first line on",
+            "stderr says which.",
+            "",
+            "With --json: {\"cuts\":[{\"cut\",\"seed\",\"afterFlushes\",\"cutAt\",\"flushes\",\"discardedBytes\",",
+            "\"keptBytes\",\"verifyExit\",\"passed\",...}], \"passed\", \"failed\", \"model\", ...}; \"powerOnChecked\"",
+            "is false after --no-power-on-check; with --fail-flush, \"mode\" is \"fail-flush\" with \"failFlush\";",
+            "\"rules\" is the file model's (null on the block model). The byte columns count data; on the file",
+            "model the names column counts the name changes (create, rename, link, unlink) a cut discarded, a",
+            "failing cut's row is followed by what it discarded, with the sync it missed (a cut's \"discarded\"",
+            "in the JSON lists all of it), and a cut's \"lost\" says what only the model's rules lost.",
+            "With --explore --json: {\"mode\":\"explore\", \"model\", \"rules\", \"maxStates\", \"commandExit\",",
+            "\"flushes\", \"writes\", \"epochs\", \"acknowledgements\", \"checked\", \"passed\", \"failed\",",
+            "\"duplicates\", \"leftOut\", \"states\":[{\"state\",\"lost\",\"passed\",\"failure\",\"explanation\"}],",
+            "...}, with --record its \"recording\" id; \"rules\" is the file model's (null on the block model),",
+            "and there \"writes\" counts operations. With --replay --json: {\"mode\":\"replay\", \"recording\",",
+            "\"shard\" (with --shard), \"model\", \"rules\", \"checked\", \"passed\", \"failed\", \"otherShards\", ...,",
+            "\"states\":[{\"state\",\"lost\",\"checked\",\"passed\",\"failure\",\"explanation\"}]}."},
+        descriptionHeading = "%n", optionListHeading = "%noptions:%n", commandListHeading = "%ncommands:%n",
+        footer = {"%nexit codes: 0 every verify passed, 1 some verify failed, 2 bad usage, 3 this machine cannot"
+            + " run simulated disks (not root, no /dev/fuse, no free loop device) or a disk failed, 4 the output"
+            + " could not be written"})
+public final class PowerCutCommand implements Job {
+
+    static final int DEFAULT_CUTS = 10;
+    static final int DEFAULT_MAX_STATES = 1000;
+    static final int MAX_STATES = 1_000_000;
+    static final int MAX_CUTS = 100_000;
+    static final int DEFAULT_SIZE_MIB = 256;
+    private static final int TAIL_CHARS = 60;
+    /** The lines under a failing cut's row that say what it discarded; the rest are in the JSON. */
+    static final int DISCARDED_SHOWN = 3;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    OutputOptions output = new OutputOptions();
+
+    @Option(names = "--model", paramLabel = "MODEL", converter = PowerCutConverters.Model.class,
+            description = "what the disk simulates: block (a filesystem on a drive with a volatile cache; root), file"
+                    + " (files durable at their fsync, names as --rules says; no root), or auto (default): block"
+                    + " where it can run, file elsewhere")
+    DiskModel model = DiskModel.AUTO;
+
+    @Mixin
+    RulesOption rules = new RulesOption();
+
+    @Option(names = "--fs", paramLabel = "FS", description = "the filesystem: ext4 (default), or one whose mkfs.FS is installed")
+    String fs = "ext4";
+
+    @Option(names = "--size-mib", paramLabel = "N", converter = PowerCutConverters.SizeMib.class,
+            description = "the disk's size in MiB (default " + DEFAULT_SIZE_MIB + ", 512 for xfs; at least 300 for xfs and 109"
+                    + " for btrfs, whose mkfs refuses less; only what is written takes space, in files beside the disk,"
+                    + " not memory)")
+    Integer sizeMib;
+
+    @Option(names = "--atomic-write-bytes", paramLabel = "N",
+            description = "the bytes the drive writes atomically: 4096 (default), or 512, 1024, 2048, where a cut may keep"
+                    + " part of a 4 KiB write (torn)")
+    Integer atomicWriteBytes;
+
+    @Option(names = "--cuts", paramLabel = "N", converter = PowerCutConverters.Cuts.class,
+            description = "how many cuts, each on a fresh disk (default " + DEFAULT_CUTS + ")")
+    Integer cuts;
+
+    @Option(names = "--after-flushes", paramLabel = "K", converter = PowerCutConverters.AfterFlushes.class,
+            description = "cut when the command completes its K-th flush (or at its exit, if it makes fewer)")
+    Long afterFlushes;
+
+    @Option(names = "--during-flush", paramLabel = "K", converter = PowerCutConverters.DuringFlush.class,
+            description = "cut as the command's K-th flush arrives, keeping what flush K-1 made durable and a subset of the"
+                    + " sectors written since, drawn from the cut's seed (or at its exit, if it makes fewer)")
+    Long duringFlush;
+
+    @Option(names = "--at-random", arity = "0",
+            description = "the first cut at the command's exit, each other after or during a flush drawn from its seed"
+                    + " among those a run with the power on makes (default)")
+    boolean atRandom;
+
+    @Option(names = "--sweep", arity = "0",
+            description = "cut at every point a run with the power on shows: its exit, and after and during each of its"
+                    + " F flushes (2F+1 cuts, each taking about as long as that run)")
+    boolean sweep;
+
+    @Option(names = "--fail-flush", paramLabel = "K", converter = PowerCutConverters.FailFlush.class,
+            description = "the command's K-th flush fails with EIO, and every one after it (or only it, with --fail-once);"
+                    + " the power is cut at the command's exit")
+    Long failFlush;
+
+    @Option(names = "--fail-once", arity = "0", description = "with --fail-flush: only the K-th flush fails")
+    boolean failOnce;
+
+    @Option(names = "--errno", paramLabel = "ERRNO", converter = PowerCutConverters.ErrnoName.class,
+            description = "with --fail-flush: what the drive fails the flush with, one of ${COMPLETION-CANDIDATES}"
+                    + " (default EIO); the block model's loop device reports any of them to the filesystem as EIO,"
+                    + " the file model passes it to the program's fsync")
+    Errno errno;
+
+    @Option(names = "--explore", arity = "0",
+            description = "the older spelling of flushcheck powercut explore: run the command once, the disk recording,"
+                    + " and check every crash state of that run; the command writes its acknowledgements to"
+                    + " $FLUSHCHECK_ACKS, a line each, and VERIFY finds those made at or before the state's flushes in"
+                    + " the file {acks}")
+    boolean explore;
+
+    @Option(names = "--max-states", paramLabel = "N", converter = PowerCutConverters.MaxStates.class,
+            description = "with --explore: the most states checked, fewest writes lost first (default "
+                    + DEFAULT_MAX_STATES + "); the output counts those left out")
+    Integer maxStates;
+
+    @Option(names = "--workers", paramLabel = "N", converter = PowerCutConverters.Workers.class,
+            description = "with --explore or --replay, on the block model: the crash states checked at once, each on a"
+                    + " loop device of its own, VERIFY running as many times at once (default: twice the machine's"
+                    + " processors)")
+    Integer workers;
+
+    @Option(names = "--record", paramLabel = "DIR",
+            description = "with --explore: also keep the recording in DIR (new or empty), to check it again with --replay")
+    Path record;
+
+    @Option(names = "--replay", paramLabel = "DIR",
+            description = "the older spelling of flushcheck powercut replay DIR: check the crash states of the recording"
+                    + " --record kept in DIR; no COMMAND runs")
+    Path replay;
+
+    @Option(names = "--shard", paramLabel = "I/N", converter = PowerCutConverters.ShardValue.class,
+            description = "with --replay: check only the I-th of N shares of the states (I from 1); flushcheck powercut"
+                    + " merge joins the N runs' --json")
+    Shard shard;
+
+    @Option(names = "--draw", paramLabel = "N", converter = PowerCutConverters.Draw.class,
+            description = "with --explore or --replay: up to N more states, drawn from --seed (default "
+                    + ReplayOutput.Draw.DEFAULT_SEED + ") beyond those enumerated: in an epoch of three writes or more,"
+                    + " each write kept or lost on its own")
+    Integer draw;
+
+    @Option(names = "--seed", paramLabel = "S", converter = PowerCutConverters.Seed.class,
+            description = "the first cut's seed (default: a random one, printed); with --draw, the seed of the states"
+                    + " drawn")
+    Long seed;
+
+    @Option(names = "--verify", paramLabel = "'VERIFY {dir}'",
+            description = "the shell command that checks a survivor; {dir} is its path; exit 0 means it passed")
+    String verify;
+
+    @Option(names = "--no-power-on-check", arity = "0",
+            description = "for programs that may lose acknowledged data on a crash with the power on (an asynchronous"
+                    + " commit does): the run with the power on only counts flushes, and VERIFY is not run there")
+    boolean noPowerOnCheck;
+
+    @Option(names = "--timeout", paramLabel = "S", converter = PowerCutConverters.Timeout.class,
+            description = "seconds each run of COMMAND or VERIFY may take (default 120)")
+    Double timeout;
+
+    @Parameters(paramLabel = "COMMAND", arity = "0..*", description = "the program and its arguments, after --")
+    List<String> command = new ArrayList<>();
+
+    /** As {@code powercut replay DIR}: the recording's directory is the command's one parameter. */
+    boolean replayFromParameter;
+
+    @Override
+    public int run(PrintStream out, PrintStream err) throws UsageException {
+        if (replayFromParameter) {
+            replay = spec.positionalParameters().get(0).getValue();
+        }
+        if (replay != null) {
+            return new Replay(replay, shard, maxStates == null ? DEFAULT_MAX_STATES : maxStates,
+                    ReplayOutput.Draw.of(draw, seed), workers, verify,
+                    timeout == null ? 120 : timeout, output).run(out, err, replayUsage());
+        }
+        checkUsage();
+        DiskModel resolved = model.resolved();
+        checkModelOptions(resolved);
+        String missing = Machine.missingForDisks(resolved, fs);
+        for (String tool : List.of("setsid", "setpriv", "unshare")) {
+            if (missing == null && Machine.which(tool) == null) {
+                missing = "the " + tool + " command (util-linux)";
+            }
+        }
+        if (missing != null) {
+            err.println("flushcheck powercut: simulated disks need " + missing + " here");
+            return ExitCodes.INTERNAL;
+        }
+        if (explore) {
+            return explore(out, err);
+        }
+        long first = seed != null ? seed : new SecureRandom().nextInt() & Integer.MAX_VALUE;
+        int n = cuts == null ? DEFAULT_CUTS : cuts;
+        boolean quiet = output.quiet;
+        if (!quiet) {
+            err.println("flushcheck powercut: " + Machine.modelLine(model, fs, rules.rules));
+        }
+        ProgramCuts runner = new ProgramCuts(Machine.workDir(), resolved, sizeBytes(), fs, atomicBytes(), command, verify,
+                timeout == null ? 120 : timeout);
+        runner.rules = rules.rules;
+        List<CutOutcome> outcomes = new ArrayList<>();
+        Long dryFlushes = null;
+        long began = System.nanoTime();
+        try {
+            if (afterFlushes == null && duringFlush == null && failFlush == null) {
+                if (!quiet) {
+                    err.println("flushcheck powercut: a run with the power on, to count the command's flushes"
+                            + (noPowerOnCheck ? " (VERIFY not run there: --no-power-on-check)" : ""));
+                }
+                ProgramCuts.DryRun dry = runner.dryRun(!noPowerOnCheck);
+                if (dry.commandExit() != 0) {
+                    throw new UsageException("powercut: the command exited " + dry.commandExit()
+                            + " with the power on, so its cuts would test nothing: " + dry.commandTail());
+                }
+                if (!noPowerOnCheck && (dry.verifyExit() == null || dry.verifyExit() != 0)) {
+                    throw new UsageException("powercut: the verify " + (dry.verifyExit() == null ? "timed out"
+                            : "exited " + dry.verifyExit()) + " on what the command left with the power on, so it "
+                            + "would fail every cut: " + dry.verifyTail() + " (when the program may lose acknowledged data"
+                            + " on a crash with the power on, as an asynchronous commit does, say so with --no-power-on-check)");
+                }
+                dryFlushes = dry.flushes();
+                if (sweep) {
+                    if (2 * dryFlushes + 1 > MAX_CUTS) {
+                        throw new UsageException("powercut --sweep: the command made " + dryFlushes + " flushes, "
+                                + (2 * dryFlushes + 1) + " cut points, more than the " + MAX_CUTS + " cuts a run makes:"
+                                + " cut at random with --cuts N instead");
+                    }
+                    n = (int) (2 * dryFlushes + 1);
+                }
+                if (!quiet) {
+                    err.printf(Locale.ROOT, "flushcheck powercut: %d flushes in %.1f s; %s%n", dry.flushes(), dry.seconds(),
+                            sweep ? String.format(Locale.ROOT, "the sweep makes %d cuts (the exit, after and during each"
+                                    + " flush), about %.0f s at the time of that run each", n, n * dry.seconds())
+                                    : "the first cut falls at the command's exit, the others after or during flushes 1 to "
+                                    + dry.flushes());
+                }
+            }
+            long[] seeds = seeds(first, n);
+            List<CutPoint> points = failFlush != null ? null
+                    : afterFlushes != null ? java.util.Collections.nCopies(n, CutPoint.after(afterFlushes))
+                    : duringFlush != null ? java.util.Collections.nCopies(n, CutPoint.during(duringFlush))
+                    : sweep ? CutPoint.sweep(dryFlushes) : CutPoint.atRandom(seeds, dryFlushes);
+            began = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                CutPoint point = points == null ? CutPoint.exit(0) : points.get(i);
+                CutOutcome o = runner.cut(i + 1, seeds[i], point, failFlush == null ? null
+                        : new FaultPlan(failFlush - 1, failErrno(), !failOnce));
+                outcomes.add(o);
+                if (!quiet) {
+                    err.printf(Locale.ROOT, "flushcheck powercut: [%d/%d] seed %d: cut at %s, verify %s%n", i + 1, n,
+                            seeds[i], o.where(), o.verdict());
+                }
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // UncheckedIOException: a disk's command failed (its server died, say), which is no verdict either
+            if (!outcomes.isEmpty()) {
+                // what the cuts before showed still counts
+                out.print(output.json ? Json.write(json(outcomes, first, dryFlushes)) : table(outcomes, first, dryFlushes));
+                out.flush();
+            }
+            err.println("flushcheck powercut: " + (dryFlushes == null && afterFlushes == null && duringFlush == null && failFlush == null
+                    ? "the run with the power on: "
+                    : "cut " + (outcomes.size() + 1) + ": ")
+                    + Escape.of(e instanceof UncheckedIOException u ? u.getCause().getMessage() : e.getMessage()));
+            return ExitCodes.INTERNAL;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("flushcheck powercut: interrupted");
+            return ExitCodes.INTERNAL;
+        }
+        out.print(output.json ? Json.write(json(outcomes, first, dryFlushes)) : table(outcomes, first, dryFlushes));
+        out.flush();
+        if (sweep && !quiet) {
+            err.printf(Locale.ROOT, "flushcheck powercut: the sweep's %d cuts took %.0f s%n", outcomes.size(),
+                    (System.nanoTime() - began) / 1e9);
+        }
+        for (CutOutcome o : outcomes) {
+            if (!o.passed()) {
+                return ExitCodes.VERIFY_FAILED;
+            }
+        }
+        return ExitCodes.OK;
+    }
+
+    /** What the cuts ran on, for the table's first line: {@code ext4 (256 MiB)} or {@code the file model}. */
+    private String disks() {
+        if (model.resolved() == DiskModel.FILE) {
+            return "the file model (" + (sizeBytes() >> 20) + " MiB)";
+        }
+        return String.format(Locale.ROOT, "%s (%d MiB%s)", fs, sizeBytes() >> 20,
+                atomicBytes() == 4096 ? "" : ", " + atomicBytes() + "-byte atomic writes");
+    }
+
+    /** The disk's size: {@code --size-mib}, else the filesystem's default (512 MiB for xfs, 256 MiB otherwise). */
+    private long sizeBytes() {
+        return sizeMib != null ? (long) sizeMib << 20 : SimulatedDisk.defaultSizeBytes(fs);
+    }
+
+    /**
+     * The options that only the block model uses are refused on the file model, which has no filesystem of
+     * a kernel's and keeps or loses each write whole; the size is refused where the filesystem's mkfs would.
+     */
+    private void checkModelOptions(DiskModel resolved) throws UsageException {
+        String chosen = model == DiskModel.AUTO ? " (--model auto chose it here: " + DiskModel.autoReason() + ")" : "";
+        if (resolved == DiskModel.FILE) {
+            List<String> given = spec.commandLine().getParseResult().matchedOptions().stream()
+                    .map(o -> o.longestName()).filter(BLOCK_ONLY::contains).toList();
+            if (!given.isEmpty()) {
+                throw new UsageException("powercut: " + String.join(" and ", given) + (given.size() == 1 ? " applies" : " apply")
+                        + " to the block model, not to the file model" + chosen + "; leave "
+                        + (given.size() == 1 ? "it" : "them") + " out, or run as root with --model block");
+            }
+            return;
+        }
+        rules.check("powercut", model);
+        if (sizeBytes() < SimulatedDisk.minimumSizeBytes(fs)) {
+            throw new UsageException(String.format(Locale.ROOT, "powercut --size-mib %d: %s needs a disk of at least %d MiB"
+                    + " (its mkfs refuses smaller ones)", sizeBytes() >> 20, fs,
+                    (SimulatedDisk.minimumSizeBytes(fs) + (1 << 20) - 1) >> 20));
+        }
+    }
+
+    /** What only the block model takes: the file model's crash states are enumerated only, none drawn. */
+    private static final List<String> BLOCK_ONLY = List.of("--fs", "--atomic-write-bytes", "--draw", "--workers");
+
+    private void checkUsage() throws UsageException {
+        List<String> original = spec.commandLine().getParseResult().originalArgs();
+        int dashes = original.indexOf("--");
+        if (command.isEmpty() || dashes < 0) {
+            throw new UsageException("powercut: put the command after -- (flushcheck powercut --verify 'VERIFY {dir}' "
+                    + "-- COMMAND {dir})" + (command.isEmpty() ? "" : "; got '" + String.join(" ", command) + "' without --"));
+        }
+        List<String> after = original.subList(dashes + 1, original.size());
+        if (!after.equals(command)) {
+            throw new UsageException("powercut: unexpected argument '" + command.get(0) + "' before --");
+        }
+        if (!String.join(" ", command).contains(ProgramCuts.DIR)) {
+            throw new UsageException("powercut: the command must name its data directory as {dir}, which becomes the "
+                    + "simulated disk's path: " + String.join(" ", command));
+        }
+        if (verify == null) {
+            throw new UsageException("powercut: --verify 'VERIFY {dir}' is missing: the command that checks what survived");
+        }
+        if (!verify.contains(ProgramCuts.DIR)) {
+            throw new UsageException("powercut: --verify must name the survivor's directory as {dir}: " + verify);
+        }
+        if (shard != null) {
+            throw new UsageException("powercut: --shard checks a share of a kept recording's states: keep it with --explore"
+                    + " --record DIR, then check it with --replay DIR --shard I/N");
+        }
+        if (record != null && !explore) {
+            throw new UsageException("powercut: --record keeps the recording --explore makes; give --explore too");
+        }
+        if (maxStates != null && !explore) {
+            throw new UsageException("powercut: --max-states bounds the states --explore checks; give --explore too");
+        }
+        if (draw != null && !explore) {
+            throw new UsageException("powercut: --draw adds states to those --explore checks; give --explore too");
+        }
+        if (workers != null && !explore) {
+            throw new UsageException("powercut: --workers says how many of the states --explore checks are checked at"
+                    + " once; give --explore too");
+        }
+        if (explore && seed != null && draw == null) {
+            throw new UsageException("powercut --explore: --seed is the seed of the states --draw N draws; give --draw N"
+                    + " too");
+        }
+        if (explore) {
+            List<String> given = spec.commandLine().getParseResult().matchedOptions().stream()
+                    .map(o -> o.longestName()).filter(NOT_EXPLORING::contains).toList();
+            if (!given.isEmpty()) {
+                throw new UsageException("powercut --explore checks every crash state of one run of the command; it takes no "
+                        + String.join(" and no ", given));
+            }
+        }
+        if (errno != null && failFlush == null) {
+            throw new UsageException("powercut: --errno says how --fail-flush K fails; give --fail-flush K too");
+        }
+        if (failOnce && failFlush == null) {
+            throw new UsageException("powercut: --fail-once says how --fail-flush K fails; give --fail-flush K too");
+        }
+        List<String> ways = new ArrayList<>();
+        for (String[] way : new String[][] {{"--after-flushes", String.valueOf(afterFlushes != null)},
+                {"--during-flush", String.valueOf(duringFlush != null)}, {"--at-random", String.valueOf(atRandom)},
+                {"--sweep", String.valueOf(sweep)}}) {
+            if (Boolean.parseBoolean(way[1])) {
+                ways.add(way[0]);
+            }
+        }
+        if (ways.size() > 1) {
+            throw new UsageException("powercut: " + String.join(" and ", ways) + " are ways to choose the cut; give one");
+        }
+        if (failFlush != null && (afterFlushes != null || duringFlush != null || atRandom || sweep)) {
+            throw new UsageException("powercut: --fail-flush cuts the power at the command's exit, after the failed flush;"
+                    + " it takes no " + ways.get(0));
+        }
+        if ((afterFlushes != null || duringFlush != null) && noPowerOnCheck) {
+            throw new UsageException("powercut: --no-power-on-check applies to the run with the power on, which "
+                    + ways.get(0) + " skips; give one");
+        }
+        if (sweep && cuts != null) {
+            throw new UsageException("powercut: --sweep makes a cut at every point the command shows; it takes no --cuts");
+        }
+        if (atomicWriteBytes != null && !SimulatedDisk.validAtomicWriteBytes(atomicWriteBytes)) {
+            throw new UsageException("powercut --atomic-write-bytes takes 512, 1024, 2048 or 4096, not " + atomicWriteBytes);
+        }
+        if (fs.isEmpty() || !fs.chars().allMatch(c -> Character.isLetterOrDigit(c))) {
+            throw new UsageException("powercut --fs takes a filesystem's name (ext4, xfs, btrfs), not '" + fs + "'");
+        }
+    }
+
+    /**
+     * What {@code --replay} takes: the check's options, not those that make a disk or run the command, which were
+     * fixed when it was recorded.
+     */
+    private List<String> replayUsage() {
+        List<String> given = spec.commandLine().getParseResult().matchedOptions().stream()
+                .map(o -> o.longestName()).filter(o -> !REPLAY_OPTIONS.contains(o)).toList();
+        List<String> problems = new ArrayList<>();
+        if (!given.isEmpty()) {
+            problems.add("--replay checks a kept recording, made with its disk and command; it takes no "
+                    + String.join(" and no ", given));
+        }
+        if (seed != null && draw == null) {
+            problems.add("--seed is the seed of the states --draw N draws; give --draw N too");
+        }
+        if (!command.isEmpty()) {
+            problems.add("--replay runs no command: the recording holds what it wrote; got '" + String.join(" ", command)
+                    + "'");
+        }
+        return problems;
+    }
+
+    static final List<String> REPLAY_OPTIONS = List.of("--replay", "--shard", "--max-states", "--draw",
+            "--seed", "--workers", "--verify", "--timeout", "--json", "--quiet");
+
+    /** The options that choose or shape cuts, which --explore does not make. */
+    static final List<String> NOT_EXPLORING = List.of("--cuts", "--after-flushes", "--during-flush",
+            "--at-random", "--sweep", "--fail-flush", "--fail-once", "--errno", "--no-power-on-check");
+
+    /** A {@code --record DIR} that the save would refuse is a usage error before the command runs, not after. */
+    private void refuseRecordDirectory() throws UsageException {
+        if (record == null) {
+            return;
+        }
+        String why;
+        try {
+            why = CrashStates.refusedSaveDirectory(record);
+        } catch (IOException e) {
+            why = String.valueOf(e.getMessage());
+        }
+        if (why != null) {
+            throw new UsageException("powercut --record " + Escape.of(record.toString()) + ": a recording is not saved"
+                    + " there: " + why);
+        }
+    }
+
+    /** {@code --explore}: the command once, recorded, then every crash state of it, each verified. */
+    private int explore(PrintStream out, PrintStream err) throws UsageException {
+        int bound = maxStates == null ? DEFAULT_MAX_STATES : maxStates;
+        int parallel = workers(); // a bad system property is said before the command runs
+        boolean quiet = output.quiet;
+        DiskModel resolved = model.resolved();
+        refuseRecordDirectory();
+        try (ProgramStates run = ProgramStates.open(Machine.workDir(), resolved, sizeBytes(), fs, atomicBytes(),
+                rules.rules, command, verify, timeout == null ? 120 : timeout)) {
+            if (!quiet) {
+                err.println("flushcheck powercut: " + Machine.modelLine(model, fs, rules.rules));
+                err.println("flushcheck powercut: the command runs once, the power on, "
+                        + (resolved == DiskModel.FILE ? "the file tree recording its operations and syncs"
+                        : "the drive recording its writes and flushes"));
+            }
+            ProgramStates.Recorded recorded = run.record();
+            if (recorded.commandExit() != 0) {
+                throw new UsageException("powercut: the command exited " + recorded.commandExit()
+                        + " with the power on, so its crash states would test nothing: " + recorded.commandTail());
+            }
+            String id = null;
+            if (record != null) {
+                id = run.save(record);
+                if (!quiet) {
+                    err.println("flushcheck powercut: the recording is kept in " + Escape.of(record.toString())
+                            + " (recording " + id + "): check it with --replay");
+                }
+            }
+            run.draw(ReplayOutput.Draw.of(draw, seed));
+            int total = run.states(bound, new EnumerationLines(err, quiet, recorded.epochs()));
+            if (!quiet) {
+                err.printf(Locale.ROOT, "flushcheck powercut: %d flushes, %s, %d acknowledgements in %.1f s;"
+                        + " checking %d crash states%n", recorded.flushes(), ExploreOutput.writes(resolved,
+                        recorded.writes()), recorded.acknowledgements(), recorded.seconds(), total);
+            }
+            long[] shown = {System.nanoTime()};
+            CrashStateReport report = run.check(bound, parallel, done -> {
+                long now = System.nanoTime();
+                // A line a second at most: a long run shows it is moving without a line per state.
+                if (!quiet && (now - shown[0] >= 1_000_000_000L || done == total)) {
+                    shown[0] = now;
+                    err.printf(Locale.ROOT, "flushcheck powercut: [%d/%d] crash states checked%n", done, total);
+                }
+            });
+            out.print(output.json ? Json.write(ExploreOutput.json(command, verify, resolved, run.rules(), run.fs(),
+                    (int) (sizeBytes() >> 20), run.atomicWriteBytes(), ReplayOutput.Draw.of(draw, seed), recorded,
+                    report, id)) : ExploreOutput.text(disks(), resolved, recorded, report));
+            out.flush();
+            return report.failing() == 0 ? ExitCodes.OK : ExitCodes.VERIFY_FAILED;
+        } catch (UsageException e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("flushcheck powercut: interrupted");
+            return ExitCodes.INTERNAL;
+        } catch (Exception e) {
+            err.println("flushcheck powercut --explore: " + Escape.of(e instanceof UncheckedIOException u
+                    ? u.getCause().getMessage() : String.valueOf(e.getMessage())));
+            return ExitCodes.INTERNAL;
+        }
+    }
+
+    /**
+     * {@code --workers}, else {@link CrashStates#defaultWorkers()}: twice the machine's processors, or the system property
+     * that sets them.
+     */
+    private int workers() throws UsageException {
+        return model.resolved() == DiskModel.FILE ? 1 : workers(workers);
+    }
+
+    /** {@code given}, else {@link CrashStates#defaultWorkers()}; a bad system property is a usage error. */
+    static int workers(Integer given) throws UsageException {
+        if (given != null) {
+            return given;
+        }
+        try {
+            return CrashStates.defaultWorkers();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("powercut: " + e.getMessage());
+        }
+    }
+
+    private int atomicBytes() {
+        return atomicWriteBytes == null ? 4096 : atomicWriteBytes;
+    }
+
+    /** Cut 1's seed is {@code first}, so that one cut repeats alone; the others are spread from it. */
+    static long[] seeds(long first, int n) {
+        long[] seeds = new long[n];
+        SplittableRandom spread = new SplittableRandom(first);
+        for (int i = 0; i < n; i++) {
+            seeds[i] = i == 0 ? first : spread.nextLong(Long.MAX_VALUE);
+        }
+        return seeds;
+    }
+
+    /** The command line that repeats one cut alone. */
+    String repeatLine(CutOutcome o) {
+        List<String> line = new ArrayList<>(List.of("flushcheck", "powercut"));
+        if (model != DiskModel.AUTO || model.resolved() == DiskModel.FILE) {
+            // What ran, even where auto chose it: auto may choose otherwise where the line is run again.
+            line.addAll(List.of("--model", model.resolved().name().toLowerCase(Locale.ROOT)));
+        }
+        if (rules.rules != FileRules.JOURNALED) {
+            line.addAll(List.of("--rules", rules.rules.word()));
+        }
+        if (!fs.equals("ext4")) {
+            line.addAll(List.of("--fs", fs));
+        }
+        if (sizeMib != null) {
+            line.addAll(List.of("--size-mib", String.valueOf(sizeMib)));
+        }
+        if (atomicWriteBytes != null) {
+            line.addAll(List.of("--atomic-write-bytes", String.valueOf(atomicWriteBytes)));
+        }
+        if (timeout != null) {
+            line.addAll(List.of("--timeout", String.valueOf(timeout)));
+        }
+        line.addAll(List.of("--cuts", "1"));
+        if (failFlush != null) {
+            line.addAll(List.of("--fail-flush", String.valueOf(failFlush)));
+            if (failOnce) {
+                line.add("--fail-once");
+            }
+            if (errno != null) {
+                line.addAll(List.of("--errno", errno.name()));
+            }
+        } else {
+            line.addAll(List.of(o.armedDuring() ? "--during-flush" : "--after-flushes", String.valueOf(o.afterFlushes())));
+        }
+        line.addAll(List.of("--seed", String.valueOf(o.seed()), "--verify", verify, "--"));
+        line.addAll(command);
+        StringBuilder sb = new StringBuilder();
+        for (String a : line) {
+            sb.append(sb.length() == 0 ? "" : " ").append(ProgramCuts.shellWord(a));
+        }
+        return sb.toString();
+    }
+
+    /** The errno a failing flush fails with: {@code --errno}, else EIO. */
+    private Errno failErrno() {
+        return errno == null ? Errno.EIO : errno;
+    }
+
+    private String table(List<CutOutcome> outcomes, long first, Long dryFlushes) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "%d cuts on %s, seed %d, %s%n", outcomes.size(), disks(), first,
+                failFlush != null ? "the command's flush " + failFlush + " failing with " + failErrno()
+                        + (failOnce ? " once" : ", and every one after it")
+                        + ", the power cut at its exit"
+                : afterFlushes != null ? "after the command's flush " + afterFlushes
+                : duringFlush != null ? "during the command's flush " + duringFlush
+                : (sweep ? "at its exit and after and during each of the command's flushes 1 to " + dryFlushes
+                        : "the first at the command's exit, the others at random after or during its flushes 1 to "
+                        + dryFlushes) + (noPowerOnCheck ? "; VERIFY was not run with the power on (--no-power-on-check)" : "")));
+        // The byte columns count data only: on the file model a cut that lost only a rename would read "0 discarded"
+        // with no column saying what it did discard.
+        boolean files = model.resolved() == DiskModel.FILE;
+        sb.append(String.format(Locale.ROOT, "%4s %20s %-10s %8s %10s %10s%s  %s%n", "cut", "seed", "cut at", "flushes",
+                "discarded", "kept", files ? String.format(Locale.ROOT, " %6s", "names") : "", "verify"));
+        int failed = 0;
+        for (CutOutcome o : outcomes) {
+            String verdict = o.verdict();
+            if (!o.passed()) {
+                failed++;
+                String tail = o.verifyTail();
+                if (!tail.isEmpty()) {
+                    int bar = tail.lastIndexOf(" | ");
+                    String last = bar < 0 ? tail : tail.substring(bar + 3);
+                    verdict += ": " + Escape.of(last.length() > TAIL_CHARS ? last.substring(0, TAIL_CHARS) + "..." : last);
+                }
+            }
+            sb.append(String.format(Locale.ROOT, "%4d %20d %-10s %8d %10d %10d%s  %s%n", o.number(), o.seed(), o.where(),
+                    o.flushes(), o.discardedBytes(), o.keptBytes(),
+                    files ? String.format(Locale.ROOT, " %6s", o.discardedNameChanges()) : "", verdict));
+            if (!o.passed()) {
+                List<String> lost = o.discarded();
+                int shown = Math.min(lost.size(), DISCARDED_SHOWN);
+                for (int i = 0; i < shown; i++) {
+                    String more = i == shown - 1 && shown < lost.size()
+                            ? " (and " + (lost.size() - shown) + " more, listed with --json)" : "";
+                    sb.append("       discarded: ").append(Escape.of(lost.get(i))).append(more).append('\n');
+                }
+            }
+        }
+        sb.append(String.format(Locale.ROOT, "%d of %d cuts passed the verify, %d failed%n", outcomes.size() - failed,
+                outcomes.size(), failed));
+        for (CutOutcome o : outcomes) {
+            if (!o.passed()) {
+                sb.append("cut ").append(o.number()).append(" again: ").append(Escape.of(repeatLine(o))).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    Document json(List<CutOutcome> outcomes, long first, Long dryFlushes) {
+        List<Cut> list = new ArrayList<>(outcomes.size());
+        int failed = 0;
+        for (CutOutcome o : outcomes) {
+            String repeat = null;
+            if (!o.passed()) {
+                failed++;
+                repeat = repeatLine(o);
+            }
+            list.add(new Cut(o.number(), o.seed(), o.afterFlushes(), o.cutAt(), o.commandExit(), o.flushes(),
+                    o.discardedBytes(), o.keptBytes(), o.verifyExit(), o.passed(), o.verifyTail(), o.failure(),
+                    o.lost().isEmpty() ? null : o.lost(), o.discarded().isEmpty() ? null : o.discarded(), repeat));
+        }
+        return new Document(command, verify, model.resolved().name().toLowerCase(Locale.ROOT),
+                rules.jsonWord(model.resolved()), fs,
+                (int) (sizeBytes() >> 20), atomicBytes(), first,
+                failFlush != null ? "fail-flush" : afterFlushes != null ? "after-flushes" : duringFlush != null ? "during-flush"
+                        : sweep ? "sweep" : "at-random", failFlush,
+                failFlush == null ? null : failOnce, failFlush == null ? null : failErrno().name(), dryFlushes, dryFlushes == null ? null : !noPowerOnCheck,
+                list, outcomes.size() - failed, failed);
+    }
+
+    // The two records below are public, in a package-private class, only so that core's JSON writer may read
+    // their components: each component is a field of --json, in this order.
+
+    /**
+     * {@code flushcheck powercut --json}.
+     *
+     * @param model              what the disks simulated: {@code block} or {@code file} (what auto chose)
+     * @param rules              the file model's rules, {@code journaled} or {@code posix}; null on the block model,
+     *                           which has its filesystem's
+     * @param mode               {@code at-random}, {@code after-flushes} or {@code fail-flush}
+     * @param failFlush          the command's flush that failed (and every one after it, unless {@code failOnce});
+     *                           left out without {@code --fail-flush}, and so is {@code failOnce}; each cut's
+     *                           {@code afterFlushes} is then 0: it waited for the command's exit
+     * @param errno              what the drive failed the flush with ({@code EIO} unless {@code --errno} said
+     *                           otherwise); left out without {@code --fail-flush}
+     * @param flushesWithPowerOn the flushes of the run with the power on; null when the cuts came after a given flush
+     * @param powerOnChecked     whether VERIFY ran (and passed) after the run with the power on; left out when
+     *                           there was no such run
+     */
+    public record Document(List<String> command, String verify, String model, String rules, String fs, int sizeMiB, int atomicWriteBytes,
+                           long seed,
+                           String mode, @Json.LeftOutWhenNull Long failFlush, @Json.LeftOutWhenNull Boolean failOnce,
+                           @Json.LeftOutWhenNull String errno,
+                           Long flushesWithPowerOn, @Json.LeftOutWhenNull Boolean powerOnChecked, List<Cut> cuts,
+                           int passed, int failed) {
+
+        public Document {
+            command = List.copyOf(command);
+            cuts = List.copyOf(cuts);
+        }
+    }
+
+    /**
+     * One cut of {@link Document}; the fields of {@link CutOutcome}.
+     *
+     * @param lost      the file model's word on what only its rules lost (the POSIX rules' names that ext4, xfs and
+     *                  btrfs keep; data only a syncfs or sync would have made durable); left out when there is none
+     * @param discarded what the cut discarded, an operation an entry with the sync it missed (the file model's); left
+     *                  out when it lists nothing
+     * @param repeat    the command line that repeats this cut alone; only on a cut that failed
+     */
+    public record Cut(int cut, long seed, long afterFlushes, String cutAt, Integer commandExit, long flushes,
+                      long discardedBytes, long keptBytes, Integer verifyExit, boolean passed, String verifyOutput,
+                      String failure, @Json.LeftOutWhenNull String lost, @Json.LeftOutWhenNull List<String> discarded,
+                      @Json.LeftOutWhenNull String repeat) {
+    }
+}

@@ -1,0 +1,162 @@
+package io.flushcheck.cli.powercut;
+
+import io.flushcheck.cli.common.Converters;
+import io.flushcheck.cli.common.UsageException;
+import io.flushcheck.powercut.CrashStates;
+import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.Errno;
+import io.flushcheck.powercut.FileRules;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/** picocli's converters of the {@code powercut} commands' option values, over {@link Converters}' checks. */
+final class PowerCutConverters {
+
+    private PowerCutConverters() {
+    }
+
+    /** {@code powercut --shard I/N}: 1 &lt;= I &lt;= N. */
+    static final class ShardValue implements ITypeConverter<Shard> {
+        @Override
+        public Shard convert(String value) {
+            try {
+                return Shard.parse(value);
+            } catch (UsageException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** {@code powercut --size-mib}: 16 to 65536 MiB (ext4 needs room for its journal). */
+    static final class SizeMib implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return Converters.convertInt("--size-mib", value, 16, 65536);
+        }
+    }
+
+    /** {@code powercut --cuts}: 1 to {@link PowerCutCommand#MAX_CUTS}. */
+    static final class Cuts implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return Converters.convertInt("--cuts", value, 1, PowerCutCommand.MAX_CUTS);
+        }
+    }
+
+    /** {@code powercut --draw}: 1 to {@link PowerCutCommand#MAX_STATES}. */
+    static final class Draw implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return Converters.convertInt("--draw", value, 1, PowerCutCommand.MAX_STATES);
+        }
+    }
+
+    /** {@code powercut --workers}: 1 to {@link CrashStates#MAX_WORKERS}. */
+    static final class Workers implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return Converters.convertInt("--workers", value, 1, CrashStates.MAX_WORKERS);
+        }
+    }
+
+    /** {@code powercut --max-states}: 1 to {@link PowerCutCommand#MAX_STATES}. */
+    static final class MaxStates implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return Converters.convertInt("--max-states", value, 1, PowerCutCommand.MAX_STATES);
+        }
+    }
+
+    /** {@code powercut --after-flushes}: 1 to {@link Integer#MAX_VALUE}. */
+    static final class AfterFlushes implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            return (long) Converters.convertInt("--after-flushes", value, 1, Integer.MAX_VALUE);
+        }
+    }
+
+    /** {@code powercut --during-flush}: 1 to {@link Integer#MAX_VALUE}. */
+    static final class DuringFlush implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            return (long) Converters.convertInt("--during-flush", value, 1, Integer.MAX_VALUE);
+        }
+    }
+
+    /** {@code powercut --fail-flush}: 1 to {@link Integer#MAX_VALUE}. */
+    static final class FailFlush implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            return (long) Converters.convertInt("--fail-flush", value, 1, Integer.MAX_VALUE);
+        }
+    }
+
+    /** {@code powercut --errno}: one of {@link Errno}'s names, in any case. */
+    static final class ErrnoName implements ITypeConverter<Errno> {
+        @Override
+        public Errno convert(String value) {
+            for (Errno e : Errno.values()) {
+                if (e.name().equalsIgnoreCase(value.trim())) {
+                    return e;
+                }
+            }
+            List<String> names = new ArrayList<>();
+            for (Errno e : Errno.values()) {
+                names.add(e.name());
+            }
+            throw new TypeConversionException("--errno takes " + String.join(", ", names) + ", not '" + value + "'");
+        }
+    }
+
+    /** {@code powercut --seed}: any whole number a long holds. */
+    static final class Seed implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            try {
+                return Long.parseLong(value.trim());
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("--seed takes a whole number, not '" + value + "'");
+            }
+        }
+    }
+
+    /** {@code powercut --model}: auto, block or file, in any case. */
+    static final class Model implements ITypeConverter<DiskModel> {
+        @Override
+        public DiskModel convert(String value) {
+            for (DiskModel m : DiskModel.values()) {
+                if (m.name().equalsIgnoreCase(value.trim())) {
+                    return m;
+                }
+            }
+            throw new TypeConversionException("--model takes auto, block or file, not '" + value + "'");
+        }
+    }
+
+    /** {@code powercut --rules}: journaled or posix, in any case. */
+    static final class Rules implements ITypeConverter<FileRules> {
+        @Override
+        public FileRules convert(String value) {
+            for (FileRules r : FileRules.values()) {
+                if (r.name().equalsIgnoreCase(value.trim())) {
+                    return r;
+                }
+            }
+            throw new TypeConversionException("--rules takes journaled or posix, not '" + value + "'");
+        }
+    }
+
+    /** {@code powercut --timeout}: more than 0 and at most a day, in seconds. */
+    static final class Timeout implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            double d = Converters.convertDouble("--timeout", value);
+            if (!(d > 0 && d <= 86_400)) {
+                throw new TypeConversionException("--timeout " + value + " is out of range: use more than 0 to 86400 seconds");
+            }
+            return d;
+        }
+    }
+}
