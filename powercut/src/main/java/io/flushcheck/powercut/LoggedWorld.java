@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,8 +39,18 @@ public final class LoggedWorld implements AutoCloseable {
 
     /** Starts {@code argv} through {@code starter}, its output to a fresh temporary file. */
     public static LoggedWorld start(List<String> argv, Starter starter) throws IOException {
-        Path log = Files.createTempFile("flushcheck-world-" + ProcessHandle.current().pid() + "-", ".log");
+        byte[] random = new byte[8];
+        RANDOM.nextBytes(random);
+        Path log = Path.of(System.getProperty("java.io.tmpdir"), "flushcheck-world-" + ProcessHandle.current().pid()
+                + "-" + HexFormat.of().formatHex(random) + ".log");
+        // Registered before it exists: a signal that ends the JVM between the two then leaves no file behind.
         OPEN.add(log);
+        try {
+            Files.createFile(log, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (IOException | RuntimeException e) {
+            OPEN.remove(log); // not ours: another file of that name is never removed
+            throw e;
+        }
         try {
             ProcessWorld w = starter.start(new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile()));
             w.process().getOutputStream().close();
@@ -94,6 +107,8 @@ public final class LoggedWorld implements AutoCloseable {
 
     /** The logs not closed yet, removed at the JVM's exit. */
     private static final Set<Path> OPEN = ConcurrentHashMap.newKeySet();
+
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> OPEN.forEach(LoggedWorld::delete), "flushcheck-world-logs"));
