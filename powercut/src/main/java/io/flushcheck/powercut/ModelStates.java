@@ -1,24 +1,40 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.disk.CheckReport;
+import io.flushcheck.powercut.internal.explain.TreeView;
+import io.flushcheck.powercut.internal.states.WritePlaces;
+import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * The crash states of one recorded run as its model checks them, one implementation per model
  * ({@link BlockCrashStates}, {@link FileCrashStates}): what the crash states' face shows of a recording, and the
- * check of its states. The face holds what both models share: the recording's id, the workers asked for, the
- * checks of a caller's arguments.
+ * check of its states. The face holds what both models share: the recording's id, what the workload acknowledged,
+ * the workers asked for, the checks of a caller's arguments.
  */
 interface ModelStates extends AutoCloseable {
 
     /** The failing states explained by file, fewest writes lost first: a person reads the first few. */
     int EXPLAINED = 3;
 
-    /** The check run on each state's survivor, as the face hands it down: {@code mustSurvive} is what was acknowledged before the state. */
+    /**
+     * The check run on each state's survivor, as the face hands it down: {@code flushesBefore} is the flushes
+     * completed before the state's epoch, by which the face knows what must survive.
+     */
     @FunctionalInterface
     interface Verify {
-        void verify(Path survivor, List<String> mustSurvive) throws Exception;
+        void verify(Path survivor, long flushesBefore) throws Exception;
+    }
+
+    /** Keeps a recording's files where the face says, with what the face adds; the recording's id. */
+    interface Keeper {
+        /** Keeps the block model's recording: its base image and log, and what is said of them. */
+        String block(RegularFile base, RegularFile log, String fsType, int atomicUnit, WritePlaces places,
+                     TreeView ended) throws IOException;
+
+        /** Keeps the file model's recording: its log of operations. */
+        String files(RegularFile log) throws IOException;
     }
 
     /** Hears how far an enumeration of the states is: {@code epochs} enumerated, {@code states} distinct states found. */
@@ -27,11 +43,8 @@ interface ModelStates extends AutoCloseable {
         void enumerated(int epochs, long states);
     }
 
-    /** {@link DiskModel#BLOCK} or {@link DiskModel#FILE}. */
-    DiskModel model();
-
-    /** The file model's rules the workload was recorded under; null on the block model. */
-    default FileRules rules() {
+    /** The file model's rules the workload was recorded under, by their word; null on the block model. */
+    default String rules() {
         return null;
     }
 
@@ -40,9 +53,6 @@ interface ModelStates extends AutoCloseable {
 
     /** The bytes the drive wrote atomically; 1 for the file model. */
     int atomicWriteBytes();
-
-    /** What the workload acknowledged while it was recorded. */
-    AcknowledgedRecords acknowledged();
 
     /** The epochs of the recording: the writes between two flushes (on the file model, the operations between two syncs). */
     int epochs();
@@ -64,11 +74,11 @@ interface ModelStates extends AutoCloseable {
      * Checks the states of share {@code shard} of {@code shards} within {@code maxStates}, on up to {@code workers}
      * workers at once where the model can, {@code verification} run on each.
      */
-    CrashStateReport check(int maxStates, int shard, int shards, int workers, Verify verification)
+    CheckReport check(int maxStates, int shard, int shards, int workers, Verify verification)
             throws IOException;
 
-    /** Keeps the recording in {@code saved}, a directory made now (or empty); its id. */
-    String save(Path saved) throws IOException;
+    /** Keeps the recording's files with {@code keeper}; the recording's id. */
+    String save(Keeper keeper) throws IOException;
 
     /** Closes the recording's files held open. */
     @Override

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 /**
  * The files a recording's crash states are made from, each opened once and held open: the block model's base image
  * and log, the file model's log alone. What is read from them is what was checked (a loaded recording's hashes),
- * whatever their names are given to meanwhile. Closed with the {@link CrashStates} that holds them.
+ * whatever their names are given to meanwhile. Closed with the crash states that hold them.
  */
 final class RecordingFiles implements AutoCloseable {
 
