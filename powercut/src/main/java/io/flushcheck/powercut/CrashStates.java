@@ -1,9 +1,12 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.block.BlockCrashStates;
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
 import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
 import io.flushcheck.powercut.internal.disk.CheckReport;
+import io.flushcheck.powercut.internal.disk.ModelStates;
 import io.flushcheck.powercut.internal.explain.TreeView;
+import io.flushcheck.powercut.internal.filemodel.FileCrashStates;
 import io.flushcheck.powercut.internal.model.MalformedRecordingException;
 import io.flushcheck.powercut.internal.states.WritePlaces;
 import io.flushcheck.powercut.internal.sys.RegularFile;

@@ -1,5 +1,7 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.disk.ModelDisk;
+import io.flushcheck.powercut.internal.disk.ServedDisk;
 import io.flushcheck.powercut.internal.drive.SectorStore;
 import io.flushcheck.powercut.internal.fuse.FuseMount;
 import io.flushcheck.powercut.internal.host.DriveClient;

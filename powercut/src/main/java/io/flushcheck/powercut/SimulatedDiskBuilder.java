@@ -1,5 +1,7 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.block.BlockDisk;
+import io.flushcheck.powercut.internal.filemodel.FileDisk;
 import io.flushcheck.powercut.internal.host.DriveHost;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
 import io.flushcheck.powercut.internal.kernel.LoopsExhaustedException;

@@ -1,8 +1,9 @@
-package io.flushcheck.powercut;
+package io.flushcheck.powercut.internal.block;
 
-import io.flushcheck.powercut.internal.block.StateMounts;
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
 import io.flushcheck.powercut.internal.disk.CheckReport;
+import io.flushcheck.powercut.internal.disk.ModelStates;
+import io.flushcheck.powercut.internal.disk.RecordingFiles;
 import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
 import io.flushcheck.powercut.internal.explain.TreeView;
 import io.flushcheck.powercut.internal.states.CrashState;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * The crash states of one recorded run on the block model, checked on a real filesystem: each state an image made
@@ -26,7 +28,8 @@ import java.util.List;
  * thrown away, several at once where asked, each on a loop device of its own; the first few failing states
  * explained by name as a power cut is.
  */
-final class BlockCrashStates implements ModelStates {
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class BlockCrashStates implements ModelStates {
 
     private final Path work;
     private final Path dir;
@@ -63,7 +66,7 @@ final class BlockCrashStates implements ModelStates {
      * The states of a block model's recording loaded, its files held open in {@code files}, with what was saved of it,
      * checked in {@code work}, which this claims.
      */
-    static BlockCrashStates load(RecordingFiles files, String fsType, int atomicUnit, WritePlaces places, TreeView ended,
+    public static BlockCrashStates load(RecordingFiles files, String fsType, int atomicUnit, WritePlaces places, TreeView ended,
                                  Path work) throws IOException {
         List<Epoch> epochs = Recording.epochs(files.log(), files.base().size());
         Path claimed = Leftovers.claim(work, false);

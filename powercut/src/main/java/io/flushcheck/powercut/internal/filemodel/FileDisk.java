@@ -1,5 +1,9 @@
-package io.flushcheck.powercut;
+package io.flushcheck.powercut.internal.filemodel;
 
+import io.flushcheck.powercut.internal.disk.ModelDisk;
+import io.flushcheck.powercut.internal.disk.ModelStates;
+import io.flushcheck.powercut.internal.disk.RecordingFiles;
+import io.flushcheck.powercut.internal.disk.ServedDisk;
 import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
 import java.io.IOException;
@@ -7,15 +11,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Deque;
 import java.util.List;
-import java.util.function.Function;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import org.apiguardian.api.API;
 
 /**
  * The file model of a simulated disk: a tree of files under {@code rules}, served over FUSE and
  * mounted without root; after a cut the tree that survived, written into a plain directory, with the
  * operations the cut discarded and what only the rules lost.
  */
-final class FileDisk implements ModelDisk {
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class FileDisk implements ModelDisk {
 
     private final long sizeBytes;
     /** The rules by their word: {@code journaled} or {@code posix}. */
@@ -36,7 +42,7 @@ final class FileDisk implements ModelDisk {
      * {@code posix}), made under {@code work}, its options checked by the face that asks; the server's failures
      * reach its users as {@code failures} makes them.
      */
-    static ServedDisk make(Path work, long sizeBytes, String rules,
+    public static ServedDisk make(Path work, long sizeBytes, String rules,
                            Function<DriveHost.ServerFailure, ? extends IOException> failures) throws IOException {
         return ServedDisk.make(work, new FileDisk(sizeBytes, rules), failures);
     }

@@ -1,8 +1,10 @@
-package io.flushcheck.powercut;
+package io.flushcheck.powercut.internal.filemodel;
 
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
 import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
 import io.flushcheck.powercut.internal.disk.CheckReport;
+import io.flushcheck.powercut.internal.disk.ModelStates;
+import io.flushcheck.powercut.internal.disk.RecordingFiles;
 import io.flushcheck.powercut.internal.files.TreeReplay;
 import io.flushcheck.powercut.internal.files.TreeStates;
 import io.flushcheck.powercut.internal.sys.RegularFile;
@@ -14,6 +16,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * The crash states of one recorded run on the file model, checked: each written out as a plain directory
@@ -22,7 +25,8 @@ import java.util.Map;
  * state is explained by the operations it lost, in the order made, each with the sync that would have kept
  * it, as a cut's discarded operations say them.
  */
-final class FileCrashStates implements ModelStates {
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class FileCrashStates implements ModelStates {
 
     private final Path dir;
     /** The recording's files, held open from when they were made or checked (loaded) until {@link #close}. */
@@ -50,7 +54,7 @@ final class FileCrashStates implements ModelStates {
     }
 
     /** The states of a file model's recording loaded, its log held open in {@code files}, played again in {@code work}, which this claims. */
-    static FileCrashStates load(RecordingFiles files, Path work) throws IOException {
+    public static FileCrashStates load(RecordingFiles files, Path work) throws IOException {
         return new FileCrashStates(Leftovers.claim(work, false), files);
     }
 

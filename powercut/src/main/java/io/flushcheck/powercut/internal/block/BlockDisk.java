@@ -1,6 +1,10 @@
-package io.flushcheck.powercut;
+package io.flushcheck.powercut.internal.block;
 
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
+import io.flushcheck.powercut.internal.disk.ModelDisk;
+import io.flushcheck.powercut.internal.disk.ModelStates;
+import io.flushcheck.powercut.internal.disk.RecordingFiles;
+import io.flushcheck.powercut.internal.disk.ServedDisk;
 import io.flushcheck.powercut.internal.drive.FuseDiskServer;
 import io.flushcheck.powercut.internal.drive.SectorStore;
 import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
@@ -31,13 +35,15 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 
 /**
  * The block model of a simulated disk: a real filesystem made by mkfs (or copied from a drive made
  * alike) on a loop device over the drive's file, mounted by the kernel; after a cut the surviving image on
  * a loop device of its own, mounted where the test reads it, and the cut said by file.
  */
-final class BlockDisk implements ModelDisk {
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class BlockDisk implements ModelDisk {
 
     private static final String BASE_IMAGE = "base.img";
 
@@ -70,7 +76,7 @@ final class BlockDisk implements ModelDisk {
      * The block model's disk, made under {@code work}, its options checked by the face that asks;
      * the server's failures reach its users as {@code failures} makes them.
      */
-    static ServedDisk make(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo,
+    public static ServedDisk make(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo,
                            int atomicWriteBytes, Function<DriveHost.ServerFailure, ? extends IOException> failures)
             throws IOException {
         try {

@@ -1,4 +1,4 @@
-package io.flushcheck.powercut;
+package io.flushcheck.powercut.internal.disk;
 
 import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
@@ -8,15 +8,17 @@ import java.nio.file.Path;
 import java.util.Deque;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import org.apiguardian.api.API;
 
 /**
- * What a simulated disk's model decides, one implementation per model ({@link BlockDisk},
- * {@link FileDisk}): the drive its server serves and what is made on it, what a cut leaves to read and says
+ * What a simulated disk's model decides, one implementation per model (the block model's {@code BlockDisk}, the
+ * file model's {@code FileDisk}): the drive its server serves and what is made on it, what a cut leaves to read and says
  * of itself, how a recording starts and what its crash states are, and what stays mounted once the server
  * has stopped. The disk holds what both models share: the drive's power and its cuts, the worlds that die
  * with it, a recorded workload, and the teardown.
  */
-interface ModelDisk {
+@API(status = API.Status.INTERNAL, since = "0.1")
+public interface ModelDisk {
 
     /** The filesystem on the drive; {@code files} for the file model. */
     String fsType();

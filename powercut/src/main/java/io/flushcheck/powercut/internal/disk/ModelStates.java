@@ -1,19 +1,20 @@
-package io.flushcheck.powercut;
+package io.flushcheck.powercut.internal.disk;
 
-import io.flushcheck.powercut.internal.disk.CheckReport;
 import io.flushcheck.powercut.internal.explain.TreeView;
 import io.flushcheck.powercut.internal.states.WritePlaces;
 import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
 import java.nio.file.Path;
+import org.apiguardian.api.API;
 
 /**
  * The crash states of one recorded run as its model checks them, one implementation per model
- * ({@link BlockCrashStates}, {@link FileCrashStates}): what the crash states' face shows of a recording, and the
+ * (the block model's {@code BlockCrashStates}, the file model's {@code FileCrashStates}): what the crash states' face shows of a recording, and the
  * check of its states. The face holds what both models share: the recording's id, what the workload acknowledged,
  * the workers asked for, the checks of a caller's arguments.
  */
-interface ModelStates extends AutoCloseable {
+@API(status = API.Status.INTERNAL, since = "0.1")
+public interface ModelStates extends AutoCloseable {
 
     /** The failing states explained by file, fewest writes lost first: a person reads the first few. */
     int EXPLAINED = 3;
