@@ -1,11 +1,22 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.block.BlockCrashStates;
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
 import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
+import io.flushcheck.powercut.internal.disk.CheckReport;
+import io.flushcheck.powercut.internal.disk.ModelStates;
+import io.flushcheck.powercut.internal.explain.TreeView;
+import io.flushcheck.powercut.internal.filemodel.FileCrashStates;
 import io.flushcheck.powercut.internal.model.MalformedRecordingException;
+import io.flushcheck.powercut.internal.states.WritePlaces;
+import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import org.apiguardian.api.API;
 
 /**
@@ -82,16 +93,25 @@ public final class CrashStates implements AutoCloseable {
         void verify(Path survivor, List<String> mustSurvive) throws Exception;
     }
 
+    /** The model the workload was recorded on. */
+    private final DiskModel model;
     /** What the recording's model checks and shows. */
     private final ModelStates states;
+    /** What the workload acknowledged while it was recorded. */
+    private final AcknowledgedRecords acknowledged;
     /** The id of the recording as saved or loaded ({@link #save}); null before. */
     private String id;
     /** The block model's states checked at once ({@link #inParallel(int)}). */
     private int workers = 1;
 
-    /** The face of {@code states}, made by its model; {@code id} the recording's as loaded, or null. */
-    CrashStates(ModelStates states, String id) {
+    /**
+     * The face of {@code states}, made by {@code model}, of a workload that acknowledged {@code acknowledged};
+     * {@code id} the recording's as loaded, or null.
+     */
+    CrashStates(DiskModel model, ModelStates states, AcknowledgedRecords acknowledged, String id) {
+        this.model = model;
         this.states = states;
+        this.acknowledged = acknowledged;
         this.id = id;
     }
 
@@ -106,7 +126,18 @@ public final class CrashStates implements AutoCloseable {
      * @return the recording's id: the SHA-256 of its manifest, which names each file's own hash
      */
     public String save(Path saved) throws IOException {
-        id = states.save(saved);
+        id = states.save(new ModelStates.Keeper() {
+            @Override
+            public String block(RegularFile base, RegularFile log, String fsType, int atomicUnit, WritePlaces places,
+                                TreeView ended) throws IOException {
+                return SavedRecording.save(saved, base, log, acknowledged, fsType, atomicUnit, places, ended);
+            }
+
+            @Override
+            public String files(RegularFile log) throws IOException {
+                return SavedRecording.saveFiles(saved, log, acknowledged);
+            }
+        });
         return id;
     }
 
@@ -131,7 +162,8 @@ public final class CrashStates implements AutoCloseable {
         SavedRecording.Loaded r = SavedRecording.load(saved);
         ModelStates states;
         try {
-            states = r.model() == DiskModel.FILE ? FileCrashStates.load(r, work) : BlockCrashStates.load(r, work);
+            states = r.model() == DiskModel.FILE ? FileCrashStates.load(r.files(), work)
+                    : BlockCrashStates.load(r.files(), r.fsType(), r.atomicUnit(), r.places(), r.ended(), work);
         } catch (MalformedRecordingException e) {
             r.files().close();
             // Its SHA-256 is the one saved, so it was kept whole: it was malformed when it was saved.
@@ -140,7 +172,7 @@ public final class CrashStates implements AutoCloseable {
             r.files().close();
             throw e;
         }
-        return new CrashStates(states, r.id());
+        return new CrashStates(r.model(), states, r.acknowledged(), r.id());
     }
 
     /**
@@ -174,7 +206,7 @@ public final class CrashStates implements AutoCloseable {
 
     /** The model the workload was recorded on: {@link DiskModel#BLOCK} or {@link DiskModel#FILE}. */
     public DiskModel model() {
-        return states.model();
+        return model;
     }
 
     /**
@@ -182,7 +214,8 @@ public final class CrashStates implements AutoCloseable {
      * included; null on the block model, whose states are its filesystem's.
      */
     public FileRules rules() {
-        return states.rules();
+        String word = states.rules();
+        return word == null ? null : FileRules.of(word);
     }
 
     /** The id of the recording once saved or as loaded ({@link #save}); null for one neither saved nor loaded. */
@@ -202,7 +235,7 @@ public final class CrashStates implements AutoCloseable {
 
     /** What the workload acknowledged while it was recorded. */
     public AcknowledgedRecords acknowledged() {
-        return states.acknowledged();
+        return acknowledged;
     }
 
     /**
@@ -350,7 +383,25 @@ public final class CrashStates implements AutoCloseable {
             throw new IllegalArgumentException("a shard is from 0 to one less than the shards, at least 1: not " + shard
                     + " of " + shards);
         }
-        return states.check(maxStates, shard, shards, workers, verification::verify);
+        return report(states.check(maxStates, shard, shards, workers,
+                (survivor, flushesBefore) -> verification.verify(survivor, acknowledged.acknowledgedBy(flushesBefore))));
+    }
+
+    /** The model's report as this face shows it: each failure once, the same in the failures and in its state. */
+    private static CrashStateReport report(CheckReport r) {
+        Map<CheckReport.Failure, CrashStateReport.Failure> shown = new IdentityHashMap<>();
+        Function<CheckReport.Failure, CrashStateReport.Failure> face = f -> f == null ? null : shown.computeIfAbsent(f,
+                g -> new CrashStateReport.Failure(g.state(), g.lost(), g.message(), g.cause(), g.explanation()));
+        List<CrashStateReport.Failure> failures = new ArrayList<>();
+        for (CheckReport.Failure f : r.failures()) {
+            failures.add(face.apply(f));
+        }
+        List<CrashStateReport.State> states = new ArrayList<>();
+        for (CheckReport.State s : r.states()) {
+            states.add(new CrashStateReport.State(s.state(), s.lost(), face.apply(s.failure()), s.checked()));
+        }
+        return new CrashStateReport(r.checked(), failures, r.duplicates(), r.leftOut(), r.maxStates(), r.seconds(),
+                states, r.otherShards());
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.kernel.LoopsExhaustedException;
 import java.io.IOException;
 import org.apiguardian.api.API;
 
@@ -14,5 +15,12 @@ public final class NoFreeLoopDeviceException extends IOException {
 
     public NoFreeLoopDeviceException(String message) {
         super(message);
+    }
+
+    /** The loop devices found all in use, as a disk's user is told it: {@code e}'s message. */
+    static NoFreeLoopDeviceException of(LoopsExhaustedException e) {
+        NoFreeLoopDeviceException face = new NoFreeLoopDeviceException(e.getMessage());
+        face.initCause(e);
+        return face;
     }
 }

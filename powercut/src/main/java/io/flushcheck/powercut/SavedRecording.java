@@ -1,5 +1,6 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.disk.RecordingFiles;
 import io.flushcheck.powercut.internal.drive.ImageContent;
 import io.flushcheck.powercut.internal.drive.SparseCopy;
 import io.flushcheck.powercut.internal.explain.TreeView;

@@ -1,9 +1,12 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.disk.ModelDisk;
+import io.flushcheck.powercut.internal.disk.ServedDisk;
 import io.flushcheck.powercut.internal.drive.SectorStore;
 import io.flushcheck.powercut.internal.fuse.FuseMount;
 import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
+import io.flushcheck.powercut.internal.kernel.LoopsExhaustedException;
 import io.flushcheck.powercut.internal.model.PowerLossModel;
 import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
@@ -38,6 +41,8 @@ import org.apiguardian.api.API;
 public final class SimulatedDisk implements AutoCloseable {
 
     private final Path work;
+    /** The model this disk simulates. */
+    private final DiskModel model;
     /** The disk as its drive is served: its work directory, its drive, what undoes it. */
     private final ServedDisk served;
     /** What the disk's model decides: how the disk is made, what a cut leaves, what a recording's states are. */
@@ -50,8 +55,9 @@ public final class SimulatedDisk implements AutoCloseable {
     private long armedAt = -1;
     private long armedSeed;
 
-    /** The face of {@code served}, a disk its model has made ({@link SimulatedDiskBuilder#create}). */
-    SimulatedDisk(ServedDisk served) {
+    /** The face of {@code served}, a disk {@code model} has made ({@link SimulatedDiskBuilder#create}). */
+    SimulatedDisk(DiskModel model, ServedDisk served) {
+        this.model = model;
         this.served = served;
         this.work = served.work();
         this.perModel = served.model();
@@ -106,12 +112,13 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /** The model this disk simulates: {@link DiskModel#BLOCK} or {@link DiskModel#FILE}. */
     public DiskModel model() {
-        return perModel.model();
+        return model;
     }
 
     /** The file model's rules; null on the block model. */
     public FileRules fileRules() {
-        return perModel.rules();
+        String word = perModel.rules();
+        return word == null ? null : FileRules.of(word);
     }
 
     /** The filesystem on the drive; {@code files} for the file model. */
@@ -202,7 +209,7 @@ public final class SimulatedDisk implements AutoCloseable {
      */
     public void failWrites(WriteFault fault) {
         try {
-            for (ModelDisk.FaultRange f : perModel.place(fault)) {
+            for (ModelDisk.FaultRange f : perModel.place(fault.file(), fault.offset(), fault.length())) {
                 drive.failWrites(f.unit(), f.from(), f.length(), fault.persistent(), fault.errno().number());
             }
         } catch (DriveClient.Refused r) {
@@ -429,7 +436,7 @@ public final class SimulatedDisk implements AutoCloseable {
         } catch (DriveClient.Refused r) {
             throw new IOException("the simulated drive did not stop recording: " + r.reply());
         }
-        CrashStates states = new CrashStates(perModel.crashStates(dir, log, acknowledged, this::powered), null);
+        CrashStates states = new CrashStates(model, perModel.crashStates(dir, log, this::powered), acknowledged, null);
         served.onClose(() -> {
             try {
                 states.close();
@@ -515,6 +522,8 @@ public final class SimulatedDisk implements AutoCloseable {
             cuts.set(cuts.size() - 1, new PowerCut(cutSeed, at, unflushed, keptBytes, armed, lost, survivor.discarded()));
             survivors.add(survivor.path());
             return survivor.path();
+        } catch (LoopsExhaustedException e) {
+            throw new UncheckedIOException(NoFreeLoopDeviceException.of(e));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

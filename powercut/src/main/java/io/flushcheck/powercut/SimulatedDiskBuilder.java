@@ -1,7 +1,10 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.block.BlockDisk;
+import io.flushcheck.powercut.internal.filemodel.FileDisk;
 import io.flushcheck.powercut.internal.host.DriveHost;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
+import io.flushcheck.powercut.internal.kernel.LoopsExhaustedException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -129,8 +132,8 @@ public final class SimulatedDiskBuilder {
                 throw new IllegalArgumentException(String.join(", ", blockOptions) + ": the block model's, not the file model's"
                         + why + ", which has no filesystem or drive below it");
             }
-            return new SimulatedDisk(FileDisk.make(work, sizeBytes == 0 ? SimulatedDisk.DEFAULT_FILES_BYTES : sizeBytes,
-                    rules == null ? FileRules.JOURNALED : rules, SimulatedDiskBuilder::failed));
+            return new SimulatedDisk(DiskModel.FILE, FileDisk.make(work, sizeBytes == 0 ? SimulatedDisk.DEFAULT_FILES_BYTES
+                    : sizeBytes, (rules == null ? FileRules.JOURNALED : rules).word(), SimulatedDiskBuilder::failed));
         }
         if (rules != null) {
             throw new IllegalArgumentException("rules: the file model's, not the block model's" + why
@@ -145,8 +148,12 @@ public final class SimulatedDiskBuilder {
             throw new IOException(DiskRequirements.mkfs(fs) + " is not installed (Debian: apt-get install "
                     + DiskRequirements.mkfsPackage(fs) + ")");
         }
-        return new SimulatedDisk(BlockDisk.make(work, size, fs, mkfsOptions, directIo, atomicWriteBytes,
-                SimulatedDiskBuilder::failed));
+        try {
+            return new SimulatedDisk(DiskModel.BLOCK, BlockDisk.make(work, size, fs, mkfsOptions, directIo,
+                    atomicWriteBytes, SimulatedDiskBuilder::failed));
+        } catch (LoopsExhaustedException e) {
+            throw NoFreeLoopDeviceException.of(e);
+        }
     }
 
     /** A failure of the drive's server as the disk's users get it: nothing the disk reports after it can be trusted. */

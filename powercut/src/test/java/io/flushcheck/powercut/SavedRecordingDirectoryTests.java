@@ -3,6 +3,7 @@ package io.flushcheck.powercut;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flushcheck.powercut.internal.disk.RecordingFiles;
 import io.flushcheck.powercut.internal.explain.TreeView;
 import io.flushcheck.powercut.internal.states.WritePlaces;
 import io.flushcheck.testing.Requirements;

@@ -1,7 +1,9 @@
-package io.flushcheck.powercut;
+package io.flushcheck.powercut.internal.block;
 
-import io.flushcheck.powercut.internal.block.StateMounts;
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
+import io.flushcheck.powercut.internal.disk.CheckReport;
+import io.flushcheck.powercut.internal.disk.ModelStates;
+import io.flushcheck.powercut.internal.disk.RecordingFiles;
 import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
 import io.flushcheck.powercut.internal.explain.TreeView;
 import io.flushcheck.powercut.internal.states.CrashState;
@@ -18,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * The crash states of one recorded run on the block model, checked on a real filesystem: each state an image made
@@ -25,14 +28,14 @@ import java.util.List;
  * thrown away, several at once where asked, each on a loop device of its own; the first few failing states
  * explained by name as a power cut is.
  */
-final class BlockCrashStates implements ModelStates {
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class BlockCrashStates implements ModelStates {
 
     private final Path work;
     private final Path dir;
     /** The recording's files, held open from when they were made or checked (loaded) until {@link #close}. */
     private final RecordingFiles held;
     private final List<Epoch> epochs;
-    private final AcknowledgedRecords acknowledged;
     private final String fsType;
     private final int atomicUnit;
     private final WritePlaces places;
@@ -46,13 +49,12 @@ final class BlockCrashStates implements ModelStates {
      * The states of the recording {@code held} holds, whose {@code epochs} are read from its log, checked in
      * {@code dir} (in the disk's work directory {@code work}, or the one a load claimed: then {@code foreign}).
      */
-    BlockCrashStates(Path work, Path dir, RecordingFiles held, List<Epoch> epochs, AcknowledgedRecords acknowledged,
-                     String fsType, int atomicUnit, WritePlaces places, TreeView ended, boolean foreign) {
+    BlockCrashStates(Path work, Path dir, RecordingFiles held, List<Epoch> epochs, String fsType, int atomicUnit,
+                     WritePlaces places, TreeView ended, boolean foreign) {
         this.work = work;
         this.dir = dir;
         this.held = held;
         this.epochs = List.copyOf(epochs);
-        this.acknowledged = acknowledged;
         this.fsType = fsType;
         this.atomicUnit = atomicUnit;
         this.places = places;
@@ -60,22 +62,20 @@ final class BlockCrashStates implements ModelStates {
         this.foreign = foreign;
     }
 
-    /** The states of the block model's recording {@code r} loaded, checked in {@code work}, which this claims. */
-    static BlockCrashStates load(SavedRecording.Loaded r, Path work) throws IOException {
-        List<Epoch> epochs = Recording.epochs(r.files().log(), r.files().base().size());
+    /**
+     * The states of a block model's recording loaded, its files held open in {@code files}, with what was saved of it,
+     * checked in {@code work}, which this claims.
+     */
+    public static BlockCrashStates load(RecordingFiles files, String fsType, int atomicUnit, WritePlaces places, TreeView ended,
+                                 Path work) throws IOException {
+        List<Epoch> epochs = Recording.epochs(files.log(), files.base().size());
         Path claimed = Leftovers.claim(work, false);
-        return new BlockCrashStates(claimed, claimed, r.files(), epochs, r.acknowledged(), r.fsType(), r.atomicUnit(),
-                r.places(), r.ended(), true);
+        return new BlockCrashStates(claimed, claimed, files, epochs, fsType, atomicUnit, places, ended, true);
     }
 
     @Override
-    public DiskModel model() {
-        return DiskModel.BLOCK;
-    }
-
-    @Override
-    public String save(Path saved) throws IOException {
-        return SavedRecording.save(saved, held.base(), held.log(), acknowledged, fsType, atomicUnit, places, ended);
+    public String save(Keeper keeper) throws IOException {
+        return keeper.block(held.base(), held.log(), fsType, atomicUnit, places, ended);
     }
 
     @Override
@@ -86,11 +86,6 @@ final class BlockCrashStates implements ModelStates {
     @Override
     public int atomicWriteBytes() {
         return atomicUnit;
-    }
-
-    @Override
-    public AcknowledgedRecords acknowledged() {
-        return acknowledged;
     }
 
     @Override
@@ -130,7 +125,7 @@ final class BlockCrashStates implements ModelStates {
     }
 
     @Override
-    public CrashStateReport check(int maxStates, int shard, int shards, int workers,
+    public CheckReport check(int maxStates, int shard, int shards, int workers,
                                   Verify verification) throws IOException {
         long started = System.nanoTime();
         CrashStateSpace.Enumerated space = enumerated(maxStates);
@@ -142,8 +137,8 @@ final class BlockCrashStates implements ModelStates {
         }
         byEpoch.sort(Comparator.comparingInt(i -> ordered.get(i).epoch()));
         StateMounts mounts = new StateMounts(work, fsType, foreign);
-        List<CrashStateReport.State> outcomes = new ArrayList<>();
-        List<CrashStateReport.Failure> failures = new ArrayList<>();
+        List<CheckReport.State> outcomes = new ArrayList<>();
+        List<CheckReport.Failure> failures = new ArrayList<>();
         // The first worker's place also keeps the image of an epoch's start and is where failures are explained.
         try (StateMounts.Place first = mounts.place(dir)) {
             List<Checked> checked;
@@ -160,17 +155,17 @@ final class BlockCrashStates implements ModelStates {
             }
             List<List<String>> explanations = explain(ordered, explained, first, mounts);
             for (int i = 0; i < checked.size(); i++) {
-                CrashStateReport.Failure f = null;
+                CheckReport.Failure f = null;
                 if (checked.get(i) != null) {
                     int at = explained.indexOf(i);
                     f = checked.get(i).failure(at < 0 ? List.of() : explanations.get(at));
                     failures.add(f);
                 }
-                outcomes.add(new CrashStateReport.State(describe(ordered.get(i)), ordered.get(i).lost(), f,
+                outcomes.add(new CheckReport.State(describe(ordered.get(i)), ordered.get(i).lost(), f,
                         i % shards == shard));
             }
         }
-        return new CrashStateReport(byEpoch.size(), failures, space.duplicates(), space.leftOut(), maxStates,
+        return new CheckReport(byEpoch.size(), failures, space.duplicates(), space.leftOut(), maxStates,
                 (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - byEpoch.size());
     }
 
@@ -218,8 +213,8 @@ final class BlockCrashStates implements ModelStates {
     /** A failing state as its check left it: what the verification said. */
     private record Checked(String state, int lost, String message, Throwable cause) {
 
-        CrashStateReport.Failure failure(List<String> explanation) {
-            return new CrashStateReport.Failure(state, lost, message, cause, explanation);
+        CheckReport.Failure failure(List<String> explanation) {
+            return new CheckReport.Failure(state, lost, message, cause, explanation);
         }
     }
 
@@ -306,7 +301,7 @@ final class BlockCrashStates implements ModelStates {
                              StateMounts mounts) throws IOException {
         return mounts.mounted(place, survivor -> {
             try {
-                verification.verify(survivor, acknowledged.acknowledgedBy(epochs.get(state.epoch()).flushesBefore()));
+                verification.verify(survivor, epochs.get(state.epoch()).flushesBefore());
                 return null;
             } catch (InterruptedException e) {
                 // Stopped, not judged: the check ends here, the state taken down first.

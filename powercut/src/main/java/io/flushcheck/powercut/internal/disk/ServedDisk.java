@@ -1,4 +1,4 @@
-package io.flushcheck.powercut;
+package io.flushcheck.powercut.internal.disk;
 
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
 import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
@@ -12,15 +12,17 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 
 /**
  * A model's disk as this JVM's drive host serves it, what making either model's disk comes to: its claimed work
  * directory, the model, the client of its drive, and the steps that undo it, run last first when it closes.
  */
-final class ServedDisk {
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class ServedDisk {
 
-    /** The system property that sets the drives' server's maximum heap ({@link SimulatedDisk#SERVER_HEAP_PROPERTY}). */
-    static final String SERVER_HEAP_PROPERTY = "flushcheck.powercut.serverHeap";
+    /** The system property that sets the drives' server's maximum heap. */
+    public static final String SERVER_HEAP_PROPERTY = "flushcheck.powercut.serverHeap";
 
     private final Path work;
     private final ModelDisk model;
@@ -38,7 +40,7 @@ final class ServedDisk {
      * the server's failures reach the disk's users as {@code failures} makes them. First it removes what disks of
      * killed JVMs left beside {@code work}.
      */
-    static ServedDisk make(Path work, ModelDisk model, Function<DriveHost.ServerFailure, ? extends IOException> failures)
+    public static ServedDisk make(Path work, ModelDisk model, Function<DriveHost.ServerFailure, ? extends IOException> failures)
             throws IOException {
         for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
             System.err.println("flushcheck powercut: " + cleaned);
@@ -82,22 +84,22 @@ final class ServedDisk {
     }
 
     /** The disk's work directory. */
-    Path work() {
+    public Path work() {
         return work;
     }
 
     /** What the disk's model decides. */
-    ModelDisk model() {
+    public ModelDisk model() {
         return model;
     }
 
     /** The client of the disk's drive. */
-    DriveClient drive() {
+    public DriveClient drive() {
         return drive;
     }
 
     /** Runs {@code step} when the disk closes, before everything made earlier is undone. */
-    void onClose(Runnable step) {
+    public void onClose(Runnable step) {
         undo.push(step);
     }
 
@@ -118,7 +120,7 @@ final class ServedDisk {
      * removed (a mount the kernel keeps) is named on stderr, and the directory keeps the markers by which the next
      * disk made beside it removes it.
      */
-    void close() {
+    public void close() {
         while (!undo.isEmpty()) {
             undo.pop().run();
         }

@@ -1,5 +1,9 @@
-package io.flushcheck.powercut;
+package io.flushcheck.powercut.internal.filemodel;
 
+import io.flushcheck.powercut.internal.disk.ModelDisk;
+import io.flushcheck.powercut.internal.disk.ModelStates;
+import io.flushcheck.powercut.internal.disk.RecordingFiles;
+import io.flushcheck.powercut.internal.disk.ServedDisk;
 import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
 import java.io.IOException;
@@ -7,41 +11,40 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Deque;
 import java.util.List;
-import java.util.function.Function;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import org.apiguardian.api.API;
 
 /**
- * The file model of a {@link SimulatedDisk}: a tree of files under {@code rules}, served over FUSE and
+ * The file model of a simulated disk: a tree of files under {@code rules}, served over FUSE and
  * mounted without root; after a cut the tree that survived, written into a plain directory, with the
  * operations the cut discarded and what only the rules lost.
  */
-final class FileDisk implements ModelDisk {
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class FileDisk implements ModelDisk {
 
     private final long sizeBytes;
-    private final FileRules rules;
+    /** The rules by their word: {@code journaled} or {@code posix}. */
+    private final String rules;
     private Path work;
     private Path path;
     private DriveClient drive;
     /** True once a cut's survivor is being made: the mount is gone, or going. */
     private boolean cut;
 
-    private FileDisk(long sizeBytes, FileRules rules) {
+    private FileDisk(long sizeBytes, String rules) {
         this.sizeBytes = sizeBytes;
         this.rules = rules;
     }
 
     /**
-     * The file model's disk of {@code sizeBytes} under {@code rules}, made under {@code work}, its options checked
-     * ({@link SimulatedDiskBuilder#create}); the server's failures reach its users as {@code failures} makes them.
+     * The file model's disk of {@code sizeBytes} under {@code rules} (by their word: {@code journaled} or
+     * {@code posix}), made under {@code work}, its options checked by the face that asks; the server's failures
+     * reach its users as {@code failures} makes them.
      */
-    static ServedDisk make(Path work, long sizeBytes, FileRules rules,
+    public static ServedDisk make(Path work, long sizeBytes, String rules,
                            Function<DriveHost.ServerFailure, ? extends IOException> failures) throws IOException {
         return ServedDisk.make(work, new FileDisk(sizeBytes, rules), failures);
-    }
-
-    @Override
-    public DiskModel model() {
-        return DiskModel.FILE;
     }
 
     @Override
@@ -55,7 +58,7 @@ final class FileDisk implements ModelDisk {
     }
 
     @Override
-    public FileRules rules() {
+    public String rules() {
         return rules;
     }
 
@@ -69,7 +72,7 @@ final class FileDisk implements ModelDisk {
     public DriveClient serve(DriveHost host, Path work) throws IOException {
         this.work = work;
         path = Files.createDirectories(work.resolve("fs"));
-        return DriveClient.files(host, path, sizeBytes, rules.word());
+        return DriveClient.files(host, path, sizeBytes, rules);
     }
 
     /** The server mounted the tree as it began to serve it: nothing is left to make. */
@@ -99,13 +102,13 @@ final class FileDisk implements ModelDisk {
 
     /** A file's bytes, by its node. */
     @Override
-    public List<FaultRange> place(WriteFault fault) throws IOException {
-        if (fault.file() == null) {
+    public List<FaultRange> place(Path file, long offset, long length) throws IOException {
+        if (file == null) {
             throw new IllegalArgumentException("the file model has no drive: name a file (WriteFault.toFile)");
         }
         // The file model's inode number is the tree's node id (FuseTreeServer's attributes).
-        long node = ((Number) Files.getAttribute(fault.file(), "unix:ino")).longValue();
-        return List.of(new FaultRange(node, fault.offset(), fault.length()));
+        long node = ((Number) Files.getAttribute(file, "unix:ino")).longValue();
+        return List.of(new FaultRange(node, offset, length));
     }
 
     /** The tree records its operations, everything in it made durable first. */
@@ -115,11 +118,10 @@ final class FileDisk implements ModelDisk {
     }
 
     @Override
-    public ModelStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
-            throws IOException {
+    public ModelStates crashStates(Path dir, Path log, BooleanSupplier powered) throws IOException {
         RecordingFiles held = RecordingFiles.open(null, log);
         try {
-            return new FileCrashStates(dir, held, acknowledged);
+            return new FileCrashStates(dir, held);
         } catch (IOException | RuntimeException e) {
             held.close();
             throw e;

@@ -1,7 +1,10 @@
-package io.flushcheck.powercut;
+package io.flushcheck.powercut.internal.filemodel;
 
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
 import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
+import io.flushcheck.powercut.internal.disk.CheckReport;
+import io.flushcheck.powercut.internal.disk.ModelStates;
+import io.flushcheck.powercut.internal.disk.RecordingFiles;
 import io.flushcheck.powercut.internal.files.TreeReplay;
 import io.flushcheck.powercut.internal.files.TreeStates;
 import io.flushcheck.powercut.internal.sys.RegularFile;
@@ -13,50 +16,46 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * The crash states of one recorded run on the file model, checked: each written out as a plain directory
  * from a replay of the recording (no mount) and verified there, one directory for all, each state written
  * from the one before by what differs (whole where a verification changed it), removed at the end. A failing
  * state is explained by the operations it lost, in the order made, each with the sync that would have kept
- * it, as a cut's {@link PowerCut#discarded()} says them.
+ * it, as a cut's discarded operations say them.
  */
-final class FileCrashStates implements ModelStates {
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class FileCrashStates implements ModelStates {
 
     private final Path dir;
     /** The recording's files, held open from when they were made or checked (loaded) until {@link #close}. */
     private final RecordingFiles held;
     private final RegularFile recording;
-    private final AcknowledgedRecords acknowledged;
     private final int epochs;
     private final long operations;
-    private final FileRules rules;
+    /** The rules by their word: {@code journaled} or {@code posix}. */
+    private final String rules;
 
     /**
      * The recording whose log {@code held} holds, played again in {@code dir}: the disk's work directory, or the one
      * a load of a saved recording claimed ({@link #load}).
      */
-    FileCrashStates(Path dir, RecordingFiles held, AcknowledgedRecords acknowledged) throws IOException {
+    FileCrashStates(Path dir, RecordingFiles held) throws IOException {
         this.dir = dir;
         this.held = held;
         this.recording = held.log();
-        this.acknowledged = acknowledged;
         // A replay that only counts: the states are enumerated when they are asked for.
         TreeReplay.Replayed played = TreeReplay.replay(recording, scratch(), false,
                 (tree, epoch, flushesBefore, last) -> { });
         this.epochs = played.epochs();
         this.operations = played.operations();
-        this.rules = TreeReplay.journaled(recording) ? FileRules.JOURNALED : FileRules.POSIX;
+        this.rules = TreeReplay.journaled(recording) ? "journaled" : "posix";
     }
 
-    /** The states of the file model's recording {@code r} loaded, played again in {@code work}, which this claims. */
-    static FileCrashStates load(SavedRecording.Loaded r, Path work) throws IOException {
-        return new FileCrashStates(Leftovers.claim(work, false), r.files(), r.acknowledged());
-    }
-
-    @Override
-    public DiskModel model() {
-        return DiskModel.FILE;
+    /** The states of a file model's recording loaded, its log held open in {@code files}, played again in {@code work}, which this claims. */
+    public static FileCrashStates load(RecordingFiles files, Path work) throws IOException {
+        return new FileCrashStates(Leftovers.claim(work, false), files);
     }
 
     @Override
@@ -70,8 +69,8 @@ final class FileCrashStates implements ModelStates {
     }
 
     @Override
-    public String save(Path saved) throws IOException {
-        return SavedRecording.saveFiles(saved, recording, acknowledged);
+    public String save(Keeper keeper) throws IOException {
+        return keeper.files(recording);
     }
 
     /** States are drawn on the block model's recordings only. */
@@ -106,13 +105,8 @@ final class FileCrashStates implements ModelStates {
 
     /** The rules the tree was recorded under, which its replays follow: the recording says them. */
     @Override
-    public FileRules rules() {
+    public String rules() {
         return rules;
-    }
-
-    @Override
-    public AcknowledgedRecords acknowledged() {
-        return acknowledged;
     }
 
     /** The epochs of the recording: the operations between two syncs, and after the last. */
@@ -149,7 +143,7 @@ final class FileCrashStates implements ModelStates {
 
     /** One state at a time, whatever {@code workers} says. */
     @Override
-    public CrashStateReport check(int maxStates, int shard, int shards, int workers, Verify verification)
+    public CheckReport check(int maxStates, int shard, int shards, int workers, Verify verification)
             throws IOException {
         long started = System.nanoTime();
         TreeStates.Enumerated space = enumerated(maxStates, TreeStates.Progress.NONE);
@@ -160,7 +154,7 @@ final class FileCrashStates implements ModelStates {
             index.put(ordered.get(i), i);
             mine.add(ordered.get(i));
         }
-        CrashStateReport.Failure[] failed = new CrashStateReport.Failure[ordered.size()];
+        CheckReport.Failure[] failed = new CheckReport.Failure[ordered.size()];
         int[] explained = {0};
         Path survivor = dir.resolve("state");
         try {
@@ -169,29 +163,29 @@ final class FileCrashStates implements ModelStates {
             // verification changed in it found and written again).
             TreeStates.visit(recording, scratch(), mine, survivor, (state, at) -> {
                 try {
-                    verification.verify(at, acknowledged.acknowledgedBy(state.flushesBefore()));
+                    verification.verify(at, state.flushesBefore());
                 } catch (Exception | AssertionError e) {
-                    failed[index.get(state)] = new CrashStateReport.Failure(describe(state), state.lost(),
+                    failed[index.get(state)] = new CheckReport.Failure(describe(state), state.lost(),
                             String.valueOf(e.getMessage()), e, List.of());
                 }
             });
         } finally {
             remove(survivor);
         }
-        List<CrashStateReport.Failure> failures = new ArrayList<>();
-        List<CrashStateReport.State> outcomes = new ArrayList<>();
+        List<CheckReport.Failure> failures = new ArrayList<>();
+        List<CheckReport.State> outcomes = new ArrayList<>();
         for (int i = 0; i < ordered.size(); i++) {
-            CrashStateReport.Failure f = failed[i];
+            CheckReport.Failure f = failed[i];
             if (f != null && explained[0]++ < EXPLAINED) {
-                f = new CrashStateReport.Failure(f.state(), f.lost(), f.message(), f.cause(), explain(ordered.get(i)));
+                f = new CheckReport.Failure(f.state(), f.lost(), f.message(), f.cause(), explain(ordered.get(i)));
             }
             if (f != null) {
                 failures.add(f);
             }
-            outcomes.add(new CrashStateReport.State(describe(ordered.get(i)), ordered.get(i).lost(), f, index.containsKey(
+            outcomes.add(new CheckReport.State(describe(ordered.get(i)), ordered.get(i).lost(), f, index.containsKey(
                     ordered.get(i))));
         }
-        return new CrashStateReport(mine.size(), failures, space.duplicates(), space.leftOut(), maxStates,
+        return new CheckReport(mine.size(), failures, space.duplicates(), space.leftOut(), maxStates,
                 (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - mine.size());
     }
 

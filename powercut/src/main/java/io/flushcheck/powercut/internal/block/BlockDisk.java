@@ -1,6 +1,10 @@
-package io.flushcheck.powercut;
+package io.flushcheck.powercut.internal.block;
 
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
+import io.flushcheck.powercut.internal.disk.ModelDisk;
+import io.flushcheck.powercut.internal.disk.ModelStates;
+import io.flushcheck.powercut.internal.disk.RecordingFiles;
+import io.flushcheck.powercut.internal.disk.ServedDisk;
 import io.flushcheck.powercut.internal.drive.FuseDiskServer;
 import io.flushcheck.powercut.internal.drive.SectorStore;
 import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
@@ -12,6 +16,7 @@ import io.flushcheck.powercut.internal.kernel.Filesystems;
 import io.flushcheck.powercut.internal.kernel.JournalPlace;
 import io.flushcheck.powercut.internal.kernel.LoopDevices;
 import io.flushcheck.powercut.internal.kernel.LoopPool;
+import io.flushcheck.powercut.internal.kernel.LoopsExhaustedException;
 import io.flushcheck.powercut.internal.kernel.Mounts;
 import io.flushcheck.powercut.internal.kernel.SurvivorMount;
 import io.flushcheck.powercut.internal.states.Recording;
@@ -30,13 +35,15 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 
 /**
- * The block model of a {@link SimulatedDisk}: a real filesystem made by mkfs (or copied from a drive made
+ * The block model of a simulated disk: a real filesystem made by mkfs (or copied from a drive made
  * alike) on a loop device over the drive's file, mounted by the kernel; after a cut the surviving image on
  * a loop device of its own, mounted where the test reads it, and the cut said by file.
  */
-final class BlockDisk implements ModelDisk {
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class BlockDisk implements ModelDisk {
 
     private static final String BASE_IMAGE = "base.img";
 
@@ -66,10 +73,10 @@ final class BlockDisk implements ModelDisk {
     }
 
     /**
-     * The block model's disk, made under {@code work}, its options checked ({@link SimulatedDiskBuilder#create});
+     * The block model's disk, made under {@code work}, its options checked by the face that asks;
      * the server's failures reach its users as {@code failures} makes them.
      */
-    static ServedDisk make(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo,
+    public static ServedDisk make(Path work, long sizeBytes, String fsType, List<String> mkfsOptions, boolean directIo,
                            int atomicWriteBytes, Function<DriveHost.ServerFailure, ? extends IOException> failures)
             throws IOException {
         try {
@@ -89,11 +96,6 @@ final class BlockDisk implements ModelDisk {
         LostLoopDevice(String message, Throwable cause) {
             super(message, cause);
         }
-    }
-
-    @Override
-    public DiskModel model() {
-        return DiskModel.BLOCK;
     }
 
     @Override
@@ -256,22 +258,21 @@ final class BlockDisk implements ModelDisk {
 
     /** A range of the drive, or a file's bytes on it, placed by FIEMAP. */
     @Override
-    public List<FaultRange> place(WriteFault fault) throws IOException {
-        if (fault.file() == null) {
-            return List.of(new FaultRange(0, fault.offset(), fault.length()));
+    public List<FaultRange> place(Path file, long offset, long length) throws IOException {
+        if (file == null) {
+            return List.of(new FaultRange(0, offset, length));
         }
-        Path file = fault.file();
         if (fsType.equals("btrfs")) {
             throw new IllegalArgumentException("btrfs writes a changed block to a new place (copy on write), so the"
                     + " drive's bytes of " + file + " are not where its next write goes: plan write faults on ext4 or xfs");
         }
         List<FaultRange> ranges = new ArrayList<>();
-        for (FileExtents.Extent e : FileExtents.of(file, fault.offset(), fault.length())) {
+        for (FileExtents.Extent e : FileExtents.of(file, offset, length)) {
             ranges.add(new FaultRange(0, e.device(), e.length()));
         }
         if (ranges.isEmpty()) {
-            throw new IllegalArgumentException(file + " has no bytes on the drive in " + fault.offset() + "+"
-                    + fault.length() + " yet: write and fsync them before planning a fault on them");
+            throw new IllegalArgumentException(file + " has no bytes on the drive in " + offset + "+"
+                    + length + " yet: write and fsync them before planning a fault on them");
         }
         return ranges;
     }
@@ -284,12 +285,10 @@ final class BlockDisk implements ModelDisk {
     }
 
     @Override
-    public ModelStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
-            throws IOException {
+    public ModelStates crashStates(Path dir, Path log, BooleanSupplier powered) throws IOException {
         RecordingFiles held = RecordingFiles.open(dir.resolve(BASE_IMAGE), log);
         try {
-            return new BlockCrashStates(work, dir, held, Recording.epochs(held.log(), held.base().size()), acknowledged,
-                    fsType, atomicWriteBytes, places(powered), endedView(powered), false);
+            return new BlockCrashStates(work, dir, held, Recording.epochs(held.log(), held.base().size()), fsType, atomicWriteBytes, places(powered), endedView(powered), false);
         } catch (IOException | RuntimeException e) {
             held.close();
             throw e;
@@ -342,7 +341,7 @@ final class BlockDisk implements ModelDisk {
         } catch (IOException e) {
             LoopPool pool = LoopPool.current();
             if (pool.exhausted()) {
-                throw new NoFreeLoopDeviceException(pool.explain(image));
+                throw new LoopsExhaustedException(pool.explain(image));
             }
             throw e;
         }

@@ -1,4 +1,4 @@
-package io.flushcheck.powercut;
+package io.flushcheck.powercut.internal.disk;
 
 import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
@@ -8,18 +8,17 @@ import java.nio.file.Path;
 import java.util.Deque;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import org.apiguardian.api.API;
 
 /**
- * What a {@link SimulatedDisk}'s model decides, one implementation per model ({@link BlockDisk},
- * {@link FileDisk}): the drive its server serves and what is made on it, what a cut leaves to read and says
+ * What a simulated disk's model decides, one implementation per model (the block model's {@code BlockDisk}, the
+ * file model's {@code FileDisk}): the drive its server serves and what is made on it, what a cut leaves to read and says
  * of itself, how a recording starts and what its crash states are, and what stays mounted once the server
  * has stopped. The disk holds what both models share: the drive's power and its cuts, the worlds that die
  * with it, a recorded workload, and the teardown.
  */
-interface ModelDisk {
-
-    /** {@link DiskModel#BLOCK} or {@link DiskModel#FILE}. */
-    DiskModel model();
+@API(status = API.Status.INTERNAL, since = "0.1")
+public interface ModelDisk {
 
     /** The filesystem on the drive; {@code files} for the file model. */
     String fsType();
@@ -27,8 +26,8 @@ interface ModelDisk {
     /** The bytes the drive writes atomically; 1 for the file model, where a cut keeps or loses each write whole. */
     int atomicWriteBytes();
 
-    /** The file model's rules; null on the block model. */
-    default FileRules rules() {
+    /** The file model's rules by their word ({@code journaled} or {@code posix}); null on the block model. */
+    default String rules() {
         return null;
     }
 
@@ -83,11 +82,12 @@ interface ModelDisk {
     }
 
     /**
-     * Where {@code fault} lies, range by range.
+     * Where a write fault of {@code length} bytes from {@code offset} lies, range by range: in {@code file}'s bytes,
+     * or the drive's where {@code file} is null.
      *
      * @throws IllegalArgumentException when it cannot be placed
      */
-    List<FaultRange> place(WriteFault fault) throws IOException;
+    List<FaultRange> place(Path file, long offset, long length) throws IOException;
 
     /**
      * Has the drive record every change into {@code log}, in {@code dir}, from a durable start.
@@ -97,12 +97,10 @@ interface ModelDisk {
     void startRecording(Path dir, Path log) throws IOException;
 
     /**
-     * The crash states of the recording in {@code dir}: {@code log} as the drive wrote it, {@code acknowledged}
-     * what the workload acknowledged, {@code powered} whether the power is still on, to look at the disk as the
-     * recording ended.
+     * The crash states of the recording in {@code dir}: {@code log} as the drive wrote it, {@code powered} whether
+     * the power is still on, to look at the disk as the recording ended.
      */
-    ModelStates crashStates(Path dir, Path log, AcknowledgedRecords acknowledged, BooleanSupplier powered)
-            throws IOException;
+    ModelStates crashStates(Path dir, Path log, BooleanSupplier powered) throws IOException;
 
     /**
      * Removes what the drive's server leaves mounted once it has stopped: {@code gone} when it could not be

@@ -1,0 +1,39 @@
+package io.flushcheck.powercut.internal.disk;
+
+import java.util.List;
+import org.apiguardian.api.API;
+
+/**
+ * What a model's check of its crash states found, as the model says it; the crash states' face shows it as its
+ * report, field for field.
+ *
+ * @param checked the states verified
+ * @param failures the states that failed, fewest writes lost first
+ * @param duplicates states that left the same image as one checked, not checked again
+ * @param leftOut distinct states beyond the bound, not checked
+ * @param maxStates the bound
+ * @param seconds how long the checking took
+ * @param states every state within the bound, fewest writes lost first, with its failure if it failed
+ * @param otherShards states within the bound that other shards check
+ */
+@API(status = API.Status.INTERNAL, since = "0.1")
+public record CheckReport(int checked, List<Failure> failures, int duplicates, int leftOut, int maxStates,
+                          double seconds, List<State> states, int otherShards) {
+
+    public CheckReport {
+        failures = List.copyOf(failures);
+        states = List.copyOf(states);
+    }
+
+    /** A state whose verification failed: what it kept and lost, what the check said and threw, and why by name. */
+    public record Failure(String state, int lost, String message, Throwable cause, List<String> explanation) {
+
+        public Failure {
+            explanation = List.copyOf(explanation);
+        }
+    }
+
+    /** One state within the bound: its failure, null when it passed or was not checked; not checked on another shard. */
+    public record State(String state, int lost, Failure failure, boolean checked) {
+    }
+}

@@ -1,0 +1,87 @@
+package io.flushcheck.powercut.internal.disk;
+
+import io.flushcheck.powercut.internal.explain.TreeView;
+import io.flushcheck.powercut.internal.states.WritePlaces;
+import io.flushcheck.powercut.internal.sys.RegularFile;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.apiguardian.api.API;
+
+/**
+ * The crash states of one recorded run as its model checks them, one implementation per model
+ * (the block model's {@code BlockCrashStates}, the file model's {@code FileCrashStates}): what the crash states' face shows of a recording, and the
+ * check of its states. The face holds what both models share: the recording's id, what the workload acknowledged,
+ * the workers asked for, the checks of a caller's arguments.
+ */
+@API(status = API.Status.INTERNAL, since = "0.1")
+public interface ModelStates extends AutoCloseable {
+
+    /** The failing states explained by file, fewest writes lost first: a person reads the first few. */
+    int EXPLAINED = 3;
+
+    /**
+     * The check run on each state's survivor, as the face hands it down: {@code flushesBefore} is the flushes
+     * completed before the state's epoch, by which the face knows what must survive.
+     */
+    @FunctionalInterface
+    interface Verify {
+        void verify(Path survivor, long flushesBefore) throws Exception;
+    }
+
+    /** Keeps a recording's files where the face says, with what the face adds; the recording's id. */
+    interface Keeper {
+        /** Keeps the block model's recording: its base image and log, and what is said of them. */
+        String block(RegularFile base, RegularFile log, String fsType, int atomicUnit, WritePlaces places,
+                     TreeView ended) throws IOException;
+
+        /** Keeps the file model's recording: its log of operations. */
+        String files(RegularFile log) throws IOException;
+    }
+
+    /** Hears how far an enumeration of the states is: {@code epochs} enumerated, {@code states} distinct states found. */
+    @FunctionalInterface
+    interface Progress {
+        void enumerated(int epochs, long states);
+    }
+
+    /** The file model's rules the workload was recorded under, by their word; null on the block model. */
+    default String rules() {
+        return null;
+    }
+
+    /** The filesystem the workload ran on; {@code files} for the file model. */
+    String fs();
+
+    /** The bytes the drive wrote atomically; 1 for the file model. */
+    int atomicWriteBytes();
+
+    /** The epochs of the recording: the writes between two flushes (on the file model, the operations between two syncs). */
+    int epochs();
+
+    /** The writes, or the file model's operations, of the recording. */
+    int writes();
+
+    /** The states a check with the bound {@code maxStates} checks, enumerated once for a bound, {@code progress} hearing how far. */
+    int states(int maxStates, Progress progress);
+
+    /**
+     * Adds to the states checked up to {@code count} drawn from {@code seed}.
+     *
+     * @throws UnsupportedOperationException where the model draws none
+     */
+    void draw(int count, long seed);
+
+    /**
+     * Checks the states of share {@code shard} of {@code shards} within {@code maxStates}, on up to {@code workers}
+     * workers at once where the model can, {@code verification} run on each.
+     */
+    CheckReport check(int maxStates, int shard, int shards, int workers, Verify verification)
+            throws IOException;
+
+    /** Keeps the recording's files with {@code keeper}; the recording's id. */
+    String save(Keeper keeper) throws IOException;
+
+    /** Closes the recording's files held open. */
+    @Override
+    void close() throws IOException;
+}
