@@ -20,6 +20,8 @@ import io.flushcheck.text.Escape;
 import io.flushcheck.verdict.Finding;
 import io.flushcheck.verdict.Judge;
 import io.flushcheck.verdict.Judgement;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Loads and initializes the classes of a check on a daemon thread while the main thread parses the
@@ -77,12 +79,15 @@ final class Warmup implements Runnable {
     static Class<?>[] classes() {
         // Class literals load a class without initializing it; the array is built on the warm-up
         // thread, so the main thread pays for none of them.
-        return new Class<?>[] {StorageInspector.class, MountTable.class, SysFiles.class, MountTable.walkClass(),
-            MountInfo.class, KernelPath.class, SysBlock.class, FilesystemDevices.class,
+        List<Class<?>> classes = new ArrayList<>(List.of(StorageInspector.class, MountTable.class, SysFiles.class,
+            MountTable.walkClass(), MountInfo.class, KernelPath.class, SysBlock.class, FilesystemDevices.class,
             FilesystemDevices.journalClass(), BlockDevice.Kind.class, BlockDevice.class, FsTypes.class, StorageFacts.class,
-            Environment.class, Judge.class, Finding.class, Judgement.class, CheckResult.class, ResultJson.class, Json.class,
+            Environment.class, Judge.class));
+        classes.addAll(Judge.partClasses());
+        classes.addAll(List.of(Finding.class, Judgement.class, CheckResult.class, ResultJson.class, Json.class,
             ResultData.class, ResultData.Finding.class, ResultData.Storage.class, ResultData.CountedDevice.class,
-            TextReport.class, Escape.class};
+            TextReport.class, Escape.class));
+        return classes.toArray(new Class<?>[0]);
     }
 
     @Override

@@ -22,6 +22,15 @@ public record Finding(FindingCode code, String message, Map<String, String> evid
         return new Finding(code, message, Map.of());
     }
 
+    /** Evidence in the order given (Map.of would scramble it in reports). */
+    static Map<String, String> evidenceOf(String... keyValues) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < keyValues.length; i += 2) {
+            m.put(keyValues[i], keyValues[i + 1]);
+        }
+        return m;
+    }
+
     @Override
     public String toString() {
         return code + ": " + message;

@@ -57,16 +57,16 @@ class BracketRuleTests {
     @Test
     void anEarlyStopNeedsTheRuleToHoldAtEveryLookOfThePlan() {
         FlushBrackets.Tally fifteen = FlushBrackets.Tally.of(15, new int[] {15}, 20, new int[] {0});
-        assertThat(Judge.decidingDepth(fifteen)).isPositive();
-        assertThat(Judge.decidedEarly(ON_VDA, saturated(fifteen), 64)).isFalse();
-        assertThat(Judge.decidedEarly(ON_VDA, saturated(FlushBrackets.Tally.of(24, new int[] {24}, 20, new int[] {0})), 64))
+        assertThat(BracketRule.decidingDepth(fifteen)).isPositive();
+        assertThat(BracketRule.decidedEarly(ON_VDA, saturated(fifteen), 64)).isFalse();
+        assertThat(BracketRule.decidedEarly(ON_VDA, saturated(FlushBrackets.Tally.of(24, new int[] {24}, 20, new int[] {0})), 64))
                 .isTrue();
-        assertThat(Judge.decidedEarly(ON_VDA, saturated(FlushBrackets.Tally.of(20, new int[] {17}, 20, new int[] {0})), 64))
+        assertThat(BracketRule.decidedEarly(ON_VDA, saturated(FlushBrackets.Tally.of(20, new int[] {17}, 20, new int[] {0})), 64))
                 .isFalse();
         SyncCost fourMissed = saturated(FlushBrackets.Tally.of(20, new int[] {16}, 20, new int[] {0}));
-        assertThat(Judge.decidedEarly(ON_VDA, fourMissed, 64)).isTrue();
+        assertThat(BracketRule.decidedEarly(ON_VDA, fourMissed, 64)).isTrue();
         assertThat(verdict(ON_VDA, fourMissed)).isEqualTo(Verdict.NO_REAL_FLUSH);
-        assertThat(Judge.decidedEarly(EVERY_DISK, saturated(FlushBrackets.Tally.of(24, new int[] {24}, 20, new int[] {0})), 64))
+        assertThat(BracketRule.decidedEarly(EVERY_DISK, saturated(FlushBrackets.Tally.of(24, new int[] {24}, 20, new int[] {0})), 64))
                 .as("no chain of its own: the counts decide, over every planned round").isFalse();
     }
 
@@ -91,7 +91,7 @@ class BracketRuleTests {
         // Other work alone met 899 of 900: 1000 syncs meeting one each is what chance gives too.
         SyncCost c = saturated(FlushBrackets.Tally.of(1000, new int[] {1000, 0}, 900, new int[] {899, 0}));
         assertThat(verdict(ON_VDA, c)).isEqualTo(Verdict.UNKNOWN);
-        assertThat(Judge.bracketDecision(c.brackets())).isZero();
+        assertThat(BracketRule.bracketDecision(c.brackets())).isZero();
     }
 
     @Test
@@ -110,7 +110,7 @@ class BracketRuleTests {
         // 560 of 1000 against 450 of 900 idle brackets: within what other work running a quarter faster
         // while the syncs run would give a daemon that swallows them.
         SyncCost c = saturated(FlushBrackets.Tally.of(1000, new int[] {1000, 560}, 900, new int[] {899, 450}));
-        assertThat(Judge.bracketDecision(c.brackets())).isZero();
+        assertThat(BracketRule.bracketDecision(c.brackets())).isZero();
         assertThat(verdict(ON_VDA, c)).isEqualTo(Verdict.UNKNOWN);
     }
 
@@ -119,7 +119,7 @@ class BracketRuleTests {
         // The counts from a healthy virtio disk under four fio jobs: a journal commit takes two flushes, so
         // idle brackets meeting one mostly meet two; the syncs wait for others' commits and then their own.
         SyncCost c = saturated(FlushBrackets.Tally.of(320, new int[] {320, 318, 300, 220}, 230, new int[] {220, 215, 100, 80}));
-        assertThat(Judge.decidingDepth(c.brackets())).isEqualTo(3);
+        assertThat(BracketRule.decidingDepth(c.brackets())).isEqualTo(3);
         assertThat(verdict(ON_VDA, c)).isEqualTo(Verdict.REAL_FLUSH);
         assertThat(Judge.costFindings(ON_VDA, List.of(c), Thresholds.DEFAULT).get(0).message())
                 .contains("and 300 saw 3 or more, against 220 and 100 of 230 idle brackets");
@@ -128,7 +128,7 @@ class BracketRuleTests {
     @Test
     void aSyncWithoutAnyFlushKeepsTwosFromDeciding() {
         SyncCost c = saturated(FlushBrackets.Tally.of(1000, new int[] {999, 950}, 900, new int[] {899, 450}));
-        assertThat(Judge.bracketDecision(c.brackets())).isZero();
+        assertThat(BracketRule.bracketDecision(c.brackets())).isZero();
     }
 
     @Test

@@ -108,7 +108,7 @@ class JudgeTests {
         // Measured: a FUSE daemon that swallows every sync, under four fio jobs on the disk below. 64 rounds
         // saw 1557 flushes where the windows predicted 1123: 434 left, 6.8 a sync, more than any sync causes.
         SyncCost c = withIdle(64, 174, 174, busy("vda", true, 1557, 1123));
-        assertThat(c.flushesPerSync()).isGreaterThan(Judge.MOST_FLUSHES_A_SYNC_EXPLAINS);
+        assertThat(c.flushesPerSync()).isGreaterThan(FlushCountRule.MOST_FLUSHES_A_SYNC_EXPLAINS);
         List<Finding> f = Judge.costFindings(onVda(VDA), List.of(c), Thresholds.DEFAULT);
         assertThat(codes(f)).containsExactly(FindingCode.OTHER_DEVICE_WORK);
         assertThat(f.get(0).message()).contains("more than a sync causes");
@@ -120,7 +120,7 @@ class JudgeTests {
     void aSyncOnEachOfTwoMirroredDisksMayCauseTwiceTheFlushes() {
         // Four flushes a sync summed over two terminals (two each) is what a mirror's syncs cause: credited.
         SyncCost c = withIdle(100, 400, 400, busy("sda", true, 210, 5), busy("sdb", true, 210, 5));
-        assertThat(c.flushesPerSync()).isGreaterThan(Judge.MOST_FLUSHES_A_SYNC_EXPLAINS);
+        assertThat(c.flushesPerSync()).isGreaterThan(FlushCountRule.MOST_FLUSHES_A_SYNC_EXPLAINS);
         assertThat(codes(Judge.costFindings(onVda(VDA), List.of(c), Thresholds.DEFAULT))).startsWith(FindingCode.FLUSHES_REACHED);
     }
 

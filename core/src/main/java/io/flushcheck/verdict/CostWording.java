@@ -1,0 +1,55 @@
+package io.flushcheck.verdict;
+
+import io.flushcheck.probe.FlushBrackets;
+import io.flushcheck.probe.SyncCost;
+import java.util.Locale;
+import java.util.Map;
+
+/** The sentences of the findings the brackets and other work's estimate give ({@link CostFindings}). */
+final class CostWording {
+
+    private CostWording() {
+    }
+
+    static String bracketsShown(String mode, FlushBrackets.Tally b) {
+        int k = BracketRule.decidingDepth(b);
+        String every = String.format(Locale.ROOT, "%s: every one of %d syncs saw a flush complete at every level while it"
+                + " ran", mode, b.syncs());
+        if (k == 1) {
+            return every + String.format(Locale.ROOT, ", against %d of %d idle brackets of the same lengths",
+                    b.controlsMetFlush(), b.controls());
+        }
+        return every + String.format(Locale.ROOT, " and %d saw %d or more, against %d and %d of %d idle brackets of the"
+                        + " same lengths", b.syncsMeeting().get(k - 1), k, b.controlsMetFlush(), b.controlsMeeting().get(k - 1),
+                b.controls());
+    }
+
+    static Finding syncsWithoutFlush(SyncCost c, FlushBrackets.Tally b, String where, boolean decides) {
+        String msg = String.format(Locale.ROOT, "%s: %d of %d syncs returned with no flush completed at every level of %s"
+                        + " while they ran (idle brackets of the same lengths met one %d times in %d): a sync that waits"
+                        + " for a cache flush always sees one complete, so these did not reach the disk",
+                c.mode().id(), b.syncsWithoutFlush(), b.syncs(), where, b.controlsMetFlush(), b.controls());
+        Map<String, String> ev = Finding.evidenceOf("mode", c.mode().id(), "syncs", String.valueOf(b.syncs()),
+                "syncsWithoutFlush", String.valueOf(b.syncsWithoutFlush()), "controls", String.valueOf(b.controls()),
+                "controlsMetFlush", String.valueOf(b.controlsMetFlush()));
+        return decides ? new Finding(FindingCode.SYNCS_WITHOUT_FLUSH, msg, ev)
+                : new Finding(FindingCode.OTHER_DEVICE_WORK, msg + "; too few to decide, but the flushes counted are not"
+                        + " shown to be its own", ev);
+    }
+
+    static Finding otherWork(SyncCost c, String where, long flushes, long caused, long background, boolean decided) {
+        String msg = String.format(Locale.ROOT, "%s: %s served other work during the probe: of %d flushes counted in %d "
+                        + "syncs, about %d came from elsewhere (its rate in %d ms of idle windows between the rounds)",
+                c.mode().id(), where, flushes, c.rounds(), background, c.idleNanos() / 1_000_000);
+        if (FlushCountRule.moreThanSyncsCause(c)) {
+            msg += String.format(Locale.ROOT, "; the %.1f left per sync are more than a sync causes, so other work the "
+                    + "idle windows missed is in them too, and they do not show the syncs' own", c.flushesPerSync());
+        } else if (!decided) {
+            msg += String.format(Locale.ROOT, "; %d left for the syncs is too close to the threshold for that estimate "
+                    + "to tell: run more rounds, or where the device is quieter", caused);
+        }
+        return new Finding(FindingCode.OTHER_DEVICE_WORK, msg, Finding.evidenceOf("mode", c.mode().id(),
+                "flushes", String.valueOf(flushes), "backgroundFlushes", String.valueOf(background),
+                "idleMillis", String.valueOf(c.idleNanos() / 1_000_000)));
+    }
+}
