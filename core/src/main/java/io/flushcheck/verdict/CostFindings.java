@@ -24,7 +24,7 @@ final class CostFindings {
         List<Finding> out = new ArrayList<>();
         List<String> reached = new ArrayList<>();
         boolean writeThrough = BottomDevices.writeThrough(facts);
-        String where = facts == null ? "the device" : PathFindings.deviceNames(facts);
+        String where = facts == null ? "the device" : FindingWording.deviceNames(facts);
         // Counting on every disk (a container's overlay root): other work's flushes can hide missing
         // ones, so there a sync too fast for any flush decides instead of only being noted.
         boolean countedOnEveryDisk = facts != null && facts.device() == null && !facts.flushPoints().isEmpty();
@@ -99,19 +99,19 @@ final class CostFindings {
             // The counts' finding where they decide; the brackets' where only they show the syncs missing.
             boolean bracketsDecideMissing = bracketed < 0 && counted >= 0;
             if (bracketsDecideMissing || bracketed == 0 && brackets != null && brackets.syncsWithoutFlush() > 0) {
-                out.add(CostWording.syncsWithoutFlush(c, brackets, where, bracketsDecideMissing));
+                out.add(FindingWording.syncsWithoutFlush(c, brackets, where, bracketsDecideMissing));
             }
             if (bracketed > 0) {
                 bracketEvidence.put("brackets." + c.mode().id(), brackets.toString());
-                reached.add(CostWording.bracketsShown(c.mode().id(), brackets));
+                reached.add(FindingWording.bracketsShown(c.mode().id(), brackets));
                 if (c.backgroundFlushes() > 0 || FlushCountRule.moreThanSyncsCause(c)) {
-                    out.add(CostWording.otherWork(c, where, flushes, caused, Math.round(c.backgroundFlushes()), true));
+                    out.add(FindingWording.otherWork(c, where, flushes, caused, Math.round(c.backgroundFlushes()), true));
                 }
                 continue;
             }
             long background = Math.round(c.backgroundFlushes());
             if (background > 0 || FlushCountRule.moreThanSyncsCause(c)) {
-                out.add(CostWording.otherWork(c, where, flushes, caused, background, arrived || missing));
+                out.add(FindingWording.otherWork(c, where, flushes, caused, background, arrived || missing));
             }
             if (!arrived) {
                 notShown.add(c.mode().id());

@@ -2,13 +2,32 @@ package io.flushcheck.verdict;
 
 import io.flushcheck.probe.FlushBrackets;
 import io.flushcheck.probe.SyncCost;
+import io.flushcheck.storage.BlockDevice;
+import io.flushcheck.storage.StorageFacts;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The sentences of the findings the brackets and other work's estimate give ({@link CostFindings}). */
-final class CostWording {
+/**
+ * How findings name the path's devices, and the sentences of the findings the brackets and other work's estimate
+ * give.
+ */
+final class FindingWording {
 
-    private CostWording() {
+    private FindingWording() {
+    }
+
+    /** The devices the path's flushes reach, as findings name them. */
+    static String deviceNames(StorageFacts facts) {
+        if (facts.device() != null) {
+            return facts.deviceDescription();
+        }
+        List<String> n = new ArrayList<>();
+        for (BlockDevice d : facts.flushPoints()) {
+            n.add(d.name());
+        }
+        return n.isEmpty() ? facts.mount().source() : String.join("+", n);
     }
 
     static String bracketsShown(String mode, FlushBrackets.Tally b) {
