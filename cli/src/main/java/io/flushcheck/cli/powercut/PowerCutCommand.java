@@ -9,7 +9,6 @@ import io.flushcheck.powercut.CrashStates;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.Errno;
 import io.flushcheck.powercut.FaultPlan;
-import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.SimulatedDisk;
 import io.flushcheck.report.Json;
 import io.flushcheck.text.Escape;
@@ -140,9 +139,6 @@ public final class PowerCutCommand implements Job {
     static final int MAX_STATES = 1_000_000;
     static final int MAX_CUTS = 100_000;
     static final int DEFAULT_SIZE_MIB = 256;
-    private static final int TAIL_CHARS = 60;
-    /** The lines under a failing cut's row that say what it discarded; the rest are in the JSON. */
-    static final int DISCARDED_SHOWN = 3;
 
     @Spec
     CommandSpec spec;
@@ -364,7 +360,7 @@ public final class PowerCutCommand implements Job {
             // UncheckedIOException: a disk's command failed (its server died, say), which is no verdict either
             if (!outcomes.isEmpty()) {
                 // what the cuts before showed still counts
-                out.print(output.json ? Json.write(json(outcomes, first, dryFlushes)) : table(outcomes, first, dryFlushes));
+                out.print(output.json ? Json.write(json(outcomes, first, dryFlushes)) : new CutsOutput(this).table(outcomes, first, dryFlushes));
                 out.flush();
             }
             err.println("flushcheck powercut: " + (dryFlushes == null && afterFlushes == null && duringFlush == null && failFlush == null
@@ -377,7 +373,7 @@ public final class PowerCutCommand implements Job {
             err.println("flushcheck powercut: interrupted");
             return ExitCodes.INTERNAL;
         }
-        out.print(output.json ? Json.write(json(outcomes, first, dryFlushes)) : table(outcomes, first, dryFlushes));
+        out.print(output.json ? Json.write(json(outcomes, first, dryFlushes)) : new CutsOutput(this).table(outcomes, first, dryFlushes));
         out.flush();
         if (sweep && !quiet) {
             err.printf(Locale.ROOT, "flushcheck powercut: the sweep's %d cuts took %.0f s%n", outcomes.size(),
@@ -392,7 +388,7 @@ public final class PowerCutCommand implements Job {
     }
 
     /** What the cuts ran on, for the table's first line: {@code ext4 (256 MiB)} or {@code the file model}. */
-    private String disks() {
+    String disks() {
         if (model.resolved() == DiskModel.FILE) {
             return "the file model (" + (sizeBytes() >> 20) + " MiB)";
         }
@@ -401,7 +397,7 @@ public final class PowerCutCommand implements Job {
     }
 
     /** The disk's size: {@code --size-mib}, else the filesystem's default (512 MiB for xfs, 256 MiB otherwise). */
-    private long sizeBytes() {
+    long sizeBytes() {
         return sizeMib != null ? (long) sizeMib << 20 : SimulatedDisk.defaultSizeBytes(fs);
     }
 
@@ -646,7 +642,7 @@ public final class PowerCutCommand implements Job {
         }
     }
 
-    private int atomicBytes() {
+    int atomicBytes() {
         return atomicWriteBytes == null ? 4096 : atomicWriteBytes;
     }
 
@@ -660,171 +656,13 @@ public final class PowerCutCommand implements Job {
         return seeds;
     }
 
-    /** The command line that repeats one cut alone. */
-    String repeatLine(CutOutcome o) {
-        List<String> line = new ArrayList<>(List.of("flushcheck", "powercut"));
-        if (model != DiskModel.AUTO || model.resolved() == DiskModel.FILE) {
-            // What ran, even where auto chose it: auto may choose otherwise where the line is run again.
-            line.addAll(List.of("--model", model.resolved().name().toLowerCase(Locale.ROOT)));
-        }
-        if (rules.rules != FileRules.JOURNALED) {
-            line.addAll(List.of("--rules", rules.rules.word()));
-        }
-        if (!fs.equals("ext4")) {
-            line.addAll(List.of("--fs", fs));
-        }
-        if (sizeMib != null) {
-            line.addAll(List.of("--size-mib", String.valueOf(sizeMib)));
-        }
-        if (atomicWriteBytes != null) {
-            line.addAll(List.of("--atomic-write-bytes", String.valueOf(atomicWriteBytes)));
-        }
-        if (timeout != null) {
-            line.addAll(List.of("--timeout", String.valueOf(timeout)));
-        }
-        line.addAll(List.of("--cuts", "1"));
-        if (failFlush != null) {
-            line.addAll(List.of("--fail-flush", String.valueOf(failFlush)));
-            if (failOnce) {
-                line.add("--fail-once");
-            }
-            if (errno != null) {
-                line.addAll(List.of("--errno", errno.name()));
-            }
-        } else {
-            line.addAll(List.of(o.armedDuring() ? "--during-flush" : "--after-flushes", String.valueOf(o.afterFlushes())));
-        }
-        line.addAll(List.of("--seed", String.valueOf(o.seed()), "--verify", verify, "--"));
-        line.addAll(command);
-        StringBuilder sb = new StringBuilder();
-        for (String a : line) {
-            sb.append(sb.length() == 0 ? "" : " ").append(ProgramCuts.shellWord(a));
-        }
-        return sb.toString();
-    }
-
     /** The errno a failing flush fails with: {@code --errno}, else EIO. */
-    private Errno failErrno() {
+    Errno failErrno() {
         return errno == null ? Errno.EIO : errno;
     }
 
-    private String table(List<CutOutcome> outcomes, long first, Long dryFlushes) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%d cuts on %s, seed %d, %s%n", outcomes.size(), disks(), first,
-                failFlush != null ? "the command's flush " + failFlush + " failing with " + failErrno()
-                        + (failOnce ? " once" : ", and every one after it")
-                        + ", the power cut at its exit"
-                : afterFlushes != null ? "after the command's flush " + afterFlushes
-                : duringFlush != null ? "during the command's flush " + duringFlush
-                : (sweep ? "at its exit and after and during each of the command's flushes 1 to " + dryFlushes
-                        : "the first at the command's exit, the others at random after or during its flushes 1 to "
-                        + dryFlushes) + (noPowerOnCheck ? "; VERIFY was not run with the power on (--no-power-on-check)" : "")));
-        // The byte columns count data only: on the file model a cut that lost only a rename would read "0 discarded"
-        // with no column saying what it did discard.
-        boolean files = model.resolved() == DiskModel.FILE;
-        sb.append(String.format(Locale.ROOT, "%4s %20s %-10s %8s %10s %10s%s  %s%n", "cut", "seed", "cut at", "flushes",
-                "discarded", "kept", files ? String.format(Locale.ROOT, " %6s", "names") : "", "verify"));
-        int failed = 0;
-        for (CutOutcome o : outcomes) {
-            String verdict = o.verdict();
-            if (!o.passed()) {
-                failed++;
-                String tail = o.verifyTail();
-                if (!tail.isEmpty()) {
-                    int bar = tail.lastIndexOf(" | ");
-                    String last = bar < 0 ? tail : tail.substring(bar + 3);
-                    verdict += ": " + Escape.of(last.length() > TAIL_CHARS ? last.substring(0, TAIL_CHARS) + "..." : last);
-                }
-            }
-            sb.append(String.format(Locale.ROOT, "%4d %20d %-10s %8d %10d %10d%s  %s%n", o.number(), o.seed(), o.where(),
-                    o.flushes(), o.discardedBytes(), o.keptBytes(),
-                    files ? String.format(Locale.ROOT, " %6s", o.discardedNameChanges()) : "", verdict));
-            if (!o.passed()) {
-                List<String> lost = o.discarded();
-                int shown = Math.min(lost.size(), DISCARDED_SHOWN);
-                for (int i = 0; i < shown; i++) {
-                    String more = i == shown - 1 && shown < lost.size()
-                            ? " (and " + (lost.size() - shown) + " more, listed with --json)" : "";
-                    sb.append("       discarded: ").append(Escape.of(lost.get(i))).append(more).append('\n');
-                }
-            }
-        }
-        sb.append(String.format(Locale.ROOT, "%d of %d cuts passed the verify, %d failed%n", outcomes.size() - failed,
-                outcomes.size(), failed));
-        for (CutOutcome o : outcomes) {
-            if (!o.passed()) {
-                sb.append("cut ").append(o.number()).append(" again: ").append(Escape.of(repeatLine(o))).append('\n');
-            }
-        }
-        return sb.toString();
-    }
-
-    Document json(List<CutOutcome> outcomes, long first, Long dryFlushes) {
-        List<Cut> list = new ArrayList<>(outcomes.size());
-        int failed = 0;
-        for (CutOutcome o : outcomes) {
-            String repeat = null;
-            if (!o.passed()) {
-                failed++;
-                repeat = repeatLine(o);
-            }
-            list.add(new Cut(o.number(), o.seed(), o.afterFlushes(), o.cutAt(), o.commandExit(), o.flushes(),
-                    o.discardedBytes(), o.keptBytes(), o.verifyExit(), o.passed(), o.verifyTail(), o.failure(),
-                    o.lost().isEmpty() ? null : o.lost(), o.discarded().isEmpty() ? null : o.discarded(), repeat));
-        }
-        return new Document(command, verify, model.resolved().name().toLowerCase(Locale.ROOT),
-                rules.jsonWord(model.resolved()), fs,
-                (int) (sizeBytes() >> 20), atomicBytes(), first,
-                failFlush != null ? "fail-flush" : afterFlushes != null ? "after-flushes" : duringFlush != null ? "during-flush"
-                        : sweep ? "sweep" : "at-random", failFlush,
-                failFlush == null ? null : failOnce, failFlush == null ? null : failErrno().name(), dryFlushes, dryFlushes == null ? null : !noPowerOnCheck,
-                list, outcomes.size() - failed, failed);
-    }
-
-    // The two records below are public, in a package-private class, only so that core's JSON writer may read
-    // their components: each component is a field of --json, in this order.
-
-    /**
-     * {@code flushcheck powercut --json}.
-     *
-     * @param model              what the disks simulated: {@code block} or {@code file} (what auto chose)
-     * @param rules              the file model's rules, {@code journaled} or {@code posix}; null on the block model,
-     *                           which has its filesystem's
-     * @param mode               {@code at-random}, {@code after-flushes} or {@code fail-flush}
-     * @param failFlush          the command's flush that failed (and every one after it, unless {@code failOnce});
-     *                           left out without {@code --fail-flush}, and so is {@code failOnce}; each cut's
-     *                           {@code afterFlushes} is then 0: it waited for the command's exit
-     * @param errno              what the drive failed the flush with ({@code EIO} unless {@code --errno} said
-     *                           otherwise); left out without {@code --fail-flush}
-     * @param flushesWithPowerOn the flushes of the run with the power on; null when the cuts came after a given flush
-     * @param powerOnChecked     whether VERIFY ran (and passed) after the run with the power on; left out when
-     *                           there was no such run
-     */
-    public record Document(List<String> command, String verify, String model, String rules, String fs, int sizeMiB, int atomicWriteBytes,
-                           long seed,
-                           String mode, @Json.LeftOutWhenNull Long failFlush, @Json.LeftOutWhenNull Boolean failOnce,
-                           @Json.LeftOutWhenNull String errno,
-                           Long flushesWithPowerOn, @Json.LeftOutWhenNull Boolean powerOnChecked, List<Cut> cuts,
-                           int passed, int failed) {
-
-        public Document {
-            command = List.copyOf(command);
-            cuts = List.copyOf(cuts);
-        }
-    }
-
-    /**
-     * One cut of {@link Document}; the fields of {@link CutOutcome}.
-     *
-     * @param lost      the file model's word on what only its rules lost (the POSIX rules' names that ext4, xfs and
-     *                  btrfs keep; data only a syncfs or sync would have made durable); left out when there is none
-     * @param discarded what the cut discarded, an operation an entry with the sync it missed (the file model's); left
-     *                  out when it lists nothing
-     * @param repeat    the command line that repeats this cut alone; only on a cut that failed
-     */
-    public record Cut(int cut, long seed, long afterFlushes, String cutAt, Integer commandExit, long flushes,
-                      long discardedBytes, long keptBytes, Integer verifyExit, boolean passed, String verifyOutput,
-                      String failure, @Json.LeftOutWhenNull String lost, @Json.LeftOutWhenNull List<String> discarded,
-                      @Json.LeftOutWhenNull String repeat) {
+    /** The cuts' {@code --json} document. */
+    CutsOutput.Document json(List<CutOutcome> outcomes, long first, Long dryFlushes) {
+        return new CutsOutput(this).json(outcomes, first, dryFlushes);
     }
 }
