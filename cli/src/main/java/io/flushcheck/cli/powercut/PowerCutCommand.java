@@ -276,11 +276,11 @@ public final class PowerCutCommand implements Job {
         if (replay != null) {
             return new Replay(replay, shard, maxStates == null ? DEFAULT_MAX_STATES : maxStates,
                     ReplayOutput.Draw.of(draw, seed), workers, verify,
-                    timeout == null ? 120 : timeout, output).run(out, err, replayUsage());
+                    timeout == null ? 120 : timeout, output).run(out, err, PowerCutUsage.replayUsage(this));
         }
-        checkUsage();
+        PowerCutUsage.checkUsage(this);
         DiskModel resolved = model.resolved();
-        checkModelOptions(resolved);
+        PowerCutUsage.checkModelOptions(this, resolved);
         String missing = Machine.missingForDisks(resolved, fs);
         for (String tool : List.of("setsid", "setpriv", "unshare")) {
             if (missing == null && Machine.which(tool) == null) {
@@ -401,172 +401,13 @@ public final class PowerCutCommand implements Job {
         return sizeMib != null ? (long) sizeMib << 20 : SimulatedDisk.defaultSizeBytes(fs);
     }
 
-    /**
-     * The options that only the block model uses are refused on the file model, which has no filesystem of
-     * a kernel's and keeps or loses each write whole; the size is refused where the filesystem's mkfs would.
-     */
-    private void checkModelOptions(DiskModel resolved) throws UsageException {
-        String chosen = model == DiskModel.AUTO ? " (--model auto chose it here: " + DiskModel.autoReason() + ")" : "";
-        if (resolved == DiskModel.FILE) {
-            List<String> given = spec.commandLine().getParseResult().matchedOptions().stream()
-                    .map(o -> o.longestName()).filter(BLOCK_ONLY::contains).toList();
-            if (!given.isEmpty()) {
-                throw new UsageException("powercut: " + String.join(" and ", given) + (given.size() == 1 ? " applies" : " apply")
-                        + " to the block model, not to the file model" + chosen + "; leave "
-                        + (given.size() == 1 ? "it" : "them") + " out, or run as root with --model block");
-            }
-            return;
-        }
-        rules.check("powercut", model);
-        if (sizeBytes() < SimulatedDisk.minimumSizeBytes(fs)) {
-            throw new UsageException(String.format(Locale.ROOT, "powercut --size-mib %d: %s needs a disk of at least %d MiB"
-                    + " (its mkfs refuses smaller ones)", sizeBytes() >> 20, fs,
-                    (SimulatedDisk.minimumSizeBytes(fs) + (1 << 20) - 1) >> 20));
-        }
-    }
-
-    /** What only the block model takes: the file model's crash states are enumerated only, none drawn. */
-    private static final List<String> BLOCK_ONLY = List.of("--fs", "--atomic-write-bytes", "--draw", "--workers");
-
-    private void checkUsage() throws UsageException {
-        List<String> original = spec.commandLine().getParseResult().originalArgs();
-        int dashes = original.indexOf("--");
-        if (command.isEmpty() || dashes < 0) {
-            throw new UsageException("powercut: put the command after -- (flushcheck powercut --verify 'VERIFY {dir}' "
-                    + "-- COMMAND {dir})" + (command.isEmpty() ? "" : "; got '" + String.join(" ", command) + "' without --"));
-        }
-        List<String> after = original.subList(dashes + 1, original.size());
-        if (!after.equals(command)) {
-            throw new UsageException("powercut: unexpected argument '" + command.get(0) + "' before --");
-        }
-        if (!String.join(" ", command).contains(ProgramCuts.DIR)) {
-            throw new UsageException("powercut: the command must name its data directory as {dir}, which becomes the "
-                    + "simulated disk's path: " + String.join(" ", command));
-        }
-        if (verify == null) {
-            throw new UsageException("powercut: --verify 'VERIFY {dir}' is missing: the command that checks what survived");
-        }
-        if (!verify.contains(ProgramCuts.DIR)) {
-            throw new UsageException("powercut: --verify must name the survivor's directory as {dir}: " + verify);
-        }
-        if (shard != null) {
-            throw new UsageException("powercut: --shard checks a share of a kept recording's states: keep it with --explore"
-                    + " --record DIR, then check it with --replay DIR --shard I/N");
-        }
-        if (record != null && !explore) {
-            throw new UsageException("powercut: --record keeps the recording --explore makes; give --explore too");
-        }
-        if (maxStates != null && !explore) {
-            throw new UsageException("powercut: --max-states bounds the states --explore checks; give --explore too");
-        }
-        if (draw != null && !explore) {
-            throw new UsageException("powercut: --draw adds states to those --explore checks; give --explore too");
-        }
-        if (workers != null && !explore) {
-            throw new UsageException("powercut: --workers says how many of the states --explore checks are checked at"
-                    + " once; give --explore too");
-        }
-        if (explore && seed != null && draw == null) {
-            throw new UsageException("powercut --explore: --seed is the seed of the states --draw N draws; give --draw N"
-                    + " too");
-        }
-        if (explore) {
-            List<String> given = spec.commandLine().getParseResult().matchedOptions().stream()
-                    .map(o -> o.longestName()).filter(NOT_EXPLORING::contains).toList();
-            if (!given.isEmpty()) {
-                throw new UsageException("powercut --explore checks every crash state of one run of the command; it takes no "
-                        + String.join(" and no ", given));
-            }
-        }
-        if (errno != null && failFlush == null) {
-            throw new UsageException("powercut: --errno says how --fail-flush K fails; give --fail-flush K too");
-        }
-        if (failOnce && failFlush == null) {
-            throw new UsageException("powercut: --fail-once says how --fail-flush K fails; give --fail-flush K too");
-        }
-        List<String> ways = new ArrayList<>();
-        for (String[] way : new String[][] {{"--after-flushes", String.valueOf(afterFlushes != null)},
-                {"--during-flush", String.valueOf(duringFlush != null)}, {"--at-random", String.valueOf(atRandom)},
-                {"--sweep", String.valueOf(sweep)}}) {
-            if (Boolean.parseBoolean(way[1])) {
-                ways.add(way[0]);
-            }
-        }
-        if (ways.size() > 1) {
-            throw new UsageException("powercut: " + String.join(" and ", ways) + " are ways to choose the cut; give one");
-        }
-        if (failFlush != null && (afterFlushes != null || duringFlush != null || atRandom || sweep)) {
-            throw new UsageException("powercut: --fail-flush cuts the power at the command's exit, after the failed flush;"
-                    + " it takes no " + ways.get(0));
-        }
-        if ((afterFlushes != null || duringFlush != null) && noPowerOnCheck) {
-            throw new UsageException("powercut: --no-power-on-check applies to the run with the power on, which "
-                    + ways.get(0) + " skips; give one");
-        }
-        if (sweep && cuts != null) {
-            throw new UsageException("powercut: --sweep makes a cut at every point the command shows; it takes no --cuts");
-        }
-        if (atomicWriteBytes != null && !SimulatedDisk.validAtomicWriteBytes(atomicWriteBytes)) {
-            throw new UsageException("powercut --atomic-write-bytes takes 512, 1024, 2048 or 4096, not " + atomicWriteBytes);
-        }
-        if (fs.isEmpty() || !fs.chars().allMatch(c -> Character.isLetterOrDigit(c))) {
-            throw new UsageException("powercut --fs takes a filesystem's name (ext4, xfs, btrfs), not '" + fs + "'");
-        }
-    }
-
-    /**
-     * What {@code --replay} takes: the check's options, not those that make a disk or run the command, which were
-     * fixed when it was recorded.
-     */
-    private List<String> replayUsage() {
-        List<String> given = spec.commandLine().getParseResult().matchedOptions().stream()
-                .map(o -> o.longestName()).filter(o -> !REPLAY_OPTIONS.contains(o)).toList();
-        List<String> problems = new ArrayList<>();
-        if (!given.isEmpty()) {
-            problems.add("--replay checks a kept recording, made with its disk and command; it takes no "
-                    + String.join(" and no ", given));
-        }
-        if (seed != null && draw == null) {
-            problems.add("--seed is the seed of the states --draw N draws; give --draw N too");
-        }
-        if (!command.isEmpty()) {
-            problems.add("--replay runs no command: the recording holds what it wrote; got '" + String.join(" ", command)
-                    + "'");
-        }
-        return problems;
-    }
-
-    static final List<String> REPLAY_OPTIONS = List.of("--replay", "--shard", "--max-states", "--draw",
-            "--seed", "--workers", "--verify", "--timeout", "--json", "--quiet");
-
-    /** The options that choose or shape cuts, which --explore does not make. */
-    static final List<String> NOT_EXPLORING = List.of("--cuts", "--after-flushes", "--during-flush",
-            "--at-random", "--sweep", "--fail-flush", "--fail-once", "--errno", "--no-power-on-check");
-
-    /** A {@code --record DIR} that the save would refuse is a usage error before the command runs, not after. */
-    private void refuseRecordDirectory() throws UsageException {
-        if (record == null) {
-            return;
-        }
-        String why;
-        try {
-            why = CrashStates.refusedSaveDirectory(record);
-        } catch (IOException e) {
-            why = String.valueOf(e.getMessage());
-        }
-        if (why != null) {
-            throw new UsageException("powercut --record " + Escape.of(record.toString()) + ": a recording is not saved"
-                    + " there: " + why);
-        }
-    }
-
     /** {@code --explore}: the command once, recorded, then every crash state of it, each verified. */
     private int explore(PrintStream out, PrintStream err) throws UsageException {
         int bound = maxStates == null ? DEFAULT_MAX_STATES : maxStates;
         int parallel = workers(); // a bad system property is said before the command runs
         boolean quiet = output.quiet;
         DiskModel resolved = model.resolved();
-        refuseRecordDirectory();
+        PowerCutUsage.refuseRecordDirectory(this);
         try (ProgramStates run = ProgramStates.open(Machine.workDir(), resolved, sizeBytes(), fs, atomicBytes(),
                 rules.rules, command, verify, timeout == null ? 120 : timeout)) {
             if (!quiet) {
