@@ -4,7 +4,6 @@ import io.flushcheck.cli.common.ExitCodes;
 import io.flushcheck.cli.common.Job;
 import io.flushcheck.cli.common.OutputOptions;
 import io.flushcheck.cli.common.UsageException;
-import io.flushcheck.powercut.CrashStateReport;
 import io.flushcheck.powercut.CrashStates;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.Errno;
@@ -292,7 +291,7 @@ public final class PowerCutCommand implements Job {
             return ExitCodes.INTERNAL;
         }
         if (explore) {
-            return explore(out, err);
+            return new Explore(this).run(out, err);
         }
         long first = seed != null ? seed : new SecureRandom().nextInt() & Integer.MAX_VALUE;
         int n = cuts == null ? DEFAULT_CUTS : cuts;
@@ -399,76 +398,6 @@ public final class PowerCutCommand implements Job {
     /** The disk's size: {@code --size-mib}, else the filesystem's default (512 MiB for xfs, 256 MiB otherwise). */
     long sizeBytes() {
         return sizeMib != null ? (long) sizeMib << 20 : SimulatedDisk.defaultSizeBytes(fs);
-    }
-
-    /** {@code --explore}: the command once, recorded, then every crash state of it, each verified. */
-    private int explore(PrintStream out, PrintStream err) throws UsageException {
-        int bound = maxStates == null ? DEFAULT_MAX_STATES : maxStates;
-        int parallel = workers(); // a bad system property is said before the command runs
-        boolean quiet = output.quiet;
-        DiskModel resolved = model.resolved();
-        PowerCutUsage.refuseRecordDirectory(this);
-        try (ProgramStates run = ProgramStates.open(Machine.workDir(), resolved, sizeBytes(), fs, atomicBytes(),
-                rules.rules, command, verify, timeout == null ? 120 : timeout)) {
-            if (!quiet) {
-                err.println("flushcheck powercut: " + Machine.modelLine(model, fs, rules.rules));
-                err.println("flushcheck powercut: the command runs once, the power on, "
-                        + (resolved == DiskModel.FILE ? "the file tree recording its operations and syncs"
-                        : "the drive recording its writes and flushes"));
-            }
-            ProgramStates.Recorded recorded = run.record();
-            if (recorded.commandExit() != 0) {
-                throw new UsageException("powercut: the command exited " + recorded.commandExit()
-                        + " with the power on, so its crash states would test nothing: " + recorded.commandTail());
-            }
-            String id = null;
-            if (record != null) {
-                id = run.save(record);
-                if (!quiet) {
-                    err.println("flushcheck powercut: the recording is kept in " + Escape.of(record.toString())
-                            + " (recording " + id + "): check it with --replay");
-                }
-            }
-            run.draw(ReplayOutput.Draw.of(draw, seed));
-            int total = run.states(bound, new EnumerationLines(err, quiet, recorded.epochs()));
-            if (!quiet) {
-                err.printf(Locale.ROOT, "flushcheck powercut: %d flushes, %s, %d acknowledgements in %.1f s;"
-                        + " checking %d crash states%n", recorded.flushes(), ExploreOutput.writes(resolved,
-                        recorded.writes()), recorded.acknowledgements(), recorded.seconds(), total);
-            }
-            long[] shown = {System.nanoTime()};
-            CrashStateReport report = run.check(bound, parallel, done -> {
-                long now = System.nanoTime();
-                // A line a second at most: a long run shows it is moving without a line per state.
-                if (!quiet && (now - shown[0] >= 1_000_000_000L || done == total)) {
-                    shown[0] = now;
-                    err.printf(Locale.ROOT, "flushcheck powercut: [%d/%d] crash states checked%n", done, total);
-                }
-            });
-            out.print(output.json ? Json.write(ExploreOutput.json(command, verify, resolved, run.rules(), run.fs(),
-                    (int) (sizeBytes() >> 20), run.atomicWriteBytes(), ReplayOutput.Draw.of(draw, seed), recorded,
-                    report, id)) : ExploreOutput.text(disks(), resolved, recorded, report));
-            out.flush();
-            return report.failing() == 0 ? ExitCodes.OK : ExitCodes.VERIFY_FAILED;
-        } catch (UsageException e) {
-            throw e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            err.println("flushcheck powercut: interrupted");
-            return ExitCodes.INTERNAL;
-        } catch (Exception e) {
-            err.println("flushcheck powercut --explore: " + Escape.of(e instanceof UncheckedIOException u
-                    ? u.getCause().getMessage() : String.valueOf(e.getMessage())));
-            return ExitCodes.INTERNAL;
-        }
-    }
-
-    /**
-     * {@code --workers}, else {@link CrashStates#defaultWorkers()}: twice the machine's processors, or the system property
-     * that sets them.
-     */
-    private int workers() throws UsageException {
-        return model.resolved() == DiskModel.FILE ? 1 : workers(workers);
     }
 
     /** {@code given}, else {@link CrashStates#defaultWorkers()}; a bad system property is a usage error. */
