@@ -7,19 +7,12 @@ import io.flushcheck.cli.common.UsageException;
 import io.flushcheck.powercut.CrashStates;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.Errno;
-import io.flushcheck.powercut.FaultPlan;
 import io.flushcheck.powercut.SimulatedDisk;
-import io.flushcheck.report.Json;
-import io.flushcheck.text.Escape;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.SplittableRandom;
 import org.apiguardian.api.API;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -267,6 +260,10 @@ public final class PowerCutCommand implements Job {
     /** As {@code powercut replay DIR}: the recording's directory is the command's one parameter. */
     boolean replayFromParameter;
 
+    /**
+     * Replays a kept recording ({@link Replay}), or checks the options ({@link PowerCutUsage}) and what simulated
+     * disks need here, then explores one run ({@link Explore}) or cuts the power under N ({@link Cuts}).
+     */
     @Override
     public int run(PrintStream out, PrintStream err) throws UsageException {
         if (replayFromParameter) {
@@ -293,97 +290,7 @@ public final class PowerCutCommand implements Job {
         if (explore) {
             return new Explore(this).run(out, err);
         }
-        long first = seed != null ? seed : new SecureRandom().nextInt() & Integer.MAX_VALUE;
-        int n = cuts == null ? DEFAULT_CUTS : cuts;
-        boolean quiet = output.quiet;
-        if (!quiet) {
-            err.println("flushcheck powercut: " + Machine.modelLine(model, fs, rules.rules));
-        }
-        ProgramCuts runner = new ProgramCuts(Machine.workDir(), resolved, sizeBytes(), fs, atomicBytes(), command, verify,
-                timeout == null ? 120 : timeout);
-        runner.rules = rules.rules;
-        List<CutOutcome> outcomes = new ArrayList<>();
-        Long dryFlushes = null;
-        long began = System.nanoTime();
-        try {
-            if (afterFlushes == null && duringFlush == null && failFlush == null) {
-                if (!quiet) {
-                    err.println("flushcheck powercut: a run with the power on, to count the command's flushes"
-                            + (noPowerOnCheck ? " (VERIFY not run there: --no-power-on-check)" : ""));
-                }
-                ProgramCuts.DryRun dry = runner.dryRun(!noPowerOnCheck);
-                if (dry.commandExit() != 0) {
-                    throw new UsageException("powercut: the command exited " + dry.commandExit()
-                            + " with the power on, so its cuts would test nothing: " + dry.commandTail());
-                }
-                if (!noPowerOnCheck && (dry.verifyExit() == null || dry.verifyExit() != 0)) {
-                    throw new UsageException("powercut: the verify " + (dry.verifyExit() == null ? "timed out"
-                            : "exited " + dry.verifyExit()) + " on what the command left with the power on, so it "
-                            + "would fail every cut: " + dry.verifyTail() + " (when the program may lose acknowledged data"
-                            + " on a crash with the power on, as an asynchronous commit does, say so with --no-power-on-check)");
-                }
-                dryFlushes = dry.flushes();
-                if (sweep) {
-                    if (2 * dryFlushes + 1 > MAX_CUTS) {
-                        throw new UsageException("powercut --sweep: the command made " + dryFlushes + " flushes, "
-                                + (2 * dryFlushes + 1) + " cut points, more than the " + MAX_CUTS + " cuts a run makes:"
-                                + " cut at random with --cuts N instead");
-                    }
-                    n = (int) (2 * dryFlushes + 1);
-                }
-                if (!quiet) {
-                    err.printf(Locale.ROOT, "flushcheck powercut: %d flushes in %.1f s; %s%n", dry.flushes(), dry.seconds(),
-                            sweep ? String.format(Locale.ROOT, "the sweep makes %d cuts (the exit, after and during each"
-                                    + " flush), about %.0f s at the time of that run each", n, n * dry.seconds())
-                                    : "the first cut falls at the command's exit, the others after or during flushes 1 to "
-                                    + dry.flushes());
-                }
-            }
-            long[] seeds = seeds(first, n);
-            List<CutPoint> points = failFlush != null ? null
-                    : afterFlushes != null ? java.util.Collections.nCopies(n, CutPoint.after(afterFlushes))
-                    : duringFlush != null ? java.util.Collections.nCopies(n, CutPoint.during(duringFlush))
-                    : sweep ? CutPoint.sweep(dryFlushes) : CutPoint.atRandom(seeds, dryFlushes);
-            began = System.nanoTime();
-            for (int i = 0; i < n; i++) {
-                CutPoint point = points == null ? CutPoint.exit(0) : points.get(i);
-                CutOutcome o = runner.cut(i + 1, seeds[i], point, failFlush == null ? null
-                        : new FaultPlan(failFlush - 1, failErrno(), !failOnce));
-                outcomes.add(o);
-                if (!quiet) {
-                    err.printf(Locale.ROOT, "flushcheck powercut: [%d/%d] seed %d: cut at %s, verify %s%n", i + 1, n,
-                            seeds[i], o.where(), o.verdict());
-                }
-            }
-        } catch (IOException | UncheckedIOException e) {
-            // UncheckedIOException: a disk's command failed (its server died, say), which is no verdict either
-            if (!outcomes.isEmpty()) {
-                // what the cuts before showed still counts
-                out.print(output.json ? Json.write(json(outcomes, first, dryFlushes)) : new CutsOutput(this).table(outcomes, first, dryFlushes));
-                out.flush();
-            }
-            err.println("flushcheck powercut: " + (dryFlushes == null && afterFlushes == null && duringFlush == null && failFlush == null
-                    ? "the run with the power on: "
-                    : "cut " + (outcomes.size() + 1) + ": ")
-                    + Escape.of(e instanceof UncheckedIOException u ? u.getCause().getMessage() : e.getMessage()));
-            return ExitCodes.INTERNAL;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            err.println("flushcheck powercut: interrupted");
-            return ExitCodes.INTERNAL;
-        }
-        out.print(output.json ? Json.write(json(outcomes, first, dryFlushes)) : new CutsOutput(this).table(outcomes, first, dryFlushes));
-        out.flush();
-        if (sweep && !quiet) {
-            err.printf(Locale.ROOT, "flushcheck powercut: the sweep's %d cuts took %.0f s%n", outcomes.size(),
-                    (System.nanoTime() - began) / 1e9);
-        }
-        for (CutOutcome o : outcomes) {
-            if (!o.passed()) {
-                return ExitCodes.VERIFY_FAILED;
-            }
-        }
-        return ExitCodes.OK;
+        return new Cuts(this).run(out, err, resolved);
     }
 
     /** What the cuts ran on, for the table's first line: {@code ext4 (256 MiB)} or {@code the file model}. */
@@ -414,16 +321,6 @@ public final class PowerCutCommand implements Job {
 
     int atomicBytes() {
         return atomicWriteBytes == null ? 4096 : atomicWriteBytes;
-    }
-
-    /** Cut 1's seed is {@code first}, so that one cut repeats alone; the others are spread from it. */
-    static long[] seeds(long first, int n) {
-        long[] seeds = new long[n];
-        SplittableRandom spread = new SplittableRandom(first);
-        for (int i = 0; i < n; i++) {
-            seeds[i] = i == 0 ? first : spread.nextLong(Long.MAX_VALUE);
-        }
-        return seeds;
     }
 
     /** The errno a failing flush fails with: {@code --errno}, else EIO. */
