@@ -4,24 +4,15 @@ import io.flushcheck.cli.common.ExitCodes;
 import io.flushcheck.cli.common.Job;
 import io.flushcheck.cli.common.OutputOptions;
 import io.flushcheck.cli.common.UsageException;
-import io.flushcheck.powercut.CrashStateReport;
 import io.flushcheck.powercut.CrashStates;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.Errno;
-import io.flushcheck.powercut.FaultPlan;
-import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.SimulatedDisk;
-import io.flushcheck.report.Json;
-import io.flushcheck.text.Escape;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.SplittableRandom;
 import org.apiguardian.api.API;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -140,9 +131,6 @@ public final class PowerCutCommand implements Job {
     static final int MAX_STATES = 1_000_000;
     static final int MAX_CUTS = 100_000;
     static final int DEFAULT_SIZE_MIB = 256;
-    private static final int TAIL_CHARS = 60;
-    /** The lines under a failing cut's row that say what it discarded; the rest are in the JSON. */
-    static final int DISCARDED_SHOWN = 3;
 
     @Spec
     CommandSpec spec;
@@ -272,6 +260,10 @@ public final class PowerCutCommand implements Job {
     /** As {@code powercut replay DIR}: the recording's directory is the command's one parameter. */
     boolean replayFromParameter;
 
+    /**
+     * Replays a kept recording ({@link Replay}), or checks the options ({@link PowerCutUsage}) and what simulated
+     * disks need here, then explores one run ({@link Explore}) or cuts the power under N ({@link Cuts}).
+     */
     @Override
     public int run(PrintStream out, PrintStream err) throws UsageException {
         if (replayFromParameter) {
@@ -280,11 +272,11 @@ public final class PowerCutCommand implements Job {
         if (replay != null) {
             return new Replay(replay, shard, maxStates == null ? DEFAULT_MAX_STATES : maxStates,
                     ReplayOutput.Draw.of(draw, seed), workers, verify,
-                    timeout == null ? 120 : timeout, output).run(out, err, replayUsage());
+                    timeout == null ? 120 : timeout, output).run(out, err, PowerCutUsage.replayUsage(this));
         }
-        checkUsage();
+        PowerCutUsage.checkUsage(this);
         DiskModel resolved = model.resolved();
-        checkModelOptions(resolved);
+        PowerCutUsage.checkModelOptions(this, resolved);
         String missing = Machine.missingForDisks(resolved, fs);
         for (String tool : List.of("setsid", "setpriv", "unshare")) {
             if (missing == null && Machine.which(tool) == null) {
@@ -296,103 +288,13 @@ public final class PowerCutCommand implements Job {
             return ExitCodes.INTERNAL;
         }
         if (explore) {
-            return explore(out, err);
+            return new Explore(this).run(out, err);
         }
-        long first = seed != null ? seed : new SecureRandom().nextInt() & Integer.MAX_VALUE;
-        int n = cuts == null ? DEFAULT_CUTS : cuts;
-        boolean quiet = output.quiet;
-        if (!quiet) {
-            err.println("flushcheck powercut: " + Machine.modelLine(model, fs, rules.rules));
-        }
-        ProgramCuts runner = new ProgramCuts(Machine.workDir(), resolved, sizeBytes(), fs, atomicBytes(), command, verify,
-                timeout == null ? 120 : timeout);
-        runner.rules = rules.rules;
-        List<CutOutcome> outcomes = new ArrayList<>();
-        Long dryFlushes = null;
-        long began = System.nanoTime();
-        try {
-            if (afterFlushes == null && duringFlush == null && failFlush == null) {
-                if (!quiet) {
-                    err.println("flushcheck powercut: a run with the power on, to count the command's flushes"
-                            + (noPowerOnCheck ? " (VERIFY not run there: --no-power-on-check)" : ""));
-                }
-                ProgramCuts.DryRun dry = runner.dryRun(!noPowerOnCheck);
-                if (dry.commandExit() != 0) {
-                    throw new UsageException("powercut: the command exited " + dry.commandExit()
-                            + " with the power on, so its cuts would test nothing: " + dry.commandTail());
-                }
-                if (!noPowerOnCheck && (dry.verifyExit() == null || dry.verifyExit() != 0)) {
-                    throw new UsageException("powercut: the verify " + (dry.verifyExit() == null ? "timed out"
-                            : "exited " + dry.verifyExit()) + " on what the command left with the power on, so it "
-                            + "would fail every cut: " + dry.verifyTail() + " (when the program may lose acknowledged data"
-                            + " on a crash with the power on, as an asynchronous commit does, say so with --no-power-on-check)");
-                }
-                dryFlushes = dry.flushes();
-                if (sweep) {
-                    if (2 * dryFlushes + 1 > MAX_CUTS) {
-                        throw new UsageException("powercut --sweep: the command made " + dryFlushes + " flushes, "
-                                + (2 * dryFlushes + 1) + " cut points, more than the " + MAX_CUTS + " cuts a run makes:"
-                                + " cut at random with --cuts N instead");
-                    }
-                    n = (int) (2 * dryFlushes + 1);
-                }
-                if (!quiet) {
-                    err.printf(Locale.ROOT, "flushcheck powercut: %d flushes in %.1f s; %s%n", dry.flushes(), dry.seconds(),
-                            sweep ? String.format(Locale.ROOT, "the sweep makes %d cuts (the exit, after and during each"
-                                    + " flush), about %.0f s at the time of that run each", n, n * dry.seconds())
-                                    : "the first cut falls at the command's exit, the others after or during flushes 1 to "
-                                    + dry.flushes());
-                }
-            }
-            long[] seeds = seeds(first, n);
-            List<CutPoint> points = failFlush != null ? null
-                    : afterFlushes != null ? java.util.Collections.nCopies(n, CutPoint.after(afterFlushes))
-                    : duringFlush != null ? java.util.Collections.nCopies(n, CutPoint.during(duringFlush))
-                    : sweep ? CutPoint.sweep(dryFlushes) : CutPoint.atRandom(seeds, dryFlushes);
-            began = System.nanoTime();
-            for (int i = 0; i < n; i++) {
-                CutPoint point = points == null ? CutPoint.exit(0) : points.get(i);
-                CutOutcome o = runner.cut(i + 1, seeds[i], point, failFlush == null ? null
-                        : new FaultPlan(failFlush - 1, failErrno(), !failOnce));
-                outcomes.add(o);
-                if (!quiet) {
-                    err.printf(Locale.ROOT, "flushcheck powercut: [%d/%d] seed %d: cut at %s, verify %s%n", i + 1, n,
-                            seeds[i], o.where(), o.verdict());
-                }
-            }
-        } catch (IOException | UncheckedIOException e) {
-            // UncheckedIOException: a disk's command failed (its server died, say), which is no verdict either
-            if (!outcomes.isEmpty()) {
-                // what the cuts before showed still counts
-                out.print(output.json ? Json.write(json(outcomes, first, dryFlushes)) : table(outcomes, first, dryFlushes));
-                out.flush();
-            }
-            err.println("flushcheck powercut: " + (dryFlushes == null && afterFlushes == null && duringFlush == null && failFlush == null
-                    ? "the run with the power on: "
-                    : "cut " + (outcomes.size() + 1) + ": ")
-                    + Escape.of(e instanceof UncheckedIOException u ? u.getCause().getMessage() : e.getMessage()));
-            return ExitCodes.INTERNAL;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            err.println("flushcheck powercut: interrupted");
-            return ExitCodes.INTERNAL;
-        }
-        out.print(output.json ? Json.write(json(outcomes, first, dryFlushes)) : table(outcomes, first, dryFlushes));
-        out.flush();
-        if (sweep && !quiet) {
-            err.printf(Locale.ROOT, "flushcheck powercut: the sweep's %d cuts took %.0f s%n", outcomes.size(),
-                    (System.nanoTime() - began) / 1e9);
-        }
-        for (CutOutcome o : outcomes) {
-            if (!o.passed()) {
-                return ExitCodes.VERIFY_FAILED;
-            }
-        }
-        return ExitCodes.OK;
+        return new Cuts(this).run(out, err, resolved);
     }
 
     /** What the cuts ran on, for the table's first line: {@code ext4 (256 MiB)} or {@code the file model}. */
-    private String disks() {
+    String disks() {
         if (model.resolved() == DiskModel.FILE) {
             return "the file model (" + (sizeBytes() >> 20) + " MiB)";
         }
@@ -401,237 +303,8 @@ public final class PowerCutCommand implements Job {
     }
 
     /** The disk's size: {@code --size-mib}, else the filesystem's default (512 MiB for xfs, 256 MiB otherwise). */
-    private long sizeBytes() {
+    long sizeBytes() {
         return sizeMib != null ? (long) sizeMib << 20 : SimulatedDisk.defaultSizeBytes(fs);
-    }
-
-    /**
-     * The options that only the block model uses are refused on the file model, which has no filesystem of
-     * a kernel's and keeps or loses each write whole; the size is refused where the filesystem's mkfs would.
-     */
-    private void checkModelOptions(DiskModel resolved) throws UsageException {
-        String chosen = model == DiskModel.AUTO ? " (--model auto chose it here: " + DiskModel.autoReason() + ")" : "";
-        if (resolved == DiskModel.FILE) {
-            List<String> given = spec.commandLine().getParseResult().matchedOptions().stream()
-                    .map(o -> o.longestName()).filter(BLOCK_ONLY::contains).toList();
-            if (!given.isEmpty()) {
-                throw new UsageException("powercut: " + String.join(" and ", given) + (given.size() == 1 ? " applies" : " apply")
-                        + " to the block model, not to the file model" + chosen + "; leave "
-                        + (given.size() == 1 ? "it" : "them") + " out, or run as root with --model block");
-            }
-            return;
-        }
-        rules.check("powercut", model);
-        if (sizeBytes() < SimulatedDisk.minimumSizeBytes(fs)) {
-            throw new UsageException(String.format(Locale.ROOT, "powercut --size-mib %d: %s needs a disk of at least %d MiB"
-                    + " (its mkfs refuses smaller ones)", sizeBytes() >> 20, fs,
-                    (SimulatedDisk.minimumSizeBytes(fs) + (1 << 20) - 1) >> 20));
-        }
-    }
-
-    /** What only the block model takes: the file model's crash states are enumerated only, none drawn. */
-    private static final List<String> BLOCK_ONLY = List.of("--fs", "--atomic-write-bytes", "--draw", "--workers");
-
-    private void checkUsage() throws UsageException {
-        List<String> original = spec.commandLine().getParseResult().originalArgs();
-        int dashes = original.indexOf("--");
-        if (command.isEmpty() || dashes < 0) {
-            throw new UsageException("powercut: put the command after -- (flushcheck powercut --verify 'VERIFY {dir}' "
-                    + "-- COMMAND {dir})" + (command.isEmpty() ? "" : "; got '" + String.join(" ", command) + "' without --"));
-        }
-        List<String> after = original.subList(dashes + 1, original.size());
-        if (!after.equals(command)) {
-            throw new UsageException("powercut: unexpected argument '" + command.get(0) + "' before --");
-        }
-        if (!String.join(" ", command).contains(ProgramCuts.DIR)) {
-            throw new UsageException("powercut: the command must name its data directory as {dir}, which becomes the "
-                    + "simulated disk's path: " + String.join(" ", command));
-        }
-        if (verify == null) {
-            throw new UsageException("powercut: --verify 'VERIFY {dir}' is missing: the command that checks what survived");
-        }
-        if (!verify.contains(ProgramCuts.DIR)) {
-            throw new UsageException("powercut: --verify must name the survivor's directory as {dir}: " + verify);
-        }
-        if (shard != null) {
-            throw new UsageException("powercut: --shard checks a share of a kept recording's states: keep it with --explore"
-                    + " --record DIR, then check it with --replay DIR --shard I/N");
-        }
-        if (record != null && !explore) {
-            throw new UsageException("powercut: --record keeps the recording --explore makes; give --explore too");
-        }
-        if (maxStates != null && !explore) {
-            throw new UsageException("powercut: --max-states bounds the states --explore checks; give --explore too");
-        }
-        if (draw != null && !explore) {
-            throw new UsageException("powercut: --draw adds states to those --explore checks; give --explore too");
-        }
-        if (workers != null && !explore) {
-            throw new UsageException("powercut: --workers says how many of the states --explore checks are checked at"
-                    + " once; give --explore too");
-        }
-        if (explore && seed != null && draw == null) {
-            throw new UsageException("powercut --explore: --seed is the seed of the states --draw N draws; give --draw N"
-                    + " too");
-        }
-        if (explore) {
-            List<String> given = spec.commandLine().getParseResult().matchedOptions().stream()
-                    .map(o -> o.longestName()).filter(NOT_EXPLORING::contains).toList();
-            if (!given.isEmpty()) {
-                throw new UsageException("powercut --explore checks every crash state of one run of the command; it takes no "
-                        + String.join(" and no ", given));
-            }
-        }
-        if (errno != null && failFlush == null) {
-            throw new UsageException("powercut: --errno says how --fail-flush K fails; give --fail-flush K too");
-        }
-        if (failOnce && failFlush == null) {
-            throw new UsageException("powercut: --fail-once says how --fail-flush K fails; give --fail-flush K too");
-        }
-        List<String> ways = new ArrayList<>();
-        for (String[] way : new String[][] {{"--after-flushes", String.valueOf(afterFlushes != null)},
-                {"--during-flush", String.valueOf(duringFlush != null)}, {"--at-random", String.valueOf(atRandom)},
-                {"--sweep", String.valueOf(sweep)}}) {
-            if (Boolean.parseBoolean(way[1])) {
-                ways.add(way[0]);
-            }
-        }
-        if (ways.size() > 1) {
-            throw new UsageException("powercut: " + String.join(" and ", ways) + " are ways to choose the cut; give one");
-        }
-        if (failFlush != null && (afterFlushes != null || duringFlush != null || atRandom || sweep)) {
-            throw new UsageException("powercut: --fail-flush cuts the power at the command's exit, after the failed flush;"
-                    + " it takes no " + ways.get(0));
-        }
-        if ((afterFlushes != null || duringFlush != null) && noPowerOnCheck) {
-            throw new UsageException("powercut: --no-power-on-check applies to the run with the power on, which "
-                    + ways.get(0) + " skips; give one");
-        }
-        if (sweep && cuts != null) {
-            throw new UsageException("powercut: --sweep makes a cut at every point the command shows; it takes no --cuts");
-        }
-        if (atomicWriteBytes != null && !SimulatedDisk.validAtomicWriteBytes(atomicWriteBytes)) {
-            throw new UsageException("powercut --atomic-write-bytes takes 512, 1024, 2048 or 4096, not " + atomicWriteBytes);
-        }
-        if (fs.isEmpty() || !fs.chars().allMatch(c -> Character.isLetterOrDigit(c))) {
-            throw new UsageException("powercut --fs takes a filesystem's name (ext4, xfs, btrfs), not '" + fs + "'");
-        }
-    }
-
-    /**
-     * What {@code --replay} takes: the check's options, not those that make a disk or run the command, which were
-     * fixed when it was recorded.
-     */
-    private List<String> replayUsage() {
-        List<String> given = spec.commandLine().getParseResult().matchedOptions().stream()
-                .map(o -> o.longestName()).filter(o -> !REPLAY_OPTIONS.contains(o)).toList();
-        List<String> problems = new ArrayList<>();
-        if (!given.isEmpty()) {
-            problems.add("--replay checks a kept recording, made with its disk and command; it takes no "
-                    + String.join(" and no ", given));
-        }
-        if (seed != null && draw == null) {
-            problems.add("--seed is the seed of the states --draw N draws; give --draw N too");
-        }
-        if (!command.isEmpty()) {
-            problems.add("--replay runs no command: the recording holds what it wrote; got '" + String.join(" ", command)
-                    + "'");
-        }
-        return problems;
-    }
-
-    static final List<String> REPLAY_OPTIONS = List.of("--replay", "--shard", "--max-states", "--draw",
-            "--seed", "--workers", "--verify", "--timeout", "--json", "--quiet");
-
-    /** The options that choose or shape cuts, which --explore does not make. */
-    static final List<String> NOT_EXPLORING = List.of("--cuts", "--after-flushes", "--during-flush",
-            "--at-random", "--sweep", "--fail-flush", "--fail-once", "--errno", "--no-power-on-check");
-
-    /** A {@code --record DIR} that the save would refuse is a usage error before the command runs, not after. */
-    private void refuseRecordDirectory() throws UsageException {
-        if (record == null) {
-            return;
-        }
-        String why;
-        try {
-            why = CrashStates.refusedSaveDirectory(record);
-        } catch (IOException e) {
-            why = String.valueOf(e.getMessage());
-        }
-        if (why != null) {
-            throw new UsageException("powercut --record " + Escape.of(record.toString()) + ": a recording is not saved"
-                    + " there: " + why);
-        }
-    }
-
-    /** {@code --explore}: the command once, recorded, then every crash state of it, each verified. */
-    private int explore(PrintStream out, PrintStream err) throws UsageException {
-        int bound = maxStates == null ? DEFAULT_MAX_STATES : maxStates;
-        int parallel = workers(); // a bad system property is said before the command runs
-        boolean quiet = output.quiet;
-        DiskModel resolved = model.resolved();
-        refuseRecordDirectory();
-        try (ProgramStates run = ProgramStates.open(Machine.workDir(), resolved, sizeBytes(), fs, atomicBytes(),
-                rules.rules, command, verify, timeout == null ? 120 : timeout)) {
-            if (!quiet) {
-                err.println("flushcheck powercut: " + Machine.modelLine(model, fs, rules.rules));
-                err.println("flushcheck powercut: the command runs once, the power on, "
-                        + (resolved == DiskModel.FILE ? "the file tree recording its operations and syncs"
-                        : "the drive recording its writes and flushes"));
-            }
-            ProgramStates.Recorded recorded = run.record();
-            if (recorded.commandExit() != 0) {
-                throw new UsageException("powercut: the command exited " + recorded.commandExit()
-                        + " with the power on, so its crash states would test nothing: " + recorded.commandTail());
-            }
-            String id = null;
-            if (record != null) {
-                id = run.save(record);
-                if (!quiet) {
-                    err.println("flushcheck powercut: the recording is kept in " + Escape.of(record.toString())
-                            + " (recording " + id + "): check it with --replay");
-                }
-            }
-            run.draw(ReplayOutput.Draw.of(draw, seed));
-            int total = run.states(bound, new EnumerationLines(err, quiet, recorded.epochs()));
-            if (!quiet) {
-                err.printf(Locale.ROOT, "flushcheck powercut: %d flushes, %s, %d acknowledgements in %.1f s;"
-                        + " checking %d crash states%n", recorded.flushes(), ExploreOutput.writes(resolved,
-                        recorded.writes()), recorded.acknowledgements(), recorded.seconds(), total);
-            }
-            long[] shown = {System.nanoTime()};
-            CrashStateReport report = run.check(bound, parallel, done -> {
-                long now = System.nanoTime();
-                // A line a second at most: a long run shows it is moving without a line per state.
-                if (!quiet && (now - shown[0] >= 1_000_000_000L || done == total)) {
-                    shown[0] = now;
-                    err.printf(Locale.ROOT, "flushcheck powercut: [%d/%d] crash states checked%n", done, total);
-                }
-            });
-            out.print(output.json ? Json.write(ExploreOutput.json(command, verify, resolved, run.rules(), run.fs(),
-                    (int) (sizeBytes() >> 20), run.atomicWriteBytes(), ReplayOutput.Draw.of(draw, seed), recorded,
-                    report, id)) : ExploreOutput.text(disks(), resolved, recorded, report));
-            out.flush();
-            return report.failing() == 0 ? ExitCodes.OK : ExitCodes.VERIFY_FAILED;
-        } catch (UsageException e) {
-            throw e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            err.println("flushcheck powercut: interrupted");
-            return ExitCodes.INTERNAL;
-        } catch (Exception e) {
-            err.println("flushcheck powercut --explore: " + Escape.of(e instanceof UncheckedIOException u
-                    ? u.getCause().getMessage() : String.valueOf(e.getMessage())));
-            return ExitCodes.INTERNAL;
-        }
-    }
-
-    /**
-     * {@code --workers}, else {@link CrashStates#defaultWorkers()}: twice the machine's processors, or the system property
-     * that sets them.
-     */
-    private int workers() throws UsageException {
-        return model.resolved() == DiskModel.FILE ? 1 : workers(workers);
     }
 
     /** {@code given}, else {@link CrashStates#defaultWorkers()}; a bad system property is a usage error. */
@@ -646,185 +319,17 @@ public final class PowerCutCommand implements Job {
         }
     }
 
-    private int atomicBytes() {
+    int atomicBytes() {
         return atomicWriteBytes == null ? 4096 : atomicWriteBytes;
     }
 
-    /** Cut 1's seed is {@code first}, so that one cut repeats alone; the others are spread from it. */
-    static long[] seeds(long first, int n) {
-        long[] seeds = new long[n];
-        SplittableRandom spread = new SplittableRandom(first);
-        for (int i = 0; i < n; i++) {
-            seeds[i] = i == 0 ? first : spread.nextLong(Long.MAX_VALUE);
-        }
-        return seeds;
-    }
-
-    /** The command line that repeats one cut alone. */
-    String repeatLine(CutOutcome o) {
-        List<String> line = new ArrayList<>(List.of("flushcheck", "powercut"));
-        if (model != DiskModel.AUTO || model.resolved() == DiskModel.FILE) {
-            // What ran, even where auto chose it: auto may choose otherwise where the line is run again.
-            line.addAll(List.of("--model", model.resolved().name().toLowerCase(Locale.ROOT)));
-        }
-        if (rules.rules != FileRules.JOURNALED) {
-            line.addAll(List.of("--rules", rules.rules.word()));
-        }
-        if (!fs.equals("ext4")) {
-            line.addAll(List.of("--fs", fs));
-        }
-        if (sizeMib != null) {
-            line.addAll(List.of("--size-mib", String.valueOf(sizeMib)));
-        }
-        if (atomicWriteBytes != null) {
-            line.addAll(List.of("--atomic-write-bytes", String.valueOf(atomicWriteBytes)));
-        }
-        if (timeout != null) {
-            line.addAll(List.of("--timeout", String.valueOf(timeout)));
-        }
-        line.addAll(List.of("--cuts", "1"));
-        if (failFlush != null) {
-            line.addAll(List.of("--fail-flush", String.valueOf(failFlush)));
-            if (failOnce) {
-                line.add("--fail-once");
-            }
-            if (errno != null) {
-                line.addAll(List.of("--errno", errno.name()));
-            }
-        } else {
-            line.addAll(List.of(o.armedDuring() ? "--during-flush" : "--after-flushes", String.valueOf(o.afterFlushes())));
-        }
-        line.addAll(List.of("--seed", String.valueOf(o.seed()), "--verify", verify, "--"));
-        line.addAll(command);
-        StringBuilder sb = new StringBuilder();
-        for (String a : line) {
-            sb.append(sb.length() == 0 ? "" : " ").append(ProgramCuts.shellWord(a));
-        }
-        return sb.toString();
-    }
-
     /** The errno a failing flush fails with: {@code --errno}, else EIO. */
-    private Errno failErrno() {
+    Errno failErrno() {
         return errno == null ? Errno.EIO : errno;
     }
 
-    private String table(List<CutOutcome> outcomes, long first, Long dryFlushes) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%d cuts on %s, seed %d, %s%n", outcomes.size(), disks(), first,
-                failFlush != null ? "the command's flush " + failFlush + " failing with " + failErrno()
-                        + (failOnce ? " once" : ", and every one after it")
-                        + ", the power cut at its exit"
-                : afterFlushes != null ? "after the command's flush " + afterFlushes
-                : duringFlush != null ? "during the command's flush " + duringFlush
-                : (sweep ? "at its exit and after and during each of the command's flushes 1 to " + dryFlushes
-                        : "the first at the command's exit, the others at random after or during its flushes 1 to "
-                        + dryFlushes) + (noPowerOnCheck ? "; VERIFY was not run with the power on (--no-power-on-check)" : "")));
-        // The byte columns count data only: on the file model a cut that lost only a rename would read "0 discarded"
-        // with no column saying what it did discard.
-        boolean files = model.resolved() == DiskModel.FILE;
-        sb.append(String.format(Locale.ROOT, "%4s %20s %-10s %8s %10s %10s%s  %s%n", "cut", "seed", "cut at", "flushes",
-                "discarded", "kept", files ? String.format(Locale.ROOT, " %6s", "names") : "", "verify"));
-        int failed = 0;
-        for (CutOutcome o : outcomes) {
-            String verdict = o.verdict();
-            if (!o.passed()) {
-                failed++;
-                String tail = o.verifyTail();
-                if (!tail.isEmpty()) {
-                    int bar = tail.lastIndexOf(" | ");
-                    String last = bar < 0 ? tail : tail.substring(bar + 3);
-                    verdict += ": " + Escape.of(last.length() > TAIL_CHARS ? last.substring(0, TAIL_CHARS) + "..." : last);
-                }
-            }
-            sb.append(String.format(Locale.ROOT, "%4d %20d %-10s %8d %10d %10d%s  %s%n", o.number(), o.seed(), o.where(),
-                    o.flushes(), o.discardedBytes(), o.keptBytes(),
-                    files ? String.format(Locale.ROOT, " %6s", o.discardedNameChanges()) : "", verdict));
-            if (!o.passed()) {
-                List<String> lost = o.discarded();
-                int shown = Math.min(lost.size(), DISCARDED_SHOWN);
-                for (int i = 0; i < shown; i++) {
-                    String more = i == shown - 1 && shown < lost.size()
-                            ? " (and " + (lost.size() - shown) + " more, listed with --json)" : "";
-                    sb.append("       discarded: ").append(Escape.of(lost.get(i))).append(more).append('\n');
-                }
-            }
-        }
-        sb.append(String.format(Locale.ROOT, "%d of %d cuts passed the verify, %d failed%n", outcomes.size() - failed,
-                outcomes.size(), failed));
-        for (CutOutcome o : outcomes) {
-            if (!o.passed()) {
-                sb.append("cut ").append(o.number()).append(" again: ").append(Escape.of(repeatLine(o))).append('\n');
-            }
-        }
-        return sb.toString();
-    }
-
-    Document json(List<CutOutcome> outcomes, long first, Long dryFlushes) {
-        List<Cut> list = new ArrayList<>(outcomes.size());
-        int failed = 0;
-        for (CutOutcome o : outcomes) {
-            String repeat = null;
-            if (!o.passed()) {
-                failed++;
-                repeat = repeatLine(o);
-            }
-            list.add(new Cut(o.number(), o.seed(), o.afterFlushes(), o.cutAt(), o.commandExit(), o.flushes(),
-                    o.discardedBytes(), o.keptBytes(), o.verifyExit(), o.passed(), o.verifyTail(), o.failure(),
-                    o.lost().isEmpty() ? null : o.lost(), o.discarded().isEmpty() ? null : o.discarded(), repeat));
-        }
-        return new Document(command, verify, model.resolved().name().toLowerCase(Locale.ROOT),
-                rules.jsonWord(model.resolved()), fs,
-                (int) (sizeBytes() >> 20), atomicBytes(), first,
-                failFlush != null ? "fail-flush" : afterFlushes != null ? "after-flushes" : duringFlush != null ? "during-flush"
-                        : sweep ? "sweep" : "at-random", failFlush,
-                failFlush == null ? null : failOnce, failFlush == null ? null : failErrno().name(), dryFlushes, dryFlushes == null ? null : !noPowerOnCheck,
-                list, outcomes.size() - failed, failed);
-    }
-
-    // The two records below are public, in a package-private class, only so that core's JSON writer may read
-    // their components: each component is a field of --json, in this order.
-
-    /**
-     * {@code flushcheck powercut --json}.
-     *
-     * @param model              what the disks simulated: {@code block} or {@code file} (what auto chose)
-     * @param rules              the file model's rules, {@code journaled} or {@code posix}; null on the block model,
-     *                           which has its filesystem's
-     * @param mode               {@code at-random}, {@code after-flushes} or {@code fail-flush}
-     * @param failFlush          the command's flush that failed (and every one after it, unless {@code failOnce});
-     *                           left out without {@code --fail-flush}, and so is {@code failOnce}; each cut's
-     *                           {@code afterFlushes} is then 0: it waited for the command's exit
-     * @param errno              what the drive failed the flush with ({@code EIO} unless {@code --errno} said
-     *                           otherwise); left out without {@code --fail-flush}
-     * @param flushesWithPowerOn the flushes of the run with the power on; null when the cuts came after a given flush
-     * @param powerOnChecked     whether VERIFY ran (and passed) after the run with the power on; left out when
-     *                           there was no such run
-     */
-    public record Document(List<String> command, String verify, String model, String rules, String fs, int sizeMiB, int atomicWriteBytes,
-                           long seed,
-                           String mode, @Json.LeftOutWhenNull Long failFlush, @Json.LeftOutWhenNull Boolean failOnce,
-                           @Json.LeftOutWhenNull String errno,
-                           Long flushesWithPowerOn, @Json.LeftOutWhenNull Boolean powerOnChecked, List<Cut> cuts,
-                           int passed, int failed) {
-
-        public Document {
-            command = List.copyOf(command);
-            cuts = List.copyOf(cuts);
-        }
-    }
-
-    /**
-     * One cut of {@link Document}; the fields of {@link CutOutcome}.
-     *
-     * @param lost      the file model's word on what only its rules lost (the POSIX rules' names that ext4, xfs and
-     *                  btrfs keep; data only a syncfs or sync would have made durable); left out when there is none
-     * @param discarded what the cut discarded, an operation an entry with the sync it missed (the file model's); left
-     *                  out when it lists nothing
-     * @param repeat    the command line that repeats this cut alone; only on a cut that failed
-     */
-    public record Cut(int cut, long seed, long afterFlushes, String cutAt, Integer commandExit, long flushes,
-                      long discardedBytes, long keptBytes, Integer verifyExit, boolean passed, String verifyOutput,
-                      String failure, @Json.LeftOutWhenNull String lost, @Json.LeftOutWhenNull List<String> discarded,
-                      @Json.LeftOutWhenNull String repeat) {
+    /** The cuts' {@code --json} document. */
+    CutsOutput.Document json(List<CutOutcome> outcomes, long first, Long dryFlushes) {
+        return new CutsOutput(this).json(outcomes, first, dryFlushes);
     }
 }

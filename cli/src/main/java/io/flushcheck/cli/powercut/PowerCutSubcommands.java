@@ -29,7 +29,7 @@ public final class PowerCutSubcommands {
         for (OptionSpec o : List.copyOf(spec.options())) {
             String name = o.longestName();
             if (name.equals("--explore") || name.equals("--replay") || name.equals("--shard")
-                    || PowerCutCommand.NOT_EXPLORING.contains(name)) {
+                    || PowerCutUsage.NOT_EXPLORING.contains(name)) {
                 spec.remove(o);
             }
         }
@@ -51,7 +51,7 @@ public final class PowerCutSubcommands {
         CommandSpec spec = cl.getCommandSpec();
         spec.name("replay");
         for (OptionSpec o : List.copyOf(spec.options())) {
-            if (o.longestName().equals("--replay") || !PowerCutCommand.REPLAY_OPTIONS.contains(o.longestName())) {
+            if (o.longestName().equals("--replay") || !PowerCutUsage.REPLAY_OPTIONS.contains(o.longestName())) {
                 spec.remove(o);
             }
         }
