@@ -1,6 +1,9 @@
 package io.flushcheck.powercut.internal.kernel;
 
+import com.sun.jna.Memory;
+import io.flushcheck.powercut.internal.sys.Libc;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.apiguardian.api.API;
 
@@ -27,6 +30,9 @@ public final class SurvivorMount {
                 if (!fsType.equals("btrfs") || !String.valueOf(e.getMessage()).contains("File exists") || attempt == 100) {
                     throw e;
                 }
+                if (attempt % 10 == 1) {
+                    forget(device);
+                }
             }
             try {
                 Thread.sleep(50);
@@ -34,6 +40,45 @@ public final class SurvivorMount {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while mounting the survivor", e);
             }
+        }
+    }
+
+    /** {@code BTRFS_IOC_FORGET_DEV}: _IOW(0x94, 5, struct btrfs_ioctl_vol_args), 4,096 bytes. */
+    private static final long BTRFS_IOC_FORGET_DEV = 0x50009405L;
+    private static final int VOL_ARGS = 4096;
+    private static final int VOL_NAME = 8;
+
+    /**
+     * Asks btrfs to forget what it registered of {@code device} when no mounted filesystem uses it. btrfs keeps
+     * every device it scanned in its list, by path, after the filesystem on it is unmounted; a loop device that
+     * held another clone of the same filesystem (every crash state and survivor is one) can then be taken for a
+     * member of the mounted original's device set, and the mount is refused with EEXIST for as long as the entry
+     * stays. Forgetting the device's own entry (as {@code btrfs device scan --forget DEVICE} does) lets the next
+     * mount scan it afresh; other devices' entries are left alone. Best effort: without the control device, or
+     * with nothing to forget, nothing changes.
+     */
+    private static void forget(String device) {
+        byte[] name = device.getBytes(StandardCharsets.UTF_8);
+        if (name.length >= VOL_ARGS - VOL_NAME) {
+            return;
+        }
+        int fd;
+        try {
+            fd = Libc.C.open("/dev/btrfs-control", Libc.O_RDWR | Libc.O_CLOEXEC);
+        } catch (RuntimeException e) {
+            return;
+        }
+        if (fd < 0) {
+            return;
+        }
+        try (Memory args = new Memory(VOL_ARGS)) {
+            args.clear();
+            args.write(VOL_NAME, name, 0, name.length);
+            Libc.C.ioctl(fd, BTRFS_IOC_FORGET_DEV, args);
+        } catch (RuntimeException e) {
+            // ENOENT (nothing registered), EBUSY (mounted): the mount's retry says the rest
+        } finally {
+            Libc.C.close(fd);
         }
     }
 }
