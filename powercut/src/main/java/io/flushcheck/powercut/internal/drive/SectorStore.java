@@ -198,8 +198,8 @@ public final class SectorStore extends SwitchedModel {
             recording.write(offset, data);
         }
         long end = offset + length;
-        // A bad sector written whole reads again (the drive remaps it); one written in part stays bad.
-        readFaults.rewritten(0, (offset + SECTOR - 1) / SECTOR * SECTOR, end / SECTOR * SECTOR);
+        // A write to a bad sector rewrites it and it reads again, as dm-dust clears a block any write reaches.
+        readFaults.rewritten(0, offset / SECTOR * SECTOR, (end + SECTOR - 1) / SECTOR * SECTOR);
         long first = offset / SECTOR;
         long last = (end - 1) / SECTOR;
         for (long s = first; s <= last; s++) {
