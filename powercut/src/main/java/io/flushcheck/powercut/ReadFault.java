@@ -12,14 +12,17 @@ import org.apiguardian.api.API;
  *
  * <p>A range of a file is placed where the file's bytes lie when the fault is armed: on the block model where
  * FIEMAP says they are on the drive (the file is fsynced first, so they have a place), on the file model by the
- * file's inode. A write that covers the range rewrites it and clears the fault for what it covers: on the block
- * model whole 4 KiB sectors of the drive, on the file model the bytes. A filesystem that writes the file's new
- * bytes elsewhere leaves the bad sectors where they were, no longer the file's.
+ * file's inode; btrfs, whose FIEMAP addresses are its own and not the drive's, is refused. A write that reaches
+ * the range clears the fault: on the block model a write to any part of a 4 KiB sector of the drive clears that
+ * sector (as dm-dust clears a block any write reaches), on the file model a write clears the bytes it covers. A
+ * filesystem that writes the file's new bytes elsewhere leaves the bad sectors where they were, no longer the file's.
  *
  * <p>A read served from the page cache cannot fail, as on a real disk: arming a fault on a file syncs the file
  * and drops its clean cached pages ({@code posix_fadvise(POSIX_FADV_DONTNEED)}), so its next read reaches the
  * drive; a fault on a drive range ({@link #toDrive}) drops no file's pages, so a file whose pages are cached
- * reads them without error.
+ * reads them without error. A transient error is met by a read that goes to the drive once: a buffered read
+ * whose read-ahead fails is retried by the kernel page by page and succeeds, so use {@code O_DIRECT} (on the block
+ * model with {@link SimulatedDiskBuilder#directIo}) to see it.
  *
  * <pre>{@code
  * disk.failReads(ReadFault.toFile(disk.path().resolve("journal")).range(4096, 4096));
