@@ -224,6 +224,39 @@ public final class SimulatedDisk implements AutoCloseable {
         return stats().failedWrites();
     }
 
+    /**
+     * Fails reads of the disk with the power on, as {@code fault} says ({@link ReadFault}): a bad sector, which
+     * every read fails until a write covers it, or a transient error, which fails the first read only. A read
+     * the page cache serves never reaches the drive and cannot fail, as on a real disk: so a fault on a file
+     * first syncs the file (on the block model: a flush of the drive, counted by {@link #flushes()}) and drops its
+     * clean cached pages, and its next read reaches the drive. A fault on a drive range drops no file's pages.
+     *
+     * @throws IllegalArgumentException when the fault cannot be placed: a file with no bytes on the drive,
+     *     a file on btrfs, or a drive range on the file model
+     */
+    public void failReads(ReadFault fault) {
+        try {
+            List<ModelDisk.FaultRange> ranges = perModel.placeReads(fault.file(), fault.offset(), fault.length());
+            for (ModelDisk.FaultRange f : ranges) {
+                drive.failReads(f.unit(), f.from(), f.length(), fault.persistent(), fault.errno().number());
+            }
+            perModel.uncache(fault.file(), ranges);
+        } catch (DriveClient.Refused r) {
+            throw new IllegalArgumentException("the simulated drive did not arm " + fault + ": " + r.reply());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Reads the drive has failed so far ({@link #failReads}). */
+    public long failedReads() {
+        try {
+            return drive.failedReads();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Bytes written since the last flush: what a cut now would discard. */
     public long unflushedBytes() {
         return stats().unflushedBytes();

@@ -22,6 +22,13 @@ final class TestDisks {
         return SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(64).create(dir.resolve("disk"));
     }
 
+    /** As {@link #ext4}, the loop device reading and writing the drive with direct I/O. */
+    static SimulatedDisk ext4DirectIo(Path dir) throws IOException {
+        Mounts.requireMountTools();
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        return SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(64).directIo(true).create(dir.resolve("disk"));
+    }
+
     /** What the file model needs: /dev/fuse, and without root fusermount3 or fuse 2's fusermount. */
     static void requireFileModel() {
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");

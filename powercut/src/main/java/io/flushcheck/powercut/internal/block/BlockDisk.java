@@ -22,10 +22,12 @@ import io.flushcheck.powercut.internal.kernel.SurvivorMount;
 import io.flushcheck.powercut.internal.states.Recording;
 import io.flushcheck.powercut.internal.states.WritePlaces;
 import io.flushcheck.powercut.internal.sys.Commands;
+import io.flushcheck.powercut.internal.sys.PageCache;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -275,6 +277,49 @@ public final class BlockDisk implements ModelDisk {
                     + length + " yet: write and fsync them before planning a fault on them");
         }
         return ranges;
+    }
+
+    /**
+     * A range of the drive, or where a file's bytes lie on it now: the file is fsynced first, so every byte of it
+     * has its place (a filesystem that allocates at writeback has not placed unsynced bytes yet).
+     */
+    @Override
+    public List<FaultRange> placeReads(Path file, long offset, long length) throws IOException {
+        if (file == null) {
+            return List.of(new FaultRange(0, offset, length));
+        }
+        if (fsType.equals("btrfs")) {
+            throw new IllegalArgumentException("btrfs's FIEMAP gives its own logical addresses, not the drive's, so the"
+                    + " drive's bytes of " + file + " cannot be named: plan read faults of files on ext4 or xfs");
+        }
+        try (FileChannel c = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            c.force(true);
+        }
+        List<FaultRange> ranges = new ArrayList<>();
+        for (FileExtents.Extent e : FileExtents.of(file, offset, length)) {
+            ranges.add(new FaultRange(0, e.device(), e.length()));
+        }
+        if (ranges.isEmpty()) {
+            throw new IllegalArgumentException(file + " has no bytes on the drive in " + offset + "+"
+                    + length + " to fail the reads of");
+        }
+        return ranges;
+    }
+
+    /**
+     * The file's pages (synced by {@link #placeReads}) and the drive image's pages of the ranges: the loop device
+     * reads the image through the page cache unless it does direct I/O, so both caches stand between a read and
+     * the drive.
+     */
+    @Override
+    public void uncache(Path file, List<FaultRange> ranges) throws IOException {
+        if (file != null) {
+            PageCache.drop(file, 0, 0);
+        }
+        Path image = work.resolve("drive").resolve(FuseDiskServer.FILE);
+        for (FaultRange r : ranges) {
+            PageCache.drop(image, r.from(), r.length());
+        }
     }
 
     /** The filesystem is synced first: the recording starts from a durable image, which the drive saves as the base. */

@@ -3,6 +3,7 @@ package io.flushcheck.powercut.internal.disk;
 import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
 import io.flushcheck.powercut.internal.kernel.Mounts;
+import io.flushcheck.powercut.internal.sys.PageCache;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Deque;
@@ -88,6 +89,21 @@ public interface ModelDisk {
      * @throws IllegalArgumentException when it cannot be placed
      */
     List<FaultRange> place(Path file, long offset, long length) throws IOException;
+
+    /** Where a read fault of {@code length} bytes from {@code offset} lies: by default where a write fault would. */
+    default List<FaultRange> placeReads(Path file, long offset, long length) throws IOException {
+        return place(file, offset, length);
+    }
+
+    /**
+     * Drops the clean cached pages of {@code file} (null: none) and of what holds {@code ranges}, just armed as
+     * read faults, so the next reads reach the model: a read served from a cache cannot fail.
+     */
+    default void uncache(Path file, List<FaultRange> ranges) throws IOException {
+        if (file != null) {
+            PageCache.drop(file, 0, 0);
+        }
+    }
 
     /**
      * Has the drive record every change into {@code log}, in {@code dir}, from a durable start.

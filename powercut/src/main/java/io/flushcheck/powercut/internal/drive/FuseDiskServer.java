@@ -66,7 +66,10 @@ public final class FuseDiskServer extends FuseServer {
                 long offset = req.getLong(at + 8);
                 int size = req.getInt(at + 16);
                 int len = (int) Math.max(0, Math.min(size, store.size() - offset));
-                store.read(offset, rep.limit(FuseChannel.OUT_HEADER + len));
+                int failure = store.readResult(offset, rep.limit(FuseChannel.OUT_HEADER + len));
+                if (failure != 0) {
+                    return -failure; // a planned read fault: the loop device fails the block request with it
+                }
             }
             case 16 -> { // WRITE: fuse_write_in is 40 bytes, the data follows
                 long offset = req.getLong(at + 8);

@@ -3,6 +3,7 @@ package io.flushcheck.powercut.internal.drive;
 import io.flushcheck.powercut.internal.model.PowerSwitch;
 import io.flushcheck.powercut.internal.model.StoreFile;
 import io.flushcheck.powercut.internal.model.SwitchedModel;
+import io.flushcheck.powercut.internal.model.ReadFaults;
 import io.flushcheck.powercut.internal.model.WriteFaults;
 import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
@@ -67,6 +68,7 @@ public final class SectorStore extends SwitchedModel {
     private BitSet cutDiscarded = new BitSet();
     private BitSet cutTorn = new BitSet();
     private final WriteFaults writeFaults = new WriteFaults();
+    private final ReadFaults readFaults = new ReadFaults();
     /** Where the drive notes its writes and flushes while a workload is recorded ({@link #record}), or null. */
     private WriteLog recording;
 
@@ -196,6 +198,8 @@ public final class SectorStore extends SwitchedModel {
             recording.write(offset, data);
         }
         long end = offset + length;
+        // A write to a bad sector rewrites it and it reads again, as dm-dust clears a block any write reaches.
+        readFaults.rewritten(0, offset / SECTOR * SECTOR, (end + SECTOR - 1) / SECTOR * SECTOR);
         long first = offset / SECTOR;
         long last = (end - 1) / SECTOR;
         for (long s = first; s <= last; s++) {
@@ -287,6 +291,22 @@ public final class SectorStore extends SwitchedModel {
         readNow(offset, out);
     }
 
+    /**
+     * As {@link #read(long, ByteBuffer)}: 0 when read, else the errno of a planned read fault ({@link #failReads})
+     * that the read touches, and {@code out} is left as it was.
+     */
+    public synchronized int readResult(long offset, ByteBuffer out) {
+        check(offset, out.remaining());
+        if (!power.frozen()) {
+            int failure = readFaults.failsNow(0, offset, out.remaining());
+            if (failure != 0) {
+                return failure;
+            }
+        }
+        readNow(offset, out);
+        return 0;
+    }
+
     private static final int ZERO = 0;
     private static final int BELOW = 1;
     private static final int HELD = 2;
@@ -363,6 +383,20 @@ public final class SectorStore extends SwitchedModel {
     @Override
     public synchronized long failedWrites() {
         return writeFaults.failed();
+    }
+
+    @Override
+    public synchronized void failReads(long unit, long from, long length, boolean persistent, int errno) {
+        if (unit != 0 || from + length > size) {
+            throw new IllegalArgumentException("the drive has one unit, 0, of " + size + " bytes, not " + unit + " with "
+                    + from + "+" + length);
+        }
+        readFaults.fail(unit, from, length, persistent, errno);
+    }
+
+    @Override
+    public synchronized long failedReads() {
+        return readFaults.failed();
     }
 
     /**

@@ -111,6 +111,15 @@ public final class FileDisk implements ModelDisk {
         return List.of(new FaultRange(node, offset, length));
     }
 
+    /** A file's bytes, by its node, as a write fault's. */
+    @Override
+    public List<FaultRange> placeReads(Path file, long offset, long length) throws IOException {
+        if (file == null) {
+            throw new IllegalArgumentException("the file model has no drive: name a file (ReadFault.toFile)");
+        }
+        return place(file, offset, length);
+    }
+
     /** The tree records its operations, everything in it made durable first. */
     @Override
     public void startRecording(Path dir, Path log) throws IOException {

@@ -1,6 +1,7 @@
 package io.flushcheck.powercut.internal.files;
 
 import io.flushcheck.powercut.internal.model.StoreFile;
+import io.flushcheck.powercut.internal.model.ReadFaults;
 import io.flushcheck.powercut.internal.model.WriteFaults;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -23,6 +24,7 @@ final class FileData {
     private final FileStore store;
     private final FileTree.Versions versions;
     private final WriteFaults writeFaults = new WriteFaults();
+    private final ReadFaults readFaults = new ReadFaults();
     /** The bytes of every write not yet synced, in the order written; {@link FileChange#logPos} says where. */
     private StoreFile log;
     private long logEnd;
@@ -57,6 +59,11 @@ final class FileData {
     /** The writes planned to fail. */
     WriteFaults writeFaults() {
         return writeFaults;
+    }
+
+    /** The reads planned to fail. */
+    ReadFaults readFaults() {
+        return readFaults;
     }
 
     long capacity() {
@@ -125,6 +132,7 @@ final class FileData {
         }
         logEnd += length;
         logLive += length;
+        readFaults.rewritten(id, offset, offset + length);
         n.data.write(offset, data);
         tree.rules().pending(n);
         n.fileChanges.add(c);
@@ -159,7 +167,16 @@ final class FileData {
 
     /** Reads file {@code id} at {@code offset} into the space remaining in {@code out}; returns the bytes read. */
     int read(long id, long offset, ByteBuffer out) throws FileTree.Errno {
-        return tree.namespace().file(id).data.read(offset, out);
+        TreeNode n = tree.namespace().file(id);
+        if (!tree.power().frozen()) {
+            // Only bytes the file has are read: a fault to its end does not fail a read past it.
+            long present = Math.max(0, Math.min(out.remaining(), n.data.size() - offset));
+            int failure = readFaults.failsNow(id, offset, present);
+            if (failure != 0) {
+                throw new FileTree.Errno(failure);
+            }
+        }
+        return n.data.read(offset, out);
     }
 
     /** Sets a file's size, cutting it or extending it with zeros. */
@@ -172,6 +189,7 @@ final class FileData {
             throw new FileTree.Errno(FileTree.Errno.EINVAL);
         }
         resize(n, size);
+        readFaults.rewritten(id, Math.min(size, n.data.size()), Long.MAX_VALUE); // bytes cut off are gone; any written there later are new
         n.truncatedToZero |= size == 0;
         FileChange c = FileChange.truncate(size, tree.nextOrder(), tree.namespace().filePath(n));
         TreeLog recording = tree.recorder().log();

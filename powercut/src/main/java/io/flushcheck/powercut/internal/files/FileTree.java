@@ -385,6 +385,21 @@ public final class FileTree extends SwitchedModel {
         return data.writeFaults().failed();
     }
 
+    /** Reads of file {@code unit} (its node id) fail as planned, until the bytes are rewritten when persistent. */
+    @Override
+    public synchronized void failReads(long unit, long from, long length, boolean persistent, int errno) {
+        TreeNode n = namespace.nodeAt(unit);
+        if (n == null || n.dir) {
+            throw new IllegalArgumentException("no file has node " + unit);
+        }
+        data.readFaults().fail(unit, from, length, persistent, errno);
+    }
+
+    @Override
+    public synchronized long failedReads() {
+        return data.readFaults().failed();
+    }
+
     /** Bytes written to files since their last sync: what a cut now could lose. */
     @Override
     public synchronized long unflushedBytes() {

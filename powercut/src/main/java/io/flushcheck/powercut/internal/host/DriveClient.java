@@ -157,6 +157,17 @@ public final class DriveClient {
                 + errno), "failing");
     }
 
+    /** Fails reads of {@code length} bytes from {@code from} of {@code unit} with {@code errno}; until rewritten when {@code persistent}. */
+    public void failReads(long unit, long from, long length, boolean persistent, int errno) throws IOException {
+        expect("fail-reads", ask("fail-reads " + unit + " " + from + " " + length + (persistent ? " persistent " : " once ")
+                + errno), "failing");
+    }
+
+    /** Reads the drive has failed so far by {@link #failReads}. */
+    public long failedReads() throws IOException {
+        return failedReads(ask("failed-reads"));
+    }
+
     /** Has the drive kill the process world of {@code pid} at its cut; false when the power is gone already and it killed it at once. */
     public boolean world(long pid) throws IOException {
         return world(ask("world " + pid));
@@ -225,6 +236,19 @@ public final class DriveClient {
             // anything but four counts is no answer, not figures to read
         }
         throw new IOException("the simulated drive did not answer stats: " + reply);
+    }
+
+    /** {@code failed-reads N}. */
+    static long failedReads(String reply) throws IOException {
+        String[] w = reply.split(" ", -1);
+        if (w.length == 2 && w[0].equals("failed-reads")) {
+            try {
+                return count(w[1], "failed-reads", reply);
+            } catch (IOException e) {
+                // not a count: no answer, reported below with the reply
+            }
+        }
+        throw new IOException("the simulated drive did not answer failed-reads: " + reply);
     }
 
     /**

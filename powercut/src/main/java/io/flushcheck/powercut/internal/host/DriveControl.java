@@ -18,7 +18,8 @@ import org.apiguardian.api.API;
  * {@code stats}, {@code cut MODE SEED} (answered with what the cut kept and discarded, what only the model's rules
  * lost and what it discarded, entry by entry), {@code arm K [PGID]}, {@code arm-during K SEED},
  * {@code fail-flush K once|persistent [ERRNO]},
- * {@code fail-writes UNIT FROM LENGTH once|persistent ERRNO}, {@code save PATH} (a {@link PathWord}), {@code world PID},
+ * {@code fail-writes UNIT FROM LENGTH once|persistent ERRNO},
+ * {@code fail-reads UNIT FROM LENGTH once|persistent ERRNO}, {@code failed-reads}, {@code save PATH} (a {@link PathWord}), {@code world PID},
  * {@code record LOG [BASE]} (a recording of a workload, {@link PowerLossModel#record}) and {@code record-stop},
  * {@code powered}, {@code unmount}, {@code quit}. {@link DriveClient} is the one client that speaks them, and reads
  * the replies. Once its FUSE server has failed (its model's store could not be read
@@ -104,6 +105,14 @@ public final class DriveControl {
                     model.failWrites(Long.parseLong(w[1]), Long.parseLong(w[2]), Long.parseLong(w[3]),
                             w[4].equals("persistent"), Integer.parseInt(w[5]));
                     return "failing";
+                }
+                case "fail-reads" -> { // UNIT FROM LENGTH once|persistent ERRNO
+                    model.failReads(Long.parseLong(w[1]), Long.parseLong(w[2]), Long.parseLong(w[3]),
+                            w[4].equals("persistent"), Integer.parseInt(w[5]));
+                    return "failing";
+                }
+                case "failed-reads" -> {
+                    return "failed-reads " + model.failedReads();
                 }
                 case "cut" -> {
                     long[] r = model.cut(PowerLossModel.CutMode.valueOf(w[1]), w.length > 2 ? Long.parseLong(w[2]) : 0);

@@ -68,6 +68,17 @@ public interface PowerLossModel {
     /** Writes failed so far by {@link #failWrites}. */
     long failedWrites();
 
+    /**
+     * Fails reads with the power on: a read touching {@code length} bytes from {@code from} of {@code unit}
+     * (the block model's drive: 0; the file model: a file's node) fails with {@code errno}; with
+     * {@code persistent} every such read until a write covers the bytes (a bad sector), without only the first
+     * (a transient error).
+     */
+    void failReads(long unit, long from, long length, boolean persistent, int errno);
+
+    /** Reads failed so far by {@link #failReads}. */
+    long failedReads();
+
     /** Runs {@code action} the moment the power goes, however it goes. */
     void whenFrozen(Runnable action);
 

@@ -52,6 +52,12 @@ public interface Libc extends Library {
 
     int syncfs(int fd);
 
+    /** {@code posix_fadvise(2)}'s advice to drop a range's clean cached pages. */
+    int POSIX_FADV_DONTNEED = 4;
+
+    /** Returns 0 or the error number itself (not -1 with errno). */
+    int posix_fadvise(int fd, long offset, long length, int advice);
+
     String strerror(int errno);
 
     int SIGKILL = 9;

@@ -30,6 +30,21 @@ class DriveClientTests {
     }
 
     @Test
+    void failedReadsAreACount() throws IOException {
+        assertThat(DriveClient.failedReads("failed-reads 0")).isZero();
+        assertThat(DriveClient.failedReads("failed-reads 12")).isEqualTo(12);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "error unknown command failed-reads", "failed-reads", "failed-reads -1", "failed-reads x",
+            "failed-reads 3 more", "failed-writes 3", "failed-reads 99999999999999999999"})
+    void failedReadsThatDoNotReadAreAnErrorQuotingTheReply(String reply) {
+        assertThatThrownBy(() -> DriveClient.failedReads(reply)).isInstanceOf(IOException.class)
+                .isNotInstanceOf(DriveClient.Refused.class)
+                .hasMessage("the simulated drive did not answer failed-reads: " + reply);
+    }
+
+    @Test
     void aCutIsReadWithItsNoteAndWhatItLostEntryByEntry() throws IOException {
         String reply = DriveClient.cutReply(3, 5, 12, true, "the POSIX floor lost /a b", List.of("write /x 0+4", "", "100%"));
         assertThat(reply).doesNotContain("\n").startsWith("cut kept 3 discarded 5 at 12 armed note ");

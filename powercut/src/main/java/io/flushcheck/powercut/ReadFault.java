@@ -1,0 +1,80 @@
+package io.flushcheck.powercut;
+
+import java.nio.file.Path;
+import org.apiguardian.api.API;
+
+/**
+ * Reads that fail with the power on ({@link SimulatedDisk#failReads}): reads of {@code length} bytes from
+ * {@code offset} of a file on the disk, or of the block model's drive itself ({@code file} null), fail with
+ * {@code errno}. With {@code persistent} the range is a bad sector: every read of it fails until a write covers
+ * it (the semantics of Linux's dm-dust target); without, it is a transient error: the first read fails, the
+ * next succeeds.
+ *
+ * <p>A range of a file is placed where the file's bytes lie when the fault is armed: on the block model where
+ * FIEMAP says they are on the drive (the file is fsynced first, so they have a place), on the file model by the
+ * file's inode; btrfs, whose FIEMAP addresses are its own and not the drive's, is refused. A write that reaches
+ * the range clears the fault: on the block model a write to any part of a 4 KiB sector of the drive clears that
+ * sector (as dm-dust clears a block any write reaches), on the file model a write clears the bytes it covers. A
+ * filesystem that writes the file's new bytes elsewhere leaves the bad sectors where they were, no longer the file's.
+ *
+ * <p>A read served from the page cache cannot fail, as on a real disk: arming a fault on a file syncs the file
+ * and drops its clean cached pages ({@code posix_fadvise(POSIX_FADV_DONTNEED)}), so its next read reaches the
+ * drive; a fault on a drive range ({@link #toDrive}) drops no file's pages, so a file whose pages are cached
+ * reads them without error. A transient error is met by a read that goes to the drive once: a buffered read
+ * whose read-ahead fails is retried by the kernel page by page and succeeds, so use {@code O_DIRECT} (on the block
+ * model with {@link SimulatedDiskBuilder#directIo}) to see it.
+ *
+ * <pre>{@code
+ * disk.failReads(ReadFault.toFile(disk.path().resolve("journal")).range(4096, 4096));
+ * }</pre>
+ *
+ * @param file       the file whose bytes fail, or null for the drive's own bytes (block model)
+ * @param offset     the first byte that fails
+ * @param length     how many bytes from it fail; {@link Long#MAX_VALUE} for the rest of the file
+ * @param errno      what the failed read returns
+ * @param persistent whether every read of the range fails until it is rewritten, or only the first
+ */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+public record ReadFault(Path file, long offset, long length, Errno errno, boolean persistent) {
+
+    public ReadFault {
+        if (offset < 0 || length <= 0) {
+            throw new IllegalArgumentException("a range starts at 0 or later and is not empty, not " + offset + "+" + length);
+        }
+        if (errno == null) {
+            throw new IllegalArgumentException("a failing read needs an errno");
+        }
+    }
+
+    /** Every read of {@code file}'s bytes as they lie now fails with EIO until they are rewritten. */
+    public static ReadFault toFile(Path file) {
+        return new ReadFault(file, 0, Long.MAX_VALUE, Errno.EIO, true);
+    }
+
+    /** Every read of {@code length} bytes of the block model's drive from {@code offset} fails with EIO until rewritten. */
+    public static ReadFault toDrive(long offset, long length) {
+        return new ReadFault(null, offset, length, Errno.EIO, true);
+    }
+
+    /** This fault, on {@code bytes} bytes of the file (or drive) from {@code from} only. */
+    public ReadFault range(long from, long bytes) {
+        return new ReadFault(file, from, bytes, errno, persistent);
+    }
+
+    /** This fault, failing with {@code e}. */
+    public ReadFault errno(Errno e) {
+        return new ReadFault(file, offset, length, e, persistent);
+    }
+
+    /** This fault as a transient error: only the first read it meets fails. */
+    public ReadFault once() {
+        return new ReadFault(file, offset, length, errno, false);
+    }
+
+    @Override
+    public String toString() {
+        return "reads of " + (file == null ? "the drive" : file) + " bytes " + offset + "+"
+                + (length == Long.MAX_VALUE ? "(to the end)" : String.valueOf(length)) + " fail with " + errno
+                + (persistent ? ", every one until rewritten" : ", once");
+    }
+}

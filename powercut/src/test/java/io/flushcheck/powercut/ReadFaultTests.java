@@ -1,0 +1,170 @@
+package io.flushcheck.powercut;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * Reads of a file's bytes that the drive fails with the power on ({@link SimulatedDisk#failReads}), met by the real
+ * kernel: a bad sector reads as EIO ("Input/output error") until its bytes are rewritten, then the new bytes read;
+ * a transient error fails one read of the drive only.
+ */
+@ResourceLock(SimulatedPowerLoss.LOCK)
+class ReadFaultTests {
+
+    private static final String OLD = "old!".repeat(1024);
+    private static final String NEW = "new!".repeat(1024);
+
+    @TempDir
+    Path tmp;
+
+    /** A 4 KiB file of OLD, synced with its name. */
+    private static Path synced(SimulatedDisk disk) {
+        Path a = disk.path().resolve("a");
+        PosixCalls.writeSynced(a, OLD);
+        PosixCalls.syncDirectory(disk.path());
+        return a;
+    }
+
+    /** Rewrites all of {@code a}'s bytes in place with NEW and syncs them. */
+    private static void rewrite(Path a) {
+        PosixCalls.writeSynced(a, NEW);
+    }
+
+    @Test
+    void onExt4ABadSectorReadsAsEioUntilRewrittenAndATransientErrorFailsOneRead() throws IOException {
+        try (SimulatedDisk disk = TestDisks.ext4(tmp)) {
+            Path a = synced(disk);
+            disk.failReads(ReadFault.toFile(a));
+            assertThatThrownBy(() -> Files.readString(a)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("Input/output error");
+            long afterOne = disk.failedReads();
+            assertThatThrownBy(() -> Files.readString(a)).as("a bad sector stays bad").isInstanceOf(IOException.class)
+                    .hasMessageContaining("Input/output error");
+            long afterTwo = disk.failedReads();
+            System.out.printf("ext4, bad sector: two reads of the file failed with EIO; the drive failed %d reads, %d at"
+                    + " the first%n", afterTwo, afterOne);
+            assertThat(afterOne).isPositive();
+            assertThat(afterTwo).isGreaterThan(afterOne);
+
+            rewrite(a);
+            dropCaches();
+            assertThat(Files.readString(a)).as("the rewritten sector reads from the drive again").isEqualTo(NEW);
+            assertThat(disk.failedReads()).isEqualTo(afterTwo);
+
+            disk.failReads(ReadFault.toFile(a).once());
+            String first = readOrError(a);
+            String second = readOrError(a);
+            System.out.printf("ext4, transient error: first read %s, second %s; the drive failed %d reads%n",
+                    first.length() > 20 ? "the bytes" : first, second.length() > 20 ? "the bytes" : second,
+                    disk.failedReads());
+            assertThat(disk.failedReads()).as("a buffered read: the kernel retried the page after the failed readahead")
+                    .isEqualTo(afterTwo + 1);
+            assertThat(second).isEqualTo(NEW);
+        }
+    }
+
+    @Test
+    void onTheFileModelABadRangeReadsAsEioUntilRewrittenAndATransientErrorFailsOneRead() throws IOException {
+        try (SimulatedDisk disk = TestDisks.files(tmp)) {
+            Path a = synced(disk);
+            disk.failReads(ReadFault.toFile(a));
+            assertThatThrownBy(() -> Files.readString(a)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("Input/output error");
+            long afterOne = disk.failedReads();
+            assertThatThrownBy(() -> Files.readString(a)).as("a bad range stays bad").isInstanceOf(IOException.class)
+                    .hasMessageContaining("Input/output error");
+            long afterTwo = disk.failedReads();
+            System.out.printf("file model, bad range: two reads of the file failed with EIO; the tree failed %d reads, %d"
+                    + " at the first%n", afterTwo, afterOne);
+            assertThat(afterOne).isPositive();
+            assertThat(afterTwo).isGreaterThan(afterOne);
+
+            rewrite(a);
+            assertThat(Files.readString(a)).as("the rewritten bytes read again").isEqualTo(NEW);
+            assertThat(disk.failedReads()).isEqualTo(afterTwo);
+
+            disk.failReads(ReadFault.toFile(a).range(100, 10).once());
+            String first = readOrError(a);
+            String second = readOrError(a);
+            System.out.printf("file model, transient error: first read %s, second %s%n",
+                    first.length() > 20 ? "the bytes" : first, second.length() > 20 ? "the bytes" : second);
+            assertThat(disk.failedReads()).as("a buffered read: the kernel retried the page after the failed readahead")
+                    .isEqualTo(afterTwo + 1);
+            assertThat(second).isEqualTo(NEW);
+
+            disk.failReads(ReadFault.toFile(a).range(100, 10).once());
+            String direct = readDirect(a);
+            String directAgain = readDirect(a);
+            System.out.printf("file model, transient error, O_DIRECT: first read %s, second %s%n",
+                    direct.length() > 20 ? "the bytes" : direct, directAgain.length() > 20 ? "the bytes" : directAgain);
+            assertThat(direct).as("a read with no cache and no readahead meets the error").isEqualTo("Input/output error");
+            assertThat(directAgain).isEqualTo(NEW);
+            assertThat(disk.failedReads()).isEqualTo(afterTwo + 2);
+        }
+    }
+
+    @Test
+    void onExt4WithDirectIoATransientErrorFailsTheFirstDirectReadAndNotTheSecond() throws IOException {
+        try (SimulatedDisk disk = TestDisks.ext4DirectIo(tmp)) {
+            Path a = synced(disk);
+            long before = disk.failedReads();
+            disk.failReads(ReadFault.toFile(a).once());
+            String first = readDirect(a);
+            String second = readDirect(a);
+            System.out.printf("ext4 on a direct-I/O loop device, transient error, O_DIRECT: first read %s, second %s%n",
+                    first.length() > 20 ? "the bytes" : first, second.length() > 20 ? "the bytes" : second);
+            assertThat(first).isEqualTo("Input/output error");
+            assertThat(second).isEqualTo(OLD);
+            assertThat(disk.failedReads()).isEqualTo(before + 1);
+        }
+    }
+
+    @Test
+    void aReadFaultThatCannotBePlacedIsRefusedWithTheReason() throws IOException {
+        try (SimulatedDisk disk = TestDisks.files(tmp)) {
+            assertThatThrownBy(() -> disk.failReads(ReadFault.toDrive(0, 4096))).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("the file model has no drive");
+        }
+    }
+
+    /** The file's text, or the message of the error reading it. */
+    private static String readOrError(Path a) {
+        try {
+            return Files.readString(a);
+        } catch (IOException e) {
+            return e.getMessage();
+        }
+    }
+
+    /** The file's first 4 KiB read with O_DIRECT (no page cache, no readahead), or the message of the error reading it. */
+    private static String readDirect(Path a) {
+        try (FileChannel c = FileChannel.open(a, StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
+            ByteBuffer b = ByteBuffer.allocateDirect(2 * 4096).alignedSlice(4096).limit(4096);
+            while (b.hasRemaining() && c.read(b, b.position()) > 0) {
+                // reads until the 4 KiB are in
+            }
+            byte[] out = new byte[b.flip().remaining()];
+            b.get(out);
+            return new String(out, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return e.getMessage();
+        }
+    }
+
+    /** Drops every clean cached page (root's {@code drop_caches}), so the next read of the file reaches the drive. */
+    private static void dropCaches() throws IOException {
+        Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "1");
+    }
+}
