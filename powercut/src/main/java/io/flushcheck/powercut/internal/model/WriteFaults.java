@@ -27,7 +27,8 @@ public final class WriteFaults {
         if (errno <= 0) {
             throw new IllegalArgumentException("an errno is positive, not " + errno);
         }
-        ranges.add(new Range(unit, from, from + length, errno, persistent));
+        long to = from + length < 0 ? Long.MAX_VALUE : from + length; // "to the end" from past byte 0
+        ranges.add(new Range(unit, from, to, errno, persistent));
     }
 
     /** The errno a write of {@code length} bytes at {@code offset} of {@code unit} fails with, or 0; counts it. */
