@@ -50,13 +50,13 @@ final class BlockSites {
      * Up to {@code invocations} damaged blocks of {@code files}, spread evenly over every (block, kind) in order of
      * file, offset and kind, each seeded from {@code seed}.
      */
-    static List<BlockDamage> spread(List<SurvivingFile> files, CorruptedBlocks.Kind[] kinds, int blockBytes, int invocations,
+    static List<DamagedBlock> spread(List<SurvivingFile> files, DamagedBlock.Kind[] kinds, int blockBytes, int invocations,
                                     long seed) {
         long total = 0;
         for (SurvivingFile f : files) {
             total += blocks(f.size(), blockBytes) * kinds.length;
         }
-        List<BlockDamage> chosen = new ArrayList<>();
+        List<DamagedBlock> chosen = new ArrayList<>();
         if (total == 0 || invocations < 1) {
             return chosen;
         }
@@ -74,16 +74,16 @@ final class BlockSites {
     }
 
     /** The {@code index}-th (block, kind) of {@code files}. */
-    private static BlockDamage site(List<SurvivingFile> files, CorruptedBlocks.Kind[] kinds, int blockBytes, long index,
+    private static DamagedBlock site(List<SurvivingFile> files, DamagedBlock.Kind[] kinds, int blockBytes, long index,
                                     long seed) {
         long left = index;
         for (SurvivingFile f : files) {
             long here = blocks(f.size(), blockBytes) * kinds.length;
             if (left < here) {
                 long block = left / kinds.length;
-                CorruptedBlocks.Kind kind = kinds[(int) (left % kinds.length)];
-                return new BlockDamage(kind, f.name(), block * blockBytes, blockBytes,
-                        kind == CorruptedBlocks.Kind.ZEROED ? 0 : seed);
+                DamagedBlock.Kind kind = kinds[(int) (left % kinds.length)];
+                return new DamagedBlock(kind, f.name(), block * blockBytes, blockBytes,
+                        kind == DamagedBlock.Kind.ZEROED ? 0 : seed);
             }
             left -= here;
         }

@@ -62,17 +62,8 @@ public @interface CorruptedBlocks {
     /** The configuration parameter (or system property) that runs only the invocation of one damaged block. */
     String BLOCK_PARAMETER = "flushcheck.faults.block";
 
-    /** What is done to a block's bytes. */
-    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-    enum Kind {
-        /** One bit, drawn from the seed, of the block's bytes that the file holds, flipped. */
-        BIT_ROT,
-        /** The block's bytes that the file holds, zeroed. */
-        ZEROED
-    }
-
     /** The kinds of damage; each site gets each kind. */
-    Kind[] kinds() default {Kind.BIT_ROT, Kind.ZEROED};
+    DamagedBlock.Kind[] kinds() default {DamagedBlock.Kind.BIT_ROT, DamagedBlock.Kind.ZEROED};
 
     /** The most invocations, the first (nothing damaged) included; fewer when there are fewer sites. */
     int times() default 20;

@@ -51,9 +51,9 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
         String pinned = !config.block().isBlank() ? config.block()
                 : context.getConfigurationParameter(CorruptedBlocks.BLOCK_PARAMETER).orElse("");
         if (!pinned.isBlank()) {
-            BlockDamage damage;
+            DamagedBlock damage;
             try {
-                damage = BlockDamage.parse(pinned);
+                damage = DamagedBlock.parse(pinned);
             } catch (IllegalArgumentException e) {
                 throw new ExtensionConfigurationException(ANNOTATION + " on " + method.getName() + ": " + e.getMessage(), e);
             }
@@ -108,7 +108,7 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
         Iterator<TestTemplateInvocationContext> iterator() {
             return new Iterator<>() {
                 private int next;
-                private List<BlockDamage> blocks;
+                private List<DamagedBlock> blocks;
 
                 @Override
                 public boolean hasNext() {
@@ -134,7 +134,7 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
                     if (!hasNext()) {
                         throw new NoSuchElementException();
                     }
-                    BlockDamage damage = next == 0 ? BlockDamage.none() : blocks.get(next - 1);
+                    DamagedBlock damage = next == 0 ? DamagedBlock.none() : blocks.get(next - 1);
                     next++;
                     return new DamageInvocation(damage, Plan.this, !damage.damages());
                 }
@@ -145,13 +145,13 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
     /** One invocation: its disk, the damage done as its cut returns, its report entry and its message. */
     static final class DamageInvocation extends DiskInvocation {
 
-        private final BlockDamage damage;
+        private final DamagedBlock damage;
         private final Plan plan;
         private final boolean lists;
         private volatile String done;
         private volatile String absent;
 
-        DamageInvocation(BlockDamage damage, Plan plan, boolean lists) {
+        DamageInvocation(DamagedBlock damage, Plan plan, boolean lists) {
             super(NS, ANNOTATION, ", cut and damage");
             this.damage = damage;
             this.plan = plan;
@@ -177,8 +177,7 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
                             : " is not a file on this survivor");
                     return;
                 }
-                done = SurvivorDamage.apply(disk, survivor, damage);
-                disk.noteDamage(done);
+                done = disk.damage(damage);
             });
         }
 

@@ -9,7 +9,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.SplittableRandom;
 
 /**
- * Damages a block of a survivor's file as a {@link BlockDamage} says, and says what it did. (Placeholder applying the
+ * Damages a block of a survivor's file as a {@link DamagedBlock} says, and says what it did. (Placeholder applying the
  * damage to the file model's survivor directly; the block model goes through the drive.)
  */
 final class SurvivorDamage {
@@ -32,7 +32,7 @@ final class SurvivorDamage {
     }
 
     /** Applies {@code d} to the file of {@code survivor} it names; what was done, in words. */
-    static String apply(SimulatedDisk disk, Path survivor, BlockDamage d) throws IOException {
+    static String apply(SimulatedDisk disk, Path survivor, DamagedBlock d) throws IOException {
         if (disk.model() == DiskModel.BLOCK) {
             throw new UnsupportedOperationException("damaging a block model survivor's drive is not wired yet");
         }
@@ -43,7 +43,7 @@ final class SurvivorDamage {
                 throw new IllegalArgumentException(d.file() + " holds " + size + " bytes on the survivor, none at " + d.offset());
             }
             int held = (int) Math.min(d.length(), size - d.offset());
-            if (d.kind() == CorruptedBlocks.Kind.ZEROED) {
+            if (d.kind() == DamagedBlock.Kind.ZEROED) {
                 c.write(ByteBuffer.allocate(held), d.offset());
                 c.force(true);
                 return "bytes " + d.offset() + "+" + held + " of " + d.file() + " zeroed";
