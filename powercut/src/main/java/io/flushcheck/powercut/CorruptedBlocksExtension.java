@@ -203,11 +203,13 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
                         + " time)" + (failure == null ? "" : "; the test then failed: " + failure));
             }
             if (failure != null) {
-                String what = lists ? "nothing damaged" : done == null ? damage + " (not done: the test failed before"
-                        + " its survivor was read)" : done + " (" + damage + ")";
-                throw Disks.withMessage(failure, what + (lists ? "" : "\nto repeat only this invocation: "
-                        + ANNOTATION + "(block = \"" + damage + "\"), or -D" + CorruptedBlocks.BLOCK_PARAMETER + "=\""
-                        + damage + "\" with only this test selected"));
+                String message = String.valueOf(failure.getMessage());
+                String what = lists ? "nothing damaged" : done == null ? damage + " (not done: the test failed before its"
+                        + " survivor was read)" : message.contains(done) ? "the damaged block: " + damage : done + " ("
+                        + damage + ")";
+                throw Disks.withMessage(failure, what + (lists ? "" : "\nto repeat only this invocation: " + ANNOTATION
+                        + "(block = \"" + damage + "\"), or -D" + CorruptedBlocks.BLOCK_PARAMETER + "=\"" + damage
+                        + "\" with only this test selected"));
             }
         }
 

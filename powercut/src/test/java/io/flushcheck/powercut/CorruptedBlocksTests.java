@@ -78,7 +78,7 @@ class CorruptedBlocksTests {
         assertThat(m).matches("(?s)(bit [0-7] of byte \\d+ of journal flipped|bytes \\d+\\+\\d+ of journal zeroed): the reader"
                         + " returned \\d+ records, 300 were acknowledged; \\d+ returned never acknowledged \\(.*")
                 .contains("; no error")
-                .contains("to repeat only this invocation: @CorruptedBlocks(block = \"");
+                .contains("\nthe damaged block: ").contains("to repeat only this invocation: @CorruptedBlocks(block = \"");
     }
 
     @Test
