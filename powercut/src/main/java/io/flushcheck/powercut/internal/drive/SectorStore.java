@@ -5,6 +5,7 @@ import io.flushcheck.powercut.internal.model.StoreFile;
 import io.flushcheck.powercut.internal.model.SwitchedModel;
 import io.flushcheck.powercut.internal.model.ReadFaults;
 import io.flushcheck.powercut.internal.model.WriteFaults;
+import io.flushcheck.powercut.internal.model.WriteLies;
 import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -69,6 +70,7 @@ public final class SectorStore extends SwitchedModel {
     private BitSet cutTorn = new BitSet();
     private final WriteFaults writeFaults = new WriteFaults();
     private final ReadFaults readFaults = new ReadFaults();
+    private final WriteLies writeLies = new WriteLies();
     /** Where the drive notes its writes and flushes while a workload is recorded ({@link #record}), or null. */
     private WriteLog recording;
 
@@ -194,6 +196,45 @@ public final class SectorStore extends SwitchedModel {
         if (length == 0) {
             return 0;
         }
+        WriteLies.Lie lie = writeLies.meets(0, offset, length);
+        if (lie != null) {
+            applyLie(lie, offset, data);
+            return 0;
+        }
+        apply(offset, data);
+        return 0;
+    }
+
+    /**
+     * Carries out a write of {@code data} at {@code offset} that meets {@code lie}: its bytes outside the lie's range
+     * are written, those inside are not, or are written at the lie's target (the part of it on the drive).
+     */
+    private void applyLie(WriteLies.Lie lie, long offset, ByteBuffer data) {
+        long end = offset + data.remaining();
+        long lo = Math.max(offset, lie.from());
+        long hi = Math.min(end, lie.to());
+        int at = data.position();
+        ByteBuffer before = data.duplicate().limit(at + (int) (lo - offset));
+        ByteBuffer inside = data.duplicate().position(at + (int) (lo - offset)).limit(at + (int) (hi - offset));
+        ByteBuffer after = data.duplicate().position(at + (int) (hi - offset));
+        if (before.hasRemaining()) {
+            apply(offset, before);
+        }
+        if (!lie.lost()) {
+            long target = lie.targetOf(lo);
+            if (target < size) {
+                apply(target, inside.limit(inside.position() + (int) Math.min(inside.remaining(), size - target)));
+            }
+        }
+        if (after.hasRemaining()) {
+            apply(hi, after);
+        }
+        data.position(data.limit());
+    }
+
+    /** Writes {@code data} at {@code offset}, into the cache, as the drive does with the power on. */
+    private void apply(long offset, ByteBuffer data) {
+        int length = data.remaining();
         if (recording != null) {
             recording.write(offset, data);
         }
@@ -210,7 +251,6 @@ public final class SectorStore extends SwitchedModel {
         for (long s = first; s <= last; s++) {
             markCached(s);
         }
-        return 0;
     }
 
     /**
@@ -383,6 +423,35 @@ public final class SectorStore extends SwitchedModel {
     @Override
     public synchronized long failedWrites() {
         return writeFaults.failed();
+    }
+
+    @Override
+    public synchronized void loseWrites(long unit, long from, long length, boolean persistent) {
+        if (unit != 0 || from + length > size) {
+            throw new IllegalArgumentException("the drive has one unit, 0, of " + size + " bytes, not " + unit + " with "
+                    + from + "+" + length);
+        }
+        writeLies.lose(unit, from, length, persistent);
+    }
+
+    @Override
+    public synchronized void misdirectWrites(long unit, long from, long length, boolean persistent, long targetUnit,
+                                             long targetFrom) {
+        if (unit != 0 || from + length > size || targetUnit != 0 || targetFrom + length > size) {
+            throw new IllegalArgumentException("the drive has one unit, 0, of " + size + " bytes, not " + unit + " with "
+                    + from + "+" + length + " to " + targetUnit + " at " + targetFrom);
+        }
+        writeLies.misdirect(unit, from, length, persistent, targetUnit, targetFrom);
+    }
+
+    @Override
+    public synchronized long lostWrites() {
+        return writeLies.lost();
+    }
+
+    @Override
+    public synchronized long misdirectedWrites() {
+        return writeLies.misdirected();
     }
 
     @Override

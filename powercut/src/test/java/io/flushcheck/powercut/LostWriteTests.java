@@ -1,0 +1,86 @@
+package io.flushcheck.powercut;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * A write the drive acknowledges and never makes ({@link WriteFault#lost()}), under a store that does not verify its
+ * records ({@link SlotLogs#PLAIN}): the store writes a record, its fsync succeeds, it acknowledges; with the power on
+ * it reads every record back (the page cache holds them); after a cut the record is gone, the store reads what is
+ * left without an error and loses every record after it too: silent loss. On ext4 (the real kernel's writeback
+ * meeting the fault at the fsync) and on the file model.
+ */
+@ResourceLock(SimulatedPowerLoss.LOCK)
+class LostWriteTests {
+
+    private static final int RECORDS = 6;
+    /** The record whose write the drive loses, by its slot: the fourth. */
+    private static final int LOST = 3;
+
+    @TempDir
+    Path tmp;
+
+    /** Six records appended to {@code log}, each acknowledged once synced, the fourth's write lost by the drive. */
+    private static AcknowledgedRecords appendLosingOne(SimulatedDisk disk, Path log) throws IOException {
+        SlotLogs.create(log, RECORDS + 2);
+        AcknowledgedRecords acks = AcknowledgedRecords.on(disk);
+        for (int n = 0; n < RECORDS; n++) {
+            if (n == LOST) {
+                // Armed before the write: on ext4 the drive sees the write at the fsync's writeback, not at write().
+                disk.failWrites(WriteFault.toFile(log).range((long) n * SlotLogs.SLOT, SlotLogs.SLOT).lost());
+            }
+            SlotLogs.PLAIN.append(log, n, "record " + (n + 1));
+            acks.add("record " + (n + 1));
+        }
+        return acks;
+    }
+
+    private static void lostSilently(SimulatedDisk disk, String model) throws IOException {
+        Path log = disk.path().resolve("log");
+        AcknowledgedRecords acks = appendLosingOne(disk, log);
+        List<String> powered = SlotLogs.PLAIN.read(log);
+        long lost = disk.lostWrites();
+        long failed = disk.failedWrites();
+        List<String> survived = SlotLogs.PLAIN.read(disk.cutPower().resolve("log"));
+        System.out.printf("%s, the 4th record's write lost: lost writes %d, failed writes %d; read with the power on %s;"
+                + " after the cut %s%n", model, lost, failed, powered, survived);
+        assertThat(lost).isEqualTo(1);
+        assertThat(failed).as("a lost write is no failure").isZero();
+        assertThat(powered).as("with the power on the page cache holds every record").isEqualTo(acks.all());
+        assertThat(survived).as("read without an error, ending at the lost record's empty slot")
+                .containsExactly("record 1", "record 2", "record 3");
+        assertThatThrownBy(() -> acks.assertDurable(survived)).isInstanceOf(AssertionError.class)
+                .hasMessageStartingWith("3 of 6 acknowledged records did not survive the cut: record 4, record 5, record 6");
+    }
+
+    @Test
+    void onExt4ALostWriteOfASyncedRecordIsSilentLossForAStoreThatDoesNotVerify() throws IOException {
+        try (SimulatedDisk disk = TestDisks.ext4(tmp)) {
+            lostSilently(disk, "ext4");
+        }
+    }
+
+    @Test
+    void onTheFileModelALostWriteOfASyncedRecordIsSilentLossForAStoreThatDoesNotVerify() throws IOException {
+        TestDisks.requireFileModel();
+        try (SimulatedDisk disk = TestDisks.files(tmp)) {
+            lostSilently(disk, "file model");
+        }
+    }
+
+    @Test
+    void aLostWriteIsArmedOnceByDefaultAndEveryTimeWithAlways() {
+        Path f = Path.of("f");
+        assertThat(WriteFault.toFile(f).range(0, 10).lost().persistent()).isFalse();
+        assertThat(WriteFault.toFile(f).range(0, 10).lost().always().persistent()).isTrue();
+        assertThat(WriteFault.toFile(f).range(0, 10).lost().kind()).isEqualTo(WriteFault.Kind.LOST);
+        assertThat(WriteFault.toFile(f).range(0, 10).lost()).hasToString("writes to f bytes 0+10 are lost, once");
+    }
+}
