@@ -31,14 +31,16 @@ import org.apiguardian.api.API;
  * its lost or misplaced writes is its own answer. On the file model the write reaches the tree as it is made
  * (FUSE without a writeback cache): a failed {@code write} call itself fails.
  *
- * <p>What a read shows with the power on: on the block model the kernel's page cache holds the bytes the program
- * wrote, so a buffered read shows them (the written range new, a misdirected write's target as it was) until the
- * pages leave the cache, and a read that reaches the drive ({@code O_DIRECT}, or after the pages were dropped)
- * shows what the drive holds. The file model serves its reads as a page cache that is never dropped would: the
- * written file shows the bytes the program wrote, and a misdirected write's target reads as it was. What the drive
- * holds shows after a cut, in the survivor: the lost write's range old, the target's range with the misdirected bytes.
- * On the file model a misdirected write is a write of the target file that its page cache does not see, so it is
- * durable at the target's next sync (the writer's own when it is the same file), and a cut before drops it.
+ * <p>What a read shows with the power on. Block model: the kernel's page cache holds the bytes the program wrote, so a
+ * buffered read of the written file shows them (and a misdirected write's target as it was) for as long as the pages
+ * stay cached; an {@code O_DIRECT} read reaches the loop device, which shows the drive's old bytes only with
+ * {@link SimulatedDiskBuilder#directIo} (without it the loop device writes through the drive image's own page cache,
+ * which keeps the bytes the drive dropped). File model: reads are served as from a page cache that is never dropped:
+ * the written file shows the bytes the program wrote, a misdirected write's target reads as it was. What the drive
+ * holds shows after a cut, in the survivor: the range's old bytes, and the target's range with the misdirected ones.
+ * On the file model a misdirected write is a write of the target file that its page cache does not see: it is
+ * durable at the target's next sync (the writer's own when it is the same file), and a cut before drops it; bytes
+ * that would land past the target's end land in no file.
  *
  * <pre>{@code
  * disk.failWrites(WriteFault.toFile(disk.path().resolve("journal")).errno(Errno.EIO).once());

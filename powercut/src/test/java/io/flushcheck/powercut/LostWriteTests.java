@@ -3,12 +3,19 @@ package io.flushcheck.powercut;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A write the drive acknowledges and never makes ({@link WriteFault#lost()}), under a store that does not verify its
@@ -72,6 +79,42 @@ class LostWriteTests {
         TestDisks.requireFileModel();
         try (SimulatedDisk disk = TestDisks.files(tmp)) {
             lostSilently(disk, "file model");
+        }
+    }
+
+    /** Slot {@code n} of {@code log} read with O_DIRECT: past the file's pages, to the loop device. */
+    private static ByteBuffer readDirect(Path log, int n) throws IOException {
+        ByteBuffer b = ByteBuffer.allocateDirect(2 * SlotLogs.SLOT).alignedSlice(SlotLogs.SLOT).limit(SlotLogs.SLOT);
+        try (FileChannel ch = FileChannel.open(log, StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
+            while (b.hasRemaining() && ch.read(b, (long) n * SlotLogs.SLOT + b.position()) > 0) {
+                // reads the whole slot
+            }
+        }
+        return b.flip();
+    }
+
+    private static String text(ByteBuffer slot) {
+        int length = slot.getInt(0);
+        byte[] body = new byte[Math.max(0, Math.min(length, SlotLogs.SLOT - 4))];
+        slot.get(4, body);
+        return length == 0 ? "(empty)" : new String(body, StandardCharsets.UTF_8);
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void onExt4ABufferedReadShowsTheLostRecordAndADirectReadShowsTheDrivesOldBytesOnlyWithLoopDirectIo(boolean directIo)
+            throws IOException {
+        try (SimulatedDisk disk = directIo ? TestDisks.ext4DirectIo(tmp) : TestDisks.ext4(tmp)) {
+            Path log = disk.path().resolve("log");
+            appendLosingOne(disk, log);
+            String buffered = SlotLogs.PLAIN.read(log).get(LOST);
+            String direct = text(readDirect(log, LOST));
+            System.out.printf("ext4, loop direct I/O %s, the 4th record's write lost: a buffered read shows %s, an"
+                    + " O_DIRECT read %s%n", directIo, buffered, direct);
+            assertThat(buffered).as("the file's pages hold what the program wrote").isEqualTo("record 4");
+            // Without direct I/O the loop device writes through the drive image's page cache, which keeps the bytes the
+            // drive dropped; with it, an O_DIRECT read of the file reaches the drive.
+            assertThat(direct).isEqualTo(directIo ? "(empty)" : "record 4");
         }
     }
 
