@@ -293,6 +293,24 @@ public final class SimulatedDisk implements AutoCloseable {
         return liedWrites().misdirected();
     }
 
+    /**
+     * The writes the drive acknowledged and did not make as asked, in words, for a loss's explanation
+     * ({@link AcknowledgedRecords#assertDurable}): empty when there were none, or when the drive no longer answers.
+     */
+    String liedWritesNote() {
+        DriveClient.LiedWrites l;
+        try {
+            l = drive.liedWrites();
+        } catch (IOException e) {
+            return ""; // the disk is closed: the explanation goes without it
+        }
+        if (l.lost() == 0 && l.misdirected() == 0) {
+            return "";
+        }
+        return "the drive acknowledged writes it did not make as asked (WriteFault): " + l.lost() + " lost, "
+                + l.misdirected() + " misdirected";
+    }
+
     private DriveClient.LiedWrites liedWrites() {
         try {
             return drive.liedWrites();

@@ -64,7 +64,10 @@ class LostWriteTests {
         assertThat(survived).as("read without an error, ending at the lost record's empty slot")
                 .containsExactly("record 1", "record 2", "record 3");
         assertThatThrownBy(() -> acks.assertDurable(survived)).isInstanceOf(AssertionError.class)
-                .hasMessageStartingWith("3 of 6 acknowledged records did not survive the cut: record 4, record 5, record 6");
+                .satisfies(e -> System.out.printf("%s: %s%n", model, e.getMessage()))
+                .hasMessageStartingWith("3 of 6 acknowledged records did not survive the cut: record 4, record 5, record 6")
+                .hasMessageEndingWith("; the drive acknowledged writes it did not make as asked (WriteFault): 1 lost,"
+                        + " 0 misdirected");
     }
 
     @Test
