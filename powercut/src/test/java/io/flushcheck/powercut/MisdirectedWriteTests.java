@@ -116,6 +116,27 @@ class MisdirectedWriteTests {
     }
 
     @Test
+    void theGuidesExampleLosesOneRecordAndMisdirectsAnotherOnExt4() throws IOException {
+        try (SimulatedDisk disk = TestDisks.ext4(tmp)) {
+            Path log = disk.path().resolve("log");
+            SlotLogs.create(log, 8);
+            // tag::write-lies[]
+            // the first write to bytes 12288 to 16383 of log is lost
+            disk.failWrites(WriteFault.toFile(log).range(12288, 4096).lost());
+            // the first write to bytes 20480 to 24575 of log lands at byte 8192 of log instead
+            disk.failWrites(WriteFault.toFile(log).range(20480, 4096).misdirectedTo(log, 8192));
+            // end::write-lies[]
+            for (int n = 0; n < RECORDS; n++) {
+                SlotLogs.PLAIN.append(log, n, "record " + (n + 1));
+            }
+            assertThat(disk.lostWrites()).isEqualTo(1);
+            assertThat(disk.misdirectedWrites()).isEqualTo(1);
+            assertThat(SlotLogs.PLAIN.read(disk.cutPower().resolve("log")))
+                    .containsExactly("record 1", "record 2", "record 6");
+        }
+    }
+
+    @Test
     void aMisdirectedFaultNeedsARangeAndATargetAndIsOnceByDefault() {
         Path f = Path.of("f");
         assertThatThrownBy(() -> WriteFault.toFile(f).misdirectedTo(f, 0)).isInstanceOf(IllegalArgumentException.class)
