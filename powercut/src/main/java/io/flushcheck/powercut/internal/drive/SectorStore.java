@@ -196,38 +196,38 @@ public final class SectorStore extends SwitchedModel {
         if (length == 0) {
             return 0;
         }
-        WriteLies.Lie lie = writeLies.meets(0, offset, length);
-        if (lie != null) {
-            applyLie(lie, offset, data);
-            return 0;
+        List<WriteLies.Lie> lies = writeLies.meet(0, offset, length);
+        if (lies.isEmpty()) {
+            apply(offset, data);
+        } else {
+            applyLies(lies, offset, data);
         }
-        apply(offset, data);
         return 0;
     }
 
     /**
-     * Carries out a write of {@code data} at {@code offset} that meets {@code lie}: its bytes outside the lie's range
-     * are written, those inside are not, or are written at the lie's target (the part of it on the drive).
+     * Carries out a write of {@code data} at {@code offset} that meets {@code lies} (within it, by where they start,
+     * none overlapping): its bytes outside their ranges are written, those inside are not, or are written at the
+     * lie's target (the part of it on the drive).
      */
-    private void applyLie(WriteLies.Lie lie, long offset, ByteBuffer data) {
-        long end = offset + data.remaining();
-        long lo = Math.max(offset, lie.from());
-        long hi = Math.min(end, lie.to());
+    private void applyLies(List<WriteLies.Lie> lies, long offset, ByteBuffer data) {
         int at = data.position();
-        ByteBuffer before = data.duplicate().limit(at + (int) (lo - offset));
-        ByteBuffer inside = data.duplicate().position(at + (int) (lo - offset)).limit(at + (int) (hi - offset));
-        ByteBuffer after = data.duplicate().position(at + (int) (hi - offset));
-        if (before.hasRemaining()) {
-            apply(offset, before);
-        }
-        if (!lie.lost()) {
-            long target = lie.targetOf(lo);
-            if (target < size) {
-                apply(target, inside.limit(inside.position() + (int) Math.min(inside.remaining(), size - target)));
+        long done = offset;
+        for (WriteLies.Lie lie : lies) {
+            ByteBuffer before = data.duplicate().position(at + (int) (done - offset)).limit(at + (int) (lie.from() - offset));
+            if (before.hasRemaining()) {
+                apply(done, before);
             }
+            if (!lie.lost() && lie.targetFrom() < size) {
+                ByteBuffer inside = data.duplicate().position(at + (int) (lie.from() - offset))
+                        .limit(at + (int) (Math.min(lie.to(), lie.from() + size - lie.targetFrom()) - offset));
+                apply(lie.targetFrom(), inside);
+            }
+            done = lie.to();
         }
+        ByteBuffer after = data.duplicate().position(at + (int) (done - offset));
         if (after.hasRemaining()) {
-            apply(hi, after);
+            apply(done, after);
         }
         data.position(data.limit());
     }

@@ -130,12 +130,12 @@ final class FileData {
         if (versions != FileTree.Versions.SIZES && logEnd > LOG_KEPT && logEnd > 2 * logLive) {
             compactLog();
         }
-        WriteLies.Lie lie = writeLies.meets(id, offset, length);
-        if (lie == null) {
+        List<WriteLies.Lie> lies = writeLies.meet(id, offset, length);
+        if (lies.isEmpty()) {
             change(n, offset, data.duplicate());
             readFaults.rewritten(id, offset, offset + length);
         } else {
-            lie(n, lie, offset, data.duplicate());
+            lie(n, lies, offset, data.duplicate());
         }
         // What the program reads back with the power on, a lie's bytes included: its page cache's.
         n.data.write(offset, data);
@@ -164,33 +164,37 @@ final class FileData {
     }
 
     /**
-     * A write of {@code bytes} at {@code offset} of file {@code n} that meets {@code lie}: its change carries the
-     * bytes the file held on the drive inside the lie's range (so no sync makes the write's own durable, and a cut
-     * drops them), and a misdirected write's bytes there become a change of the target file at its place, which
-     * its page cache does not see (within the target's size: past it they land in no file).
+     * A write of {@code bytes} at {@code offset} of file {@code n} that meets {@code lies} (within it, by where they
+     * start, none overlapping): its change carries the bytes the file held on the drive inside the lies' ranges (so no
+     * sync makes the write's own durable, and a cut drops them), and a misdirected write's bytes there become a
+     * change of the target file at its place, which its page cache does not see (within the target's size: past it
+     * they land in no file).
      */
-    private void lie(TreeNode n, WriteLies.Lie lie, long offset, ByteBuffer bytes) {
+    private void lie(TreeNode n, List<WriteLies.Lie> lies, long offset, ByteBuffer bytes) {
         int length = bytes.remaining();
-        int lo = (int) (Math.max(offset, lie.from()) - offset);
-        int hi = (int) (Math.min(offset + length, lie.to()) - offset);
         byte[] written = new byte[length];
         bytes.get(written);
-        byte[] inside = Arrays.copyOfRange(written, lo, hi);
-        System.arraycopy(onDrive(n, offset + lo, hi - lo), 0, written, lo, hi - lo);
-        change(n, offset, ByteBuffer.wrap(written));
-        readFaults.rewritten(n.id, offset, offset + lo);
-        readFaults.rewritten(n.id, offset + hi, offset + length);
-        if (lie.lost()) {
-            return;
+        byte[] onDrive = written.clone();
+        long done = offset;
+        for (WriteLies.Lie lie : lies) {
+            int lo = (int) (lie.from() - offset);
+            int hi = (int) (lie.to() - offset);
+            System.arraycopy(onDrive(n, lie.from(), hi - lo), 0, onDrive, lo, hi - lo);
+            readFaults.rewritten(n.id, done, lie.from());
+            done = lie.to();
         }
-        TreeNode target = tree.namespace().nodeAt(lie.targetUnit());
-        long at = lie.targetOf(offset + lo);
-        if (target == null || target.dir || at >= target.data.size()) {
-            return;
+        readFaults.rewritten(n.id, done, offset + length);
+        change(n, offset, ByteBuffer.wrap(onDrive));
+        for (WriteLies.Lie lie : lies) {
+            TreeNode target = lie.lost() ? null : tree.namespace().nodeAt(lie.targetUnit());
+            long at = lie.targetFrom();
+            if (target == null || target.dir || at >= target.data.size()) {
+                continue;
+            }
+            int landed = (int) Math.min(lie.to() - lie.from(), target.data.size() - at);
+            change(target, at, ByteBuffer.wrap(written, (int) (lie.from() - offset), landed));
+            readFaults.rewritten(target.id, at, at + landed);
         }
-        int landed = (int) Math.min(inside.length, target.data.size() - at);
-        change(target, at, ByteBuffer.wrap(inside, 0, landed));
-        readFaults.rewritten(target.id, at, at + landed);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.flushcheck.powercut.internal.model;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import org.apiguardian.api.API;
@@ -56,26 +57,47 @@ public final class WriteLies {
         return from + length < 0 ? Long.MAX_VALUE : from + length; // "to the end" from past byte 0
     }
 
-    /** The lie a write of {@code length} bytes at {@code offset} of {@code unit} meets, or null; counts it. */
-    public Lie meets(long unit, long offset, long length) {
+    /**
+     * The lies a write of {@code length} bytes at {@code offset} of {@code unit} meets, by where their ranges start,
+     * each range clipped to the write and to the ranges before it (so none overlap); empty when none. Counts the write
+     * once as lost and once as misdirected, as it met either.
+     */
+    public List<Lie> meet(long unit, long offset, long length) {
         if (lies.isEmpty() || length <= 0) {
-            return null;
+            return List.of();
         }
+        List<Lie> met = new ArrayList<>();
         for (Iterator<Lie> it = lies.iterator(); it.hasNext(); ) {
             Lie l = it.next();
             if (l.unit == unit && offset < l.to && offset + length > l.from) {
                 if (!l.persistent) {
                     it.remove();
                 }
-                if (l.lost()) {
-                    lost++;
-                } else {
-                    misdirected++;
-                }
-                return l;
+                met.add(l);
             }
         }
-        return null;
+        if (met.isEmpty()) {
+            return met;
+        }
+        met.sort(Comparator.comparingLong(Lie::from));
+        List<Lie> clipped = new ArrayList<>();
+        long done = offset;
+        boolean lostOne = false;
+        boolean misdirectedOne = false;
+        for (Lie l : met) {
+            long from = Math.max(done, l.from);
+            long to = Math.min(offset + length, l.to);
+            if (from >= to) {
+                continue; // covered by the lie before it
+            }
+            clipped.add(new Lie(l.unit, from, to, l.persistent, l.targetUnit, l.lost() ? 0 : l.targetOf(from)));
+            lostOne |= l.lost();
+            misdirectedOne |= !l.lost();
+            done = to;
+        }
+        lost += lostOne ? 1 : 0;
+        misdirected += misdirectedOne ? 1 : 0;
+        return clipped;
     }
 
     /** Writes lost so far. */

@@ -94,6 +94,30 @@ class SectorStoreWriteLieTests {
     }
 
     @Test
+    void aWriteAcrossSeveralRangesMeetsEachAndCountsOnce() {
+        SectorStore s = fourSectors();
+        s.loseWrites(0, 100, 10, false);
+        s.loseWrites(0, 200, 10, false);
+        s.misdirectWrites(0, S, 100, false, 0, 3L * S);
+        s.misdirectWrites(0, S + 100, 100, false, 0, 3L * S + 1000);
+        s.write(0, filled(2 * S, 5), 2 * S);
+        s.flush();
+        byte[] first = filled(S, 5);
+        Arrays.fill(first, 100, 110, (byte) 1);
+        Arrays.fill(first, 200, 210, (byte) 1);
+        assertThat(read(s, 0, S)).isEqualTo(first);
+        byte[] second = filled(S, 5);
+        Arrays.fill(second, 0, 200, (byte) 2);
+        assertThat(read(s, S, S)).isEqualTo(second);
+        byte[] fourth = filled(S, 4);
+        Arrays.fill(fourth, 0, 100, (byte) 5);
+        Arrays.fill(fourth, 1000, 1100, (byte) 5);
+        assertThat(read(s, 3L * S, S)).isEqualTo(fourth);
+        assertThat(s.lostWrites()).isEqualTo(1);
+        assertThat(s.misdirectedWrites()).isEqualTo(1);
+    }
+
+    @Test
     void aRangeOrTargetOffTheDriveIsRefused() {
         SectorStore s = new SectorStore(4 * S);
         assertThatThrownBy(() -> s.loseWrites(0, 3L * S, 2L * S, false)).isInstanceOf(IllegalArgumentException.class);

@@ -105,6 +105,19 @@ class FileTreeWriteLieTests {
     }
 
     @Test
+    void aWriteAcrossSeveralRangesMeetsEachAndCountsOnce() throws Exception {
+        FileTree t = new FileTree(0, 0);
+        long a = synced(t, "a", "0123456789");
+        t.loseWrites(a, 1, 2, false);
+        t.loseWrites(a, 5, 2, false);
+        t.write(a, 0, bytes("abcdefgh"));
+        t.sync(a);
+        assertThat(read(t, a)).isEqualTo("abcdefgh89");
+        assertThat(t.lostWrites()).isEqualTo(1);
+        assertThat(survivor(t, "a")).isEqualTo("a12de56h89");
+    }
+
+    @Test
     void aFaultOnNoFileIsRefused() throws Exception {
         FileTree t = new FileTree(0, 0);
         long a = synced(t, "a", "x");
