@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flushcheck.powercut.internal.model.PowerLossModel;
+import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -115,6 +116,31 @@ class FileTreeWriteLieTests {
         assertThat(read(t, a)).isEqualTo("abcdefgh89");
         assertThat(t.lostWrites()).isEqualTo(1);
         assertThat(survivor(t, "a")).isEqualTo("a12de56h89");
+    }
+
+    @Test
+    void aRecordingStartsFromWhatTheDriveHoldsNotFromTheBytesALostWriteLeftInThePageCache() throws Exception {
+        Path file = tmp.resolve("recording");
+        FileTree t = new FileTree(0, 0, Files.createDirectories(tmp.resolve("store")), Long.MAX_VALUE, true);
+        try {
+            long a = synced(t, "a", "0123456789");
+            t.loseWrites(a, 2, 3, false);
+            t.write(a, 0, bytes("abcdefghij"));
+            t.sync(a);
+            t.record(file);
+            t.write(a, 9, bytes("!"));
+            t.stopRecording();
+        } finally {
+            t.close();
+        }
+        java.util.List<String> seen = new java.util.ArrayList<>();
+        try (RegularFile recording = RegularFile.open(file)) {
+            TreeStates.Enumerated states = TreeStates.enumerate(recording, Files.createDirectories(tmp.resolve("scratch")),
+                    Integer.MAX_VALUE);
+            TreeStates.visit(recording, Files.createDirectories(tmp.resolve("scratch2")), states.states(),
+                    tmp.resolve("state"), (c, survivor) -> seen.add(Files.readString(survivor.resolve("a"))));
+        }
+        assertThat(seen).containsExactlyInAnyOrder("ab234fghij", "ab234fghi!");
     }
 
     @Test
