@@ -207,8 +207,8 @@ public final class SimulatedDisk implements AutoCloseable {
      * on the drive; a lost or misdirected one is acknowledged, and so is the sync after it.
      *
      * @throws IllegalArgumentException when the fault cannot be placed: a file with no bytes on the drive yet,
-     *     btrfs, a drive range on the file model, or a misdirected write's target whose bytes are not in one place
-     *     of the drive on the block model
+     *     btrfs, a drive range (or a misdirected write's drive target) on the file model, or on the block model a
+     *     misdirected write's target file without bytes on the drive for the whole range
      */
     public void failWrites(WriteFault fault) {
         try {

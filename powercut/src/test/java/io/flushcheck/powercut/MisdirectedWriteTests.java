@@ -137,6 +137,26 @@ class MisdirectedWriteTests {
     }
 
     @Test
+    void aTargetThatCannotBePlacedIsRefusedWithTheReason() throws IOException {
+        try (SimulatedDisk disk = TestDisks.ext4(tmp)) {
+            Path log = disk.path().resolve("log");
+            SlotLogs.create(log, 2);
+            Path shorter = disk.path().resolve("shorter");
+            SlotLogs.create(shorter, 1);
+            assertThatThrownBy(() -> disk.failWrites(WriteFault.toFile(log).range(0, 2 * SlotLogs.SLOT)
+                    .misdirectedTo(shorter, 0))).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("the target has no place on the drive for all of the range's 8192 bytes");
+        }
+        TestDisks.requireFileModel();
+        try (SimulatedDisk disk = TestDisks.files(tmp)) {
+            Path log = disk.path().resolve("log");
+            SlotLogs.create(log, 2);
+            assertThatThrownBy(() -> disk.failWrites(WriteFault.toFile(log).range(0, 10).misdirectedToDrive(0)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("the file model has no drive");
+        }
+    }
+
+    @Test
     void aMisdirectedFaultNeedsARangeAndATargetAndIsOnceByDefault() {
         Path f = Path.of("f");
         assertThatThrownBy(() -> WriteFault.toFile(f).misdirectedTo(f, 0)).isInstanceOf(IllegalArgumentException.class)
