@@ -200,17 +200,36 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     /**
-     * Makes writes fail with the power on, as {@code fault} says ({@link WriteFault}): on the block model the
-     * drive fails the loop device's writes to the file's bytes (or its own), and the kernel's writeback meets
-     * the error; on the file model the write to the file fails. A failed write changes nothing on the drive.
+     * Makes the drive get writes wrong with the power on, as {@code fault} says ({@link WriteFault}): fail them, lose
+     * them, or write them elsewhere. On the block model the drive meets the loop device's writes to the file's bytes
+     * (or its own) as the kernel writes the pages back, and a failure reaches the program at its fsync; on the file
+     * model the write to the file meets it, and a failure is the {@code write} call's. A failed write changes nothing
+     * on the drive; a lost or misdirected one is acknowledged, and so is the sync after it.
      *
      * @throws IllegalArgumentException when the fault cannot be placed: a file with no bytes on the drive yet,
-     *     btrfs, or a drive range on the file model
+     *     btrfs, a drive range (or a misdirected write's drive target) on the file model, or on the block model a
+     *     misdirected write's target file without bytes on the drive for the whole range
      */
     public void failWrites(WriteFault fault) {
         try {
-            for (ModelDisk.FaultRange f : perModel.place(fault.file(), fault.offset(), fault.length())) {
-                drive.failWrites(f.unit(), f.from(), f.length(), fault.persistent(), fault.errno().number());
+            List<ModelDisk.FaultRange> ranges = perModel.place(fault.file(), fault.offset(), fault.length());
+            switch (fault.kind()) {
+                case FAILED -> {
+                    for (ModelDisk.FaultRange f : ranges) {
+                        drive.failWrites(f.unit(), f.from(), f.length(), fault.persistent(), fault.errno().number());
+                    }
+                }
+                case LOST -> {
+                    for (ModelDisk.FaultRange f : ranges) {
+                        drive.loseWrites(f.unit(), f.from(), f.length(), fault.persistent());
+                    }
+                }
+                case MISDIRECTED -> {
+                    for (Misdirection m : misdirections(fault, ranges)) {
+                        drive.misdirectWrites(m.from().unit(), m.from().from(), m.from().length(), fault.persistent(),
+                                m.to().unit(), m.to().from());
+                    }
+                }
             }
         } catch (DriveClient.Refused r) {
             throw new IllegalArgumentException("the simulated drive did not arm " + fault + ": " + r.reply());
@@ -219,9 +238,85 @@ public final class SimulatedDisk implements AutoCloseable {
         }
     }
 
-    /** Writes the drive has failed so far ({@link #failWrites}). */
+    /** A piece of a misdirected write's range, and where its first byte lands. */
+    private record Misdirection(ModelDisk.FaultRange from, ModelDisk.FaultRange to) {
+    }
+
+    /**
+     * The pieces of {@code fault}'s range, placed as {@code ranges}, each with the place its bytes land: the target's
+     * bytes from the target offset, placed as the range's are (by FIEMAP on the block model, by node on the file
+     * model), piece by piece.
+     */
+    private List<Misdirection> misdirections(WriteFault fault, List<ModelDisk.FaultRange> ranges) throws IOException {
+        List<ModelDisk.FaultRange> targets = fault.target() == null && model == DiskModel.BLOCK
+                ? List.of(new ModelDisk.FaultRange(0, fault.targetOffset(), fault.length()))
+                : perModel.place(fault.target(), fault.targetOffset(), fault.length());
+        List<Misdirection> out = new ArrayList<>();
+        int t = 0;
+        long usedOfTarget = 0;
+        for (ModelDisk.FaultRange r : ranges) {
+            for (long done = 0; done < r.length(); ) {
+                if (t == targets.size()) {
+                    throw new IllegalArgumentException("cannot misdirect " + fault + ": the target has no place on the"
+                            + " drive for all of the range's " + fault.length() + " bytes");
+                }
+                ModelDisk.FaultRange target = targets.get(t);
+                long n = Math.min(r.length() - done, target.length() - usedOfTarget);
+                out.add(new Misdirection(new ModelDisk.FaultRange(r.unit(), r.from() + done, n),
+                        new ModelDisk.FaultRange(target.unit(), target.from() + usedOfTarget, n)));
+                done += n;
+                usedOfTarget += n;
+                if (usedOfTarget == target.length()) {
+                    t++;
+                    usedOfTarget = 0;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Writes the drive has failed so far ({@link #failWrites}, a {@link WriteFault.Kind#FAILED} fault). */
     public long failedWrites() {
         return stats().failedWrites();
+    }
+
+    /** Writes the drive has acknowledged and lost so far ({@link #failWrites}, a {@link WriteFault.Kind#LOST} fault). */
+    public long lostWrites() {
+        return liedWrites().lost();
+    }
+
+    /**
+     * Writes the drive has acknowledged and written elsewhere so far ({@link #failWrites}, a
+     * {@link WriteFault.Kind#MISDIRECTED} fault).
+     */
+    public long misdirectedWrites() {
+        return liedWrites().misdirected();
+    }
+
+    /**
+     * The writes the drive acknowledged and did not make as asked, in words, for a loss's explanation
+     * ({@link AcknowledgedRecords#assertDurable}): empty when there were none, or when the drive no longer answers.
+     */
+    String liedWritesNote() {
+        DriveClient.LiedWrites l;
+        try {
+            l = drive.liedWrites();
+        } catch (IOException e) {
+            return ""; // the disk is closed: the explanation goes without it
+        }
+        if (l.lost() == 0 && l.misdirected() == 0) {
+            return "";
+        }
+        return "the drive acknowledged writes it did not make as asked (WriteFault): " + l.lost() + " lost, "
+                + l.misdirected() + " misdirected";
+    }
+
+    private DriveClient.LiedWrites liedWrites() {
+        try {
+            return drive.liedWrites();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**

@@ -5,6 +5,7 @@ import io.flushcheck.powercut.internal.model.StoreFile;
 import io.flushcheck.powercut.internal.model.SwitchedModel;
 import io.flushcheck.powercut.internal.model.ReadFaults;
 import io.flushcheck.powercut.internal.model.WriteFaults;
+import io.flushcheck.powercut.internal.model.WriteLies;
 import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -69,6 +70,7 @@ public final class SectorStore extends SwitchedModel {
     private BitSet cutTorn = new BitSet();
     private final WriteFaults writeFaults = new WriteFaults();
     private final ReadFaults readFaults = new ReadFaults();
+    private final WriteLies writeLies = new WriteLies();
     /** Where the drive notes its writes and flushes while a workload is recorded ({@link #record}), or null. */
     private WriteLog recording;
 
@@ -194,6 +196,45 @@ public final class SectorStore extends SwitchedModel {
         if (length == 0) {
             return 0;
         }
+        List<WriteLies.Lie> lies = writeLies.meet(0, offset, length);
+        if (lies.isEmpty()) {
+            apply(offset, data);
+        } else {
+            applyLies(lies, offset, data);
+        }
+        return 0;
+    }
+
+    /**
+     * Carries out a write of {@code data} at {@code offset} that meets {@code lies} (within it, by where they start,
+     * none overlapping): its bytes outside their ranges are written, those inside are not, or are written at the
+     * lie's target (the part of it on the drive).
+     */
+    private void applyLies(List<WriteLies.Lie> lies, long offset, ByteBuffer data) {
+        int at = data.position();
+        long done = offset;
+        for (WriteLies.Lie lie : lies) {
+            ByteBuffer before = data.duplicate().position(at + (int) (done - offset)).limit(at + (int) (lie.from() - offset));
+            if (before.hasRemaining()) {
+                apply(done, before);
+            }
+            if (!lie.lost() && lie.targetFrom() < size) {
+                ByteBuffer inside = data.duplicate().position(at + (int) (lie.from() - offset))
+                        .limit(at + (int) (Math.min(lie.to(), lie.from() + size - lie.targetFrom()) - offset));
+                apply(lie.targetFrom(), inside);
+            }
+            done = lie.to();
+        }
+        ByteBuffer after = data.duplicate().position(at + (int) (done - offset));
+        if (after.hasRemaining()) {
+            apply(done, after);
+        }
+        data.position(data.limit());
+    }
+
+    /** Writes {@code data} at {@code offset}, into the cache, as the drive does with the power on. */
+    private void apply(long offset, ByteBuffer data) {
+        int length = data.remaining();
         if (recording != null) {
             recording.write(offset, data);
         }
@@ -210,7 +251,6 @@ public final class SectorStore extends SwitchedModel {
         for (long s = first; s <= last; s++) {
             markCached(s);
         }
-        return 0;
     }
 
     /**
@@ -383,6 +423,35 @@ public final class SectorStore extends SwitchedModel {
     @Override
     public synchronized long failedWrites() {
         return writeFaults.failed();
+    }
+
+    @Override
+    public synchronized void loseWrites(long unit, long from, long length, boolean persistent) {
+        if (unit != 0 || from + length > size) {
+            throw new IllegalArgumentException("the drive has one unit, 0, of " + size + " bytes, not " + unit + " with "
+                    + from + "+" + length);
+        }
+        writeLies.lose(unit, from, length, persistent);
+    }
+
+    @Override
+    public synchronized void misdirectWrites(long unit, long from, long length, boolean persistent, long targetUnit,
+                                             long targetFrom) {
+        if (unit != 0 || from + length > size || targetUnit != 0 || targetFrom + length > size) {
+            throw new IllegalArgumentException("the drive has one unit, 0, of " + size + " bytes, not " + unit + " with "
+                    + from + "+" + length + " to " + targetUnit + " at " + targetFrom);
+        }
+        writeLies.misdirect(unit, from, length, persistent, targetUnit, targetFrom);
+    }
+
+    @Override
+    public synchronized long lostWrites() {
+        return writeLies.lost();
+    }
+
+    @Override
+    public synchronized long misdirectedWrites() {
+        return writeLies.misdirected();
     }
 
     @Override

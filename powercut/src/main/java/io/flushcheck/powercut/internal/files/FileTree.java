@@ -385,6 +385,43 @@ public final class FileTree extends SwitchedModel {
         return data.writeFaults().failed();
     }
 
+    /**
+     * Writes to file {@code unit} (its node id) are lost as planned: acknowledged and read back with the power on,
+     * never durable.
+     */
+    @Override
+    public synchronized void loseWrites(long unit, long from, long length, boolean persistent) {
+        file(unit);
+        data.writeLies().lose(unit, from, length, persistent);
+    }
+
+    /** Writes to file {@code unit} land on file {@code targetUnit} (its node id) as planned. */
+    @Override
+    public synchronized void misdirectWrites(long unit, long from, long length, boolean persistent, long targetUnit,
+                                             long targetFrom) {
+        file(unit);
+        file(targetUnit);
+        data.writeLies().misdirect(unit, from, length, persistent, targetUnit, targetFrom);
+    }
+
+    private TreeNode file(long unit) {
+        TreeNode n = namespace.nodeAt(unit);
+        if (n == null || n.dir) {
+            throw new IllegalArgumentException("no file has node " + unit);
+        }
+        return n;
+    }
+
+    @Override
+    public synchronized long lostWrites() {
+        return data.writeLies().lost();
+    }
+
+    @Override
+    public synchronized long misdirectedWrites() {
+        return data.writeLies().misdirected();
+    }
+
     /** Reads of file {@code unit} (its node id) fail as planned, until the bytes are rewritten when persistent. */
     @Override
     public synchronized void failReads(long unit, long from, long length, boolean persistent, int errno) {
