@@ -106,6 +106,15 @@ public interface ModelDisk {
     }
 
     /**
+     * Changes bytes of what the last cut left ({@link #survive}): {@code length} bytes from {@code offset} of {@code file},
+     * a file there, or of the drive's survivor where {@code file} is null; bit {@code bit} of the one byte flipped, or
+     * (-1) the bytes zeroed, and the pages that cached them dropped. Returns where they lie on the drive, when it has one.
+     *
+     * @throws IllegalArgumentException when the bytes have no place to change
+     */
+    List<FaultRange> corruptSurvivor(Path file, long offset, long length, int bit) throws IOException;
+
+    /**
      * Has the drive record every change into {@code log}, in {@code dir}, from a durable start.
      *
      * @throws DriveClient.Refused when the drive does not start

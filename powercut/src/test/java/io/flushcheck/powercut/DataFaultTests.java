@@ -1,0 +1,167 @@
+package io.flushcheck.powercut;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Data at rest that changes under the filesystem ({@link SimulatedDisk#corrupt}), met by the real kernel: on ext4 a
+ * flipped bit of a synced file reads back flipped, without an error; on btrfs the same flip fails the read with EIO
+ * (its data checksum no longer matches); zeroed bytes read as zeros. With the power on the change is durable, so the
+ * survivor of a cut holds it; on the survivor a fault changes what the program finds after the reboot.
+ */
+@ResourceLock(SimulatedPowerLoss.LOCK)
+class DataFaultTests {
+
+    private static final int SIZE = 16 * 1024;
+
+    @TempDir
+    Path tmp;
+
+    /** {@value #SIZE} bytes, each its own offset's low byte plus {@code salt}: a changed byte is seen where it is. */
+    private static byte[] content(int salt) {
+        byte[] b = new byte[SIZE];
+        for (int i = 0; i < SIZE; i++) {
+            b[i] = (byte) (i * 7 + salt);
+        }
+        return b;
+    }
+
+    /** {@code name} on the disk, {@link #content} of {@code salt}, synced with its name. */
+    private static Path synced(SimulatedDisk disk, String name, int salt) throws IOException {
+        Path p = disk.path().resolve(name);
+        Files.write(p, content(salt));
+        try (var c = java.nio.channels.FileChannel.open(p, java.nio.file.StandardOpenOption.WRITE)) {
+            c.force(true);
+        }
+        PosixCalls.syncDirectory(disk.path());
+        return p;
+    }
+
+    /** The offsets where {@code read} differs from {@code expected}. */
+    private static List<Integer> differences(byte[] read, byte[] expected) {
+        List<Integer> at = new ArrayList<>();
+        for (int i = 0; i < Math.max(read.length, expected.length); i++) {
+            if (i >= read.length || i >= expected.length || read[i] != expected[i]) {
+                at.add(i);
+            }
+        }
+        return at;
+    }
+
+    /** What a read of {@code file} returns: its bytes, or the error's message. */
+    private static Object read(Path file) {
+        try {
+            return Files.readAllBytes(file);
+        } catch (IOException e) {
+            return e.getMessage();
+        }
+    }
+
+    /** ext4 returns the flipped bit, and the zeroed bytes, without an error. */
+    private static void assertFlipped(Object read, byte[] expected, Corruption c) {
+        assertThat(read).as("ext4 reads the changed bytes without an error").isInstanceOf(byte[].class);
+        byte[] bytes = (byte[]) read;
+        assertThat(differences(bytes, expected)).containsExactly((int) c.offset());
+        assertThat(bytes[(int) c.offset()] ^ expected[(int) c.offset()]).isEqualTo(1 << c.bit());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ext4", "btrfs"})
+    void aFlippedBitOfASyncedFileReadsFlippedOnExt4AndAsEioOnBtrfsWithThePowerOnAndOnTheSurvivor(String fs)
+            throws IOException {
+        try (SimulatedDisk disk = fs.equals("ext4") ? TestDisks.ext4(tmp) : TestDisks.btrfs(tmp)) {
+            Path a = synced(disk, "a", 1);
+            Path b = synced(disk, "b", 2);
+            Corruption flip = disk.corrupt(DataFault.bitRot(a).range(8192, 4096).seed(7));
+            Object read = read(a);
+            System.out.printf("%s, power on: %s; the read: %s%n", fs, flip,
+                    read instanceof byte[] r ? "bytes differing at " + differences(r, content(1)) : read);
+            assertThat(flip.toString()).matches("bit [0-7] of byte \\d+ of a flipped \\(drive byte \\d+\\)");
+            assertThat(flip.offset()).isBetween(8192L, 8192L + 4095);
+            assertThat(flip.survivor()).isFalse();
+            // The same seed picks the same bit, whose second flip puts it back; a third flips it again.
+            assertThat(disk.corrupt(DataFault.bitRot(a).range(8192, 4096).seed(7))).isEqualTo(flip);
+            assertThat(read(a)).isEqualTo(content(1));
+            disk.corrupt(DataFault.bitRot(a).range(8192, 4096).seed(7));
+            if (fs.equals("ext4")) {
+                assertFlipped(read, content(1), flip);
+            } else {
+                assertThat(read).as("btrfs's data checksum turns the flip into EIO").isEqualTo("Input/output error");
+            }
+
+            Path survivor = disk.cutPower();
+            Object kept = read(survivor.resolve("a"));
+            Corruption zeroed = disk.corrupt(DataFault.zeroed(survivor.resolve("b")).range(4096, 4096));
+            Object readB = read(survivor.resolve("b"));
+            System.out.printf("%s, survivor: a %s; %s; the read of b: %s%n", fs,
+                    kept instanceof byte[] r ? "differs at " + differences(r, content(1)) : kept, zeroed,
+                    readB instanceof byte[] r ? differences(r, content(2)).size() + " bytes differ" : readB);
+            assertThat(zeroed.toString()).matches("bytes 4096\\+4096 of b zeroed \\(drive bytes \\d+\\+4096\\)");
+            assertThat(zeroed.survivor()).isTrue();
+            if (fs.equals("ext4")) {
+                assertFlipped(kept, content(1), flip);
+                byte[] expected = content(2);
+                java.util.Arrays.fill(expected, 4096, 8192, (byte) 0);
+                assertThat(readB).isEqualTo(expected);
+            } else {
+                assertThat(kept).as("the flip made with the power on is durable").isEqualTo("Input/output error");
+                assertThat(readB).isEqualTo("Input/output error");
+            }
+        }
+    }
+
+    @Test
+    void onTheFileModelBitRotAndZeroedBytesReadChangedWithThePowerOnAndOnTheSurvivor() throws IOException {
+        try (SimulatedDisk disk = TestDisks.files(tmp)) {
+            Path a = synced(disk, "a", 1);
+            Path b = synced(disk, "b", 2);
+            Corruption flip = disk.corrupt(DataFault.bitRot(a).seed(42));
+            Corruption zeroed = disk.corrupt(DataFault.zeroed(b).range(100, 50));
+            System.out.printf("file model, power on: %s; %s%n", flip, zeroed);
+            assertThat(flip.toString()).matches("bit [0-7] of byte \\d+ of a flipped");
+            assertThat(flip.drive()).isEmpty();
+            assertFlipped(read(a), content(1), flip);
+            byte[] zeros = content(2);
+            java.util.Arrays.fill(zeros, 100, 150, (byte) 0);
+            assertThat(read(b)).isEqualTo(zeros);
+
+            Path survivor = disk.cutPower();
+            assertFlipped(read(survivor.resolve("a")), content(1), flip);
+            assertThat(read(survivor.resolve("b"))).as("the zeros are durable").isEqualTo(zeros);
+            Corruption again = disk.corrupt(DataFault.bitRot(survivor.resolve("b")).range(SIZE - 10, 1000).seed(3));
+            System.out.printf("file model, survivor: %s%n", again);
+            assertThat(again.offset()).isBetween((long) SIZE - 10, (long) SIZE - 1);
+            assertThat(again.survivor()).isTrue();
+            assertFlipped(read(survivor.resolve("b")), zeros, again);
+        }
+    }
+
+    @Test
+    void aFaultWithNoPlaceIsRefusedWithTheReason() throws IOException {
+        try (SimulatedDisk disk = TestDisks.files(tmp)) {
+            Path a = synced(disk, "a", 1);
+            Path elsewhere = Files.writeString(tmp.resolve("elsewhere"), "x");
+            assertThatThrownBy(() -> disk.corrupt(DataFault.bitRot(elsewhere))).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("is no regular file of the disk at");
+            assertThatThrownBy(() -> disk.corrupt(DataFault.bitRot(a).range(SIZE, 10)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a has " + SIZE + " bytes");
+            assertThatThrownBy(() -> disk.corrupt(DataFault.zeroedOnDrive(0, 4096)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("the file model has no drive");
+            Path survivor = disk.cutPower();
+            assertThatThrownBy(() -> disk.corrupt(DataFault.bitRot(a))).as("the disk's own path is gone after the cut")
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is no regular file of the survivor");
+            assertThat(read(survivor.resolve("a"))).isEqualTo(content(1));
+        }
+    }
+}
