@@ -236,8 +236,8 @@ public final class SimulatedDisk implements AutoCloseable {
      * first syncs the file (on the block model: a flush of the drive, counted by {@link #flushes()}) and drops its
      * clean cached pages, and its next read reaches the drive. A fault on a drive range drops no file's pages.
      *
-     * @throws IllegalArgumentException when the fault cannot be placed: a file with no bytes on the drive,
-     *     a file on btrfs, or a drive range on the file model
+     * @throws IllegalArgumentException when the fault cannot be placed: a file with no bytes of its own on the
+     *     drive (none yet, or inline in btrfs's metadata, compressed), or a drive range on the file model
      */
     public void failReads(ReadFault fault) {
         try {

@@ -75,6 +75,26 @@ class ReadFaultTests {
         }
     }
 
+    /**
+     * btrfs's FIEMAP gives its own logical addresses; mapped onto the drive through its chunk tree, the bad sector lies
+     * under the file, and the read fails. A rewrite goes to a new place (copy on write), which reads.
+     */
+    @Test
+    void onBtrfsABadSectorUnderAFileReadsAsEioAndTheRewrittenFileReads() throws IOException {
+        try (SimulatedDisk disk = TestDisks.btrfs(tmp)) {
+            Path a = synced(disk);
+            disk.failReads(ReadFault.toFile(a));
+            assertThatThrownBy(() -> Files.readString(a)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("Input/output error");
+            long failed = disk.failedReads();
+            System.out.printf("btrfs, bad sector: the read of the file failed with EIO; the drive failed %d reads%n", failed);
+            assertThat(failed).isPositive();
+            rewrite(a);
+            dropCaches();
+            assertThat(Files.readString(a)).as("written elsewhere, copy on write").isEqualTo(NEW);
+        }
+    }
+
     @Test
     void onTheFileModelABadRangeReadsAsEioUntilRewrittenAndATransientErrorFailsOneRead() throws IOException {
         try (SimulatedDisk disk = TestDisks.files(tmp)) {
