@@ -126,23 +126,33 @@ class DataFaultTests {
         try (SimulatedDisk disk = TestDisks.files(tmp)) {
             Path a = synced(disk, "a", 1);
             Path b = synced(disk, "b", 2);
-            Corruption flip = disk.corrupt(DataFault.bitRot(a).seed(42));
-            Corruption zeroed = disk.corrupt(DataFault.zeroed(b).range(100, 50));
+            // tag::data-faults[]
+            Corruption flip = disk.corrupt(DataFault.bitRot(a).seed(42));          // "bit 1 of byte 11925 of a flipped"
+            Corruption zeroed = disk.corrupt(DataFault.zeroed(b).range(100, 50)); // "bytes 100+50 of b zeroed"
+            // end::data-faults[]
             System.out.printf("file model, power on: %s; %s%n", flip, zeroed);
-            assertThat(flip.toString()).matches("bit [0-7] of byte \\d+ of a flipped");
+            assertThat(flip).as("the seed picks the byte and the bit, the same in every run")
+                    .hasToString("bit 1 of byte 11925 of a flipped");
+            assertThat(zeroed).hasToString("bytes 100+50 of b zeroed");
             assertThat(flip.drive()).isEmpty();
             assertFlipped(read(a), content(1), flip);
             byte[] zeros = content(2);
             java.util.Arrays.fill(zeros, 100, 150, (byte) 0);
             assertThat(read(b)).isEqualTo(zeros);
 
+            // tag::on-the-survivor[]
             Path survivor = disk.cutPower();
-            assertFlipped(read(survivor.resolve("a")), content(1), flip);
-            assertThat(read(survivor.resolve("b"))).as("the zeros are durable").isEqualTo(zeros);
+            // what the cut kept holds the changes made with the power on; a fault now changes what the program reopens
             Corruption again = disk.corrupt(DataFault.bitRot(survivor.resolve("b")).range(SIZE - 10, 1000).seed(3));
+            // end::on-the-survivor[]
+            assertFlipped(read(survivor.resolve("a")), content(1), flip);
             System.out.printf("file model, survivor: %s%n", again);
             assertThat(again.offset()).isBetween((long) SIZE - 10, (long) SIZE - 1);
             assertThat(again.survivor()).isTrue();
+            byte[] zerosAgain = read(survivor.resolve("b")) instanceof byte[] r ? r.clone() : null;
+            assertThat(zerosAgain).isNotNull();
+            zerosAgain[(int) again.offset()] ^= (byte) (1 << again.bit());
+            assertThat(zerosAgain).as("the zeros made with the power on are durable").isEqualTo(zeros);
             assertFlipped(read(survivor.resolve("b")), zeros, again);
         }
     }
