@@ -3,6 +3,7 @@ package io.flushcheck.powercut;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flushcheck.powercut.internal.kernel.FileExtents;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -118,6 +119,30 @@ class DataFaultTests {
                 assertThat(kept).as("the flip made with the power on is durable").isEqualTo("Input/output error");
                 assertThat(readB).isEqualTo("Input/output error");
             }
+        }
+    }
+
+    /**
+     * btrfs's first data chunk lies at the same logical address as its place on the drive; a 12 MiB file does not fit
+     * in it (8 MiB on this drive), and lands in a chunk placed elsewhere, so only the chunk tree finds its bytes.
+     */
+    @Test
+    void onBtrfsTheBytesOfAFileInALaterChunkAreFoundThroughTheChunkTree() throws IOException {
+        try (SimulatedDisk disk = TestDisks.btrfs(tmp)) {
+            Path big = disk.path().resolve("big");
+            byte[] bytes = new byte[12 << 20];
+            for (int i = 0; i < bytes.length; i++) {
+                bytes[i] = (byte) (i * 7 + 3);
+            }
+            Files.write(big, bytes);
+            Corruption c = disk.corrupt(DataFault.bitRot(big).range(10 << 20, 4096).seed(1));
+            long logical = FileExtents.of(big, c.offset(), 1).get(0).device();
+            Object read = read(big);
+            System.out.printf("btrfs, a 12 MiB file: %s, at btrfs's logical address %d; the read: %s%n", c, logical,
+                    read instanceof byte[] r ? differences(r, bytes).size() + " bytes differ" : read);
+            assertThat(c.drive().get(0).offset()).as("the chunk tree places the logical address elsewhere on the drive")
+                    .isNotEqualTo(logical);
+            assertThat(read).isEqualTo("Input/output error");
         }
     }
 
