@@ -193,6 +193,8 @@ class DataFaultTests {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a has " + SIZE + " bytes");
             assertThatThrownBy(() -> disk.corrupt(DataFault.zeroedOnDrive(0, 4096)))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("the file model has no drive");
+            assertThatThrownBy(() -> disk.recordCrashStates(acks -> disk.corrupt(DataFault.bitRot(a))))
+                    .as("a recording's crash states would not hold the change").hasStackTraceContaining("recording a workload");
             Path survivor = disk.cutPower();
             assertThatThrownBy(() -> disk.corrupt(DataFault.bitRot(a))).as("the disk's own path is gone after the cut")
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is no regular file of the survivor");
