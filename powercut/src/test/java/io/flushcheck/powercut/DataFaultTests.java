@@ -69,19 +69,28 @@ class DataFaultTests {
         }
     }
 
-    /** ext4 returns the flipped bit, and the zeroed bytes, without an error. */
+    /** ext4 and xfs return the flipped bit, and the zeroed bytes, without an error. */
     private static void assertFlipped(Object read, byte[] expected, Corruption c) {
-        assertThat(read).as("ext4 reads the changed bytes without an error").isInstanceOf(byte[].class);
+        assertThat(read).as("the changed bytes read without an error").isInstanceOf(byte[].class);
         byte[] bytes = (byte[]) read;
         assertThat(differences(bytes, expected)).containsExactly((int) c.offset());
         assertThat(bytes[(int) c.offset()] ^ expected[(int) c.offset()]).isEqualTo(1 << c.bit());
     }
 
+    private SimulatedDisk disk(String fs) throws IOException {
+        return switch (fs) {
+            case "ext4" -> TestDisks.ext4(tmp);
+            case "xfs" -> TestDisks.xfs(tmp);
+            default -> TestDisks.btrfs(tmp);
+        };
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"ext4", "btrfs"})
-    void aFlippedBitOfASyncedFileReadsFlippedOnExt4AndAsEioOnBtrfsWithThePowerOnAndOnTheSurvivor(String fs)
+    @ValueSource(strings = {"ext4", "xfs", "btrfs"})
+    void aFlippedBitOfASyncedFileReadsFlippedOnExt4AndXfsAndAsEioOnBtrfsWithThePowerOnAndOnTheSurvivor(String fs)
             throws IOException {
-        try (SimulatedDisk disk = fs.equals("ext4") ? TestDisks.ext4(tmp) : TestDisks.btrfs(tmp)) {
+        boolean checksummed = fs.equals("btrfs");
+        try (SimulatedDisk disk = disk(fs)) {
             Path a = synced(disk, "a", 1);
             Path b = synced(disk, "b", 2);
             Corruption flip = disk.corrupt(DataFault.bitRot(a).range(8192, 4096).seed(7));
@@ -95,7 +104,7 @@ class DataFaultTests {
             assertThat(disk.corrupt(DataFault.bitRot(a).range(8192, 4096).seed(7))).isEqualTo(flip);
             assertThat(read(a)).isEqualTo(content(1));
             disk.corrupt(DataFault.bitRot(a).range(8192, 4096).seed(7));
-            if (fs.equals("ext4")) {
+            if (!checksummed) {
                 assertFlipped(read, content(1), flip);
             } else {
                 assertThat(read).as("btrfs's data checksum turns the flip into EIO").isEqualTo("Input/output error");
@@ -110,7 +119,7 @@ class DataFaultTests {
                     readB instanceof byte[] r ? differences(r, content(2)).size() + " bytes differ" : readB);
             assertThat(zeroed.toString()).matches("bytes 4096\\+4096 of b zeroed \\(drive bytes \\d+\\+4096\\)");
             assertThat(zeroed.survivor()).isTrue();
-            if (fs.equals("ext4")) {
+            if (!checksummed) {
                 assertFlipped(kept, content(1), flip);
                 byte[] expected = content(2);
                 java.util.Arrays.fill(expected, 4096, 8192, (byte) 0);
@@ -120,6 +129,39 @@ class DataFaultTests {
                 assertThat(readB).isEqualTo("Input/output error");
             }
         }
+    }
+
+    /**
+     * A range of the drive changes the drive with the power on, and the survivor's image after the cut; it drops no
+     * file's cached pages, so the file reads changed once they are gone.
+     */
+    @Test
+    void aRangeOfTheDriveChangesTheDriveWithThePowerOnAndTheSurvivorsImageAfterTheCut() throws IOException {
+        try (SimulatedDisk disk = TestDisks.ext4(tmp)) {
+            Path b = synced(disk, "b", 2);
+            long at = FileExtents.of(b, 0, SIZE).get(0).device();
+            Corruption zeroed = disk.corrupt(DataFault.zeroedOnDrive(at, 4096));
+            dropCaches();
+            byte[] expected = content(2);
+            java.util.Arrays.fill(expected, 0, 4096, (byte) 0);
+            System.out.printf("ext4, power on: %s, where b's first 4 KiB lie%n", zeroed);
+            assertThat(zeroed).hasToString("bytes " + at + "+4096 of the drive zeroed");
+            assertThat(read(b)).isEqualTo(expected);
+
+            Path survivor = disk.cutPower();
+            long survivorAt = FileExtents.of(survivor.resolve("b"), 8192, 4096).get(0).device();
+            Corruption flip = disk.corrupt(DataFault.bitRotOnDrive(survivorAt, 4096).seed(2));
+            dropCaches();
+            System.out.printf("ext4, survivor: %s, where b's third 4 KiB lie%n", flip);
+            assertThat(flip.survivor()).isTrue();
+            expected[(int) (8192 + flip.offset() - survivorAt)] ^= (byte) (1 << flip.bit());
+            assertThat(read(survivor.resolve("b"))).isEqualTo(expected);
+        }
+    }
+
+    /** Drops every clean cached page (root's {@code drop_caches}), so the next read of a file reaches the drive. */
+    private static void dropCaches() throws IOException {
+        Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "1");
     }
 
     /**
@@ -143,6 +185,11 @@ class DataFaultTests {
             assertThat(c.drive().get(0).offset()).as("the chunk tree places the logical address elsewhere on the drive")
                     .isNotEqualTo(logical);
             assertThat(read).isEqualTo("Input/output error");
+
+            Path small = disk.path().resolve("small");
+            Files.writeString(small, "a few bytes, which btrfs keeps in its metadata");
+            assertThatThrownBy(() -> disk.corrupt(DataFault.bitRot(small))).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("lie inline in the filesystem's metadata");
         }
     }
 

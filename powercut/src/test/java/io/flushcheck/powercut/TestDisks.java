@@ -31,6 +31,15 @@ final class TestDisks {
         return SimulatedDisk.builder().model(DiskModel.BLOCK).fs("btrfs").sizeMiB(128).create(dir.resolve("disk"));
     }
 
+    /** The smallest xfs on the block model mkfs.xfs makes, and 16 MiB, under {@code dir}. */
+    static SimulatedDisk xfs(Path dir) throws IOException {
+        Mounts.requireMountTools();
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        Requirements.require(Filesystems.find("mkfs.xfs") != null, "mkfs.xfs (apt-get install xfsprogs)");
+        return SimulatedDisk.builder().model(DiskModel.BLOCK).fs("xfs")
+                .sizeBytes(SimulatedDisk.minimumSizeBytes("xfs") + (16L << 20)).create(dir.resolve("disk"));
+    }
+
     /** As {@link #ext4}, the loop device reading and writing the drive with direct I/O. */
     static SimulatedDisk ext4DirectIo(Path dir) throws IOException {
         Mounts.requireMountTools();
