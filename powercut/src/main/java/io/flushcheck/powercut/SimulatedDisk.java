@@ -324,7 +324,7 @@ public final class SimulatedDisk implements AutoCloseable {
         DataFault.Pick p = fault.pick(Files.size(file), name);
         List<ModelDisk.FaultRange> ranges;
         if (!cut) {
-            ranges = perModel.placeReads(file, p.offset(), p.length());
+            ranges = perModel.placeData(file, p.offset(), p.length());
             change(ranges, p.bit());
             perModel.uncache(file, ranges);
         } else {

@@ -96,6 +96,14 @@ public interface ModelDisk {
     }
 
     /**
+     * Where a change to data at rest of {@code length} bytes from {@code offset} of {@code file} (synced) lies: where a
+     * read fault would, as a read is what meets it.
+     */
+    default List<FaultRange> placeData(Path file, long offset, long length) throws IOException {
+        return placeReads(file, offset, length);
+    }
+
+    /**
      * Drops the clean cached pages of {@code file} (null: none) and of what holds {@code ranges}, just armed as
      * read faults, so the next reads reach the model: a read served from a cache cannot fail.
      */
