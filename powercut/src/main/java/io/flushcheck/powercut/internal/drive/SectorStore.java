@@ -468,6 +468,86 @@ public final class SectorStore extends SwitchedModel {
         return readFaults.failed();
     }
 
+    /** Flips a bit of a byte of the drive where it is durable and where it reads now ({@link #flipBit}, bit rot). */
+    @Override
+    public synchronized void flipBit(long unit, long offset, int bit) {
+        if (bit < 0 || bit > 7) {
+            throw new IllegalArgumentException("a byte has bits 0 to 7, not " + bit);
+        }
+        requireAtRest(unit, offset, 1);
+        changeAtRest(offset, 1, (bytes, at) -> bytes[at] ^= (byte) (1 << bit));
+    }
+
+    /** Zeros bytes of the drive where they are durable and where they read now ({@link #zero}). */
+    @Override
+    public synchronized void zero(long unit, long from, long length) {
+        requireAtRest(unit, from, length);
+        changeAtRest(from, length, (bytes, at) -> bytes[at] = 0);
+    }
+
+    private void requireAtRest(long unit, long from, long length) {
+        if (unit != 0 || from < 0 || length <= 0 || from + length > size) {
+            throw new IllegalArgumentException("the drive has one unit, 0, of " + size + " bytes, not " + unit + " with "
+                    + from + "+" + length);
+        }
+        if (power.frozen()) {
+            throw new IllegalStateException("the power is cut: what survived is the saved image, not this drive");
+        }
+        if (recording != null) {
+            throw new IllegalStateException("the drive is recording a workload, whose crash states would not hold the"
+                    + " change: change data at rest before or after the recording");
+        }
+    }
+
+    /** A change to byte {@code at} of a sector's bytes. */
+    @FunctionalInterface
+    private interface ByteChange {
+        void apply(byte[] sector, int at);
+    }
+
+    /**
+     * Changes the bytes {@code from} to {@code from + length} as the drive reads them now and as they are durable:
+     * a sector written since the last flush keeps its old contents for a cut, and they change too, so a cut does
+     * not undo what is not a write.
+     */
+    private void changeAtRest(long from, long length, ByteChange change) {
+        long end = from + length;
+        ByteBuffer sector = ByteBuffer.allocate(SECTOR);
+        for (long s = from / SECTOR; s * SECTOR < end; s++) {
+            int lo = (int) Math.max(0, from - s * SECTOR);
+            int hi = (int) Math.min(SECTOR, end - s * SECTOR);
+            sector.clear();
+            readNow(s * SECTOR, sector);
+            for (int i = lo; i < hi; i++) {
+                change.apply(sector.array(), i);
+            }
+            dataFile.write(s * SECTOR, sector.flip());
+            if (!cached.get((int) s)) {
+                held.set((int) s); // durable as it reads: not written since the last flush
+                continue;
+            }
+            int slot = -1;
+            for (int i = 0; i < oldCount && slot < 0; i++) {
+                slot = oldSectors[i] == s ? i : -1;
+            }
+            sector.clear();
+            if (slot >= 0) {
+                oldFile.read((long) slot * SECTOR, sector);
+            } else {
+                readFresh(s, sector); // first written since the last flush: durable as it was before, changed now
+                if (oldCount == oldSectors.length) {
+                    oldSectors = Arrays.copyOf(oldSectors, oldCount * 2);
+                }
+                slot = oldCount++;
+                oldSectors[slot] = (int) s;
+            }
+            for (int i = lo; i < hi; i++) {
+                change.apply(sector.array(), i);
+            }
+            oldFile.write((long) slot * SECTOR, sector.flip());
+        }
+    }
+
     /**
      * Cuts the power the moment the {@code k}-th flush completes (counted from the start): what it made
      * durable survives, everything written after it is discarded, and later flushes fail.

@@ -258,6 +258,30 @@ final class FileData {
         return n.data.read(offset, out);
     }
 
+    /**
+     * Changes {@code length} bytes of file {@code n} from {@code from} by {@code change}, in what reads now and in
+     * what is durable, each as far as its size reaches: data at rest that decayed, not a write, so no change is logged
+     * and no read fault is cleared.
+     */
+    void changeAtRest(TreeNode n, long from, long length, java.util.function.UnaryOperator<Byte> change) {
+        if (from < 0 || length <= 0 || from + length < 0) {
+            throw new IllegalArgumentException("a range starts at 0 or later and is not empty, not " + from + "+" + length);
+        }
+        for (FileBytes version : new FileBytes[] {n.data, n.durableData}) {
+            long end = Math.min(from + length, version.size());
+            for (long at = from; at < end; ) {
+                int chunk = (int) Math.min(end - at, 1 << 16);
+                ByteBuffer bytes = ByteBuffer.allocate(chunk);
+                version.read(at, bytes);
+                for (int i = 0; i < chunk; i++) {
+                    bytes.put(i, change.apply(bytes.get(i)));
+                }
+                version.write(at, bytes.clear());
+                at += chunk;
+            }
+        }
+    }
+
     /** Sets a file's size, cutting it or extending it with zeros. */
     void truncate(long id, long size) throws FileTree.Errno {
         TreeNode n = tree.namespace().file(id);

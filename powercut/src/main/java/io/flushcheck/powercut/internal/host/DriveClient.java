@@ -206,6 +206,16 @@ public final class DriveClient {
         throw new IOException("the simulated drive did not answer lied-writes: " + reply);
     }
 
+    /** Flips bit {@code bit} of byte {@code offset} of {@code unit}, durable and as it reads now (bit rot). */
+    public void flipBit(long unit, long offset, int bit) throws IOException {
+        expect("flip-bit", ask("flip-bit " + unit + " " + offset + " " + bit), "flipped");
+    }
+
+    /** Zeros {@code length} bytes from {@code from} of {@code unit}, durable and as they read now. */
+    public void zero(long unit, long from, long length) throws IOException {
+        expect("zero", ask("zero " + unit + " " + from + " " + length), "zeroed");
+    }
+
     /** Reads the drive has failed so far by {@link #failReads}. */
     public long failedReads() throws IOException {
         return failedReads(ask("failed-reads"));

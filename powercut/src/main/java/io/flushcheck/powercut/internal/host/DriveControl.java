@@ -21,7 +21,9 @@ import org.apiguardian.api.API;
  * {@code fail-writes UNIT FROM LENGTH once|persistent ERRNO},
  * {@code fail-reads UNIT FROM LENGTH once|persistent ERRNO}, {@code failed-reads},
  * {@code lose-writes UNIT FROM LENGTH once|persistent},
- * {@code misdirect-writes UNIT FROM LENGTH once|persistent TARGET-UNIT TARGET-FROM}, {@code lied-writes}, {@code save PATH} (a {@link PathWord}), {@code world PID},
+ * {@code misdirect-writes UNIT FROM LENGTH once|persistent TARGET-UNIT TARGET-FROM}, {@code lied-writes},
+ * {@code flip-bit UNIT OFFSET BIT} and {@code zero UNIT FROM LENGTH} (data at rest that changes, durable and now),
+ * {@code save PATH} (a {@link PathWord}), {@code world PID},
  * {@code record LOG [BASE]} (a recording of a workload, {@link PowerLossModel#record}) and {@code record-stop},
  * {@code powered}, {@code unmount}, {@code quit}. {@link DriveClient} is the one client that speaks them, and reads
  * the replies. Once its FUSE server has failed (its model's store could not be read
@@ -125,6 +127,14 @@ public final class DriveControl {
                 }
                 case "lied-writes" -> {
                     return DriveClient.liedWritesReply(model.lostWrites(), model.misdirectedWrites());
+                }
+                case "flip-bit" -> { // UNIT OFFSET BIT
+                    model.flipBit(Long.parseLong(w[1]), Long.parseLong(w[2]), Integer.parseInt(w[3]));
+                    return "flipped";
+                }
+                case "zero" -> { // UNIT FROM LENGTH
+                    model.zero(Long.parseLong(w[1]), Long.parseLong(w[2]), Long.parseLong(w[3]));
+                    return "zeroed";
                 }
                 case "failed-reads" -> {
                     return "failed-reads " + model.failedReads();

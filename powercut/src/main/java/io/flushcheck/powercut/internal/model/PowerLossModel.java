@@ -98,6 +98,17 @@ public interface PowerLossModel {
     /** Reads failed so far by {@link #failReads}. */
     long failedReads();
 
+    /**
+     * Flips bit {@code bit} (0, the least significant, to 7) of byte {@code offset} of {@code unit} (the block model's
+     * drive: 0; the file model: a file's node) with the power on, in what is durable and in what reads now: bit rot
+     * in data at rest, not a write. Refused after a cut and while a workload is recorded (its crash states would
+     * not hold the change).
+     */
+    void flipBit(long unit, long offset, int bit);
+
+    /** As {@link #flipBit}: {@code length} bytes from {@code from} of {@code unit} read as zeros, durable and now. */
+    void zero(long unit, long from, long length);
+
     /** Runs {@code action} the moment the power goes, however it goes. */
     void whenFrozen(Runnable action);
 
