@@ -140,7 +140,8 @@ public final class AcknowledgedRecords {
 
     /**
      * Passes when every acknowledged record is in {@code survived}; otherwise fails naming the lost ones and, of them,
-     * those acknowledged after the drive's first failure.
+     * those acknowledged after the drive's first failure, what the cut discarded, and the writes the drive lost or
+     * misdirected ({@link WriteFault#lost()}, {@link WriteFault#misdirectedTo}).
      */
     public void assertDurable(Collection<String> survived) {
         List<String> lost = lost(survived);
@@ -163,6 +164,10 @@ public final class AcknowledgedRecords {
         List<String> discarded = cuts.isEmpty() ? List.of() : cuts.get(cuts.size() - 1).discarded();
         if (!discarded.isEmpty()) {
             message += "; " + discardedSummary(discarded, 5);
+        }
+        String lies = disk == null ? "" : disk.liedWritesNote();
+        if (!lies.isEmpty()) {
+            message += "; " + lies;
         }
         throw new AssertionError(message);
     }

@@ -11,7 +11,12 @@ import io.flushcheck.powercut.internal.model.PowerLossModel;
 import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import org.apiguardian.api.API;
@@ -204,17 +209,36 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     /**
-     * Makes writes fail with the power on, as {@code fault} says ({@link WriteFault}): on the block model the
-     * drive fails the loop device's writes to the file's bytes (or its own), and the kernel's writeback meets
-     * the error; on the file model the write to the file fails. A failed write changes nothing on the drive.
+     * Makes the drive get writes wrong with the power on, as {@code fault} says ({@link WriteFault}): fail them, lose
+     * them, or write them elsewhere. On the block model the drive meets the loop device's writes to the file's bytes
+     * (or its own) as the kernel writes the pages back, and a failure reaches the program at its fsync; on the file
+     * model the write to the file meets it, and a failure is the {@code write} call's. A failed write changes nothing
+     * on the drive; a lost or misdirected one is acknowledged, and so is the sync after it.
      *
      * @throws IllegalArgumentException when the fault cannot be placed: a file with no bytes on the drive yet,
-     *     btrfs, or a drive range on the file model
+     *     btrfs, a drive range (or a misdirected write's drive target) on the file model, or on the block model a
+     *     misdirected write's target file without bytes on the drive for the whole range
      */
     public void failWrites(WriteFault fault) {
         try {
-            for (ModelDisk.FaultRange f : perModel.place(fault.file(), fault.offset(), fault.length())) {
-                drive.failWrites(f.unit(), f.from(), f.length(), fault.persistent(), fault.errno().number());
+            List<ModelDisk.FaultRange> ranges = perModel.place(fault.file(), fault.offset(), fault.length());
+            switch (fault.kind()) {
+                case FAILED -> {
+                    for (ModelDisk.FaultRange f : ranges) {
+                        drive.failWrites(f.unit(), f.from(), f.length(), fault.persistent(), fault.errno().number());
+                    }
+                }
+                case LOST -> {
+                    for (ModelDisk.FaultRange f : ranges) {
+                        drive.loseWrites(f.unit(), f.from(), f.length(), fault.persistent());
+                    }
+                }
+                case MISDIRECTED -> {
+                    for (Misdirection m : misdirections(fault, ranges)) {
+                        drive.misdirectWrites(m.from().unit(), m.from().from(), m.from().length(), fault.persistent(),
+                                m.to().unit(), m.to().from());
+                    }
+                }
             }
         } catch (DriveClient.Refused r) {
             throw new IllegalArgumentException("the simulated drive did not arm " + fault + ": " + r.reply());
@@ -223,9 +247,85 @@ public final class SimulatedDisk implements AutoCloseable {
         }
     }
 
-    /** Writes the drive has failed so far ({@link #failWrites}). */
+    /** A piece of a misdirected write's range, and where its first byte lands. */
+    private record Misdirection(ModelDisk.FaultRange from, ModelDisk.FaultRange to) {
+    }
+
+    /**
+     * The pieces of {@code fault}'s range, placed as {@code ranges}, each with the place its bytes land: the target's
+     * bytes from the target offset, placed as the range's are (by FIEMAP on the block model, by node on the file
+     * model), piece by piece.
+     */
+    private List<Misdirection> misdirections(WriteFault fault, List<ModelDisk.FaultRange> ranges) throws IOException {
+        List<ModelDisk.FaultRange> targets = fault.target() == null && model == DiskModel.BLOCK
+                ? List.of(new ModelDisk.FaultRange(0, fault.targetOffset(), fault.length()))
+                : perModel.place(fault.target(), fault.targetOffset(), fault.length());
+        List<Misdirection> out = new ArrayList<>();
+        int t = 0;
+        long usedOfTarget = 0;
+        for (ModelDisk.FaultRange r : ranges) {
+            for (long done = 0; done < r.length(); ) {
+                if (t == targets.size()) {
+                    throw new IllegalArgumentException("cannot misdirect " + fault + ": the target has no place on the"
+                            + " drive for all of the range's " + fault.length() + " bytes");
+                }
+                ModelDisk.FaultRange target = targets.get(t);
+                long n = Math.min(r.length() - done, target.length() - usedOfTarget);
+                out.add(new Misdirection(new ModelDisk.FaultRange(r.unit(), r.from() + done, n),
+                        new ModelDisk.FaultRange(target.unit(), target.from() + usedOfTarget, n)));
+                done += n;
+                usedOfTarget += n;
+                if (usedOfTarget == target.length()) {
+                    t++;
+                    usedOfTarget = 0;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Writes the drive has failed so far ({@link #failWrites}, a {@link WriteFault.Kind#FAILED} fault). */
     public long failedWrites() {
         return stats().failedWrites();
+    }
+
+    /** Writes the drive has acknowledged and lost so far ({@link #failWrites}, a {@link WriteFault.Kind#LOST} fault). */
+    public long lostWrites() {
+        return liedWrites().lost();
+    }
+
+    /**
+     * Writes the drive has acknowledged and written elsewhere so far ({@link #failWrites}, a
+     * {@link WriteFault.Kind#MISDIRECTED} fault).
+     */
+    public long misdirectedWrites() {
+        return liedWrites().misdirected();
+    }
+
+    /**
+     * The writes the drive acknowledged and did not make as asked, in words, for a loss's explanation
+     * ({@link AcknowledgedRecords#assertDurable}): empty when there were none, or when the drive no longer answers.
+     */
+    String liedWritesNote() {
+        DriveClient.LiedWrites l;
+        try {
+            l = drive.liedWrites();
+        } catch (IOException e) {
+            return ""; // the disk is closed: the explanation goes without it
+        }
+        if (l.lost() == 0 && l.misdirected() == 0) {
+            return "";
+        }
+        return "the drive acknowledged writes it did not make as asked (WriteFault): " + l.lost() + " lost, "
+                + l.misdirected() + " misdirected";
+    }
+
+    private DriveClient.LiedWrites liedWrites() {
+        try {
+            return drive.liedWrites();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
@@ -235,8 +335,8 @@ public final class SimulatedDisk implements AutoCloseable {
      * first syncs the file (on the block model: a flush of the drive, counted by {@link #flushes()}) and drops its
      * clean cached pages, and its next read reaches the drive. A fault on a drive range drops no file's pages.
      *
-     * @throws IllegalArgumentException when the fault cannot be placed: a file with no bytes on the drive,
-     *     a file on btrfs, or a drive range on the file model
+     * @throws IllegalArgumentException when the fault cannot be placed: a file with no bytes of its own on the
+     *     drive (none yet, or inline in btrfs's metadata, compressed), or a drive range on the file model
      */
     public void failReads(ReadFault fault) {
         try {
@@ -259,6 +359,122 @@ public final class SimulatedDisk implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Changes data at rest as {@code fault} says ({@link DataFault}): a seeded bit flipped, or bytes zeroed, where they
+     * lie on the drive, under the filesystem; returns what changed, in words a report can quote.
+     *
+     * <p>With the power on, a fault on a file under {@link #path()} syncs the file first (the fault is on synced data;
+     * the sync is a flush, counted by {@link #flushes()}), then changes its bytes on the drive, both the durable ones
+     * and those the drive reads now, so a cut later keeps the change; the file's clean cached pages are dropped, so its
+     * next read reaches the drive, as {@link #failReads} drops them. On the block model the bytes are where FIEMAP
+     * places them, on btrfs mapped onto the drive through its chunk tree (where a chunk has two copies, DUP, the first
+     * changes, and btrfs repairs it from the second); on the file model they are the file's own.
+     *
+     * <p>After a cut, a fault on a file of the survivor {@link #cutPower()} returned changes the survivor, as a program
+     * finds it after the reboot: on the block model the survivor's image, where the file's bytes lie in it (the
+     * file's and the image device's cached pages dropped); on the file model the plain file itself, whose
+     * modification time then changes too. A fault on the drive ({@link DataFault#bitRotOnDrive},
+     * {@link DataFault#zeroedOnDrive}) changes the drive with the power on, its survivor's image after a cut, and drops
+     * no file's pages: a file whose pages are cached reads them unchanged.
+     *
+     * @throws IllegalArgumentException when the file is neither on the disk with the power on nor on its survivor,
+     *     the range holds none of its bytes, they have no place of their own on the drive (inline in btrfs's metadata,
+     *     compressed, preallocated), or a drive range is asked of the file model
+     * @throws IllegalStateException while a workload is recorded ({@link #recordCrashStates}), or when the power went
+     *     at an armed flush and {@link #cutPower()} has not made its survivor yet
+     */
+    public Corruption corrupt(DataFault fault) {
+        try {
+            return fault.file() == null ? corruptDrive(fault) : corruptFile(fault);
+        } catch (DriveClient.Refused r) {
+            throw new IllegalStateException("the simulated drive did not change its data at rest (" + fault + "): "
+                    + r.reason());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Corruption corruptFile(DataFault fault) throws IOException {
+        Path given = fault.file();
+        Path survivor = survivors.isEmpty() ? null : survivors.get(survivors.size() - 1);
+        Path root = !cut ? path() : survivor;
+        Path file;
+        try {
+            file = given.toRealPath(); // symbolic links resolved: what changes is what lies under the root
+        } catch (NoSuchFileException e) {
+            file = null;
+        }
+        Path realRoot = root == null ? null : root.toRealPath();
+        if (file == null || realRoot == null || !file.startsWith(realRoot)
+                || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IllegalArgumentException(given + " is no regular file " + (cut ? "of the survivor " + survivor
+                    : "of the disk at " + path()) + ": data at rest changes on the disk with the power on, or on what"
+                    + " survived its cut");
+        }
+        if (!cut) {
+            requirePowerForData();
+        }
+        String name = realRoot.relativize(file).toString();
+        try (FileChannel c = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            c.force(true);
+        }
+        DataFault.Pick p = fault.pick(Files.size(file), name);
+        List<ModelDisk.FaultRange> ranges;
+        if (!cut) {
+            ranges = perModel.placeData(file, p.offset(), p.length());
+            change(ranges, p.bit());
+            perModel.uncache(file, ranges);
+        } else {
+            ranges = perModel.corruptSurvivor(file, p.offset(), p.length(), p.bit());
+        }
+        return new Corruption(given, name, p.offset(), p.length(), p.bit(), cut,
+                model == DiskModel.BLOCK ? driveRanges(ranges) : List.of());
+    }
+
+    private Corruption corruptDrive(DataFault fault) throws IOException {
+        if (model != DiskModel.BLOCK) {
+            throw new IllegalArgumentException("the file model has no drive: name a file (DataFault.bitRot, DataFault.zeroed)");
+        }
+        DataFault.Pick p = fault.pick(fault.offset() + fault.length() < 0 ? Long.MAX_VALUE : fault.offset() + fault.length(),
+                "the drive");
+        List<ModelDisk.FaultRange> ranges;
+        if (!cut) {
+            requirePowerForData();
+            ranges = List.of(new ModelDisk.FaultRange(0, p.offset(), p.length()));
+            change(ranges, p.bit());
+            perModel.uncache(null, ranges);
+        } else {
+            ranges = perModel.corruptSurvivor(null, p.offset(), p.length(), p.bit());
+        }
+        return new Corruption(null, "the drive", p.offset(), p.length(), p.bit(), cut, driveRanges(ranges));
+    }
+
+    private void requirePowerForData() throws IOException {
+        if (!drive.powered()) {
+            throw new IllegalStateException("the power went at an armed flush: cutPower() makes its survivor, whose"
+                    + " files can then be corrupted");
+        }
+    }
+
+    /** Flips bit {@code bit} of the one byte of {@code ranges}, or (-1) zeros them, on the drive. */
+    private void change(List<ModelDisk.FaultRange> ranges, int bit) throws IOException {
+        for (ModelDisk.FaultRange r : ranges) {
+            if (bit >= 0) {
+                drive.flipBit(r.unit(), r.from(), bit);
+            } else {
+                drive.zero(r.unit(), r.from(), r.length());
+            }
+        }
+    }
+
+    private static List<Corruption.DriveRange> driveRanges(List<ModelDisk.FaultRange> ranges) {
+        List<Corruption.DriveRange> out = new ArrayList<>();
+        for (ModelDisk.FaultRange r : ranges) {
+            out.add(new Corruption.DriveRange(r.from(), r.length()));
+        }
+        return out;
     }
 
     /** Bytes written since the last flush: what a cut now would discard. */

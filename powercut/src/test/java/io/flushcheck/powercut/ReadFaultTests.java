@@ -75,6 +75,32 @@ class ReadFaultTests {
         }
     }
 
+    /**
+     * btrfs's FIEMAP gives its own logical addresses; mapped onto the drive through its chunk tree, the bad sector lies
+     * under the file, and the read fails. The file is 12 MiB, too large for btrfs's first data chunk (8 MiB here, whose
+     * logical addresses are its places on the drive), so its bytes lie where only the chunk tree says. A rewrite goes
+     * to a new place (copy on write), which reads.
+     */
+    @Test
+    void onBtrfsABadSectorUnderAFileReadsAsEioAndTheRewrittenFileReads() throws IOException {
+        try (SimulatedDisk disk = TestDisks.btrfs(tmp)) {
+            Path big = disk.path().resolve("big");
+            Files.writeString(big, OLD.repeat(3 * 1024));
+            disk.failReads(ReadFault.toFile(big).range(10 << 20, 4096));
+            assertThatThrownBy(() -> Files.readString(big)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("Input/output error");
+            long failed = disk.failedReads();
+            System.out.printf("btrfs, bad sector: the read of the file failed with EIO; the drive failed %d reads%n", failed);
+            assertThat(failed).isPositive();
+            Files.writeString(big, NEW.repeat(3 * 1024));
+            try (FileChannel c = FileChannel.open(big, StandardOpenOption.WRITE)) {
+                c.force(true);
+            }
+            dropCaches();
+            assertThat(Files.readString(big)).as("written elsewhere, copy on write").isEqualTo(NEW.repeat(3 * 1024));
+        }
+    }
+
     @Test
     void onTheFileModelABadRangeReadsAsEioUntilRewrittenAndATransientErrorFailsOneRead() throws IOException {
         try (SimulatedDisk disk = TestDisks.files(tmp)) {

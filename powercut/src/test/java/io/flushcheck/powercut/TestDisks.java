@@ -1,5 +1,6 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.kernel.Filesystems;
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
 import java.io.IOException;
@@ -20,6 +21,23 @@ final class TestDisks {
         Mounts.requireMountTools();
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
         return SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(64).create(dir.resolve("disk"));
+    }
+
+    /** A 128 MiB btrfs on the block model, under {@code dir}: data checksummed, one copy of data (SINGLE). */
+    static SimulatedDisk btrfs(Path dir) throws IOException {
+        Mounts.requireMountTools();
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        Requirements.require(Filesystems.find("mkfs.btrfs") != null, "mkfs.btrfs (apt-get install btrfs-progs)");
+        return SimulatedDisk.builder().model(DiskModel.BLOCK).fs("btrfs").sizeMiB(128).create(dir.resolve("disk"));
+    }
+
+    /** The smallest xfs on the block model mkfs.xfs makes, and 16 MiB, under {@code dir}. */
+    static SimulatedDisk xfs(Path dir) throws IOException {
+        Mounts.requireMountTools();
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        Requirements.require(Filesystems.find("mkfs.xfs") != null, "mkfs.xfs (apt-get install xfsprogs)");
+        return SimulatedDisk.builder().model(DiskModel.BLOCK).fs("xfs")
+                .sizeBytes(SimulatedDisk.minimumSizeBytes("xfs") + (16L << 20)).create(dir.resolve("disk"));
     }
 
     /** As {@link #ext4}, the loop device reading and writing the drive with direct I/O. */

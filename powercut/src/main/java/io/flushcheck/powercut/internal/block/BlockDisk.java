@@ -1,6 +1,7 @@
 package io.flushcheck.powercut.internal.block;
 
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
+import io.flushcheck.powercut.internal.disk.BytesAtRest;
 import io.flushcheck.powercut.internal.disk.ModelDisk;
 import io.flushcheck.powercut.internal.disk.ModelStates;
 import io.flushcheck.powercut.internal.disk.RecordingFiles;
@@ -11,6 +12,7 @@ import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
 import io.flushcheck.powercut.internal.explain.TreeView;
 import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
+import io.flushcheck.powercut.internal.kernel.BtrfsChunks;
 import io.flushcheck.powercut.internal.kernel.FileExtents;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
 import io.flushcheck.powercut.internal.kernel.JournalPlace;
@@ -62,6 +64,9 @@ public final class BlockDisk implements ModelDisk {
     private Path path;
     private String loop;
     private List<JournalPlace.Range> journal;
+    /** The last cut's survivor: its image and the loop device carrying it; null before a cut. */
+    private Path survivorImage;
+    private String survivorLoop;
     /** Images whose filesystem was in use when it was unmounted: the kernel frees their devices when that use ends. */
     private final Set<Path> inUse = new HashSet<>();
 
@@ -217,6 +222,8 @@ public final class BlockDisk implements ModelDisk {
         Leftovers.record(work, "mount", survivor.toString());
         SurvivorMount.mount(survivorLoop, survivor, fsType, Mounts.DATA);
         undo.push(() -> unmount(survivor, image));
+        survivorImage = image;
+        this.survivorLoop = survivorLoop;
         return new Survivor(survivor, explain(before, survivor, ranges, image));
     }
 
@@ -281,27 +288,86 @@ public final class BlockDisk implements ModelDisk {
 
     /**
      * A range of the drive, or where a file's bytes lie on it now: the file is fsynced first, so every byte of it
-     * has its place (a filesystem that allocates at writeback has not placed unsynced bytes yet).
+     * has its place (a filesystem that allocates at writeback has not placed unsynced bytes yet); on btrfs, where its
+     * chunk tree maps them.
      */
     @Override
     public List<FaultRange> placeReads(Path file, long offset, long length) throws IOException {
         if (file == null) {
             return List.of(new FaultRange(0, offset, length));
         }
-        if (fsType.equals("btrfs")) {
-            throw new IllegalArgumentException("btrfs's FIEMAP gives its own logical addresses, not the drive's, so the"
-                    + " drive's bytes of " + file + " cannot be named: plan read faults of files on ext4 or xfs");
-        }
+        sync(file);
+        return onDrive(file, offset, length);
+    }
+
+    private static void sync(Path file) throws IOException {
         try (FileChannel c = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             c.force(true);
         }
+    }
+
+    /**
+     * Where {@code length} bytes from {@code offset} of {@code file}, synced, lie on the drive: FIEMAP's extents, on
+     * btrfs mapped from its logical addresses onto the drive by its chunk tree ({@link BtrfsChunks}).
+     *
+     * @throws IllegalArgumentException when they have no place of their own there
+     */
+    private List<FaultRange> onDrive(Path file, long offset, long length) throws IOException {
+        List<FileExtents.Extent> extents = FileExtents.of(file, offset, length);
+        for (FileExtents.Extent e : extents) {
+            String why = e.notAsStored();
+            if (why != null) {
+                throw new IllegalArgumentException("bytes " + e.logical() + "+" + e.length() + " of " + file + " " + why
+                        + ": the drive holds no bytes of the file's own there");
+            }
+        }
+        if (fsType.equals("btrfs")) {
+            extents = BtrfsChunks.of(file).onDevice(extents);
+        }
         List<FaultRange> ranges = new ArrayList<>();
-        for (FileExtents.Extent e : FileExtents.of(file, offset, length)) {
+        for (FileExtents.Extent e : extents) {
             ranges.add(new FaultRange(0, e.device(), e.length()));
         }
         if (ranges.isEmpty()) {
             throw new IllegalArgumentException(file + " has no bytes on the drive in " + offset + "+"
-                    + length + " to fail the reads of");
+                    + (length == Long.MAX_VALUE ? "(to the end)" : String.valueOf(length)));
+        }
+        return ranges;
+    }
+
+    /**
+     * The survivor is a saved image on a loop device of its own: the bytes change in the image, where the file's
+     * bytes lie in it (FIEMAP on the survivor, the file synced first), and the file's pages and the device's pages of
+     * the range are dropped, so the next reads reach the image. A range of the drive changes the image there, and
+     * drops no file's pages.
+     */
+    @Override
+    public List<FaultRange> corruptSurvivor(Path file, long offset, long length, int bit) throws IOException {
+        if (survivorImage == null) {
+            throw new IllegalStateException("no cut has left a survivor to corrupt");
+        }
+        List<FaultRange> ranges;
+        if (file == null) {
+            if (offset + length > sizeBytes) {
+                throw new IllegalArgumentException("the drive has " + sizeBytes + " bytes, not " + offset + "+" + length);
+            }
+            ranges = List.of(new FaultRange(0, offset, length));
+        } else {
+            sync(file);
+            ranges = onDrive(file, offset, length);
+        }
+        for (FaultRange r : ranges) {
+            if (bit >= 0) {
+                BytesAtRest.flip(survivorImage, r.from(), bit);
+            } else {
+                BytesAtRest.zero(survivorImage, r.from(), r.length());
+            }
+        }
+        if (file != null) {
+            PageCache.drop(file, 0, 0);
+        }
+        for (FaultRange r : ranges) {
+            PageCache.drop(Path.of(survivorLoop), r.from(), r.length());
         }
         return ranges;
     }

@@ -96,6 +96,14 @@ public interface ModelDisk {
     }
 
     /**
+     * Where a change to data at rest of {@code length} bytes from {@code offset} of {@code file} (synced) lies: where a
+     * read fault would, as a read is what meets it.
+     */
+    default List<FaultRange> placeData(Path file, long offset, long length) throws IOException {
+        return placeReads(file, offset, length);
+    }
+
+    /**
      * Drops the clean cached pages of {@code file} (null: none) and of what holds {@code ranges}, just armed as
      * read faults, so the next reads reach the model: a read served from a cache cannot fail.
      */
@@ -104,6 +112,15 @@ public interface ModelDisk {
             PageCache.drop(file, 0, 0);
         }
     }
+
+    /**
+     * Changes bytes of what the last cut left ({@link #survive}): {@code length} bytes from {@code offset} of {@code file},
+     * a file there, or of the drive's survivor where {@code file} is null; bit {@code bit} of the one byte flipped, or
+     * (-1) the bytes zeroed, and the pages that cached them dropped. Returns where they lie on the drive, when it has one.
+     *
+     * @throws IllegalArgumentException when the bytes have no place to change
+     */
+    List<FaultRange> corruptSurvivor(Path file, long offset, long length, int bit) throws IOException;
 
     /**
      * Has the drive record every change into {@code log}, in {@code dir}, from a durable start.

@@ -5,6 +5,7 @@ import io.flushcheck.powercut.internal.model.StoreFile;
 import io.flushcheck.powercut.internal.model.SwitchedModel;
 import io.flushcheck.powercut.internal.model.ReadFaults;
 import io.flushcheck.powercut.internal.model.WriteFaults;
+import io.flushcheck.powercut.internal.model.WriteLies;
 import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -69,6 +70,7 @@ public final class SectorStore extends SwitchedModel {
     private BitSet cutTorn = new BitSet();
     private final WriteFaults writeFaults = new WriteFaults();
     private final ReadFaults readFaults = new ReadFaults();
+    private final WriteLies writeLies = new WriteLies();
     /** Where the drive notes its writes and flushes while a workload is recorded ({@link #record}), or null. */
     private WriteLog recording;
 
@@ -194,6 +196,45 @@ public final class SectorStore extends SwitchedModel {
         if (length == 0) {
             return 0;
         }
+        List<WriteLies.Lie> lies = writeLies.meet(0, offset, length);
+        if (lies.isEmpty()) {
+            apply(offset, data);
+        } else {
+            applyLies(lies, offset, data);
+        }
+        return 0;
+    }
+
+    /**
+     * Carries out a write of {@code data} at {@code offset} that meets {@code lies} (within it, by where they start,
+     * none overlapping): its bytes outside their ranges are written, those inside are not, or are written at the
+     * lie's target (the part of it on the drive).
+     */
+    private void applyLies(List<WriteLies.Lie> lies, long offset, ByteBuffer data) {
+        int at = data.position();
+        long done = offset;
+        for (WriteLies.Lie lie : lies) {
+            ByteBuffer before = data.duplicate().position(at + (int) (done - offset)).limit(at + (int) (lie.from() - offset));
+            if (before.hasRemaining()) {
+                apply(done, before);
+            }
+            if (!lie.lost() && lie.targetFrom() < size) {
+                ByteBuffer inside = data.duplicate().position(at + (int) (lie.from() - offset))
+                        .limit(at + (int) (Math.min(lie.to(), lie.from() + size - lie.targetFrom()) - offset));
+                apply(lie.targetFrom(), inside);
+            }
+            done = lie.to();
+        }
+        ByteBuffer after = data.duplicate().position(at + (int) (done - offset));
+        if (after.hasRemaining()) {
+            apply(done, after);
+        }
+        data.position(data.limit());
+    }
+
+    /** Writes {@code data} at {@code offset}, into the cache, as the drive does with the power on. */
+    private void apply(long offset, ByteBuffer data) {
+        int length = data.remaining();
         if (recording != null) {
             recording.write(offset, data);
         }
@@ -210,7 +251,6 @@ public final class SectorStore extends SwitchedModel {
         for (long s = first; s <= last; s++) {
             markCached(s);
         }
-        return 0;
     }
 
     /**
@@ -386,6 +426,35 @@ public final class SectorStore extends SwitchedModel {
     }
 
     @Override
+    public synchronized void loseWrites(long unit, long from, long length, boolean persistent) {
+        if (unit != 0 || from + length > size) {
+            throw new IllegalArgumentException("the drive has one unit, 0, of " + size + " bytes, not " + unit + " with "
+                    + from + "+" + length);
+        }
+        writeLies.lose(unit, from, length, persistent);
+    }
+
+    @Override
+    public synchronized void misdirectWrites(long unit, long from, long length, boolean persistent, long targetUnit,
+                                             long targetFrom) {
+        if (unit != 0 || from + length > size || targetUnit != 0 || targetFrom + length > size) {
+            throw new IllegalArgumentException("the drive has one unit, 0, of " + size + " bytes, not " + unit + " with "
+                    + from + "+" + length + " to " + targetUnit + " at " + targetFrom);
+        }
+        writeLies.misdirect(unit, from, length, persistent, targetUnit, targetFrom);
+    }
+
+    @Override
+    public synchronized long lostWrites() {
+        return writeLies.lost();
+    }
+
+    @Override
+    public synchronized long misdirectedWrites() {
+        return writeLies.misdirected();
+    }
+
+    @Override
     public synchronized void failReads(long unit, long from, long length, boolean persistent, int errno) {
         if (unit != 0 || from + length > size) {
             throw new IllegalArgumentException("the drive has one unit, 0, of " + size + " bytes, not " + unit + " with "
@@ -397,6 +466,86 @@ public final class SectorStore extends SwitchedModel {
     @Override
     public synchronized long failedReads() {
         return readFaults.failed();
+    }
+
+    /** Flips a bit of a byte of the drive where it is durable and where it reads now ({@link #flipBit}, bit rot). */
+    @Override
+    public synchronized void flipBit(long unit, long offset, int bit) {
+        if (bit < 0 || bit > 7) {
+            throw new IllegalArgumentException("a byte has bits 0 to 7, not " + bit);
+        }
+        requireAtRest(unit, offset, 1);
+        changeAtRest(offset, 1, (bytes, at) -> bytes[at] ^= (byte) (1 << bit));
+    }
+
+    /** Zeros bytes of the drive where they are durable and where they read now ({@link #zero}). */
+    @Override
+    public synchronized void zero(long unit, long from, long length) {
+        requireAtRest(unit, from, length);
+        changeAtRest(from, length, (bytes, at) -> bytes[at] = 0);
+    }
+
+    private void requireAtRest(long unit, long from, long length) {
+        if (unit != 0 || from < 0 || length <= 0 || from + length > size) {
+            throw new IllegalArgumentException("the drive has one unit, 0, of " + size + " bytes, not " + unit + " with "
+                    + from + "+" + length);
+        }
+        if (power.frozen()) {
+            throw new IllegalStateException("the power is cut: what survived is the saved image, not this drive");
+        }
+        if (recording != null) {
+            throw new IllegalStateException("the drive is recording a workload, whose crash states would not hold the"
+                    + " change: change data at rest before or after the recording");
+        }
+    }
+
+    /** A change to byte {@code at} of a sector's bytes. */
+    @FunctionalInterface
+    private interface ByteChange {
+        void apply(byte[] sector, int at);
+    }
+
+    /**
+     * Changes the bytes {@code from} to {@code from + length} as the drive reads them now and as they are durable:
+     * a sector written since the last flush keeps its old contents for a cut, and they change too, so a cut does
+     * not undo what is not a write.
+     */
+    private void changeAtRest(long from, long length, ByteChange change) {
+        long end = from + length;
+        ByteBuffer sector = ByteBuffer.allocate(SECTOR);
+        for (long s = from / SECTOR; s * SECTOR < end; s++) {
+            int lo = (int) Math.max(0, from - s * SECTOR);
+            int hi = (int) Math.min(SECTOR, end - s * SECTOR);
+            sector.clear();
+            readNow(s * SECTOR, sector);
+            for (int i = lo; i < hi; i++) {
+                change.apply(sector.array(), i);
+            }
+            dataFile.write(s * SECTOR, sector.flip());
+            if (!cached.get((int) s)) {
+                held.set((int) s); // durable as it reads: not written since the last flush
+                continue;
+            }
+            int slot = -1;
+            for (int i = 0; i < oldCount && slot < 0; i++) {
+                slot = oldSectors[i] == s ? i : -1;
+            }
+            sector.clear();
+            if (slot >= 0) {
+                oldFile.read((long) slot * SECTOR, sector);
+            } else {
+                readFresh(s, sector); // first written since the last flush: durable as it was before, changed now
+                if (oldCount == oldSectors.length) {
+                    oldSectors = Arrays.copyOf(oldSectors, oldCount * 2);
+                }
+                slot = oldCount++;
+                oldSectors[slot] = (int) s;
+            }
+            for (int i = lo; i < hi; i++) {
+                change.apply(sector.array(), i);
+            }
+            oldFile.write((long) slot * SECTOR, sector.flip());
+        }
     }
 
     /**

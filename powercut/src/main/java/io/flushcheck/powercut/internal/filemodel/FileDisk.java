@@ -1,5 +1,6 @@
 package io.flushcheck.powercut.internal.filemodel;
 
+import io.flushcheck.powercut.internal.disk.BytesAtRest;
 import io.flushcheck.powercut.internal.disk.ModelDisk;
 import io.flushcheck.powercut.internal.disk.ModelStates;
 import io.flushcheck.powercut.internal.disk.RecordingFiles;
@@ -8,6 +9,7 @@ import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Deque;
 import java.util.List;
@@ -31,6 +33,8 @@ public final class FileDisk implements ModelDisk {
     private DriveClient drive;
     /** True once a cut's survivor is being made: the mount is gone, or going. */
     private boolean cut;
+    /** The directory the last cut's survivor was written into, or null. */
+    private Path survivor;
 
     private FileDisk(long sizeBytes, String rules) {
         this.sizeBytes = sizeBytes;
@@ -97,7 +101,28 @@ public final class FileDisk implements ModelDisk {
         } catch (DriveClient.Refused r) {
             throw new IOException("cannot write the surviving tree: " + r.reply());
         }
+        this.survivor = survivor;
         return new Survivor(survivor, discarded);
+    }
+
+    /**
+     * The survivor is a plain directory: the file's bytes change there, as a write would change them (its
+     * modification time too).
+     */
+    @Override
+    public List<FaultRange> corruptSurvivor(Path file, long offset, long length, int bit) throws IOException {
+        if (file == null) {
+            throw new IllegalArgumentException("the file model has no drive: name a file");
+        }
+        if (survivor == null || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IllegalArgumentException(file + " is no regular file of the survivor " + survivor);
+        }
+        if (bit >= 0) {
+            BytesAtRest.flip(file, offset, bit);
+        } else {
+            BytesAtRest.zero(file, offset, length);
+        }
+        return List.of();
     }
 
     /** A file's bytes, by its node. */

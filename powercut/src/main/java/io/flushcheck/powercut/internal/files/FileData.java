@@ -3,8 +3,10 @@ package io.flushcheck.powercut.internal.files;
 import io.flushcheck.powercut.internal.model.StoreFile;
 import io.flushcheck.powercut.internal.model.ReadFaults;
 import io.flushcheck.powercut.internal.model.WriteFaults;
+import io.flushcheck.powercut.internal.model.WriteLies;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +27,7 @@ final class FileData {
     private final FileTree.Versions versions;
     private final WriteFaults writeFaults = new WriteFaults();
     private final ReadFaults readFaults = new ReadFaults();
+    private final WriteLies writeLies = new WriteLies();
     /** The bytes of every write not yet synced, in the order written; {@link FileChange#logPos} says where. */
     private StoreFile log;
     private long logEnd;
@@ -59,6 +62,11 @@ final class FileData {
     /** The writes planned to fail. */
     WriteFaults writeFaults() {
         return writeFaults;
+    }
+
+    /** The writes planned to be lost or misdirected. */
+    WriteLies writeLies() {
+        return writeLies;
     }
 
     /** The reads planned to fail. */
@@ -122,22 +130,93 @@ final class FileData {
         if (versions != FileTree.Versions.SIZES && logEnd > LOG_KEPT && logEnd > 2 * logLive) {
             compactLog();
         }
+        List<WriteLies.Lie> lies = writeLies.meet(id, offset, length);
+        if (lies.isEmpty()) {
+            change(n, offset, data.duplicate());
+            readFaults.rewritten(id, offset, offset + length);
+        } else {
+            lie(n, lies, offset, data.duplicate());
+        }
+        // What the program reads back with the power on, a lie's bytes included: its page cache's.
+        n.data.write(offset, data);
+        n.mtime = FileTree.now();
+    }
+
+    /**
+     * The change of file {@code n} that a write of {@code bytes} at {@code offset} makes: what a sync makes durable
+     * and a cut may lose, logged and recorded. The bytes the program reads back are the caller's to write.
+     */
+    private void change(TreeNode n, long offset, ByteBuffer bytes) {
+        int length = bytes.remaining();
         FileChange c = FileChange.write(offset, logEnd, length, tree.nextOrder(), tree.namespace().filePath(n));
         TreeLog recording = tree.recorder().log();
         if (recording != null) {
-            recording.write(id, offset, data);
+            recording.write(n.id, offset, bytes.duplicate());
         }
         if (versions != FileTree.Versions.SIZES) {
-            log.write(logEnd, data.duplicate());
+            log.write(logEnd, bytes.duplicate());
         }
         logEnd += length;
         logLive += length;
-        readFaults.rewritten(id, offset, offset + length);
-        n.data.write(offset, data);
         tree.rules().pending(n);
         n.fileChanges.add(c);
         fileEdits++;
-        n.mtime = FileTree.now();
+    }
+
+    /**
+     * A write of {@code bytes} at {@code offset} of file {@code n} that meets {@code lies} (within it, by where they
+     * start, none overlapping): its change carries the bytes the file held on the drive inside the lies' ranges (so no
+     * sync makes the write's own durable, and a cut drops them), and a misdirected write's bytes there become a
+     * change of the target file at its place, which its page cache does not see (within the target's size: past it
+     * they land in no file).
+     */
+    private void lie(TreeNode n, List<WriteLies.Lie> lies, long offset, ByteBuffer bytes) {
+        int length = bytes.remaining();
+        byte[] written = new byte[length];
+        bytes.get(written);
+        byte[] onDrive = written.clone();
+        long done = offset;
+        for (WriteLies.Lie lie : lies) {
+            int lo = (int) (lie.from() - offset);
+            int hi = (int) (lie.to() - offset);
+            System.arraycopy(onDrive(n, lie.from(), hi - lo), 0, onDrive, lo, hi - lo);
+            readFaults.rewritten(n.id, done, lie.from());
+            done = lie.to();
+        }
+        readFaults.rewritten(n.id, done, offset + length);
+        change(n, offset, ByteBuffer.wrap(onDrive));
+        for (WriteLies.Lie lie : lies) {
+            TreeNode target = lie.lost() ? null : tree.namespace().nodeAt(lie.targetUnit());
+            long at = lie.targetFrom();
+            if (target == null || target.dir || at >= target.data.size()) {
+                continue;
+            }
+            int landed = (int) Math.min(lie.to() - lie.from(), target.data.size() - at);
+            change(target, at, ByteBuffer.wrap(written, (int) (lie.from() - offset), landed));
+            readFaults.rewritten(target.id, at, at + landed);
+        }
+    }
+
+    /**
+     * Bytes {@code from} to {@code from + length} of file {@code n} as the drive holds them (its durable bytes with
+     * its changes since applied in order), not as its page cache does: a lie's bytes are not there.
+     */
+    private byte[] onDrive(TreeNode n, long from, int length) {
+        byte[] out = new byte[length];
+        long end = from + length;
+        n.durableData.read(from, ByteBuffer.wrap(out));
+        for (FileChange c : n.fileChanges) {
+            if (c.isWrite()) {
+                long s = Math.max(from, c.offset());
+                long e = Math.min(end, c.offset() + c.length());
+                if (s < e) {
+                    log.bytes(c.logPos() + (s - c.offset()), (int) (e - s)).get(out, (int) (s - from), (int) (e - s));
+                }
+            } else if (c.newSize() < end) {
+                Arrays.fill(out, (int) Math.max(0, c.newSize() - from), length, (byte) 0);
+            }
+        }
+        return out;
     }
 
     /**
@@ -177,6 +256,30 @@ final class FileData {
             }
         }
         return n.data.read(offset, out);
+    }
+
+    /**
+     * Changes {@code length} bytes of file {@code n} from {@code from} by {@code change}, in what reads now and in
+     * what is durable, each as far as its size reaches: data at rest that decayed, not a write, so no change is logged
+     * and no read fault is cleared.
+     */
+    void changeAtRest(TreeNode n, long from, long length, java.util.function.UnaryOperator<Byte> change) {
+        if (from < 0 || length <= 0 || from + length < 0) {
+            throw new IllegalArgumentException("a range starts at 0 or later and is not empty, not " + from + "+" + length);
+        }
+        for (FileBytes version : new FileBytes[] {n.data, n.durableData}) {
+            long end = Math.min(from + length, version.size());
+            for (long at = from; at < end; ) {
+                int chunk = (int) Math.min(end - at, 1 << 16);
+                ByteBuffer bytes = ByteBuffer.allocate(chunk);
+                version.read(at, bytes);
+                for (int i = 0; i < chunk; i++) {
+                    bytes.put(i, change.apply(bytes.get(i)));
+                }
+                version.write(at, bytes.clear());
+                at += chunk;
+            }
+        }
     }
 
     /** Sets a file's size, cutting it or extending it with zeros. */

@@ -385,6 +385,43 @@ public final class FileTree extends SwitchedModel {
         return data.writeFaults().failed();
     }
 
+    /**
+     * Writes to file {@code unit} (its node id) are lost as planned: acknowledged and read back with the power on,
+     * never durable.
+     */
+    @Override
+    public synchronized void loseWrites(long unit, long from, long length, boolean persistent) {
+        file(unit);
+        data.writeLies().lose(unit, from, length, persistent);
+    }
+
+    /** Writes to file {@code unit} land on file {@code targetUnit} (its node id) as planned. */
+    @Override
+    public synchronized void misdirectWrites(long unit, long from, long length, boolean persistent, long targetUnit,
+                                             long targetFrom) {
+        file(unit);
+        file(targetUnit);
+        data.writeLies().misdirect(unit, from, length, persistent, targetUnit, targetFrom);
+    }
+
+    private TreeNode file(long unit) {
+        TreeNode n = namespace.nodeAt(unit);
+        if (n == null || n.dir) {
+            throw new IllegalArgumentException("no file has node " + unit);
+        }
+        return n;
+    }
+
+    @Override
+    public synchronized long lostWrites() {
+        return data.writeLies().lost();
+    }
+
+    @Override
+    public synchronized long misdirectedWrites() {
+        return data.writeLies().misdirected();
+    }
+
     /** Reads of file {@code unit} (its node id) fail as planned, until the bytes are rewritten when persistent. */
     @Override
     public synchronized void failReads(long unit, long from, long length, boolean persistent, int errno) {
@@ -398,6 +435,37 @@ public final class FileTree extends SwitchedModel {
     @Override
     public synchronized long failedReads() {
         return data.readFaults().failed();
+    }
+
+    /** Flips a bit of a byte of file {@code unit} (its node id) where it is durable and where it reads now: bit rot. */
+    @Override
+    public synchronized void flipBit(long unit, long offset, int bit) {
+        if (bit < 0 || bit > 7) {
+            throw new IllegalArgumentException("a byte has bits 0 to 7, not " + bit);
+        }
+        data.changeAtRest(atRest(unit), offset, 1, b -> (byte) (b ^ (1 << bit)));
+    }
+
+    /** Zeros bytes of file {@code unit} (its node id) where they are durable and where they read now. */
+    @Override
+    public synchronized void zero(long unit, long from, long length) {
+        data.changeAtRest(atRest(unit), from, length, b -> (byte) 0);
+    }
+
+    /** File {@code unit}, whose data at rest may change: with the power on and no recording under way. */
+    private TreeNode atRest(long unit) {
+        TreeNode n = namespace.nodeAt(unit);
+        if (n == null || n.dir) {
+            throw new IllegalArgumentException("no file has node " + unit);
+        }
+        if (power.frozen()) {
+            throw new IllegalStateException("the power is cut: what survived is the directory written out, not this tree");
+        }
+        if (recorder.log() != null) {
+            throw new IllegalStateException("the tree is recording a workload, whose crash states would not hold the"
+                    + " change: change data at rest before or after the recording");
+        }
+        return n;
     }
 
     /** Bytes written to files since their last sync: what a cut now could lose. */

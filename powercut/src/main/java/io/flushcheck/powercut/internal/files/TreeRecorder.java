@@ -77,16 +77,20 @@ final class TreeRecorder {
         }
     }
 
-    /** Writes file {@code n}'s size and the 1 MiB pieces of its bytes that are not all zeros into the recording. */
+    /**
+     * Writes file {@code n}'s size and the 1 MiB pieces of its bytes that are not all zeros into the recording: its
+     * durable bytes (the tree is durable as a recording starts), which are what the program reads back except where
+     * the drive lost or misdirected a write.
+     */
     private static void recordBytes(TreeNode n, TreeLog out) {
-        long size = n.data.size();
+        long size = n.durableData.size();
         if (size > 0) {
             out.truncate(n.id, size);
         }
         ByteBuffer piece = ByteBuffer.allocate(1 << 20);
         for (long at = 0; at < size; at += piece.capacity()) {
             piece.clear();
-            n.data.read(at, piece);
+            n.durableData.read(at, piece);
             piece.flip();
             if (!StoreFile.isZeros(piece)) {
                 out.write(n.id, at, piece);

@@ -163,6 +163,59 @@ public final class DriveClient {
                 + errno), "failing");
     }
 
+    /** Loses writes to {@code length} bytes from {@code from} of {@code unit}: all of them when {@code persistent}. */
+    public void loseWrites(long unit, long from, long length, boolean persistent) throws IOException {
+        expect("lose-writes", ask("lose-writes " + unit + " " + from + " " + length + (persistent ? " persistent" : " once")),
+                "losing");
+    }
+
+    /**
+     * Misdirects writes to {@code length} bytes from {@code from} of {@code unit} to {@code targetUnit} from
+     * {@code targetFrom}: all of them when {@code persistent}.
+     */
+    public void misdirectWrites(long unit, long from, long length, boolean persistent, long targetUnit, long targetFrom)
+            throws IOException {
+        expect("misdirect-writes", ask("misdirect-writes " + unit + " " + from + " " + length
+                + (persistent ? " persistent " : " once ") + targetUnit + " " + targetFrom), "misdirecting");
+    }
+
+    /** Writes the drive has lied about so far: lost ({@link #loseWrites}) and misdirected ({@link #misdirectWrites}). */
+    public record LiedWrites(long lost, long misdirected) {
+    }
+
+    /** Writes the drive has lost and misdirected so far. */
+    public LiedWrites liedWrites() throws IOException {
+        return liedWrites(ask("lied-writes"));
+    }
+
+    /** {@code lied-writes lost L misdirected M}: the reply {@link #liedWrites(String)} reads. */
+    static String liedWritesReply(long lost, long misdirected) {
+        return "lied-writes lost " + lost + " misdirected " + misdirected;
+    }
+
+    /** {@code lied-writes lost L misdirected M}. */
+    static LiedWrites liedWrites(String reply) throws IOException {
+        String[] w = reply.split(" ", -1);
+        if (w.length == 5 && w[0].equals("lied-writes") && w[1].equals("lost") && w[3].equals("misdirected")) {
+            try {
+                return new LiedWrites(count(w[2], "lied-writes", reply), count(w[4], "lied-writes", reply));
+            } catch (IOException e) {
+                // not two counts: no answer, reported below with the reply
+            }
+        }
+        throw new IOException("the simulated drive did not answer lied-writes: " + reply);
+    }
+
+    /** Flips bit {@code bit} of byte {@code offset} of {@code unit}, durable and as it reads now (bit rot). */
+    public void flipBit(long unit, long offset, int bit) throws IOException {
+        expect("flip-bit", ask("flip-bit " + unit + " " + offset + " " + bit), "flipped");
+    }
+
+    /** Zeros {@code length} bytes from {@code from} of {@code unit}, durable and as they read now. */
+    public void zero(long unit, long from, long length) throws IOException {
+        expect("zero", ask("zero " + unit + " " + from + " " + length), "zeroed");
+    }
+
     /** Reads the drive has failed so far by {@link #failReads}. */
     public long failedReads() throws IOException {
         return failedReads(ask("failed-reads"));

@@ -19,7 +19,11 @@ import org.apiguardian.api.API;
  * lost and what it discarded, entry by entry), {@code arm K [PGID]}, {@code arm-during K SEED},
  * {@code fail-flush K once|persistent [ERRNO]},
  * {@code fail-writes UNIT FROM LENGTH once|persistent ERRNO},
- * {@code fail-reads UNIT FROM LENGTH once|persistent ERRNO}, {@code failed-reads}, {@code save PATH} (a {@link PathWord}), {@code world PID},
+ * {@code fail-reads UNIT FROM LENGTH once|persistent ERRNO}, {@code failed-reads},
+ * {@code lose-writes UNIT FROM LENGTH once|persistent},
+ * {@code misdirect-writes UNIT FROM LENGTH once|persistent TARGET-UNIT TARGET-FROM}, {@code lied-writes},
+ * {@code flip-bit UNIT OFFSET BIT} and {@code zero UNIT FROM LENGTH} (data at rest that changes, durable and now),
+ * {@code save PATH} (a {@link PathWord}), {@code world PID},
  * {@code record LOG [BASE]} (a recording of a workload, {@link PowerLossModel#record}) and {@code record-stop},
  * {@code powered}, {@code unmount}, {@code quit}. {@link DriveClient} is the one client that speaks them, and reads
  * the replies. Once its FUSE server has failed (its model's store could not be read
@@ -110,6 +114,27 @@ public final class DriveControl {
                     model.failReads(Long.parseLong(w[1]), Long.parseLong(w[2]), Long.parseLong(w[3]),
                             w[4].equals("persistent"), Integer.parseInt(w[5]));
                     return "failing";
+                }
+                case "lose-writes" -> { // UNIT FROM LENGTH once|persistent
+                    model.loseWrites(Long.parseLong(w[1]), Long.parseLong(w[2]), Long.parseLong(w[3]),
+                            w[4].equals("persistent"));
+                    return "losing";
+                }
+                case "misdirect-writes" -> { // UNIT FROM LENGTH once|persistent TARGET-UNIT TARGET-FROM
+                    model.misdirectWrites(Long.parseLong(w[1]), Long.parseLong(w[2]), Long.parseLong(w[3]),
+                            w[4].equals("persistent"), Long.parseLong(w[5]), Long.parseLong(w[6]));
+                    return "misdirecting";
+                }
+                case "lied-writes" -> {
+                    return DriveClient.liedWritesReply(model.lostWrites(), model.misdirectedWrites());
+                }
+                case "flip-bit" -> { // UNIT OFFSET BIT
+                    model.flipBit(Long.parseLong(w[1]), Long.parseLong(w[2]), Integer.parseInt(w[3]));
+                    return "flipped";
+                }
+                case "zero" -> { // UNIT FROM LENGTH
+                    model.zero(Long.parseLong(w[1]), Long.parseLong(w[2]), Long.parseLong(w[3]));
+                    return "zeroed";
                 }
                 case "failed-reads" -> {
                     return "failed-reads " + model.failedReads();

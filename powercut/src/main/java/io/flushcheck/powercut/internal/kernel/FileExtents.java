@@ -18,8 +18,34 @@ import org.apiguardian.api.API;
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class FileExtents {
 
-    /** {@code length} bytes of the device at {@code device}, holding the file's bytes from {@code logical}. */
-    public record Extent(long logical, long device, long length) {
+    /**
+     * {@code length} bytes of the device at {@code device}, holding the file's bytes from {@code logical}; {@code flags}
+     * as FIEMAP gives them ({@code fe_flags}).
+     */
+    public record Extent(long logical, long device, long length, int flags) {
+
+        /** An extent with no flags. */
+        public Extent(long logical, long device, long length) {
+            this(logical, device, length, 0);
+        }
+
+        /**
+         * Why the device's bytes at {@link #device()} are not the file's bytes as they read, or null when they are: the
+         * data is inline in the filesystem's metadata, packed in a tail, compressed or encrypted, or not written yet
+         * (preallocated, it reads as zeros).
+         */
+        public String notAsStored() {
+            if ((flags & (FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_DATA_TAIL)) != 0) {
+                return "lie inline in the filesystem's metadata";
+            }
+            if ((flags & (FIEMAP_EXTENT_ENCODED | FIEMAP_EXTENT_DATA_ENCRYPTED)) != 0) {
+                return "are stored compressed or encrypted";
+            }
+            if ((flags & FIEMAP_EXTENT_UNWRITTEN) != 0) {
+                return "are preallocated and not written (they read as zeros)";
+            }
+            return null;
+        }
     }
 
     /** {@code _IOWR('f', 11, struct fiemap)}, the struct being 32 bytes before its extents. */
@@ -29,6 +55,11 @@ public final class FileExtents {
     private static final int BATCH = 128;
     private static final int FIEMAP_EXTENT_LAST = 0x1;
     private static final int FIEMAP_EXTENT_UNKNOWN = 0x2;
+    private static final int FIEMAP_EXTENT_ENCODED = 0x8;
+    private static final int FIEMAP_EXTENT_DATA_ENCRYPTED = 0x80;
+    private static final int FIEMAP_EXTENT_DATA_INLINE = 0x200;
+    private static final int FIEMAP_EXTENT_DATA_TAIL = 0x400;
+    private static final int FIEMAP_EXTENT_UNWRITTEN = 0x800;
 
     private FileExtents() {
     }
@@ -40,7 +71,7 @@ public final class FileExtents {
             long from = Math.max(e.logical(), offset);
             long to = Math.min(e.logical() + e.length(), offset + length);
             if (from < to) {
-                extents.add(new Extent(from, e.device() + (from - e.logical()), to - from));
+                extents.add(new Extent(from, e.device() + (from - e.logical()), to - from, e.flags()));
             }
         }
         return extents;
@@ -79,7 +110,7 @@ public final class FileExtents {
                     long length = buffer.getLong(at + 16);
                     int flags = buffer.getInt(at + 40);
                     if ((flags & FIEMAP_EXTENT_UNKNOWN) == 0) {
-                        extents.add(new Extent(logical, physical, length));
+                        extents.add(new Extent(logical, physical, length, flags));
                     }
                     start = logical + length;
                     last |= (flags & FIEMAP_EXTENT_LAST) != 0;

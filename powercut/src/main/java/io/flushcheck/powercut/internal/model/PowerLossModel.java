@@ -69,6 +69,25 @@ public interface PowerLossModel {
     long failedWrites();
 
     /**
+     * Loses writes with the power on: a write touching {@code length} bytes from {@code from} of {@code unit} (as
+     * {@link #failWrites} names them) is acknowledged, its bytes outside the range written and those inside not, the
+     * range keeping its old contents; without {@code persistent}, only the first such write.
+     */
+    void loseWrites(long unit, long from, long length, boolean persistent);
+
+    /**
+     * Misdirects writes with the power on: as {@link #loseWrites}, and the bytes inside the range land on
+     * {@code targetUnit} from {@code targetFrom} instead (byte {@code from} there, the rest after it).
+     */
+    void misdirectWrites(long unit, long from, long length, boolean persistent, long targetUnit, long targetFrom);
+
+    /** Writes lost so far by {@link #loseWrites}. */
+    long lostWrites();
+
+    /** Writes misdirected so far by {@link #misdirectWrites}. */
+    long misdirectedWrites();
+
+    /**
      * Fails reads with the power on: a read touching {@code length} bytes from {@code from} of {@code unit}
      * (the block model's drive: 0; the file model: a file's node) fails with {@code errno}; with
      * {@code persistent} every such read until a write covers the bytes (a bad sector), without only the first
@@ -78,6 +97,17 @@ public interface PowerLossModel {
 
     /** Reads failed so far by {@link #failReads}. */
     long failedReads();
+
+    /**
+     * Flips bit {@code bit} (0, the least significant, to 7) of byte {@code offset} of {@code unit} (the block model's
+     * drive: 0; the file model: a file's node) with the power on, in what is durable and in what reads now: bit rot
+     * in data at rest, not a write. Refused after a cut and while a workload is recorded (its crash states would
+     * not hold the change).
+     */
+    void flipBit(long unit, long offset, int bit);
+
+    /** As {@link #flipBit}: {@code length} bytes from {@code from} of {@code unit} read as zeros, durable and now. */
+    void zero(long unit, long from, long length);
 
     /** Runs {@code action} the moment the power goes, however it goes. */
     void whenFrozen(Runnable action);

@@ -45,6 +45,24 @@ class DriveClientTests {
     }
 
     @Test
+    void liedWritesAreTwoCountsAsTheServerSaysThem() throws IOException {
+        assertThat(DriveClient.liedWritesReply(2, 5)).isEqualTo("lied-writes lost 2 misdirected 5");
+        assertThat(DriveClient.liedWrites(DriveClient.liedWritesReply(2, 5))).isEqualTo(new DriveClient.LiedWrites(2, 5));
+        assertThat(DriveClient.liedWrites("lied-writes lost 0 misdirected 0")).isEqualTo(new DriveClient.LiedWrites(0, 0));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "error unknown command lied-writes", "lied-writes", "lied-writes lost 1",
+            "lied-writes lost 1 misdirected", "lied-writes lost -1 misdirected 0", "lied-writes lost 1 misdirected x",
+            "lied-writes misdirected 1 lost 2", "lied-writes lost 1 misdirected 2 more", "failed-reads 3",
+            "lied-writes lost 99999999999999999999 misdirected 0"})
+    void liedWritesThatDoNotReadAreAnErrorQuotingTheReply(String reply) {
+        assertThatThrownBy(() -> DriveClient.liedWrites(reply)).isInstanceOf(IOException.class)
+                .isNotInstanceOf(DriveClient.Refused.class)
+                .hasMessage("the simulated drive did not answer lied-writes: " + reply);
+    }
+
+    @Test
     void aCutIsReadWithItsNoteAndWhatItLostEntryByEntry() throws IOException {
         String reply = DriveClient.cutReply(3, 5, 12, true, "the POSIX floor lost /a b", List.of("write /x 0+4", "", "100%"));
         assertThat(reply).doesNotContain("\n").startsWith("cut kept 3 discarded 5 at 12 armed note ");
