@@ -50,7 +50,7 @@ final class BlockSites {
      * Up to {@code invocations} damaged blocks of {@code files}, spread evenly over every (block, kind) in order of
      * file, offset and kind, each seeded from {@code seed}.
      */
-    static List<DamagedBlock> spread(List<SurvivingFile> files, DamagedBlock.Kind[] kinds, int blockBytes, int invocations,
+    static List<DamagedBlock> spread(List<SurvivingFile> files, DataFault.Kind[] kinds, int blockBytes, int invocations,
                                     long seed) {
         long total = 0;
         for (SurvivingFile f : files) {
@@ -74,16 +74,16 @@ final class BlockSites {
     }
 
     /** The {@code index}-th (block, kind) of {@code files}. */
-    private static DamagedBlock site(List<SurvivingFile> files, DamagedBlock.Kind[] kinds, int blockBytes, long index,
+    private static DamagedBlock site(List<SurvivingFile> files, DataFault.Kind[] kinds, int blockBytes, long index,
                                     long seed) {
         long left = index;
         for (SurvivingFile f : files) {
             long here = blocks(f.size(), blockBytes) * kinds.length;
             if (left < here) {
                 long block = left / kinds.length;
-                DamagedBlock.Kind kind = kinds[(int) (left % kinds.length)];
+                DataFault.Kind kind = kinds[(int) (left % kinds.length)];
                 return new DamagedBlock(kind, f.name(), block * blockBytes, blockBytes,
-                        kind == DamagedBlock.Kind.ZEROED ? 0 : seed);
+                        kind == DataFault.Kind.ZEROED ? 0 : seed);
             }
             left -= here;
         }

@@ -63,7 +63,7 @@ public @interface CorruptedBlocks {
     String BLOCK_PARAMETER = "flushcheck.faults.block";
 
     /** The kinds of damage; each site gets each kind. */
-    DamagedBlock.Kind[] kinds() default {DamagedBlock.Kind.BIT_ROT, DamagedBlock.Kind.ZEROED};
+    DataFault.Kind[] kinds() default {DataFault.Kind.BIT_ROT, DataFault.Kind.ZEROED};
 
     /** The most invocations, the first (nothing damaged) included; fewer when there are fewer sites. */
     int times() default 20;

@@ -170,14 +170,14 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
                     plan.listed(BlockSites.files(survivor));
                     return;
                 }
-                Path file = SurvivorDamage.file(survivor, damage.file());
+                Path file = damage.on(survivor).file();
                 if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || Files.size(file) <= damage.offset()) {
                     absent = damage.file() + (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
                             ? " holds " + Files.size(file) + " bytes on this survivor, none at " + damage.offset()
                             : " is not a file on this survivor");
                     return;
                 }
-                done = disk.damage(damage);
+                done = disk.corrupt(damage.on(survivor)).toString();
             });
         }
 

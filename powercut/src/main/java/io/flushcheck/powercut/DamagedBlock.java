@@ -8,9 +8,9 @@ import java.util.regex.Pattern;
 import org.apiguardian.api.API;
 
 /**
- * Damage to a block of a file on what survived a power cut ({@link SimulatedDisk#damage}): {@code length} bytes from
- * {@code offset} of the survivor's file {@code file} (relative to the survivor, '/' between names), damaged as
- * {@code kind} says, a bit drawn from {@code seed} for bit rot. Written as {@link CorruptedBlocks#block()} and
+ * Damage to a block of a file on what survived a power cut, placed by {@link #on} for {@link SimulatedDisk#corrupt}:
+ * {@code length} bytes from {@code offset} of the survivor's file {@code file} (relative to the survivor, '/' between
+ * names), damaged as {@code kind} says, a bit drawn from {@code seed} for bit rot. Written as {@link CorruptedBlocks#block()} and
  * {@link #parse} take it: {@code bit rot in journal bytes 8192+4096, seed 31}, {@code zeroed in db/wal bytes 0+4096}.
  *
  * @param kind   what is done to the bytes; null for none (a sweep's first invocation)
@@ -20,16 +20,7 @@ import org.apiguardian.api.API;
  * @param seed   the seed that draws the flipped bit (bit rot); 0 for zeroed
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-public record DamagedBlock(Kind kind, String file, long offset, int length, long seed) {
-
-    /** What is done to a block's bytes. */
-    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-    public enum Kind {
-        /** One bit, drawn from the seed, of the block's bytes that the file holds, flipped. */
-        BIT_ROT,
-        /** The block's bytes that the file holds, zeroed. */
-        ZEROED
-    }
+public record DamagedBlock(DataFault.Kind kind, String file, long offset, int length, long seed) {
 
     private static final Pattern FORM = Pattern.compile("(bit rot|zeroed) in (.+) bytes (\\d+)\\+(\\d+)(?:, seed (-?\\d+))?");
 
@@ -46,11 +37,11 @@ public record DamagedBlock(Kind kind, String file, long offset, int length, long
     public static DamagedBlock parse(String text) {
         Matcher m = FORM.matcher(text.trim());
         if (m.matches()) {
-            Kind kind = m.group(1).equals("zeroed") ? Kind.ZEROED : Kind.BIT_ROT;
+            DataFault.Kind kind = m.group(1).equals("zeroed") ? DataFault.Kind.ZEROED : DataFault.Kind.BIT_ROT;
             try {
                 long offset = Long.parseLong(m.group(3));
                 int length = Integer.parseInt(m.group(4));
-                if (length > 0 && (kind == Kind.ZEROED || m.group(5) != null)) {
+                if (length > 0 && (kind == DataFault.Kind.ZEROED || m.group(5) != null)) {
                     return new DamagedBlock(kind, m.group(2), offset, length, m.group(5) == null ? 0 : Long.parseLong(m.group(5)));
                 }
             } catch (NumberFormatException e) {
@@ -67,7 +58,7 @@ public record DamagedBlock(Kind kind, String file, long offset, int length, long
             return "nothing damaged";
         }
         String where = " in " + file + " bytes " + offset + "+" + length;
-        return kind == Kind.ZEROED ? "zeroed" + where : "bit rot" + where + ", seed " + seed;
+        return kind == DataFault.Kind.ZEROED ? "zeroed" + where : "bit rot" + where + ", seed " + seed;
     }
 
     /**
@@ -75,7 +66,25 @@ public record DamagedBlock(Kind kind, String file, long offset, int length, long
      * in order of file name, offset and {@code kinds}, each bit rot seeded from {@code seed}: the sweep
      * {@link CorruptedBlocks} runs. Symbolic links are not followed; ext4's {@code lost+found} is left out.
      */
-    public static List<DamagedBlock> sweep(Path survivor, Collection<Kind> kinds, int blockBytes, int count, long seed) {
-        return BlockSites.spread(BlockSites.files(survivor), kinds.toArray(Kind[]::new), blockBytes, count, seed);
+    public static List<DamagedBlock> sweep(Path survivor, Collection<DataFault.Kind> kinds, int blockBytes, int count, long seed) {
+        return BlockSites.spread(BlockSites.files(survivor), kinds.toArray(DataFault.Kind[]::new), blockBytes, count, seed);
+    }
+
+    /**
+     * This damage as a fault on {@code survivor}'s file, for {@link SimulatedDisk#corrupt}: {@code disk.corrupt(
+     * block.on(disk.cutPower()))}.
+     *
+     * @throws IllegalArgumentException when it damages nothing, or its file would lead out of {@code survivor}
+     */
+    public DataFault on(Path survivor) {
+        if (!damages()) {
+            throw new IllegalArgumentException("nothing damaged: no fault to place");
+        }
+        Path p = survivor.resolve(file).normalize();
+        if (!p.startsWith(survivor.normalize()) || p.equals(survivor.normalize())) {
+            throw new IllegalArgumentException(file + " is not a file of the survivor " + survivor);
+        }
+        DataFault fault = kind == DataFault.Kind.ZEROED ? DataFault.zeroed(p) : DataFault.bitRot(p);
+        return fault.range(offset, length).seed(seed);
     }
 }

@@ -387,7 +387,9 @@ public final class SimulatedDisk implements AutoCloseable {
      */
     public Corruption corrupt(DataFault fault) {
         try {
-            return fault.file() == null ? corruptDrive(fault) : corruptFile(fault);
+            Corruption done = fault.file() == null ? corruptDrive(fault) : corruptFile(fault);
+            noteDamage(done.toString());
+            return done;
         } catch (DriveClient.Refused r) {
             throw new IllegalStateException("the simulated drive did not change its data at rest (" + fault + "): "
                     + r.reason());
@@ -707,35 +709,6 @@ public final class SimulatedDisk implements AutoCloseable {
 
     void onSurvivor(SurvivorHook hook) {
         onSurvivor = hook;
-    }
-
-    /**
-     * Damages a block of a file of the latest survivor ({@link #cutPower()}) as {@code block} says, before the program
-     * reads it back, and returns what was done in words a report can quote: {@code bit 3 of byte 8200 of db/wal
-     * flipped}, {@code bytes 4096+4096 of db/wal zeroed}. {@link AcknowledgedRecords#readBack} names it in its
-     * explanation.
-     *
-     * @throws IllegalStateException    when the power has not been cut
-     * @throws IllegalArgumentException when the survivor has no such file, or the file no byte at the block's offset
-     */
-    public String damage(DamagedBlock block) {
-        if (!block.damages()) {
-            throw new IllegalArgumentException("a damaged block names what is done to it");
-        }
-        Path survivor;
-        synchronized (this) {
-            if (survivors.isEmpty()) {
-                throw new IllegalStateException("no survivor to damage: cut the power first (cutPower())");
-            }
-            survivor = survivors.get(survivors.size() - 1);
-        }
-        try {
-            String done = SurvivorDamage.apply(this, survivor, block);
-            noteDamage(done);
-            return done;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot damage " + block + ": " + e.getMessage(), e);
-        }
     }
 
     /** Notes what was done to this disk's data at rest ({@code bit 3 of byte 8200 of db/wal flipped}). */

@@ -4,6 +4,8 @@ import static io.flushcheck.powercut.FixtureRuns.message;
 import static io.flushcheck.powercut.FixtureRuns.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flushcheck.powercut.internal.kernel.Filesystems;
+import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -82,6 +84,21 @@ class CorruptedBlocksTests {
     }
 
     @Test
+    void onBtrfsEveryDamagedBlockOfTheJournalWithoutChecksumsReadsAsAnError() {
+        Mounts.requireMountTools();
+        Requirements.require(Filesystems.find("mkfs.btrfs") != null, "mkfs.btrfs (apt-get install btrfs-progs)");
+        Fixtures.OUTCOMES.clear();
+        Events events = run(Fixtures.UncheckedOnBtrfs.class);
+        events.assertStatistics(s -> s.started(5).succeeded(5));
+        Map<String, String> done = damage(events);
+        assertThat(done.values()).as("placed on the drive").filteredOn(v -> !v.startsWith("nothing"))
+                .allMatch(v -> v.matches("(bit [0-7] of byte \\d+ of journal flipped \\(drive byte \\d+\\)|bytes \\d+\\+\\d+ of"
+                        + " journal zeroed \\(drive bytes \\d+\\+\\d+\\)) \\(.*\\)"));
+        assertThat(Fixtures.OUTCOMES.subList(1, Fixtures.OUTCOMES.size())).as("btrfs's data checksums fail every read")
+                .containsOnly(ReadBack.Outcome.DETECTED);
+    }
+
+    @Test
     void aPinnedBlockRunsOnlyThatInvocationAndTheSeedFlipsTheSameBit() {
         String block = "bit rot in journal bytes 4096+4096, seed 77";
         Map<String, String> first = damage(run(Fixtures.Checked.class, Map.of(CorruptedBlocks.BLOCK_PARAMETER, block)));
@@ -153,6 +170,14 @@ class CorruptedBlocksTests {
 
         @SimulatedPowerLoss(model = DiskModel.FILE)
         static class Unchecked {
+            @CorruptedBlocks(times = 9, seed = 3)
+            void noRecordIsSilentlyWrong(SimulatedDisk disk) throws Exception {
+                journal(disk, false);
+            }
+        }
+
+        @SimulatedPowerLoss(model = DiskModel.BLOCK, fs = "btrfs", sizeMiB = 128)
+        static class UncheckedOnBtrfs {
             @CorruptedBlocks(times = 9, seed = 3)
             void noRecordIsSilentlyWrong(SimulatedDisk disk) throws Exception {
                 journal(disk, false);

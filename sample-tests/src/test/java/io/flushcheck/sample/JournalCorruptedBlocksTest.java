@@ -5,14 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import io.flushcheck.powercut.AcknowledgedRecords;
 import io.flushcheck.powercut.CorruptedBlocks;
-import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.ReadBack;
 import io.flushcheck.powercut.SimulatedDisk;
-import io.flushcheck.powercut.SimulatedPowerLoss;
 import java.nio.file.Path;
 
 /** The guide's sweep of damaged blocks: the journal's test run once per block of what it left, each damaged in turn. */
-@SimulatedPowerLoss(model = DiskModel.FILE)
 class JournalCorruptedBlocksTest {
 
     // tag::corrupted-blocks[]
