@@ -68,7 +68,7 @@ final class DamageOutput {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "damaged blocks of what the command left at a power cut on %s, seed %d: %s%n",
                 c.disks(), c.seed(), sites < 0 ? "the one --block names"
-                        : sites + " blocks of " + c.blockBytes() + " bytes checked, " + kinds() + ", spread evenly"));
+                        : sites + " blocks of " + c.blockBytes() + " bytes to damage, " + kinds() + ", spread evenly"));
         for (DamageCheck check : checks) {
             sb.append(String.format(Locale.ROOT, "check %d: %s: %s: %s%n", check.number(), Escape.of(check.site()),
                     check.outcome().words(), Escape.of(check.explanation())));

@@ -234,6 +234,10 @@ class PowerCutDamageTests {
     @Test
     void badUsageIsRefusedBeforeAnythingRuns() {
         String verify = "sh " + read + " {dir} plain";
+        Run help = run("powercut", "damage", "--help");
+        assertThat(help.exit()).as(help.err()).isEqualTo(0);
+        assertThat(help.out()).startsWith("usage: flushcheck powercut damage [--blocks N]")
+                .contains("$FLUSHCHECK_READ").contains("--block-bytes=B").contains("exit codes: 0 no check was silent");
         assertThat(run("powercut", "damage", "--model", "file", "--verify", verify, "sh", "x", "{dir}"))
                 .satisfies(r -> assertThat(r.err()).contains("powercut damage: put the command after --"))
                 .extracting(Run::exit).isEqualTo(2);
