@@ -71,6 +71,8 @@ public final class PowerCutDamageCommand implements Job {
     static final int MAX_BLOCKS = 100_000;
     static final int DEFAULT_BLOCK_BYTES = 4096;
     static final int MAX_BLOCK_BYTES = 1 << 24;
+    /** What explore's VERIFY names the acknowledgements' file by, which this one does not take. */
+    private static final String ACKS = "{acks}";
 
     @Spec
     CommandSpec spec;
@@ -237,6 +239,12 @@ public final class PowerCutDamageCommand implements Job {
         }
         if (!verify.contains(ProgramCuts.DIR)) {
             throw new UsageException("powercut damage: --verify must name the survivor's directory as {dir}: " + verify);
+        }
+        if (verify.contains(ACKS)) {
+            throw new UsageException("powercut damage: VERIFY reads the survivor back and flushcheck compares what it read"
+                    + " with what was acknowledged: write the records it read to $" + ProgramDamage.READ_VARIABLE
+                    + ", a line each, instead of comparing them with {acks} (a VERIFY that exits non-zero counts as the"
+                    + " program detecting the damage)");
         }
         if (block != null) {
             List<String> sweep = new ArrayList<>();

@@ -88,7 +88,17 @@ final class ProgramDamage {
     DamageCheck check(int number, DamagedBlock block) throws IOException, InterruptedException {
         return run(number, block, (disk, survivor, r) -> {
             Path file = survivor.resolve(block.file()).normalize();
-            if (!file.startsWith(survivor) || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            if (!file.startsWith(survivor) || file.equals(survivor)) {
+                return block.file() + " is not a file on this survivor";
+            }
+            // The survivor is what the command made: a symbolic link on the way would lead the damage out of it.
+            for (Path p = file; !p.equals(survivor); p = p.getParent()) {
+                if (Files.isSymbolicLink(p)) {
+                    return block.file() + " is reached through the symbolic link " + survivor.relativize(p)
+                            + " on this survivor, which is not followed";
+                }
+            }
+            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
                 return block.file() + " is not a file on this survivor";
             }
             long size = Files.size(file);
@@ -138,7 +148,14 @@ final class ProgramDamage {
             String done = block == null ? null : disk.damage(block);
             Verified v = verify(survivor, read);
             List<String> returned = v.exit == null ? null : RecordLines.read(read, "VERIFY's $" + READ_VARIABLE);
-            return judge(number, block, done, acknowledged, v, returned);
+            DamageCheck check = judge(number, block, done, acknowledged, v, returned);
+            if (ran.commandExit() == 0) {
+                return check;
+            }
+            // The listing run's command exited 0: one that fails now may have left another survivor.
+            return new DamageCheck(check.number(), check.block(), check.done(), check.outcome(), check.explanation()
+                    + " (the command exited " + ran.commandExit() + " in this check's run: " + ran.commandTail() + ")",
+                    check.verifyExit(), check.verifyTail(), check.acknowledged(), check.returned());
         }
     }
 

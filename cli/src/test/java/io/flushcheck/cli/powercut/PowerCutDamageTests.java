@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.flushcheck.cli.DocumentedCommand;
 import io.flushcheck.cli.InProcess.Run;
 import io.flushcheck.testing.MiniJson;
+import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
 import java.io.IOException;
 import java.io.InputStream;
@@ -199,11 +200,29 @@ class PowerCutDamageTests {
         assertThat(hung.exit()).as(hung.err()).isEqualTo(0);
         assertThat(hung.out()).contains("check 1: zeroed in log bytes 0+512: hung: bytes 0+512 of log zeroed: VERIFY did not"
                 + " end in 3 s (4 records were acknowledged)").contains("1 checks: 1 hung\n");
+        Run failing = run(args("--block", block, "--verify", "sh " + read + " {dir} plain", "--", "sh", "-c",
+                "sh \"$1\" \"$2\" plain 4; echo giving up; exit 3", "store", this.store.toString(), "{dir}"));
+        assertThat(failing.exit()).as(failing.err()).isEqualTo(1);
+        assertThat(failing.out()).containsPattern("check 1: zeroed in log bytes 0\\+512: silent corruption: bytes 0\\+512 of"
+                + " log zeroed: [^\n]*; no error \\(the command exited 3 in this check's run: giving up\\)\n");
         Run absent = run(args("--block", "bit rot in journal bytes 0+512, seed 3", "--verify", "sh " + read + " {dir} plain",
                 store));
         assertThat(absent.exit()).as(absent.err()).isEqualTo(0);
         assertThat(absent.out()).contains("check 1: bit rot in journal bytes 0+512, seed 3: not done: journal is not a file"
                 + " on this survivor: nothing damaged, VERIFY not run\n");
+        PowerCutCommandTests.assertNothingLeft();
+    }
+
+    @Test
+    void aBlockReachedThroughASymbolicLinkOnTheSurvivorIsNotDamaged() {
+        // The file model keeps no symbolic links: a filesystem's survivor, on the block model, does.
+        Mounts.requireMountTools();
+        Run linked = run("powercut", "damage", "--model", "block", "--block", "zeroed in up/log bytes 0+512", "--verify",
+                "sh " + read + " {dir} plain", "--", "sh", "-c", "sh \"$1\" \"$2\" plain 4 && ln -s . \"$2/up\" && sync",
+                "store", store.toString(), "{dir}");
+        assertThat(linked.exit()).as(linked.err()).isEqualTo(0);
+        assertThat(linked.out()).contains("check 1: zeroed in up/log bytes 0+512: not done: up/log is reached through the"
+                + " symbolic link up on this survivor, which is not followed: nothing damaged, VERIFY not run\n");
         PowerCutCommandTests.assertNothingLeft();
     }
 
@@ -262,6 +281,11 @@ class PowerCutDamageTests {
         assertThat(run("powercut", "damage", "--model", "file", "--kinds", "rot", "--verify", verify, "--", "sh", "x",
                 "{dir}"))
                 .satisfies(r -> assertThat(r.err()).contains("--kinds takes bit-rot, zeroed or both"))
+                .extracting(Run::exit).isEqualTo(2);
+        assertThat(run("powercut", "damage", "--model", "file", "--verify", "python3 check.py {dir} {acks}", "--", "sh",
+                "x", "{dir}"))
+                .satisfies(r -> assertThat(r.err()).contains("write the records it read to $FLUSHCHECK_READ, a line each,"
+                        + " instead of comparing them with {acks}"))
                 .extracting(Run::exit).isEqualTo(2);
         assertThat(run("powercut", "damage", "--model", "file", "--fs", "xfs", "--verify", verify, "--", "sh", "x", "{dir}"))
                 .satisfies(r -> assertThat(r.err()).contains("--fs applies to the block model, not to the file model"))
