@@ -228,16 +228,42 @@ public final class AcknowledgedRecords {
     }
 
     private ReadBack judge(Collection<String> returned, String damage) {
-        Set<String> acknowledged = new HashSet<>(all());
-        Set<String> mayBe = new HashSet<>(afterPowerCut);
+        return judged(all(), afterPowerCut, returned, damage);
+    }
+
+    /**
+     * The outcome of a read back that returned {@code returned} without an error, told apart as
+     * {@link #readBack(Callable)} tells it: intact when every one of {@code acknowledged} and nothing else came back,
+     * silent corruption when a record never acknowledged came back, silent loss when acknowledged ones are missing and
+     * nothing unknown came back. Records of {@code mayBeReturned} (acknowledged after the power went) may be returned or
+     * not. For readers that are not a {@link Callable} of this JVM: a program run after a cut that writes what it read.
+     *
+     * @param acknowledged  the records acknowledged before the cut, in order
+     * @param mayBeReturned records that count neither way
+     * @param returned      what the reader returned
+     * @param damage        what was done to the disk in words ({@code bit 3 of byte 8200 of db/wal flipped}), which
+     *                      opens the explanation; empty when nothing
+     */
+    public static ReadBack judge(List<String> acknowledged, Collection<String> mayBeReturned,
+                                 Collection<String> returned, String damage) {
+        return judged(List.copyOf(acknowledged), mayBeReturned, returned,
+                damage == null || damage.isEmpty() ? "" : damage + ": ");
+    }
+
+    /** As {@link #judge(List, Collection, Collection, String)}, {@code damage} already "words: " or empty. */
+    private static ReadBack judged(List<String> all, Collection<String> mayBeReturned, Collection<String> returned,
+                                   String damage) {
+        Set<String> acknowledged = new HashSet<>(all);
+        Set<String> mayBe = new HashSet<>(mayBeReturned);
         Set<String> unknown = new LinkedHashSet<>();
         for (String r : returned) {
             if (!acknowledged.contains(r) && !mayBe.contains(r)) {
                 unknown.add(r);
             }
         }
-        List<String> lost = lost(returned);
-        String counts = "the reader returned " + returned.size() + " records, " + acks.size() + " were acknowledged";
+        Set<String> kept = new HashSet<>(returned);
+        List<String> lost = all.stream().filter(r -> !kept.contains(r)).toList();
+        String counts = "the reader returned " + returned.size() + " records, " + all.size() + " were acknowledged";
         if (!unknown.isEmpty()) {
             return new ReadBack(ReadBack.Outcome.SILENT_CORRUPTION, List.copyOf(returned), null, damage + counts + "; "
                     + unknown.size() + " returned never acknowledged (" + shown(List.copyOf(unknown)) + ")"

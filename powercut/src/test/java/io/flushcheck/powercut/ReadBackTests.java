@@ -71,4 +71,24 @@ class ReadBackTests {
         assertThat(r.explanation()).isEqualTo("the reader did not return in PT0.2S (1 records were acknowledged)");
         assertThatThrownBy(() -> r.assertOutcome(ReadBack.Outcome.INTACT)).hasMessageStartingWith("expected INTACT, got HUNG: ");
     }
+
+    @Test
+    void aProgramsReadBackIsJudgedByTheSameRulesWithTheDamageOpeningTheExplanation() {
+        ReadBack intact = AcknowledgedRecords.judge(List.of("a", "b"), List.of("c"), List.of("b", "a", "c"), "");
+        assertThat(intact.outcome()).isEqualTo(ReadBack.Outcome.INTACT);
+        assertThat(intact.explanation()).isEqualTo("the reader returned 3 records, 2 were acknowledged, all of them intact");
+        ReadBack lost = AcknowledgedRecords.judge(List.of("a", "b", "c"), List.of(), List.of("a"),
+                "bit 3 of byte 8200 of db/wal flipped");
+        assertThat(lost.outcome()).isEqualTo(ReadBack.Outcome.SILENT_LOSS);
+        assertThat(lost.explanation()).isEqualTo("bit 3 of byte 8200 of db/wal flipped: the reader returned 1 records, 3"
+                + " were acknowledged; 2 acknowledged missing (\"b\", \"c\"); no error");
+        ReadBack corrupt = AcknowledgedRecords.judge(List.of("a", "b"), List.of(), List.of("a", "c"), "bytes 0+4096 of"
+                + " log zeroed");
+        assertThat(corrupt.outcome()).isEqualTo(ReadBack.Outcome.SILENT_CORRUPTION);
+        assertThat(corrupt.explanation()).startsWith("bytes 0+4096 of log zeroed: the reader returned 2 records, 2 were"
+                + " acknowledged; 1 returned never acknowledged (\"c\"), 1 acknowledged missing (\"b\")");
+        assertThat(acknowledged("a", "b").readBack(() -> List.of("a")).explanation())
+                .as("the same words as the reader of a test gets").isEqualTo(AcknowledgedRecords.judge(List.of("a", "b"),
+                        List.of(), List.of("a"), "").explanation());
+    }
 }
