@@ -174,10 +174,15 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
                 if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || Files.size(file) <= damage.offset()) {
                     absent = damage.file() + (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
                             ? " holds " + Files.size(file) + " bytes on this survivor, none at " + damage.offset()
-                            : " is not a file on this survivor");
+                            : " is not a file on this survivor") + " (the workload left other files this time)";
                     return;
                 }
-                done = disk.corrupt(damage.on(survivor)).toString();
+                try {
+                    done = disk.corrupt(damage.on(survivor)).toString();
+                } catch (IllegalArgumentException e) {
+                    // A hole, an unwritten or inline extent: the drive holds none of the block's bytes to damage.
+                    absent = e.getMessage();
+                }
             });
         }
 
@@ -199,8 +204,8 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
                         + " disk.cutPower() and check what it reads back there");
             }
             if (absent != null) {
-                throw new TestAbortedException(damage + " not done: " + absent + " (the workload left other files this"
-                        + " time)" + (failure == null ? "" : "; the test then failed: " + failure));
+                throw new TestAbortedException(damage + " not done: " + absent + (failure == null ? ""
+                        : "; the test then failed: " + failure));
             }
             if (failure != null) {
                 String message = String.valueOf(failure.getMessage());

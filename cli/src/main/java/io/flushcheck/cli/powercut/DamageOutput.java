@@ -1,6 +1,7 @@
 package io.flushcheck.cli.powercut;
 
 import io.flushcheck.powercut.DamagedBlock;
+import io.flushcheck.powercut.DataFault;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.FileRules;
 import io.flushcheck.report.Json;
@@ -89,8 +90,8 @@ final class DamageOutput {
     /** {@code bit rot and zeroed}. */
     private String kinds() {
         List<String> words = new ArrayList<>();
-        for (DamagedBlock.Kind k : c.kinds()) {
-            words.add(k == DamagedBlock.Kind.BIT_ROT ? "bit rot" : "zeroed");
+        for (DataFault.Kind k : c.kinds()) {
+            words.add(k == DataFault.Kind.BIT_ROT ? "bit rot" : "zeroed");
         }
         return String.join(" and ", words);
     }
@@ -112,16 +113,16 @@ final class DamageOutput {
             silent += check.outcome().silent() ? 1 : 0;
             list.add(new Check(check.number(), b == null ? null : b.toString(), b == null ? null : b.file(),
                     b == null ? null : b.offset(), b == null ? null : b.length(),
-                    b == null ? null : b.kind() == DamagedBlock.Kind.BIT_ROT ? "bit-rot" : "zeroed",
-                    b == null || b.kind() != DamagedBlock.Kind.BIT_ROT ? null : b.seed(), check.done(),
+                    b == null ? null : b.kind() == DataFault.Kind.BIT_ROT ? "bit-rot" : "zeroed",
+                    b == null || b.kind() != DataFault.Kind.BIT_ROT ? null : b.seed(), check.done(),
                     check.outcome().word(), check.explanation(), check.verifyExit(), check.verifyTail(),
                     check.acknowledged(), check.returned(), repeatLine(check)));
         }
         Map<String, Integer> outcomes = new LinkedHashMap<>();
         counts(checks).forEach((o, n) -> outcomes.put(o.word(), n));
         List<String> kinds = new ArrayList<>();
-        for (DamagedBlock.Kind k : c.kinds()) {
-            kinds.add(k == DamagedBlock.Kind.BIT_ROT ? "bit-rot" : "zeroed");
+        for (DataFault.Kind k : c.kinds()) {
+            kinds.add(k == DataFault.Kind.BIT_ROT ? "bit-rot" : "zeroed");
         }
         DiskModel resolved = c.model.resolved();
         return new Document(c.command, c.verify, resolved.name().toLowerCase(Locale.ROOT), c.rules.jsonWord(resolved),

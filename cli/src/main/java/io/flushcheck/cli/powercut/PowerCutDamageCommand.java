@@ -7,6 +7,7 @@ import io.flushcheck.cli.common.Job;
 import io.flushcheck.cli.common.OutputOptions;
 import io.flushcheck.cli.common.UsageException;
 import io.flushcheck.powercut.DamagedBlock;
+import io.flushcheck.powercut.DataFault;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.SimulatedDisk;
 import io.flushcheck.report.Json;
@@ -105,7 +106,7 @@ public final class PowerCutDamageCommand implements Job {
 
     @Option(names = "--kinds", paramLabel = "KINDS", split = ",", converter = KindName.class,
             description = "the kinds of damage, each block getting each: bit-rot, zeroed, or both (default bit-rot,zeroed)")
-    List<DamagedBlock.Kind> kinds;
+    List<DataFault.Kind> kinds;
 
     @Option(names = "--block-bytes", paramLabel = "B", converter = BlockBytes.class,
             description = "the size of a block: 512 (a sector) to a filesystem's 4096 (default) and more")
@@ -299,8 +300,8 @@ public final class PowerCutDamageCommand implements Job {
         return blockBytes == null ? DEFAULT_BLOCK_BYTES : blockBytes;
     }
 
-    List<DamagedBlock.Kind> kinds() {
-        return kinds == null ? List.of(DamagedBlock.Kind.BIT_ROT, DamagedBlock.Kind.ZEROED) : kinds;
+    List<DataFault.Kind> kinds() {
+        return kinds == null ? List.of(DataFault.Kind.BIT_ROT, DataFault.Kind.ZEROED) : kinds;
     }
 
     long seed() {
@@ -329,15 +330,15 @@ public final class PowerCutDamageCommand implements Job {
     }
 
     /** A kind of {@code --kinds bit-rot,zeroed}, in any case. */
-    static final class KindName implements ITypeConverter<DamagedBlock.Kind> {
+    static final class KindName implements ITypeConverter<DataFault.Kind> {
         @Override
-        public DamagedBlock.Kind convert(String value) {
+        public DataFault.Kind convert(String value) {
             String w = value.trim().toLowerCase(Locale.ROOT);
             if (w.equals("bit-rot")) {
-                return DamagedBlock.Kind.BIT_ROT;
+                return DataFault.Kind.BIT_ROT;
             }
             if (w.equals("zeroed")) {
-                return DamagedBlock.Kind.ZEROED;
+                return DataFault.Kind.ZEROED;
             }
             throw new TypeConversionException("--kinds takes bit-rot, zeroed or both, separated by a comma, not '"
                     + value + "'");

@@ -2,6 +2,7 @@ package io.flushcheck.cli.powercut;
 
 import io.flushcheck.powercut.AcknowledgedRecords;
 import io.flushcheck.powercut.DamagedBlock;
+import io.flushcheck.powercut.DataFault;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.DriveServerFailedException;
 import io.flushcheck.powercut.FileRules;
@@ -71,7 +72,7 @@ final class ProgramDamage {
      * Runs the command, cuts at its exit, lists up to {@code count} blocks of the survivor's files spread evenly
      * ({@link DamagedBlock#sweep}), and checks the survivor undamaged.
      */
-    Listed list(Collection<DamagedBlock.Kind> kinds, int blockBytes, int count, long seed)
+    Listed list(Collection<DataFault.Kind> kinds, int blockBytes, int count, long seed)
             throws IOException, InterruptedException {
         @SuppressWarnings("unchecked")
         List<DamagedBlock>[] blocks = new List[1];
@@ -145,7 +146,16 @@ final class ProgramDamage {
                 return new DamageCheck(number, block, null, DamageCheck.Outcome.NOT_DONE, notDone
                         + ": nothing damaged, VERIFY not run", null, "", acknowledged.size(), null);
             }
-            String done = block == null ? null : disk.damage(block);
+            String done = null;
+            if (block != null) {
+                try {
+                    done = disk.corrupt(block.on(survivor)).toString();
+                } catch (IllegalArgumentException e) {
+                    // A hole, an unwritten or inline extent: the drive holds none of the block's bytes to damage.
+                    return new DamageCheck(number, block, null, DamageCheck.Outcome.NOT_DONE, e.getMessage()
+                            + ": nothing damaged, VERIFY not run", null, "", acknowledged.size(), null);
+                }
+            }
             Verified v = verify(survivor, read);
             List<String> returned = v.exit == null ? null : RecordLines.read(read, "VERIFY's $" + READ_VARIABLE);
             DamageCheck check = judge(number, block, done, acknowledged, v, returned);

@@ -78,7 +78,6 @@ class PowerCutDamageTests {
     void aStoreWithACrcOnEachRecordDetectsEveryDamagedBlockOfItsLog() {
         Run r = run(DocumentedCommand.of(PowerCutDamageTests.class, "checksummed")
                 .with("records.sh", store).with("records-read.sh", read).args());
-        System.out.println(r.out());
         assertThat(r.exit()).as(r.err()).isEqualTo(0);
         List<Line> lines = lines(r.out());
         assertThat(lines).hasSize(13);
@@ -211,6 +210,31 @@ class PowerCutDamageTests {
         assertThat(absent.out()).contains("check 1: bit rot in journal bytes 0+512, seed 3: not done: journal is not a file"
                 + " on this survivor: nothing damaged, VERIFY not run\n");
         PowerCutCommandTests.assertNothingLeft();
+    }
+
+    @Test
+    void onTheBlockModelBtrfsFailsTheReadOfEachDamagedBlockWhereExt4ReturnsItWrong() {
+        Mounts.requireMountTools();
+        Requirements.requireCommand("mkfs.btrfs", "btrfs-progs");
+        String[] store400 = {"--verify", "sh " + read + " {dir} plain", "--", "sh", store.toString(), "{dir}", "plain", "400"};
+        Run btrfs = run(concat(new String[] {"powercut", "damage", "--model", "block", "--fs", "btrfs", "--blocks", "4"},
+                store400));
+        assertThat(btrfs.exit()).as(btrfs.out() + btrfs.err()).isEqualTo(0);
+        List<Line> checked = lines(btrfs.out());
+        assertThat(checked).hasSize(5);
+        assertThat(checked.subList(1, 5)).extracting(Line::outcome).containsOnly("detected");
+        assertThat(btrfs.out()).containsPattern("of log flipped \\(drive byte \\d+\\): VERIFY exited");
+        Run ext4 = run(concat(new String[] {"powercut", "damage", "--model", "block", "--fs", "ext4", "--blocks", "4"},
+                store400));
+        assertThat(ext4.exit()).as(ext4.out() + ext4.err()).isEqualTo(1);
+        assertThat(lines(ext4.out()).subList(1, 5)).extracting(Line::outcome).containsOnly("silent corruption");
+        PowerCutCommandTests.assertNothingLeft();
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
     }
 
     @Test
