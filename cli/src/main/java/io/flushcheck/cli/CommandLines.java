@@ -5,6 +5,7 @@ import io.flushcheck.cli.common.Job;
 import io.flushcheck.cli.common.UsageException;
 import io.flushcheck.cli.guests.GuestsCommand;
 import io.flushcheck.cli.powercut.PowerCutCommand;
+import io.flushcheck.cli.powercut.PowerCutDamageCommand;
 import io.flushcheck.cli.powercut.PowerCutMergeCommand;
 import io.flushcheck.cli.powercut.PowerCutPostgresCommand;
 import io.flushcheck.cli.powercut.PowerCutSqliteCommand;
@@ -60,6 +61,7 @@ final class CommandLines {
             powercut.addSubcommand("sqlite", withHelp(new CommandLine(new PowerCutSqliteCommand())));
             powercut.addSubcommand("postgres", withHelp(new CommandLine(new PowerCutPostgresCommand())));
             powercut.addSubcommand("merge", withHelp(new CommandLine(new PowerCutMergeCommand())));
+            powercut.addSubcommand("damage", withHelp(new CommandLine(new PowerCutDamageCommand())));
             root.addSubcommand("powercut", powercut);
             root.addSubcommand("vm", withHelp(new CommandLine(new VmCommand())));
         }

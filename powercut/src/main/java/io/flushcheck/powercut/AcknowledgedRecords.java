@@ -1,10 +1,17 @@
 package io.flushcheck.powercut;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apiguardian.api.API;
 
 /**
@@ -163,5 +170,139 @@ public final class AcknowledgedRecords {
             message += "; " + lies;
         }
         throw new AssertionError(message);
+    }
+
+    /** How long {@link #readBack(Callable)} waits for its reader before it calls the outcome {@code HUNG}. */
+    public static final Duration READ_BACK_TIME = Duration.ofMinutes(1);
+
+    /**
+     * Runs {@code reader} (what the program reads back after a cut, damaged or not) and tells its outcome apart by
+     * comparing what it returned with what was acknowledged ({@link ReadBack.Outcome}): detected, intact, silent
+     * corruption, silent loss, crashed, or hung after {@link #READ_BACK_TIME}. Records noted after the power went
+     * ({@link #afterPowerCut()}) may be returned or not.
+     */
+    public ReadBack readBack(Callable<? extends Collection<String>> reader) {
+        return readBack(reader, READ_BACK_TIME);
+    }
+
+    /** As {@link #readBack(Callable)}, waiting {@code time} for the reader. */
+    public ReadBack readBack(Callable<? extends Collection<String>> reader, Duration time) {
+        FutureTask<Collection<String>> task = new FutureTask<>(() -> {
+            Collection<String> read = reader.call();
+            return read == null ? List.of() : List.copyOf(read);
+        });
+        Thread t = new Thread(task, "flushcheck read back");
+        t.setDaemon(true); // a hung reader must not keep the JVM alive
+        t.start();
+        String damage = damage();
+        try {
+            return judge(task.get(time.toNanos(), TimeUnit.NANOSECONDS), damage);
+        } catch (TimeoutException e) {
+            t.interrupt();
+            return new ReadBack(ReadBack.Outcome.HUNG, List.of(), null, damage + "the reader did not return in " + time
+                    + " (" + acks.size() + " records were acknowledged)");
+        } catch (ExecutionException e) {
+            Throwable thrown = e.getCause();
+            boolean crashed = crashed(thrown);
+            return new ReadBack(crashed ? ReadBack.Outcome.CRASHED : ReadBack.Outcome.DETECTED, List.of(), thrown,
+                    damage + "the reader " + (crashed ? "broke" : "failed") + ": " + thrown + " (" + acks.size()
+                    + " records were acknowledged)");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            t.interrupt();
+            throw new IllegalStateException("interrupted while reading back", e);
+        }
+    }
+
+    /** A throwable that says the reader broke on what it read rather than noticed it. */
+    private static boolean crashed(Throwable t) {
+        return t instanceof Error || t instanceof NullPointerException || t instanceof IndexOutOfBoundsException
+                || t instanceof ClassCastException || t instanceof ArithmeticException
+                || t instanceof NegativeArraySizeException;
+    }
+
+    /** "what was done to the disk: " or nothing. */
+    private String damage() {
+        List<String> done = disk == null ? List.of() : disk.damage();
+        return done.isEmpty() ? "" : String.join("; ", done) + ": ";
+    }
+
+    private ReadBack judge(Collection<String> returned, String damage) {
+        return judged(all(), afterPowerCut, returned, damage);
+    }
+
+    /**
+     * The outcome of a read back that returned {@code returned} without an error, told apart as
+     * {@link #readBack(Callable)} tells it: intact when every one of {@code acknowledged} and nothing else came back,
+     * silent corruption when a record never acknowledged came back, silent loss when acknowledged ones are missing and
+     * nothing unknown came back. Records of {@code mayBeReturned} (acknowledged after the power went) may be returned or
+     * not. For readers that are not a {@link Callable} of this JVM: a program run after a cut that writes what it read.
+     *
+     * @param acknowledged  the records acknowledged before the cut, in order
+     * @param mayBeReturned records that count neither way
+     * @param returned      what the reader returned
+     * @param damage        what was done to the disk in words ({@code bit 3 of byte 8200 of db/wal flipped}), which
+     *                      opens the explanation; empty when nothing
+     */
+    public static ReadBack judge(List<String> acknowledged, Collection<String> mayBeReturned,
+                                 Collection<String> returned, String damage) {
+        return judged(List.copyOf(acknowledged), mayBeReturned, returned,
+                damage == null || damage.isEmpty() ? "" : damage + ": ");
+    }
+
+    /** As {@link #judge(List, Collection, Collection, String)}, {@code damage} already "words: " or empty. */
+    private static ReadBack judged(List<String> all, Collection<String> mayBeReturned, Collection<String> returned,
+                                   String damage) {
+        Set<String> acknowledged = new HashSet<>(all);
+        Set<String> mayBe = new HashSet<>(mayBeReturned);
+        Set<String> unknown = new LinkedHashSet<>();
+        for (String r : returned) {
+            if (!acknowledged.contains(r) && !mayBe.contains(r)) {
+                unknown.add(r);
+            }
+        }
+        Set<String> kept = new HashSet<>(returned);
+        List<String> lost = all.stream().filter(r -> !kept.contains(r)).toList();
+        String counts = "the reader returned " + returned.size() + " records, " + all.size() + " were acknowledged";
+        if (!unknown.isEmpty()) {
+            return new ReadBack(ReadBack.Outcome.SILENT_CORRUPTION, List.copyOf(returned), null, damage + counts + "; "
+                    + unknown.size() + " returned never acknowledged (" + shown(List.copyOf(unknown)) + ")"
+                    + (lost.isEmpty() ? "" : ", " + lost.size() + " acknowledged missing (" + shown(lost) + ")")
+                    + "; no error");
+        }
+        if (!lost.isEmpty()) {
+            return new ReadBack(ReadBack.Outcome.SILENT_LOSS, List.copyOf(returned), null, damage + counts + "; "
+                    + lost.size() + " acknowledged missing (" + shown(lost) + "); no error");
+        }
+        return new ReadBack(ReadBack.Outcome.INTACT, List.copyOf(returned), null, damage + counts + ", all of them intact");
+    }
+
+    /** The first three of {@code records}, quoted, and how many more. */
+    private static String shown(List<String> records) {
+        int n = Math.min(3, records.size());
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            b.append(i == 0 ? "" : ", ").append(quoted(records.get(i)));
+        }
+        return b + (n < records.size() ? " and " + (records.size() - n) + " more" : "");
+    }
+
+    /**
+     * {@code record} in quotes, at most 60 characters of it, a character outside printable ASCII written as its
+     * code ({@code \x00}): damaged records hold anything.
+     */
+    static String quoted(String record) {
+        StringBuilder b = new StringBuilder("\"");
+        int shown = Math.min(60, record.length());
+        for (int i = 0; i < shown; i++) {
+            char c = record.charAt(i);
+            if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+                b.append(c);
+            } else {
+                b.append(String.format(c < 0x100 ? "\\x%02x" : "\\u%04x", (int) c));
+            }
+        }
+        b.append('"');
+        return shown < record.length() ? b + " (" + record.length() + " characters)" : b.toString();
     }
 }

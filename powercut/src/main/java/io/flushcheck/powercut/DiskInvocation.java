@@ -1,5 +1,6 @@
 package io.flushcheck.powercut;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.List;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -20,6 +21,10 @@ import org.junit.jupiter.api.extension.TestTemplateInvocationContext;
  */
 abstract class DiskInvocation implements TestTemplateInvocationContext, ParameterResolver, InvocationInterceptor,
         AfterEachCallback {
+
+    /** The test templates whose invocations bring their own disk: a method with one of them takes no other. */
+    static final List<Class<? extends Annotation>> TEMPLATES = List.of(RepeatedPowerCut.class, FailingSyncs.class,
+            CorruptedBlocks.class);
 
     private final ExtensionContext.Namespace namespace;
     private final String annotation;

@@ -57,6 +57,10 @@ public final class SimulatedDisk implements AutoCloseable {
     private final List<PowerCut> cuts = new ArrayList<>();
     private final List<ProcessWorld> worlds = new ArrayList<>();
     private boolean cut;
+    /** Run on the first survivor as its cut returns it (a {@link CorruptedBlocks} invocation's damage); or null. */
+    private SurvivorHook onSurvivor;
+    /** What has been done to this disk's data at rest, in words, in order. */
+    private final List<String> damage = new ArrayList<>();
     private long armedAt = -1;
     private long armedSeed;
 
@@ -383,7 +387,9 @@ public final class SimulatedDisk implements AutoCloseable {
      */
     public Corruption corrupt(DataFault fault) {
         try {
-            return fault.file() == null ? corruptDrive(fault) : corruptFile(fault);
+            Corruption done = fault.file() == null ? corruptDrive(fault) : corruptFile(fault);
+            noteDamage(done.toString());
+            return done;
         } catch (DriveClient.Refused r) {
             throw new IllegalStateException("the simulated drive did not change its data at rest (" + fault + "): "
                     + r.reason());
@@ -696,6 +702,29 @@ public final class SimulatedDisk implements AutoCloseable {
         return states;
     }
 
+    /** What is done to the first survivor before its cut returns it. */
+    interface SurvivorHook {
+        void survived(Path survivor) throws IOException;
+    }
+
+    void onSurvivor(SurvivorHook hook) {
+        onSurvivor = hook;
+    }
+
+    /** Notes what was done to this disk's data at rest ({@code bit 3 of byte 8200 of db/wal flipped}). */
+    void noteDamage(String what) {
+        synchronized (damage) {
+            damage.add(what);
+        }
+    }
+
+    /** What has been done to this disk's data at rest, in words, in order: empty when nothing. */
+    List<String> damage() {
+        synchronized (damage) {
+            return List.copyOf(damage);
+        }
+    }
+
     /** The records noted on this disk ({@link AcknowledgedRecords#on}), for the report of a run. */
     private final List<AcknowledgedRecords> records = new ArrayList<>();
 
@@ -770,6 +799,9 @@ public final class SimulatedDisk implements AutoCloseable {
             ModelDisk.Survivor survivor = perModel.survive(discardedOps, survivors.size());
             cuts.set(cuts.size() - 1, new PowerCut(cutSeed, at, unflushed, keptBytes, armed, lost, survivor.discarded()));
             survivors.add(survivor.path());
+            if (onSurvivor != null && survivors.size() == 1) {
+                onSurvivor.survived(survivor.path());
+            }
             return survivor.path();
         } catch (LoopsExhaustedException e) {
             throw new UncheckedIOException(NoFreeLoopDeviceException.of(e));

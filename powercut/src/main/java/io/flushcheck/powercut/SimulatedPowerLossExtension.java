@@ -24,10 +24,11 @@ public final class SimulatedPowerLossExtension implements ParameterResolver, Aft
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-        // A @RepeatedPowerCut or @FailingSyncs invocation brings its own disk, configured by this annotation.
+        // An invocation of @RepeatedPowerCut, @FailingSyncs or @CorruptedBlocks brings its own disk, configured by
+        // this annotation.
         return parameter.getParameter().getType() == SimulatedDisk.class
-                && context.getTestMethod().map(m -> !AnnotationSupport.isAnnotated(m, RepeatedPowerCut.class)
-                        && !AnnotationSupport.isAnnotated(m, FailingSyncs.class)).orElse(true);
+                && context.getTestMethod().map(m -> DiskInvocation.TEMPLATES.stream()
+                        .noneMatch(t -> AnnotationSupport.isAnnotated(m, t))).orElse(true);
     }
 
     @Override

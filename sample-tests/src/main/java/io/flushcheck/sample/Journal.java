@@ -13,8 +13,11 @@ import java.util.zip.CRC32C;
 
 /**
  * An append-only journal that promises: once {@link #append(byte[])} returns, the record survives a
- * power cut. Each record is {@code length, crc32c, payload}; on open, a torn tail (a record whose
- * length or checksum does not hold) is cut off, so a crash mid-append loses only that record.
+ * power cut. Each record is {@code length, crc32c, payload}, the checksum over the length and the payload (so that
+ * zeroed bytes do not read as empty records); on open, a torn tail (a record whose length or checksum does not hold)
+ * is cut off, so a crash mid-append loses only that record. A record damaged after it was synced is cut off with
+ * everything after it, as a torn tail is: a single copy cannot tell the two apart, and the journal loses those
+ * records without an error, though it never returns a wrong one.
  *
  * <p>The promise rests on {@link FileChannel#force(boolean)} reaching a device, which is exactly
  * what its tests check with flushcheck.
@@ -55,10 +58,8 @@ public final class Journal implements Closeable {
 
     /** Appends one record and returns only when it is durable. */
     public void append(byte[] payload) throws IOException {
-        CRC32C crc = new CRC32C();
-        crc.update(payload);
         ByteBuffer buf = ByteBuffer.allocate(HEADER + payload.length);
-        buf.putInt(payload.length).putInt((int) crc.getValue()).put(payload).flip();
+        buf.putInt(payload.length).putInt(checksum(payload.length, payload)).put(payload).flip();
         while (buf.hasRemaining()) {
             size += channel.write(buf, size);
         }
@@ -95,9 +96,7 @@ public final class Journal implements Closeable {
             while (payload.hasRemaining() && ch.read(payload, pos + HEADER + payload.position()) > 0) {
                 // read until full
             }
-            CRC32C c = new CRC32C();
-            c.update(payload.array());
-            if ((int) c.getValue() != crc) {
+            if (checksum(len, payload.array()) != crc) {
                 break;
             }
             if (out != null) {
@@ -106,6 +105,14 @@ public final class Journal implements Closeable {
             pos += HEADER + len;
         }
         return pos;
+    }
+
+    /** CRC32C of the length, big-endian, and the payload. */
+    private static int checksum(int length, byte[] payload) {
+        CRC32C c = new CRC32C();
+        c.update(ByteBuffer.allocate(4).putInt(0, length));
+        c.update(payload);
+        return (int) c.getValue();
     }
 
     @Override

@@ -155,7 +155,7 @@ final class ProgramCuts {
      * own too (the journal's commit timer): one that lands between reading the count and arming would make the
      * armed flush one already past, so read again. The command's world, started after this, dies at the cut.
      */
-    private static long arm(SimulatedDisk disk, CutPoint point, long seed) {
+    static long arm(SimulatedDisk disk, CutPoint point, long seed) {
         while (true) {
             long start = disk.flushes();
             try {

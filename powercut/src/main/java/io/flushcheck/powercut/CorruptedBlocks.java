@@ -1,0 +1,82 @@
+package io.flushcheck.powercut;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.apiguardian.api.API;
+import org.junit.jupiter.api.TestTemplate;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * Runs a test once with its storage intact and then once per damaged block of what its workload left on the disk,
+ * each on a fresh {@link SimulatedDisk}: the sweep of CORDS (Ganesan et al., "Redundancy Does Not Imply Fault
+ * Tolerance", FAST 2017), after a power cut. The test runs its workload on {@link SimulatedDisk#path()}, calls
+ * {@link SimulatedDisk#cutPower()} and checks what it reads back from the survivor, as a {@link RepeatedPowerCut}
+ * test does; in every invocation but the first, one block of one surviving file is damaged as the cut returns,
+ * before the test reads anything:
+ * <pre>
+ * &#64;CorruptedBlocks(times = 40)
+ * void noAcknowledgedRecordIsSilentlyWrong(SimulatedDisk disk) throws Exception {
+ *     AcknowledgedRecords acks = disk.untilPowerCut(acknowledged -&gt; {
+ *         try (Journal journal = Journal.open(disk.path().resolve("journal"))) {
+ *             for (int i = 0; i &lt; 100; i++) {
+ *                 journal.append("record " + i);        // returns once synced
+ *                 acknowledged.add("record " + i);
+ *             }
+ *         }
+ *     });
+ *     Path survivor = disk.cutPower();
+ *     acks.readBack(() -&gt; Journal.readAll(survivor.resolve("journal"))).assertNotSilent();
+ * }
+ * </pre>
+ *
+ * <p>The first invocation damages nothing; its survivor's regular files, cut into blocks of {@link #blockBytes()},
+ * are the sites, each with each of {@link #kinds()}. The others take up to {@code times - 1} of these sites spread
+ * evenly over them (every one where there are enough invocations), with a seed for each drawn from {@link #seed()}.
+ * The damage is on data at rest, after the cut: what the program reads back, not what it wrote, is wrong.
+ * A site whose file is not on this invocation's survivor (a workload that varies from run to run) aborts that
+ * invocation, saying so.
+ *
+ * <p>Each invocation's display name names its site ({@code [4] bit rot in journal bytes 8192+4096, seed 31}), its
+ * report entry {@code flushcheck.faults.block} says exactly what was done ({@code bit 3 of byte 8200 of journal
+ * flipped}), and a failing invocation's message says it and how to repeat exactly that invocation: {@link #block()},
+ * or the configuration parameter {@value #BLOCK_PARAMETER}.
+ *
+ * <p>Disks are made as {@link SimulatedPowerLoss} on the method or its class says, or with its defaults; on the
+ * block model the filesystem above the damaged drive answers as it does (btrfs checks its data's checksums and
+ * fails the read; ext4 and xfs return the bytes). Invocations run one at a time. Usable on a method or another
+ * annotation.
+ */
+@Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@TestTemplate
+@ExtendWith(CorruptedBlocksExtension.class)
+@ResourceLock(SimulatedPowerLoss.LOCK)
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
+public @interface CorruptedBlocks {
+
+    /** The configuration parameter (or system property) that runs only the invocation of one damaged block. */
+    String BLOCK_PARAMETER = "flushcheck.faults.block";
+
+    /** The kinds of damage; each site gets each kind. */
+    DataFault.Kind[] kinds() default {DataFault.Kind.BIT_ROT, DataFault.Kind.ZEROED};
+
+    /** The most invocations, the first (nothing damaged) included; fewer when there are fewer sites. */
+    int times() default 20;
+
+    /** The size of a damaged block: a disk's sector (512) up to a filesystem's block (4096, the default) and more. */
+    int blockBytes() default 4096;
+
+    /** The seed each site's seed is drawn from: the same seed damages the same bits. */
+    long seed() default 0;
+
+    /**
+     * Only this damaged block, in one invocation: {@code "bit rot in journal bytes 8192+4096, seed 31"} or
+     * {@code "zeroed in db/wal bytes 0+4096"}, as a display name writes it. Empty: sweep.
+     */
+    String block() default "";
+}

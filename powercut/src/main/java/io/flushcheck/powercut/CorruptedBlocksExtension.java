@@ -1,0 +1,229 @@
+package io.flushcheck.powercut;
+
+import io.flushcheck.JunitFloor;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Spliterators;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+import org.apiguardian.api.API;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.TestTemplateInvocationContext;
+import org.junit.jupiter.api.extension.TestTemplateInvocationContextProvider;
+import org.junit.platform.commons.support.AnnotationSupport;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * The extension behind {@link CorruptedBlocks}: the first invocation lists what its workload left on the survivor,
+ * and the damaged blocks of the others are drawn from that list as JUnit asks for them (invocations of a test holding
+ * a resource lock run one after another).
+ */
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class CorruptedBlocksExtension implements TestTemplateInvocationContextProvider {
+
+    private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(CorruptedBlocksExtension.class);
+    private static final String ANNOTATION = "@CorruptedBlocks";
+
+    /** Refuses, naming the version found and the one needed, a JUnit older than flushcheck supports. */
+    public CorruptedBlocksExtension() {
+        JunitFloor.require(ExtensionContext.class, AnnotationSupport.class, ExtensionConfigurationException::new);
+    }
+
+    @Override
+    public boolean supportsTestTemplate(ExtensionContext context) {
+        return context.getTestMethod().map(m -> AnnotationSupport.isAnnotated(m, CorruptedBlocks.class)).orElse(false);
+    }
+
+    @Override
+    public Stream<TestTemplateInvocationContext> provideTestTemplateInvocationContexts(ExtensionContext context) {
+        Method method = context.getRequiredTestMethod();
+        CorruptedBlocks config = AnnotationSupport.findAnnotation(method, CorruptedBlocks.class).orElseThrow();
+        String refused = refusal(config);
+        if (refused != null) {
+            throw new ExtensionConfigurationException(ANNOTATION + " on " + method.getName() + ": " + refused);
+        }
+        String pinned = !config.block().isBlank() ? config.block()
+                : context.getConfigurationParameter(CorruptedBlocks.BLOCK_PARAMETER).orElse("");
+        if (!pinned.isBlank()) {
+            DamagedBlock damage;
+            try {
+                damage = DamagedBlock.parse(pinned);
+            } catch (IllegalArgumentException e) {
+                throw new ExtensionConfigurationException(ANNOTATION + " on " + method.getName() + ": " + e.getMessage(), e);
+            }
+            return Stream.of(new DamageInvocation(damage, new Plan(config), false));
+        }
+        Plan plan = new Plan(config);
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(plan.iterator(), 0), false);
+    }
+
+    /** What is wrong with {@code config}, or null. */
+    static String refusal(CorruptedBlocks config) {
+        if (config.times() < 1) {
+            return "times = " + config.times() + ": it must be at least 1";
+        }
+        if (config.kinds().length == 0) {
+            return "kinds is empty: name at least one kind of damage";
+        }
+        if (config.blockBytes() < 1) {
+            return "blockBytes = " + config.blockBytes() + ": a block holds at least 1 byte";
+        }
+        return null;
+    }
+
+    /** The invocations of one test: the listing one, then the blocks drawn from what it listed. */
+    static final class Plan {
+
+        private final CorruptedBlocks config;
+        private List<BlockSites.SurvivingFile> files; // null until the first invocation has listed them
+        private boolean listed;
+
+        Plan(CorruptedBlocks config) {
+            this.config = config;
+        }
+
+        synchronized void listed(List<BlockSites.SurvivingFile> survivingFiles) {
+            files = List.copyOf(survivingFiles);
+            listed = true;
+        }
+
+        /** The listing invocation ended without a survivor (skipped, failed, or no cut). */
+        synchronized void unlisted() {
+            if (!listed) {
+                listed(List.of());
+            }
+        }
+
+        synchronized int sites() {
+            return files == null ? -1 : files.stream().mapToInt(f -> (int) Math.min(Integer.MAX_VALUE,
+                    (f.size() + config.blockBytes() - 1) / config.blockBytes() * config.kinds().length)).sum();
+        }
+
+        Iterator<TestTemplateInvocationContext> iterator() {
+            return new Iterator<>() {
+                private int next;
+                private List<DamagedBlock> blocks;
+
+                @Override
+                public boolean hasNext() {
+                    if (next == 0) {
+                        return true;
+                    }
+                    if (blocks == null) {
+                        synchronized (Plan.this) {
+                            if (!listed) {
+                                throw new ExtensionConfigurationException(ANNOTATION + " draws its blocks from the files"
+                                        + " its first invocation left, and JUnit asked for the next before the first had"
+                                        + " run: run these tests one at a time");
+                            }
+                            blocks = BlockSites.spread(files, config.kinds(), config.blockBytes(), config.times() - 1,
+                                    config.seed());
+                        }
+                    }
+                    return next - 1 < blocks.size();
+                }
+
+                @Override
+                public TestTemplateInvocationContext next() {
+                    if (!hasNext()) {
+                        throw new NoSuchElementException();
+                    }
+                    DamagedBlock damage = next == 0 ? DamagedBlock.none() : blocks.get(next - 1);
+                    next++;
+                    return new DamageInvocation(damage, Plan.this, !damage.damages());
+                }
+            };
+        }
+    }
+
+    /** One invocation: its disk, the damage done as its cut returns, its report entry and its message. */
+    static final class DamageInvocation extends DiskInvocation {
+
+        private final DamagedBlock damage;
+        private final Plan plan;
+        private final boolean lists;
+        private volatile String done;
+        private volatile String absent;
+
+        DamageInvocation(DamagedBlock damage, Plan plan, boolean lists) {
+            super(NS, ANNOTATION, ", cut and damage");
+            this.damage = damage;
+            this.plan = plan;
+            this.lists = lists;
+        }
+
+        @Override
+        public String getDisplayName(int invocationIndex) {
+            return "[" + invocationIndex + "] " + (lists ? "nothing damaged, listing the blocks" : damage.toString());
+        }
+
+        @Override
+        void arm(SimulatedDisk disk, long base) {
+            disk.onSurvivor(survivor -> {
+                if (lists) {
+                    plan.listed(BlockSites.files(survivor));
+                    return;
+                }
+                Path file = damage.on(survivor).file();
+                if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || Files.size(file) <= damage.offset()) {
+                    absent = damage.file() + (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+                            ? " holds " + Files.size(file) + " bytes on this survivor, none at " + damage.offset()
+                            : " is not a file on this survivor") + " (the workload left other files this time)";
+                    return;
+                }
+                try {
+                    done = disk.corrupt(damage.on(survivor)).toString();
+                } catch (IllegalArgumentException e) {
+                    // A hole, an unwritten or inline extent: the drive holds none of the block's bytes to damage.
+                    absent = e.getMessage();
+                }
+            });
+        }
+
+        @Override
+        void ran(SimulatedDisk disk, long base, Throwable failure, List<PowerCut> cuts, ExtensionContext context)
+                throws Throwable {
+            if (lists) {
+                plan.unlisted();
+                context.publishReportEntry("flushcheck.faults.block", "nothing damaged (" + Math.max(0, plan.sites())
+                        + " blocks and kinds to damage)");
+            } else if (done != null) {
+                context.publishReportEntry("flushcheck.faults.block", done + " (" + damage + ")");
+            }
+            if (failure instanceof TestAbortedException) {
+                throw failure;
+            }
+            if (failure == null && cuts.isEmpty()) {
+                throw new AssertionError(ANNOTATION + ": the test made no power cut; after its workload it must call"
+                        + " disk.cutPower() and check what it reads back there");
+            }
+            if (absent != null) {
+                throw new TestAbortedException(damage + " not done: " + absent + (failure == null ? ""
+                        : "; the test then failed: " + failure));
+            }
+            if (failure != null) {
+                String message = String.valueOf(failure.getMessage());
+                String what = lists ? "nothing damaged" : done == null ? damage + " (not done: the test failed before its"
+                        + " survivor was read)" : message.contains(done) ? "the damaged block: " + damage : done + " ("
+                        + damage + ")";
+                throw Disks.withMessage(failure, what + (lists ? "" : "\nto repeat only this invocation: " + ANNOTATION
+                        + "(block = \"" + damage + "\"), or -D" + CorruptedBlocks.BLOCK_PARAMETER + "=\"" + damage
+                        + "\" with only this test selected"));
+            }
+        }
+
+        @Override
+        public void afterEach(ExtensionContext context) {
+            if (lists) {
+                plan.unlisted();
+            }
+            super.afterEach(context);
+        }
+    }
+}
