@@ -7,7 +7,7 @@
 # damage sweep's time over the cuts'. Load is printed before and after.
 #
 # usage: cli/bench/damage-vs-cuts.sh [-r RUNS] [-n BLOCKS] [-c COMMITS] [-M MODELS] [-j JAR]
-#   defaults: 3 runs each, 40 blocks, 30 commits, models file (block: once the block model damages its drive)
+#   defaults: 3 runs each, 40 blocks, 30 commits, models file (-M file,block for both)
 # needs: /dev/fuse, sqlite3, java 17, GNU time is not needed; cli/target/flushcheck.jar
 #   (mvn -q -B -pl cli -am package -DskipTests); for the block model root, free loop devices, mkfs.ext4
 set -euo pipefail
