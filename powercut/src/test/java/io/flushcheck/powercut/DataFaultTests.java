@@ -141,7 +141,7 @@ class DataFaultTests {
             Path b = synced(disk, "b", 2);
             long at = FileExtents.of(b, 0, SIZE).get(0).device();
             Corruption zeroed = disk.corrupt(DataFault.zeroedOnDrive(at, 4096));
-            dropCaches();
+            TestDisks.uncache(b);
             byte[] expected = content(2);
             java.util.Arrays.fill(expected, 0, 4096, (byte) 0);
             System.out.printf("ext4, power on: %s, where b's first 4 KiB lie%n", zeroed);
@@ -151,17 +151,12 @@ class DataFaultTests {
             Path survivor = disk.cutPower();
             long survivorAt = FileExtents.of(survivor.resolve("b"), 8192, 4096).get(0).device();
             Corruption flip = disk.corrupt(DataFault.bitRotOnDrive(survivorAt, 4096).seed(2));
-            dropCaches();
+            TestDisks.uncache(survivor.resolve("b"));
             System.out.printf("ext4, survivor: %s, where b's third 4 KiB lie%n", flip);
             assertThat(flip.survivor()).isTrue();
             expected[(int) (8192 + flip.offset() - survivorAt)] ^= (byte) (1 << flip.bit());
             assertThat(read(survivor.resolve("b"))).isEqualTo(expected);
         }
-    }
-
-    /** Drops every clean cached page (root's {@code drop_caches}), so the next read of a file reaches the drive. */
-    private static void dropCaches() throws IOException {
-        Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "1");
     }
 
     /**

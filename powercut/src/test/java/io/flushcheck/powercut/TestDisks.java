@@ -1,6 +1,7 @@
 package io.flushcheck.powercut;
 
 import io.flushcheck.powercut.internal.kernel.Filesystems;
+import io.flushcheck.powercut.internal.sys.PageCache;
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
 import java.io.IOException;
@@ -58,5 +59,22 @@ final class TestDisks {
     static SimulatedDisk files(Path dir) throws IOException {
         Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
         return SimulatedDisk.builder().model(DiskModel.FILE).create(dir.resolve("files"));
+    }
+
+    /**
+     * Drops the clean cached pages of {@code file}, on a block model disk or survivor, and of the image under its
+     * filesystem's loop device, so that the next read of the file reaches the drive: the loop device reads its image
+     * through the page cache unless it does direct I/O. Only those two files' pages: the rest of the machine's cache,
+     * other tests' included, stays (root's {@code drop_caches} would empty it all).
+     */
+    static void uncache(Path file) throws IOException {
+        PageCache.drop(file, 0, 0);
+        String device = Files.getFileStore(file).name(); // the mount's source: /dev/loopN
+        String loop = Path.of(device).getFileName().toString();
+        Path backing = Path.of("/sys/block", loop, "loop", "backing_file");
+        if (!loop.startsWith("loop") || !Files.exists(backing)) {
+            throw new IOException(file + " is not on a loop device but on " + device);
+        }
+        PageCache.drop(Path.of(Files.readString(backing).strip()), 0, 0);
     }
 }
