@@ -39,15 +39,17 @@ public final class FileCrashStates implements ModelStates {
 
     /**
      * The recording whose log {@code held} holds, played again in {@code dir}: the disk's work directory, or the one
-     * a load of a saved recording claimed ({@link #load}).
+     * a load of a saved recording claimed ({@link #load}). One this process's server just made ({@code made}) is
+     * counted from its records; any other is played again whole first, so that what it says is checked before it is
+     * used.
      */
-    FileCrashStates(Path dir, RecordingFiles held) throws IOException {
+    FileCrashStates(Path dir, RecordingFiles held, boolean made) throws IOException {
         this.dir = dir;
         this.held = held;
         this.recording = held.log();
-        // A replay that only counts: the states are enumerated when they are asked for.
-        TreeReplay.Replayed played = TreeReplay.replay(recording, scratch(), false,
-                (tree, epoch, flushesBefore, last) -> { });
+        // Only counted: the states are enumerated when they are asked for.
+        TreeReplay.Replayed played = made ? TreeReplay.count(recording)
+                : TreeReplay.replay(recording, scratch(), false, (tree, epoch, flushesBefore, last) -> { });
         this.epochs = played.epochs();
         this.operations = played.operations();
         this.rules = TreeReplay.journaled(recording) ? "journaled" : "posix";
@@ -55,7 +57,7 @@ public final class FileCrashStates implements ModelStates {
 
     /** The states of a file model's recording loaded, its log held open in {@code files}, played again in {@code work}, which this claims. */
     public static FileCrashStates load(RecordingFiles files, Path work) throws IOException {
-        return new FileCrashStates(Leftovers.claim(work, false), files);
+        return new FileCrashStates(Leftovers.claim(work, false), files, false);
     }
 
     @Override

@@ -155,7 +155,7 @@ public final class FileDisk implements ModelDisk {
     public ModelStates crashStates(Path dir, Path log, BooleanSupplier powered) throws IOException {
         RecordingFiles held = RecordingFiles.open(null, log);
         try {
-            return new FileCrashStates(dir, held);
+            return new FileCrashStates(dir, held, true);
         } catch (IOException | RuntimeException e) {
             held.close();
             throw e;

@@ -71,9 +71,7 @@ final class FileBytes {
     }
 
     /** Copies its bytes into {@code out} from its start (not its size: what lies past them reads as zeros). */
-    void copyTo(FileChannel out) throws IOException {
-        if (made) {
-            store.copyTo(name, size, out);
-        }
+    long copyTo(FileChannel out) throws IOException {
+        return made ? store.copyTo(name, size, out) : 0;
     }
 }

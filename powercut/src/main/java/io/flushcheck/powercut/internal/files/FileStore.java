@@ -177,7 +177,7 @@ public final class FileStore implements AutoCloseable {
     }
 
     /** Copies the first {@code length} bytes of {@code name} (a file written before; fewer when it holds fewer) into {@code out}. */
-    void copyTo(String name, long length, FileChannel out) throws IOException {
+    long copyTo(String name, long length, FileChannel out) throws IOException {
         Slot slot = slotted.get(name);
         FileChannel ch = channel(slot != null ? SLOTS : name);
         long start = slot != null ? slot.at : 0;
@@ -189,6 +189,7 @@ public final class FileStore implements AutoCloseable {
             }
             pos += n;
         }
+        return end - start;
     }
 
     private FileChannel channel(String name) {

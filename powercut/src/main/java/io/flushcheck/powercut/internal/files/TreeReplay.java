@@ -97,6 +97,92 @@ public final class TreeReplay {
         }
     }
 
+    /**
+     * The epochs and operations of {@code recording} as {@link #replay} would find them, read from its records alone,
+     * with no tree made: for a recording this process's own server just made. Its records are read through and their
+     * lengths checked; what they say is checked by the replays that play it (a loaded recording is replayed whole).
+     */
+    public static Replayed count(RegularFile recording) throws IOException {
+        RegularFile.Reader reader = recording.reader();
+        try (DataInputStream in = new DataInputStream(reader)) {
+            if (in.read() != TreeLog.START) {
+                throw new MalformedRecordingException(recording.path() + " is not a file tree's recording");
+            }
+            in.readBoolean();
+            in.readLong();
+            boolean based = false;
+            int epochs = 0;
+            long operations = 0;
+            for (int type = in.read(); type >= 0; type = in.read()) {
+                switch (type) {
+                    case TreeLog.BASE -> based = true;
+                    case TreeLog.SYNC -> {
+                        in.readLong();
+                        in.readLong();
+                        epochs++;
+                    }
+                    default -> {
+                        skip(in, type, recording.size() - reader.position(), recording);
+                        operations += based ? 1 : 0;
+                    }
+                }
+            }
+            return new Replayed(epochs + 1, operations);
+        } catch (EOFException e) {
+            throw new MalformedRecordingException(recording.path() + " ends in the middle of a record: the recording"
+                    + " was not stopped", e);
+        }
+    }
+
+    /** Reads past the fields of a record of {@code type} but a sync's or the base's, {@code left} bytes being left. */
+    private static void skip(DataInputStream in, int type, long left, RegularFile recording) throws IOException {
+        switch (type) {
+            case TreeLog.CREATE -> {
+                in.readLong();
+                in.readUTF();
+                in.readBoolean();
+                in.readInt();
+                in.readLong();
+            }
+            case TreeLog.UNNAMED, TreeLog.MODE -> {
+                in.readLong();
+                in.readInt();
+            }
+            case TreeLog.LINK -> {
+                in.readLong();
+                in.readLong();
+                in.readUTF();
+            }
+            case TreeLog.REMOVE -> {
+                in.readLong();
+                in.readUTF();
+                in.readBoolean();
+            }
+            case TreeLog.RENAME -> {
+                in.readLong();
+                in.readUTF();
+                in.readLong();
+                in.readUTF();
+            }
+            case TreeLog.WRITE -> {
+                in.readLong();
+                in.readLong();
+                int length = in.readInt();
+                if (length < 0 || length > left - 20) {
+                    throw new MalformedRecordingException(recording.path() + ": a write's length " + length
+                            + " is not within the bytes the log has left");
+                }
+                in.skipNBytes(length);
+            }
+            case TreeLog.TRUNCATE -> {
+                in.readLong();
+                in.readLong();
+            }
+            case TreeLog.CLOSED -> in.readLong();
+            default -> throw new MalformedRecordingException("a file tree's recording holds an unknown record " + type);
+        }
+    }
+
     /** Whether {@code recording} was made under the journaled rules (else POSIX's), as its first record says. */
     public static boolean journaled(RegularFile recording) throws IOException {
         try (DataInputStream in = new DataInputStream(recording.reader())) {

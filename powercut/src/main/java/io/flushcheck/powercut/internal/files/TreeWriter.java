@@ -32,6 +32,8 @@ final class TreeWriter {
     }
 
     private final FileTree tree;
+    /** Zeros a truncation's piece is written with, made once. */
+    private ByteBuffer zeros;
 
     TreeWriter(FileTree tree) {
         this.tree = tree;
@@ -136,6 +138,13 @@ final class TreeWriter {
         return out;
     }
 
+    private ByteBuffer zeros() {
+        if (zeros == null) {
+            zeros = ByteBuffer.allocate(64 << 10);
+        }
+        return zeros.clear();
+    }
+
     /**
      * Writes file {@code n} as it survived into {@code p}: its durable bytes with the pieces of the changes kept
      * applied in order, a write's its bytes, a truncation's zeros, at the size kept.
@@ -144,28 +153,31 @@ final class TreeWriter {
         try (FileChannel out = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             long size = kept.size();
-            n.durableData.copyTo(out);
+            // The file's size as written so far, kept here rather than asked of the file (a call each time).
+            long high = n.durableData.copyTo(out);
             for (FilePages.Piece piece : kept.kept()) {
                 FileChange c = piece.change();
                 if (c.isWrite()) {
                     ByteBuffer bytes = c.bytesIn(tree.data().log());
                     bytes.limit(bytes.position() + (int) (piece.to() - c.offset()));
                     bytes.position(bytes.position() + (int) (piece.from() - c.offset()));
-                    for (long at = piece.from(); bytes.hasRemaining(); ) {
+                    long at = piece.from();
+                    while (bytes.hasRemaining()) {
                         at += out.write(bytes, at);
                     }
+                    high = Math.max(high, at);
                 } else {
                     // Only what the file holds and the size kept shows: past them it reads as zeros already.
-                    ByteBuffer zeros = ByteBuffer.allocate(64 << 10);
-                    for (long at = piece.from(), end = Math.min(piece.to(), Math.min(out.size(), size)); at < end; ) {
-                        zeros.clear().limit((int) Math.min(zeros.capacity(), end - at));
+                    for (long at = piece.from(), end = Math.min(piece.to(), Math.min(high, size)); at < end; ) {
+                        ByteBuffer zeros = zeros();
+                        zeros.limit((int) Math.min(zeros.capacity(), end - at));
                         at += out.write(zeros, at);
                     }
                 }
             }
-            if (out.size() > size) {
+            if (high > size) {
                 out.truncate(size);
-            } else if (out.size() < size) {
+            } else if (high < size) {
                 out.write(ByteBuffer.allocate(1), size - 1); // the size, the rest a hole that reads as zeros
             }
         }

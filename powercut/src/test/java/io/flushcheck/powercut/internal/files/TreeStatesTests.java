@@ -81,6 +81,44 @@ class TreeStatesTests {
         }
     }
 
+    /**
+     * Every kind of record, made before the recording started (the tree it starts from, not operations) and after:
+     * counting the records finds the epochs and operations a replay does.
+     */
+    @Test
+    void countingTheRecordsFindsTheEpochsAndOperationsAReplayDoes() throws Exception {
+        Path file = tmp.resolve("mixed");
+        FileTree t = new FileTree(0, 0, Files.createDirectories(tmp.resolve("mixed-store")), Long.MAX_VALUE, true);
+        try {
+            long before = t.create(FileTree.ROOT, "before", false, 0644, 0, 0).id();
+            t.write(before, 0, ByteBuffer.wrap("there first".getBytes(StandardCharsets.UTF_8)));
+            t.create(FileTree.ROOT, "d0", true, 0755, 0, 0);
+            t.record(file);
+            long d = t.create(FileTree.ROOT, "d", true, 0755, 0, 0).id();
+            long f = t.create(d, "f", false, 0644, 0, 0).id();
+            t.write(f, 8192, ByteBuffer.wrap("sparse".getBytes(StandardCharsets.UTF_8)));
+            t.link(f, FileTree.ROOT, "f2");
+            t.sync(f);
+            t.truncate(f, 0);
+            t.closed(f);
+            t.setAttributes(f, 0600, null, null, null);
+            t.rename(d, "f", FileTree.ROOT, "before", false);
+            t.remove(FileTree.ROOT, "f2", false);
+            t.sync(d);
+            t.remove(FileTree.ROOT, "d0", true);
+            t.stopRecording();
+        } finally {
+            t.close();
+        }
+        try (RegularFile recording = RegularFile.open(file)) {
+            TreeReplay.Replayed played = TreeReplay.replay(recording, Files.createDirectories(tmp.resolve("played")),
+                    false, (tree, epoch, flushesBefore, last) -> { });
+            assertThat(played.epochs()).isEqualTo(3);
+            assertThat(played.operations()).isEqualTo(10);
+            assertThat(TreeReplay.count(recording)).isEqualTo(played);
+        }
+    }
+
     private static List<String> describe(List<TreeStates.Candidate> states) {
         List<String> out = new ArrayList<>();
         for (TreeStates.Candidate c : states) {
