@@ -13,7 +13,8 @@ import java.util.Locale;
  * that a bench can say where a difference goes: the native calls are the probe's, forwarded through a class that
  * notes when each fdatasync ran, how long it took and its place in its stretch (a window's control writes go to
  * another file). In the package of the probe, so that it can hand the probe those calls: compile it against the
- * core jar and put it on the class path before it.
+ * core jar, with the core tests' {@code ForwardingSyncCalls} (as sync-figures.sh does), and put it on the class path
+ * before it.
  *
  * <pre>
  * usage: java -cp CLASSES:cli/target/flushcheck.jar io.flushcheck.probe.ProbeRounds DIR MODE BLOCK ROUNDS [fallocate]
@@ -29,9 +30,11 @@ import java.util.Locale;
  */
 public final class ProbeRounds {
 
-    /** The probe's native calls, each fdatasync timed and placed. */
-    private static final class Noting implements SyncCalls {
-        final SyncCalls real = NativeSyncCalls.load();
+    /**
+     * The probe's native calls, each fdatasync timed and placed; every other call forwarded as it is
+     * ({@code ForwardingSyncCalls}, the core tests' forwarder, which sync-figures.sh compiles beside this file).
+     */
+    private static final class Noting extends ForwardingSyncCalls {
         final long[] nanos;
         final int[] place;
         int syncs;
@@ -82,65 +85,10 @@ public final class ProbeRounds {
         }
 
         @Override
-        public int createExclusive(String path, boolean dsync) {
-            return real.createExclusive(path, dsync);
-        }
-
-        @Override
-        public int openDirectory(String path) {
-            return real.openDirectory(path);
-        }
-
-        @Override
-        public int scratchFile() {
-            return real.scratchFile();
-        }
-
-        @Override
         public int createExclusiveAt(int dirFd, String name, String shown, boolean dsync) {
             firstRound = syncs;
             sinceWindow = 0;
             return real.createExclusiveAt(dirFd, name, shown, dsync);
-        }
-
-        @Override
-        public boolean unlinkAt(int dirFd, String name, String shown) {
-            return real.unlinkAt(dirFd, name, shown);
-        }
-
-        @Override
-        public long mountIdOf(int fd) {
-            return real.mountIdOf(fd);
-        }
-
-        @Override
-        public boolean preallocate(int fd, long length) {
-            return real.preallocate(fd, length);
-        }
-
-        @Override
-        public void fsync(int fd) {
-            real.fsync(fd);
-        }
-
-        @Override
-        public void fullFsync(int fd) {
-            real.fullFsync(fd);
-        }
-
-        @Override
-        public void barrierFsync(int fd) {
-            real.barrierFsync(fd);
-        }
-
-        @Override
-        public void close(int fd) {
-            real.close(fd);
-        }
-
-        @Override
-        public void fill(Pointer buffer, long count) {
-            real.fill(buffer, count);
         }
     }
 

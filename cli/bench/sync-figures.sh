@@ -78,7 +78,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"; rm -f "$dir"/etcd.0.0 "$dir"/.bench-loop-*.probe*' EXIT INT TERM
 gcc -O2 -Wall -o "$work/sync-loop" "$here/sync-loop.c"
 if [[ -n $diagnose ]]; then
-    javac -d "$work/classes" -cp "$jar" "$here/SyncRounds.java" "$here/ProbeRounds.java"
+    # ProbeRounds forwards the probe's calls through the core tests' ForwardingSyncCalls, compiled from its source
+    # beside it: one forwarder, kept whole by the tests' build, and nothing of the bench's in the product.
+    javac -d "$work/classes" -cp "$jar" "$here/SyncRounds.java" "$here/ProbeRounds.java" \
+        "$(dirname "$(dirname "$here")")/core/src/test/java/io/flushcheck/probe/ForwardingSyncCalls.java"
 fi
 
 # The stat files flushcheck brackets a sync with: the directory's device and, for a partition, its disk.

@@ -6,6 +6,7 @@ import io.flushcheck.probe.ProbeDirectory;
 import io.flushcheck.probe.ProbeListener;
 import io.flushcheck.probe.ProbePlan;
 import io.flushcheck.probe.SyncCost;
+import io.flushcheck.probe.StopRule;
 import io.flushcheck.probe.SyncMode;
 import io.flushcheck.probe.SyncProbe;
 import io.flushcheck.probe.SyncSymbols;
@@ -21,6 +22,7 @@ import java.io.IOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -105,28 +107,54 @@ public final class Flushcheck {
     static final int BUSY_REMEASURES = 2;
 
     /**
+     * The most rounds of a measurement after those {@link #BUSY_REMEASURES}, in a check that ends each mode once
+     * decided, while only its flush brackets can still decide it ({@link Judge#bracketsCanStillShow}): where an idle
+     * bracket meets other work's flush nearly every time, the syncs' brackets need thousands of rounds to show their
+     * own (an idle bracket missing 1 time in 600 needs about 20,000).
+     */
+    static final int BRACKET_REMEASURE_ROUNDS = 16_384;
+
+    /**
      * Where other work on a shared device left a mode undecided ({@link Judge#tooBusyToTell}), measures it
-     * again with four times the rounds (within the plan's limits), up to {@link #BUSY_REMEASURES} times;
-     * the last measurement replaces the earlier one, but for its flush brackets, which add up.
+     * again with four times the rounds (within the plan's limits), up to {@link #BUSY_REMEASURES} times; then, in a
+     * check that ends each mode once decided, further while its brackets can still show its flushes, each time
+     * with four times the rounds up to {@link #BRACKET_REMEASURE_ROUNDS}. The last measurement replaces the earlier
+     * one, but for its flush brackets, which add up; where the check ends each mode once decided, a measurement ends
+     * once the brackets added up decide it, their chances shared by the rounds all the measurements planned.
      */
     private static void remeasureWhileTooBusy(SyncProbe probe, ProbeDirectory real, StorageFacts facts, CheckOptions options,
                                               ProbeListener listener, List<SyncCost> costs) {
         ProbePlan plan = options.plan();
-        for (int attempt = 0; attempt < BUSY_REMEASURES; attempt++) {
-            List<SyncMode> busy = Judge.tooBusyToTell(facts, costs, options.thresholds());
+        long plannedInAll = plan.rounds();
+        for (int attempt = 0; ; attempt++) {
+            boolean byBrackets = attempt >= BUSY_REMEASURES;
+            if (byBrackets && !options.stopWhenDecided()) {
+                return;
+            }
+            List<SyncMode> busy = byBrackets ? Judge.bracketsCanStillShow(facts, costs, options.thresholds())
+                    : Judge.tooBusyToTell(facts, costs, options.thresholds());
             long rounds = Math.min((long) plan.rounds() * 4, Math.min(ProbePlan.MAX_ROUNDS,
                     ProbePlan.MAX_BYTES_PER_MODE / plan.blockSize()));
+            if (byBrackets) {
+                rounds = Math.min(rounds, BRACKET_REMEASURE_ROUNDS);
+            }
             if (busy.isEmpty() || rounds <= plan.rounds()) {
                 return;
             }
             plan = plan.withRounds((int) rounds);
-            for (SyncCost again : probe.run(real, plan.withModes(busy), listener)) {
+            plannedInAll += rounds;
+            Map<SyncMode, SyncCost> earlier = new EnumMap<>(SyncMode.class);
+            for (SyncCost c : costs) {
+                earlier.put(c.mode(), c);
+            }
+            StopRule stop = options.stopWhenDecided() ? Judge.stopWhenDecided(facts, earlier, plannedInAll) : null;
+            probe.run(real, plan.withModes(busy), listener, again -> {
                 for (int i = 0; i < costs.size(); i++) {
                     if (costs.get(i).mode() == again.mode()) {
                         costs.set(i, again.withEarlierBrackets(costs.get(i)));
                     }
                 }
-            }
+            }, stop);
         }
     }
 

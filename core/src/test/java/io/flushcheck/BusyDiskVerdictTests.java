@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * check behind {@code @RequiresRealFlush} must say REAL_FLUSH every time, from moderate load to heavy, where
  * the flushes counted on the disk are mostly other work's. (The liars under the same loads, a FUSE daemon
  * that swallows syncs and a loop device on a filesystem without barriers, are in {@link StorageLayoutTests};
- * {@code core/bench/busy-verdicts.sh} repeats all of them twenty times and prints the rates.)
+ * {@code cli/bench/busy-verdicts.sh} repeats all of them twenty times and prints the rates.)
  */
 class BusyDiskVerdictTests {
 

@@ -87,8 +87,7 @@ final class BracketRule {
      */
     static boolean decidedEarly(StorageFacts facts, SyncCost c, int planned) {
         FlushBrackets.Tally b = bracketsFor(facts, c);
-        if (b == null || !c.mode().countsForVerdict() || BottomDevices.writeThrough(facts) || BottomDevices.terminals(c) != 1
-                || !"write back".equals(BottomDevices.writeCache(facts, BottomDevices.onlyBottom(c)))) {
+        if (!bracketsDecideAlone(facts, c)) {
             return false;
         }
         int misses = b.syncsWithoutFlush();
@@ -96,5 +95,26 @@ final class BracketRule {
             return misses >= MIN_MISSES && misses >= MISSES_SHARE * planned;
         }
         return decidingDepth(b, BRACKET_CHANCE / planned, FlushBrackets.Tally.BOUND_ALPHA / planned) > 0;
+    }
+
+    /**
+     * Whether a mode's brackets can decide it on their own ({@link #decidedEarly}): a deciding mode with brackets, on a
+     * chain with one device at the bottom whose cache is volatile.
+     */
+    static boolean bracketsDecideAlone(StorageFacts facts, SyncCost c) {
+        return bracketsFor(facts, c) != null && c.mode().countsForVerdict() && !BottomDevices.writeThrough(facts)
+                && BottomDevices.terminals(c) == 1
+                && "write back".equals(BottomDevices.writeCache(facts, BottomDevices.onlyBottom(c)));
+    }
+
+    /**
+     * Whether more rounds can still make a mode's brackets show its flushes: they can decide it alone
+     * ({@link #bracketsDecideAlone}), every sync so far met a flush, and some idle bracket met none. The chance that
+     * other work alone met every sync falls as a power of the syncs, so it passes the bound in enough rounds however
+     * rarely an idle bracket misses; where none missed, no count of syncs can show anything.
+     */
+    static boolean moreRoundsCanShow(StorageFacts facts, SyncCost c) {
+        FlushBrackets.Tally b = bracketsFor(facts, c);
+        return bracketsDecideAlone(facts, c) && b.syncsWithoutFlush() == 0 && b.controlsMetFlush() < b.controls();
     }
 }

@@ -11,6 +11,7 @@ import io.flushcheck.storage.MountInfo;
 import io.flushcheck.storage.StorageFacts;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apiguardian.api.API;
 
 /**
@@ -199,17 +200,41 @@ public final class Judge {
     }
 
     /**
+     * {@link #stopWhenDecided(StorageFacts)} for a mode measured again: its brackets so far added to the earlier
+     * measurements' ({@code earlier}, by mode), and the chances shared by {@code plannedInAll}, the rounds every
+     * measurement of it planned together, as the probe may look once a round in all of them.
+     */
+    public static StopRule stopWhenDecided(StorageFacts facts, Map<SyncMode, SyncCost> earlier, long plannedInAll) {
+        int planned = (int) Math.min(Integer.MAX_VALUE, plannedInAll);
+        return (sofar, plannedNow) -> BracketRule.decidedEarly(facts, sofar.withEarlierBrackets(earlier.get(sofar.mode())),
+                Math.max(planned, plannedNow));
+    }
+
+    /**
      * The deciding modes whose flushes the device was too busy to attribute: measuring them again with
      * more rounds can decide them, since the syncs' own flushes grow with the rounds and the estimate's
      * deviation only with their square root (and the chance that idle brackets explain every sync's flush
      * falls as a power of the rounds).
      */
     public static List<SyncMode> tooBusyToTell(StorageFacts facts, List<SyncCost> costs, Thresholds t) {
+        return tooBusyToTell(facts, costs, t, false);
+    }
+
+    /**
+     * Of the modes {@link #tooBusyToTell}, those whose flush brackets more rounds can still make show their flushes:
+     * every sync so far met a flush and some idle bracket met none, so the chance that other work alone met them all
+     * falls as a power of the syncs; where every idle bracket met one too, no count of rounds shows anything.
+     */
+    public static List<SyncMode> bracketsCanStillShow(StorageFacts facts, List<SyncCost> costs, Thresholds t) {
+        return tooBusyToTell(facts, costs, t, true);
+    }
+
+    private static List<SyncMode> tooBusyToTell(StorageFacts facts, List<SyncCost> costs, Thresholds t, boolean byBrackets) {
         List<SyncMode> out = new ArrayList<>();
         boolean writeThrough = BottomDevices.writeThrough(facts);
         for (SyncCost c : costs) {
             if (!writeThrough && c.mode().countsForVerdict() && c.hasDeviceCounters()
-                    && CostFindings.decision(facts, c, t) == 0) {
+                    && CostFindings.decision(facts, c, t) == 0 && (!byBrackets || BracketRule.moreRoundsCanShow(facts, c))) {
                 out.add(c.mode());
             }
         }

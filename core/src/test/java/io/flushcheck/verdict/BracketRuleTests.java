@@ -14,6 +14,7 @@ import io.flushcheck.storage.MountInfo;
 import io.flushcheck.storage.StorageFacts;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -92,6 +93,55 @@ class BracketRuleTests {
         SyncCost c = saturated(FlushBrackets.Tally.of(1000, new int[] {1000, 0}, 900, new int[] {899, 0}));
         assertThat(verdict(ON_VDA, c)).isEqualTo(Verdict.UNKNOWN);
         assertThat(BracketRule.bracketDecision(c.brackets())).isZero();
+    }
+
+    /**
+     * Measured: append-fsync on a healthy virtio disk while one fio job appended and fdatasynced beside it, sharing
+     * its journal commits, so that the counts could not tell (2149 flushes counted in 1024 syncs, about 2229 other
+     * work's by the idle windows): after 1344 syncs, every one had met a flush, and 1198 of 1212 idle brackets had.
+     * Not decided yet, but more rounds can decide it: at the same shares four times the rounds more show the syncs'
+     * flushes. Syncs that reach no disk meet a flush as the idle brackets do, and miss as they do: those are never
+     * measured further for the brackets, nor passed; nor are syncs where every idle bracket met a flush, since no
+     * count of rounds shows anything there.
+     */
+    @Test
+    void whereIdleBracketsRarelyMissMoreRoundsCanStillShowTheSyncsFlushes() {
+        SyncCost measured = saturated(FlushBrackets.Tally.of(1344, new int[] {1344, 380, 183, 6}, 1212,
+                new int[] {1198, 1001, 214, 25}));
+        assertThat(verdict(ON_VDA, measured)).isEqualTo(Verdict.UNKNOWN);
+        assertThat(BracketRule.moreRoundsCanShow(ON_VDA, measured)).isTrue();
+        assertThat(Judge.bracketsCanStillShow(ON_VDA, List.of(measured), Thresholds.DEFAULT))
+                .containsExactly(SyncMode.OVERWRITE_FDATASYNC);
+
+        SyncCost more = saturated(FlushBrackets.Tally.of(5440, new int[] {5440, 1540, 740, 24}, 4906,
+                new int[] {4849, 4052, 866, 101}));
+        assertThat(verdict(ON_VDA, more)).isEqualTo(Verdict.REAL_FLUSH);
+
+        SyncCost missing = saturated(FlushBrackets.Tally.of(1344, new int[] {1328, 380, 183, 6}, 1212,
+                new int[] {1198, 1001, 214, 25}));
+        assertThat(BracketRule.moreRoundsCanShow(ON_VDA, missing)).isFalse();
+        assertThat(Judge.bracketsCanStillShow(ON_VDA, List.of(missing), Thresholds.DEFAULT)).isEmpty();
+        assertThat(verdict(ON_VDA, missing)).isNotEqualTo(Verdict.REAL_FLUSH);
+
+        SyncCost everyIdleMet = saturated(FlushBrackets.Tally.of(1344, new int[] {1344}, 1212, new int[] {1212}));
+        assertThat(BracketRule.moreRoundsCanShow(ON_VDA, everyIdleMet)).isFalse();
+        assertThat(Judge.bracketsCanStillShow(ON_VDA, List.of(everyIdleMet), Thresholds.DEFAULT)).isEmpty();
+        assertThat(BracketRule.moreRoundsCanShow(EVERY_DISK, measured)).as("no chain of its own: the counts decide").isFalse();
+    }
+
+    /**
+     * A mode measured again ends once its brackets added to the earlier measurements' decide it, the chances shared
+     * by every round planned: 15 syncs that met a flush earlier and 9 now are the 24 that decide one look of 64.
+     */
+    @Test
+    void aMeasurementAgainStopsOnTheBracketsOfEveryMeasurementTogether() {
+        SyncCost earlier = saturated(FlushBrackets.Tally.of(15, new int[] {15}, 10, new int[] {0}));
+        SyncCost now = saturated(FlushBrackets.Tally.of(9, new int[] {9}, 10, new int[] {0}));
+        assertThat(Judge.stopWhenDecided(ON_VDA, Map.of(SyncMode.OVERWRITE_FDATASYNC, earlier), 64).decided(now, 48))
+                .isTrue();
+        assertThat(Judge.stopWhenDecided(ON_VDA, Map.of(), 64).decided(now, 48)).as("this measurement alone").isFalse();
+        assertThat(Judge.stopWhenDecided(ON_VDA, Map.of(SyncMode.OVERWRITE_FDATASYNC, earlier), 100_000)
+                .decided(now, 48)).as("a chance shared by more planned rounds").isFalse();
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.flushcheck.powercut.Errno;
 import io.flushcheck.powercut.FileRules;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -123,28 +124,45 @@ final class PowerCutConverters {
     }
 
     /** {@code powercut --model}: auto, block or file, in any case. */
-    static final class Model implements ITypeConverter<DiskModel> {
-        @Override
-        public DiskModel convert(String value) {
-            for (DiskModel m : DiskModel.values()) {
-                if (m.name().equalsIgnoreCase(value.trim())) {
-                    return m;
-                }
-            }
-            throw new TypeConversionException("--model takes auto, block or file, not '" + value + "'");
+    static final class Model extends ConstantName<DiskModel> {
+        Model() {
+            super("--model", DiskModel.class);
         }
     }
 
     /** {@code powercut --rules}: journaled or posix, in any case. */
-    static final class Rules implements ITypeConverter<FileRules> {
+    static final class Rules extends ConstantName<FileRules> {
+        Rules() {
+            super("--rules", FileRules.class);
+        }
+    }
+
+    /**
+     * An option whose value names one of an enum's constants, in any case; any other value is refused with the
+     * names in lower case, in their order: "--model takes auto, block or file, not 'x'".
+     */
+    abstract static class ConstantName<E extends Enum<E>> implements ITypeConverter<E> {
+        private final String option;
+        private final Class<E> type;
+
+        ConstantName(String option, Class<E> type) {
+            this.option = option;
+            this.type = type;
+        }
+
         @Override
-        public FileRules convert(String value) {
-            for (FileRules r : FileRules.values()) {
-                if (r.name().equalsIgnoreCase(value.trim())) {
-                    return r;
+        public E convert(String value) {
+            E[] constants = type.getEnumConstants();
+            List<String> names = new ArrayList<>();
+            for (E c : constants) {
+                if (c.name().equalsIgnoreCase(value.trim())) {
+                    return c;
                 }
+                names.add(c.name().toLowerCase(Locale.ROOT));
             }
-            throw new TypeConversionException("--rules takes journaled or posix, not '" + value + "'");
+            String last = names.remove(names.size() - 1);
+            String choices = names.isEmpty() ? last : String.join(", ", names) + " or " + last;
+            throw new TypeConversionException(option + " takes " + choices + ", not '" + value + "'");
         }
     }
 

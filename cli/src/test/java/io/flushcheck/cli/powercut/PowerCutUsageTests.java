@@ -134,6 +134,15 @@ class PowerCutUsageTests {
     }
 
     @Test
+    void aModelOtherThanAutoBlockOrFileIsRefusedByName() {
+        assertUsageError(run("powercut", "--model", "disk", "--verify", VERIFY, "--", "touch", "{dir}/x"),
+                "--model takes auto, block or file, not 'disk'");
+        assertUsageError(run("powercut", "sqlite", "--model", "Blocks"), "--model takes auto, block or file, not 'Blocks'");
+        assertUsageError(run("powercut", "sqlite", "--model", " FILE ", "--rules", "ext9"),
+                "--rules takes journaled or posix, not 'ext9'");
+    }
+
+    @Test
     void theSqliteMatrixTakesTheSameRulesWithTheSameRefusals() {
         assertUsageError(run("powercut", "sqlite", "--model", "block", "--rules", "posix"),
                 "powercut sqlite: --rules applies to the file model, not to the block model, which has its filesystem's"
