@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.nio.file.ExtendedOpenOption;
-import io.flushcheck.powercut.internal.sys.PageCache;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -60,7 +59,7 @@ class ReadFaultTests {
             assertThat(afterTwo).isGreaterThan(afterOne);
 
             rewrite(a);
-            uncache(disk, a);
+            TestDisks.uncache(a);
             assertThat(Files.readString(a)).as("the rewritten sector reads from the drive again").isEqualTo(NEW);
             assertThat(disk.failedReads()).isEqualTo(afterTwo);
 
@@ -97,7 +96,7 @@ class ReadFaultTests {
             try (FileChannel c = FileChannel.open(big, StandardOpenOption.WRITE)) {
                 c.force(true);
             }
-            dropCaches();
+            TestDisks.uncache(big);
             assertThat(Files.readString(big)).as("written elsewhere, copy on write").isEqualTo(NEW.repeat(3 * 1024));
         }
     }
@@ -188,17 +187,5 @@ class ReadFaultTests {
         } catch (IOException e) {
             return e.getMessage();
         }
-    }
-
-    /**
-     * Drops the clean cached pages of {@code a} and of the drive's image under the disk's loop device, so that the next
-     * read of the file reaches the drive: the loop device reads the image through the page cache unless it does direct
-     * I/O. Only those two files' pages: the rest of the machine's cache, other tests' included, stays.
-     */
-    private static void uncache(SimulatedDisk disk, Path a) throws IOException {
-        PageCache.drop(a, 0, 0);
-        String loop = Path.of(disk.loopDevice()).getFileName().toString();
-        Path image = Path.of(Files.readString(Path.of("/sys/block", loop, "loop", "backing_file")).strip());
-        PageCache.drop(image, 0, 0);
     }
 }
