@@ -1,22 +1,19 @@
 package io.flushcheck.cli.powercut;
 
+import io.flushcheck.storage.OpenedFile;
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The records a program wrote to a file flushcheck named for it ({@code $FLUSHCHECK_ACKS}, {@code $FLUSHCHECK_READ}),
  * a line each, the last one counted without its newline too. The file is the program's: it is read only when it is a
- * regular file (a symbolic link in its place is not followed), at most {@link #MAX_BYTES}, after every process of
- * the program's world has ended, so that nothing swaps it meanwhile.
+ * regular file, opened once by {@link OpenedFile} (a symbolic link in its place not followed, a FIFO not waited on),
+ * at most {@link #MAX_BYTES}, after every process of the program's world has ended, so that nothing swaps it meanwhile.
  */
 final class RecordLines {
 
@@ -31,22 +28,20 @@ final class RecordLines {
      * else ({@code VERIFY's $FLUSHCHECK_READ}).
      */
     static List<String> read(Path file, String what) throws IOException {
-        BasicFileAttributes a;
-        try {
-            a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        } catch (NoSuchFileException e) {
-            return null;
-        }
-        if (!a.isRegularFile()) {
-            throw new IOException(what + " (" + file + ") is not a regular file: write the records to it, a line each");
-        }
-        if (a.size() > MAX_BYTES) {
-            throw new IOException(what + " (" + file + ") holds " + a.size() + " bytes, more than the " + MAX_BYTES
-                    + " read: write one line per record");
-        }
         byte[] bytes;
-        try (InputStream in = Files.newInputStream(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            bytes = in.readNBytes((int) MAX_BYTES + 1);
+        try (OpenedFile opened = OpenedFile.open(file)) {
+            FileChannel ch = opened.channel();
+            if (ch.size() > MAX_BYTES) {
+                throw new IOException(what + " (" + file + ") holds " + ch.size() + " bytes, more than the " + MAX_BYTES
+                        + " read: write one line per record");
+            }
+            bytes = Channels.newInputStream(ch).readNBytes((int) MAX_BYTES + 1);
+        } catch (OpenedFile.NotRegularException e) {
+            if (e.kind() == OpenedFile.Kind.MISSING) {
+                return null;
+            }
+            throw new IOException(what + " (" + file + ") is not a regular file (" + e.getMessage() + "): write the"
+                    + " records to it, a line each");
         }
         if (bytes.length > MAX_BYTES) {
             throw new IOException(what + " (" + file + ") grew past the " + MAX_BYTES + " bytes read");
