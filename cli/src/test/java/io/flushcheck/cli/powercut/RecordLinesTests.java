@@ -34,7 +34,7 @@ class RecordLinesTests {
     }
 
     @Test
-    @Timeout(value = 20, unit = TimeUnit.SECONDS)
+    @Timeout(value = 20, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a FIFO open blocks
     void aFifoInItsPlaceIsRefusedWithoutWaitingForAWriter() throws Exception {
         Path fifo = tmp.resolve("read");
         Process p = new ProcessBuilder("mkfifo", fifo.toString()).start();
