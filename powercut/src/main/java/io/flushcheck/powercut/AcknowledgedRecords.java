@@ -55,7 +55,7 @@ public final class AcknowledgedRecords {
     /** Records acknowledged by a program on {@code disk}, none yet. */
     public static AcknowledgedRecords on(SimulatedDisk disk) {
         AcknowledgedRecords records = new AcknowledgedRecords(disk);
-        disk.noteRecords(records);
+        disk.notes.noteRecords(records);
         return records;
     }
 
@@ -223,7 +223,7 @@ public final class AcknowledgedRecords {
 
     /** "what was done to the disk: " or nothing. */
     private String damage() {
-        List<String> done = disk == null ? List.of() : disk.damage();
+        List<String> done = disk == null ? List.of() : disk.notes.damage();
         return done.isEmpty() ? "" : String.join("; ", done) + ": ";
     }
 

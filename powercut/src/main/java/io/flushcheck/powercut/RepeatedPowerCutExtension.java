@@ -192,7 +192,7 @@ public final class RepeatedPowerCutExtension implements TestTemplateInvocationCo
             }
             String where = where(cuts, n);
             context.publishReportEntry("flushcheck.powercut.point", where);
-            String afterCut = AfterPowerCut.describe(disk.records());
+            String afterCut = AfterPowerCut.describe(disk.notes.records());
             if (afterCut != null) {
                 context.publishReportEntry("flushcheck.powercut.afterCut", afterCut);
             }

@@ -11,12 +11,7 @@ import io.flushcheck.powercut.internal.model.PowerLossModel;
 import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import org.apiguardian.api.API;
@@ -53,14 +48,16 @@ public final class SimulatedDisk implements AutoCloseable {
     /** What the disk's model decides: how the disk is made, what a cut leaves, what a recording's states are. */
     private final ModelDisk perModel;
     private final DriveClient drive;
+    /** The drive's faults as the disk's model places them. */
+    private final DiskFaults faults;
     private final List<Path> survivors = new ArrayList<>();
     private final List<PowerCut> cuts = new ArrayList<>();
     private final List<ProcessWorld> worlds = new ArrayList<>();
     private boolean cut;
     /** Run on the first survivor as its cut returns it (a {@link CorruptedBlocks} invocation's damage); or null. */
     private SurvivorHook onSurvivor;
-    /** What has been done to this disk's data at rest, in words, in order. */
-    private final List<String> damage = new ArrayList<>();
+    /** What was noted on this disk for the reports of a run: records acknowledged, damage done. */
+    final DiskNotes notes = new DiskNotes();
     private long armedAt = -1;
     private long armedSeed;
 
@@ -71,6 +68,7 @@ public final class SimulatedDisk implements AutoCloseable {
         this.work = served.work();
         this.perModel = served.model();
         this.drive = served.drive();
+        this.faults = new DiskFaults(model, perModel, drive);
     }
 
     /**
@@ -194,13 +192,7 @@ public final class SimulatedDisk implements AutoCloseable {
      * to the fsync unchanged.
      */
     public void failFlushes(FaultPlan plan) {
-        try {
-            drive.failFlushes(plan.after(), plan.persistent(), plan.errno().number());
-        } catch (DriveClient.Refused r) {
-            throw new IllegalStateException("the simulated drive did not arm the failure: " + r.reply());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        faults.failFlushes(plan);
     }
 
     /** Flushes the drive has failed so far ({@link #failFlushes}, {@link #failFlushesAfter}). */
@@ -220,68 +212,7 @@ public final class SimulatedDisk implements AutoCloseable {
      *     misdirected write's target file without bytes on the drive for the whole range
      */
     public void failWrites(WriteFault fault) {
-        try {
-            List<ModelDisk.FaultRange> ranges = perModel.place(fault.file(), fault.offset(), fault.length());
-            switch (fault.kind()) {
-                case FAILED -> {
-                    for (ModelDisk.FaultRange f : ranges) {
-                        drive.failWrites(f.unit(), f.from(), f.length(), fault.persistent(), fault.errno().number());
-                    }
-                }
-                case LOST -> {
-                    for (ModelDisk.FaultRange f : ranges) {
-                        drive.loseWrites(f.unit(), f.from(), f.length(), fault.persistent());
-                    }
-                }
-                case MISDIRECTED -> {
-                    for (Misdirection m : misdirections(fault, ranges)) {
-                        drive.misdirectWrites(m.from().unit(), m.from().from(), m.from().length(), fault.persistent(),
-                                m.to().unit(), m.to().from());
-                    }
-                }
-            }
-        } catch (DriveClient.Refused r) {
-            throw new IllegalArgumentException("the simulated drive did not arm " + fault + ": " + r.reply());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** A piece of a misdirected write's range, and where its first byte lands. */
-    private record Misdirection(ModelDisk.FaultRange from, ModelDisk.FaultRange to) {
-    }
-
-    /**
-     * The pieces of {@code fault}'s range, placed as {@code ranges}, each with the place its bytes land: the target's
-     * bytes from the target offset, placed as the range's are (by FIEMAP on the block model, by node on the file
-     * model), piece by piece.
-     */
-    private List<Misdirection> misdirections(WriteFault fault, List<ModelDisk.FaultRange> ranges) throws IOException {
-        List<ModelDisk.FaultRange> targets = fault.target() == null && model == DiskModel.BLOCK
-                ? List.of(new ModelDisk.FaultRange(0, fault.targetOffset(), fault.length()))
-                : perModel.place(fault.target(), fault.targetOffset(), fault.length());
-        List<Misdirection> out = new ArrayList<>();
-        int t = 0;
-        long usedOfTarget = 0;
-        for (ModelDisk.FaultRange r : ranges) {
-            for (long done = 0; done < r.length(); ) {
-                if (t == targets.size()) {
-                    throw new IllegalArgumentException("cannot misdirect " + fault + ": the target has no place on the"
-                            + " drive for all of the range's " + fault.length() + " bytes");
-                }
-                ModelDisk.FaultRange target = targets.get(t);
-                long n = Math.min(r.length() - done, target.length() - usedOfTarget);
-                out.add(new Misdirection(new ModelDisk.FaultRange(r.unit(), r.from() + done, n),
-                        new ModelDisk.FaultRange(target.unit(), target.from() + usedOfTarget, n)));
-                done += n;
-                usedOfTarget += n;
-                if (usedOfTarget == target.length()) {
-                    t++;
-                    usedOfTarget = 0;
-                }
-            }
-        }
-        return out;
+        faults.failWrites(fault);
     }
 
     /** Writes the drive has failed so far ({@link #failWrites}, a {@link WriteFault.Kind#FAILED} fault). */
@@ -291,7 +222,7 @@ public final class SimulatedDisk implements AutoCloseable {
 
     /** Writes the drive has acknowledged and lost so far ({@link #failWrites}, a {@link WriteFault.Kind#LOST} fault). */
     public long lostWrites() {
-        return liedWrites().lost();
+        return faults.liedWrites().lost();
     }
 
     /**
@@ -299,33 +230,12 @@ public final class SimulatedDisk implements AutoCloseable {
      * {@link WriteFault.Kind#MISDIRECTED} fault).
      */
     public long misdirectedWrites() {
-        return liedWrites().misdirected();
+        return faults.liedWrites().misdirected();
     }
 
-    /**
-     * The writes the drive acknowledged and did not make as asked, in words, for a loss's explanation
-     * ({@link AcknowledgedRecords#assertDurable}): empty when there were none, or when the drive no longer answers.
-     */
+    /** The writes the drive acknowledged and did not make as asked, in words ({@link DiskFaults#liedWritesNote}). */
     String liedWritesNote() {
-        DriveClient.LiedWrites l;
-        try {
-            l = drive.liedWrites();
-        } catch (IOException e) {
-            return ""; // the disk is closed: the explanation goes without it
-        }
-        if (l.lost() == 0 && l.misdirected() == 0) {
-            return "";
-        }
-        return "the drive acknowledged writes it did not make as asked (WriteFault): " + l.lost() + " lost, "
-                + l.misdirected() + " misdirected";
-    }
-
-    private DriveClient.LiedWrites liedWrites() {
-        try {
-            return drive.liedWrites();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return faults.liedWritesNote();
     }
 
     /**
@@ -339,26 +249,12 @@ public final class SimulatedDisk implements AutoCloseable {
      *     drive (none yet, or inline in btrfs's metadata, compressed), or a drive range on the file model
      */
     public void failReads(ReadFault fault) {
-        try {
-            List<ModelDisk.FaultRange> ranges = perModel.placeReads(fault.file(), fault.offset(), fault.length());
-            for (ModelDisk.FaultRange f : ranges) {
-                drive.failReads(f.unit(), f.from(), f.length(), fault.persistent(), fault.errno().number());
-            }
-            perModel.uncache(fault.file(), ranges);
-        } catch (DriveClient.Refused r) {
-            throw new IllegalArgumentException("the simulated drive did not arm " + fault + ": " + r.reply());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        faults.failReads(fault);
     }
 
     /** Reads the drive has failed so far ({@link #failReads}). */
     public long failedReads() {
-        try {
-            return drive.failedReads();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return faults.failedReads();
     }
 
     /**
@@ -386,97 +282,10 @@ public final class SimulatedDisk implements AutoCloseable {
      *     at an armed flush and {@link #cutPower()} has not made its survivor yet
      */
     public Corruption corrupt(DataFault fault) {
-        try {
-            Corruption done = fault.file() == null ? corruptDrive(fault) : corruptFile(fault);
-            noteDamage(done.toString());
-            return done;
-        } catch (DriveClient.Refused r) {
-            throw new IllegalStateException("the simulated drive did not change its data at rest (" + fault + "): "
-                    + r.reason());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private Corruption corruptFile(DataFault fault) throws IOException {
-        Path given = fault.file();
         Path survivor = survivors.isEmpty() ? null : survivors.get(survivors.size() - 1);
-        Path root = !cut ? path() : survivor;
-        Path file;
-        try {
-            file = given.toRealPath(); // symbolic links resolved: what changes is what lies under the root
-        } catch (NoSuchFileException e) {
-            file = null;
-        }
-        Path realRoot = root == null ? null : root.toRealPath();
-        if (file == null || realRoot == null || !file.startsWith(realRoot)
-                || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IllegalArgumentException(given + " is no regular file " + (cut ? "of the survivor " + survivor
-                    : "of the disk at " + path()) + ": data at rest changes on the disk with the power on, or on what"
-                    + " survived its cut");
-        }
-        if (!cut) {
-            requirePowerForData();
-        }
-        String name = realRoot.relativize(file).toString();
-        try (FileChannel c = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            c.force(true);
-        }
-        DataFault.Pick p = fault.pick(Files.size(file), name);
-        List<ModelDisk.FaultRange> ranges;
-        if (!cut) {
-            ranges = perModel.placeData(file, p.offset(), p.length());
-            change(ranges, p.bit());
-            perModel.uncache(file, ranges);
-        } else {
-            ranges = perModel.corruptSurvivor(file, p.offset(), p.length(), p.bit());
-        }
-        return new Corruption(given, name, p.offset(), p.length(), p.bit(), cut,
-                model == DiskModel.BLOCK ? driveRanges(ranges) : List.of());
-    }
-
-    private Corruption corruptDrive(DataFault fault) throws IOException {
-        if (model != DiskModel.BLOCK) {
-            throw new IllegalArgumentException("the file model has no drive: name a file (DataFault.bitRot, DataFault.zeroed)");
-        }
-        DataFault.Pick p = fault.pick(fault.offset() + fault.length() < 0 ? Long.MAX_VALUE : fault.offset() + fault.length(),
-                "the drive");
-        List<ModelDisk.FaultRange> ranges;
-        if (!cut) {
-            requirePowerForData();
-            ranges = List.of(new ModelDisk.FaultRange(0, p.offset(), p.length()));
-            change(ranges, p.bit());
-            perModel.uncache(null, ranges);
-        } else {
-            ranges = perModel.corruptSurvivor(null, p.offset(), p.length(), p.bit());
-        }
-        return new Corruption(null, "the drive", p.offset(), p.length(), p.bit(), cut, driveRanges(ranges));
-    }
-
-    private void requirePowerForData() throws IOException {
-        if (!drive.powered()) {
-            throw new IllegalStateException("the power went at an armed flush: cutPower() makes its survivor, whose"
-                    + " files can then be corrupted");
-        }
-    }
-
-    /** Flips bit {@code bit} of the one byte of {@code ranges}, or (-1) zeros them, on the drive. */
-    private void change(List<ModelDisk.FaultRange> ranges, int bit) throws IOException {
-        for (ModelDisk.FaultRange r : ranges) {
-            if (bit >= 0) {
-                drive.flipBit(r.unit(), r.from(), bit);
-            } else {
-                drive.zero(r.unit(), r.from(), r.length());
-            }
-        }
-    }
-
-    private static List<Corruption.DriveRange> driveRanges(List<ModelDisk.FaultRange> ranges) {
-        List<Corruption.DriveRange> out = new ArrayList<>();
-        for (ModelDisk.FaultRange r : ranges) {
-            out.add(new Corruption.DriveRange(r.from(), r.length()));
-        }
-        return out;
+        Corruption done = faults.corrupt(fault, cut ? null : path(), survivor);
+        notes.noteDamage(done.toString());
+        return done;
     }
 
     /** Bytes written since the last flush: what a cut now would discard. */
@@ -709,36 +518,6 @@ public final class SimulatedDisk implements AutoCloseable {
 
     void onSurvivor(SurvivorHook hook) {
         onSurvivor = hook;
-    }
-
-    /** Notes what was done to this disk's data at rest ({@code bit 3 of byte 8200 of db/wal flipped}). */
-    void noteDamage(String what) {
-        synchronized (damage) {
-            damage.add(what);
-        }
-    }
-
-    /** What has been done to this disk's data at rest, in words, in order: empty when nothing. */
-    List<String> damage() {
-        synchronized (damage) {
-            return List.copyOf(damage);
-        }
-    }
-
-    /** The records noted on this disk ({@link AcknowledgedRecords#on}), for the report of a run. */
-    private final List<AcknowledgedRecords> records = new ArrayList<>();
-
-    void noteRecords(AcknowledgedRecords r) {
-        synchronized (records) {
-            records.add(r);
-        }
-    }
-
-    /** Every record acknowledged on this disk after the power went, not counted; and what workloads threw then. */
-    List<AcknowledgedRecords> records() {
-        synchronized (records) {
-            return List.copyOf(records);
-        }
     }
 
     /**
