@@ -413,10 +413,7 @@ public final class SectorStore extends SwitchedModel {
 
     @Override
     public synchronized void failWrites(long unit, long from, long length, boolean persistent, int errno) {
-        if (unit != 0 || from + length > size) {
-            throw new IllegalArgumentException("the drive has one unit, 0, of " + size + " bytes, not " + unit + " with "
-                    + from + "+" + length);
-        }
+        requireRange(unit, from, length);
         writeFaults.fail(unit, from, length, persistent, errno);
     }
 
@@ -427,20 +424,15 @@ public final class SectorStore extends SwitchedModel {
 
     @Override
     public synchronized void loseWrites(long unit, long from, long length, boolean persistent) {
-        if (unit != 0 || from + length > size) {
-            throw new IllegalArgumentException("the drive has one unit, 0, of " + size + " bytes, not " + unit + " with "
-                    + from + "+" + length);
-        }
+        requireRange(unit, from, length);
         writeLies.lose(unit, from, length, persistent);
     }
 
     @Override
     public synchronized void misdirectWrites(long unit, long from, long length, boolean persistent, long targetUnit,
                                              long targetFrom) {
-        if (unit != 0 || from + length > size || targetUnit != 0 || targetFrom + length > size) {
-            throw new IllegalArgumentException("the drive has one unit, 0, of " + size + " bytes, not " + unit + " with "
-                    + from + "+" + length + " to " + targetUnit + " at " + targetFrom);
-        }
+        requireRange(unit, from, length);
+        requireRange(targetUnit, targetFrom, length);
         writeLies.misdirect(unit, from, length, persistent, targetUnit, targetFrom);
     }
 
@@ -456,10 +448,7 @@ public final class SectorStore extends SwitchedModel {
 
     @Override
     public synchronized void failReads(long unit, long from, long length, boolean persistent, int errno) {
-        if (unit != 0 || from + length > size) {
-            throw new IllegalArgumentException("the drive has one unit, 0, of " + size + " bytes, not " + unit + " with "
-                    + from + "+" + length);
-        }
+        requireRange(unit, from, length);
         readFaults.fail(unit, from, length, persistent, errno);
     }
 
@@ -485,11 +474,19 @@ public final class SectorStore extends SwitchedModel {
         changeAtRest(from, length, (bytes, at) -> bytes[at] = 0);
     }
 
-    private void requireAtRest(long unit, long from, long length) {
-        if (unit != 0 || from < 0 || length <= 0 || from + length > size) {
+    /**
+     * Refuses a range that is not the drive's: another unit, or bytes past its end (compared without adding, so that a
+     * length near {@link Long#MAX_VALUE} cannot wrap past the check).
+     */
+    private void requireRange(long unit, long from, long length) {
+        if (unit != 0 || from < 0 || length <= 0 || from > size || length > size - from) {
             throw new IllegalArgumentException("the drive has one unit, 0, of " + size + " bytes, not " + unit + " with "
                     + from + "+" + length);
         }
+    }
+
+    private void requireAtRest(long unit, long from, long length) {
+        requireRange(unit, from, length);
         if (power.frozen()) {
             throw new IllegalStateException("the power is cut: what survived is the saved image, not this drive");
         }

@@ -122,7 +122,26 @@ class SectorStoreWriteLieTests {
         SectorStore s = new SectorStore(4 * S);
         assertThatThrownBy(() -> s.loseWrites(0, 3L * S, 2L * S, false)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> s.misdirectWrites(0, 0, S, false, 0, 4L * S)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("to 0 at 16384");
+                .hasMessageContaining("not 0 with 16384+4096");
         assertThatThrownBy(() -> s.misdirectWrites(0, 0, S, false, 1, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void everyFaultCommandRefusesARangeThatIsNotTheDrivesALengthThatWouldWrapIncluded() {
+        SectorStore s = fourSectors();
+        long huge = Long.MAX_VALUE - 10;
+        org.assertj.core.api.ThrowableAssert.ThrowingCallable[] commands = {
+            () -> s.failWrites(0, S, huge, true, 5),
+            () -> s.failReads(0, S, huge, true, 5),
+            () -> s.loseWrites(0, S, huge, true),
+            () -> s.misdirectWrites(0, 0, S, true, 0, huge),
+            () -> s.zero(0, S, huge),
+            () -> s.failReads(1, 0, S, true, 5),
+            () -> s.failWrites(0, 65L * S, S, true, 5),
+        };
+        for (org.assertj.core.api.ThrowableAssert.ThrowingCallable c : commands) {
+            assertThatThrownBy(c).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("the drive has one unit, 0, of " + 64 * S + " bytes");
+        }
     }
 }
