@@ -1,5 +1,6 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.text.Escape;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -288,21 +289,12 @@ public final class AcknowledgedRecords {
     }
 
     /**
-     * {@code record} in quotes, at most 60 characters of it, a character outside printable ASCII written as its
-     * code ({@code \x00}): damaged records hold anything.
+     * {@code record} in quotes, at most 60 characters of it, its control characters escaped ({@link Escape}):
+     * damaged records hold anything.
      */
     static String quoted(String record) {
-        StringBuilder b = new StringBuilder("\"");
         int shown = Math.min(60, record.length());
-        for (int i = 0; i < shown; i++) {
-            char c = record.charAt(i);
-            if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-                b.append(c);
-            } else {
-                b.append(String.format(c < 0x100 ? "\\x%02x" : "\\u%04x", (int) c));
-            }
-        }
-        b.append('"');
-        return shown < record.length() ? b + " (" + record.length() + " characters)" : b.toString();
+        String q = "\"" + Escape.of(record.substring(0, shown)) + "\"";
+        return shown < record.length() ? q + " (" + record.length() + " characters)" : q;
     }
 }

@@ -41,7 +41,7 @@ class ReadBackTests {
         ReadBack r = acknowledged("a", "b").readBack(() -> List.of("a", "\u0000\u0000b\"" + "x".repeat(100)));
         assertThat(r.outcome()).isEqualTo(ReadBack.Outcome.SILENT_CORRUPTION);
         assertThat(r.explanation()).isEqualTo("the reader returned 2 records, 2 were acknowledged; 1 returned never"
-                + " acknowledged (\"\\x00\\x00b\\x22" + "x".repeat(56) + "\" (104 characters)), 1 acknowledged missing"
+                + " acknowledged (\"\\x00\\x00b\"" + "x".repeat(56) + "\" (104 characters)), 1 acknowledged missing"
                 + " (\"b\"); no error");
         assertThatThrownBy(r::assertNotSilent).isInstanceOf(AssertionError.class);
     }
