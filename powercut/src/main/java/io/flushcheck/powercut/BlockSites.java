@@ -52,10 +52,7 @@ final class BlockSites {
      */
     static List<DamagedBlock> spread(List<SurvivingFile> files, DataFault.Kind[] kinds, int blockBytes, int invocations,
                                     long seed) {
-        long total = 0;
-        for (SurvivingFile f : files) {
-            total += blocks(f.size(), blockBytes) * kinds.length;
-        }
+        long total = count(files, kinds.length, blockBytes);
         List<DamagedBlock> chosen = new ArrayList<>();
         if (total == 0 || invocations < 1) {
             return chosen;
@@ -67,6 +64,15 @@ final class BlockSites {
             chosen.add(site(files, kinds, blockBytes, site, seeds.nextLong() >>> 33)); // short enough to read in a name
         }
         return chosen;
+    }
+
+    /** Every (block, kind) of {@code files}: what a sweep spreads its invocations over. */
+    static long count(List<SurvivingFile> files, int kinds, int blockBytes) {
+        long total = 0;
+        for (SurvivingFile f : files) {
+            total += blocks(f.size(), blockBytes) * kinds;
+        }
+        return total;
     }
 
     private static long blocks(long size, int blockBytes) {

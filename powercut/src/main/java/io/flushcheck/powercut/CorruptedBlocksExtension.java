@@ -100,9 +100,8 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
             }
         }
 
-        synchronized int sites() {
-            return files == null ? -1 : files.stream().mapToInt(f -> (int) Math.min(Integer.MAX_VALUE,
-                    (f.size() + config.blockBytes() - 1) / config.blockBytes() * config.kinds().length)).sum();
+        synchronized long sites() {
+            return files == null ? -1 : BlockSites.count(files, config.kinds().length, config.blockBytes());
         }
 
         Iterator<TestTemplateInvocationContext> iterator() {
