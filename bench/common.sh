@@ -22,8 +22,8 @@ bench_whole() { # NAMES VALUE...: every VALUE a whole number from 1, or says so 
     done
 }
 
-bench_need_root() { # [WHAT]: root, or says that WHAT (default: it) needs root for its mounts and exits 2
-    [[ $(id -u) == 0 ]] || bench_fail "${1:-it} needs root (mount, losetup)"
+bench_need_root() { # [WHAT]: root, or says that WHAT (default: the benchmark) needs root for its mounts and exits 2
+    [[ $(id -u) == 0 ]] || bench_fail "${1:+$1 }needs root (mount, losetup)"
 }
 
 bench_need_fuse() {
@@ -36,10 +36,10 @@ bench_load() { # WHEN: the load average, on stderr ("before", "after")
 
 bench_classpath() { # BUILD MODULE SCOPE NAME: builds module BUILD and what it needs (package, no tests, no install)
     # and prints MODULE's classes with its SCOPE dependencies (MODULE is BUILD or one BUILD needs): what a bench's
-    # Java file runs on
+    # Java file runs on. Called as cp=$(bench_classpath ...), a failed build ends the script under set -e.
     echo "bench: building $1 and what it needs (package, no tests, no install)" >&2
     (cd "$bench_root" && mvn -B -q -Dstyle.color=never -pl "$1" -am package -DskipTests dependency:build-classpath \
-        -Dmdep.includeScope="$3" -Dmdep.outputFile="target/$4.classpath" >/dev/null)
+        -Dmdep.includeScope="$3" -Dmdep.outputFile="target/$4.classpath" >/dev/null) || bench_fail "building $1 failed"
     echo "$bench_root/$2/target/classes:$(cat "$bench_root/$2/target/$4.classpath")"
 }
 
