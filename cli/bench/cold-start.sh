@@ -9,16 +9,17 @@
 #   DIR_A, DIR_B  directories holding flushcheck.jar and its lib/ (cli/target is one; copy another build's
 #                 flushcheck.jar and lib/ elsewhere to compare with it)
 set -euo pipefail
+. "$(dirname "$0")/../../bench/common.sh"
 
 pairs=21
 while getopts "n:h" opt; do
     case $opt in
         n) pairs=$OPTARG ;;
-        *) sed -n '2,11p' "$0"; exit 2 ;;
+        *) bench_usage ;;
     esac
 done
 shift $((OPTIND - 1))
-[[ $# -ge 2 && $pairs =~ ^[1-9][0-9]*$ ]] || { sed -n '2,11p' "$0"; exit 2; }
+[[ $# -ge 2 && $pairs =~ ^[1-9][0-9]*$ ]] || bench_usage
 a=$1
 b=$2
 shift 2

@@ -11,6 +11,7 @@
 # needs: /dev/fuse, sqlite3, java 17, GNU time is not needed; cli/target/flushcheck.jar
 #   (mvn -q -B -pl cli -am package -DskipTests); for the block model root, free loop devices, mkfs.ext4
 set -euo pipefail
+. "$(dirname "$0")/../../bench/common.sh"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 jar="$(dirname "$here")/target/flushcheck.jar"
@@ -23,15 +24,13 @@ while getopts "r:n:c:M:j:h" opt; do
         c) commits=$OPTARG ;;
         M) models=$OPTARG ;;
         j) jar=$OPTARG ;;
-        *) sed -n '2,13p' "$0"; exit 2 ;;
+        *) bench_usage ;;
     esac
 done
-for v in "$runs" "$blocks" "$commits"; do
-    [[ $v =~ ^[1-9][0-9]*$ ]] || { echo "bench: -r, -n and -c take whole numbers from 1, not '$v'" >&2; exit 2; }
-done
-[[ -f $jar ]] || { echo "bench: $jar is missing; run: mvn -q -B -pl cli -am package -DskipTests" >&2; exit 2; }
-command -v sqlite3 >/dev/null || { echo "bench: sqlite3 is needed (apt-get install sqlite3)" >&2; exit 2; }
-[[ $models != *block* || $(id -u) == 0 ]] || { echo "bench: the block model needs root (mount, losetup)" >&2; exit 2; }
+bench_whole "-r, -n and -c" "$runs" "$blocks" "$commits"
+bench_need_jar "$jar"
+bench_need_tool sqlite3 sqlite3
+[[ $models != *block* ]] || bench_need_root "the block model"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM

@@ -9,6 +9,7 @@
 #   DIR    a directory on the disk to judge (default: cli/target/bench-etcd, created)
 # needs: fio, java 17, python3, cli/target/flushcheck.jar (mvn -q -B -pl cli -am package -DskipTests)
 set -euo pipefail
+. "$(dirname "$0")/../../bench/common.sh"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 jar="$(dirname "$here")/target/flushcheck.jar"
@@ -16,7 +17,7 @@ pairs=2
 while getopts "p:h" opt; do
     case $opt in
         p) pairs=$OPTARG ;;
-        *) sed -n '2,10p' "$0"; exit 2 ;;
+        *) bench_usage ;;
     esac
 done
 shift $((OPTIND - 1))

@@ -13,6 +13,7 @@
 # needs: root (the block model mounts), /dev/fuse, gcc, GNU time (/usr/bin/time), java 17,
 #   cli/target/flushcheck.jar (mvn -q -B -pl cli -am package -DskipTests)
 set -euo pipefail
+. "$(dirname "$0")/../../bench/common.sh"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 jar="$(dirname "$here")/target/flushcheck.jar"
@@ -24,20 +25,18 @@ while getopts "r:m:t:M:j:h" opt; do
         t) limit=$OPTARG ;;
         M) models=$OPTARG ;;
         j) jar=$OPTARG ;;
-        *) sed -n '2,16p' "$0"; exit 2 ;;
+        *) bench_usage ;;
     esac
 done
 shift $((OPTIND - 1))
 sizes=("$@")
 [[ ${#sizes[@]} -gt 0 ]] || sizes=(1000 10000 100000)
-for v in "$runs" "$max" "$limit" "${sizes[@]}"; do
-    [[ $v =~ ^[1-9][0-9]*$ ]] || { echo "bench: -r, -m, -t and each N take whole numbers from 1, not '$v'" >&2; exit 2; }
-done
-[[ -f $jar ]] || { echo "bench: $jar is missing; run: mvn -q -B -pl cli -am package -DskipTests" >&2; exit 2; }
+bench_whole "-r, -m, -t and each N" "$runs" "$max" "$limit" "${sizes[@]}"
+bench_need_jar "$jar"
 echo "bench: $jar"
-[[ $models != *block* || $(id -u) == 0 ]] || { echo "bench: the block model needs root (mount, losetup)" >&2; exit 2; }
+[[ $models != *block* ]] || bench_need_root "the block model"
 [[ -x /usr/bin/time ]] || { echo "bench: GNU time is needed (apt-get install time)" >&2; exit 2; }
-command -v gcc >/dev/null || { echo "bench: gcc is needed (apt-get install gcc)" >&2; exit 2; }
+bench_need_tool gcc gcc
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM

@@ -11,6 +11,7 @@
 #   DISK_DIR  a directory on the disk (default: cli/target/bench, created)
 # needs: gcc, java 17, cli/target/flushcheck.jar (mvn -q -B -pl cli -am package -DskipTests)
 set -euo pipefail
+. "$(dirname "$0")/../../bench/common.sh"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ext=$(dirname "$here")
@@ -23,17 +24,16 @@ while getopts "p:n:v:h" opt; do
         p) pairs=$OPTARG ;;
         n) rounds=$OPTARG ;;
         v) verdict_runs=$OPTARG ;;
-        *) sed -n '2,13p' "$0"; exit 2 ;;
+        *) bench_usage ;;
     esac
 done
 shift $((OPTIND - 1))
-[[ $pairs =~ ^[1-9][0-9]*$ && $rounds =~ ^[1-9][0-9]*$ && $verdict_runs =~ ^[1-9][0-9]*$ ]] \
-    || { echo "bench: -p, -n and -v take whole numbers from 1" >&2; exit 2; }
+bench_whole "-p, -n and -v" "$pairs" "$rounds" "$verdict_runs"
 disk=${1:-$ext/target/bench}
 shm=/dev/shm
 
-[[ -f $jar ]] || { echo "bench: $jar is missing; run: mvn -q -B -pl cli -am package -DskipTests" >&2; exit 2; }
-command -v gcc >/dev/null || { echo "bench: gcc is needed (apt-get install gcc)" >&2; exit 2; }
+bench_need_jar "$jar"
+bench_need_tool gcc gcc
 mkdir -p "$disk"
 
 work=$(mktemp -d)

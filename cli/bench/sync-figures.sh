@@ -33,6 +33,7 @@
 #   DIR     a directory on the disk to judge (default: cli/target/bench-figures, created)
 # needs: fio, gcc, java 17, python3, cli/target/flushcheck.jar (mvn -q -B -pl cli -am package -DskipTests)
 set -euo pipefail
+. "$(dirname "$0")/../../bench/common.sh"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 jar="$(dirname "$here")/target/flushcheck.jar"
@@ -52,7 +53,7 @@ while getopts "p:n:c:B:drP:h" opt; do
         d) diagnose=1 ;;
         r) realtime=(chrt -f 10) ;;
         P) pin=(taskset -c "$OPTARG") ;;
-        *) sed -n '2,36p' "$0"; exit 2 ;;
+        *) bench_usage ;;
     esac
 done
 shift $((OPTIND - 1))

@@ -17,6 +17,7 @@
 #
 # usage: junit/bench/surefire-costs.sh [-r RUNS] [-n TESTS] [-c CLASSES] [-j JUNIT_VERSION] [-b BEFORE]
 set -euo pipefail
+. "$(dirname "$0")/../../bench/common.sh"
 
 runs=5
 tests=1000
@@ -30,7 +31,7 @@ while getopts "r:n:c:j:b:h" opt; do
         c) classes=$OPTARG ;;
         j) junit=$OPTARG ;;
         b) before=$(cd "$OPTARG" && pwd) ;;
-        *) sed -n '2,15p' "$0"; exit 2 ;;
+        *) bench_usage ;;
     esac
 done
 repo=$(cd "$(dirname "$0")/../.." && pwd)

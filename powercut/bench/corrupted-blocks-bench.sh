@@ -9,22 +9,19 @@
 # needs: /dev/fuse; for the block model root, free loop devices, mkfs.ext4; for the file model without root,
 # fusermount3; builds the module (package, no tests, no install)
 set -euo pipefail
+. "$(dirname "$0")/../../bench/common.sh"
 commits=100 models=block,file
 while getopts "c:M:h" opt; do
     case $opt in
         c) commits=$OPTARG ;;
         M) models=$OPTARG ;;
-        *) sed -n '2,9p' "$0"; exit 2 ;;
+        *) bench_usage ;;
     esac
 done
-[[ $models != *block* || $(id -u) == 0 ]] || { echo "bench: the block model needs root (mount, losetup)" >&2; exit 2; }
-[[ -e /dev/fuse ]] || { echo "bench: needs /dev/fuse" >&2; exit 2; }
-root=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$root"
-echo "bench: building what it needs (package, no tests, no install)" >&2
-mvn -B -q -o -Dstyle.color=never -pl powercut -am package -DskipTests dependency:build-classpath -Dmdep.includeScope=test \
-    -Dmdep.outputFile=target/corrupted-blocks-bench.classpath >/dev/null
-cp="powercut/target/classes:$(cat powercut/target/corrupted-blocks-bench.classpath)"
-echo "bench: load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
-java -cp "$cp" "$root/powercut/bench/CorruptedBlocksBench.java" "$commits" "$models"
-echo "bench: load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+[[ $models != *block* ]] || bench_need_root "the block model"
+bench_need_fuse
+cd "$bench_root"
+cp=$(bench_classpath powercut powercut test corrupted-blocks-bench)
+bench_load before
+java -cp "$cp" "$bench_root/powercut/bench/CorruptedBlocksBench.java" "$commits" "$models"
+bench_load after

@@ -14,6 +14,7 @@
 # needs: /dev/fuse; for the block model root, free loop devices, mkfs.ext4; for the file model without root,
 # fusermount3; builds the reactor (package, no tests, no install)
 set -euo pipefail
+. "$(dirname "$0")/../../bench/common.sh"
 flushes=100 commits=100 max=5000 models=block,file workers="1,$(( 2 * $(nproc) ))" rounds=1 sweep=true
 while getopts "f:c:m:M:j:r:Sh" opt; do
     case $opt in
@@ -24,17 +25,13 @@ while getopts "f:c:m:M:j:r:Sh" opt; do
         j) workers=$OPTARG ;;
         r) rounds=$OPTARG ;;
         S) sweep=false ;;
-        *) sed -n '2,15p' "$0"; exit 2 ;;
+        *) bench_usage ;;
     esac
 done
-[[ $models != *block* || $(id -u) == 0 ]] || { echo "bench: the block model needs root (mount, losetup)" >&2; exit 2; }
-[[ -e /dev/fuse ]] || { echo "bench: needs /dev/fuse" >&2; exit 2; }
-root=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$root"
-echo "bench: building what it needs (package, no tests, no install)" >&2
-mvn -B -q -o -Dstyle.color=never -pl sqlite -am package -DskipTests dependency:build-classpath -Dmdep.includeScope=runtime \
-    -Dmdep.outputFile=target/crash-states-bench.classpath >/dev/null
-cp="sqlite/target/classes:$(cat sqlite/target/crash-states-bench.classpath)"
-echo "bench: load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
-java -cp "$cp" "$root/powercut/bench/CrashStatesBench.java" "$flushes" "$commits" "$max" "$models" "$workers" "$rounds" "$sweep"
-echo "bench: load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+[[ $models != *block* ]] || bench_need_root "the block model"
+bench_need_fuse
+cd "$bench_root"
+cp=$(bench_classpath sqlite sqlite runtime crash-states-bench)
+bench_load before
+java -cp "$cp" "$bench_root/powercut/bench/CrashStatesBench.java" "$flushes" "$commits" "$max" "$models" "$workers" "$rounds" "$sweep"
+bench_load after

@@ -6,15 +6,14 @@
 # usage: powercut/bench/failing-sync-sweep.sh [RECORDS]   (default 10)
 # needs: root, /dev/fuse, a free loop device, mkfs.ext4; builds the powercut module's classes (no install)
 set -euo pipefail
+. "$(dirname "$0")/../../bench/common.sh"
+[[ ${1:-} != -* ]] || bench_usage
 records=${1:-10}
-root=$(cd "$(dirname "$0")/../.." && pwd)
-[[ $(id -u) == 0 ]] || { echo "bench: needs root (mount, losetup)" >&2; exit 2; }
-[[ -e /dev/fuse ]] || { echo "bench: needs /dev/fuse" >&2; exit 2; }
-cd "$root"
-echo "bench: building the powercut module and what it needs (test-compile, no install)" >&2
-mvn -B -q -Dstyle.color=never -pl powercut -am test-compile dependency:build-classpath -Dmdep.includeScope=runtime \
-    -Dmdep.outputFile=target/failing-sync-sweep.classpath >/dev/null
-cp="powercut/target/classes:$(cat powercut/target/failing-sync-sweep.classpath)"
-echo "bench: load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
-java -cp "$cp" "$root/powercut/bench/FailingSyncSweepBench.java" "$records"
-echo "bench: load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+bench_whole RECORDS "$records"
+bench_need_root
+bench_need_fuse
+cd "$bench_root"
+cp=$(bench_classpath powercut powercut runtime failing-sync-sweep)
+bench_load before
+java -cp "$cp" "$bench_root/powercut/bench/FailingSyncSweepBench.java" "$records"
+bench_load after

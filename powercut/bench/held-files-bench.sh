@@ -9,21 +9,18 @@
 # usage: powercut/bench/held-files-bench.sh [-r ROUNDS]   (default 1 round: 20 invocations of each class)
 # needs: root, /dev/fuse, mkfs.ext4; builds the reactor (package, no tests, no install)
 set -euo pipefail
+. "$(dirname "$0")/../../bench/common.sh"
 rounds=1
 while getopts "r:h" opt; do
     case $opt in
         r) rounds=$OPTARG ;;
-        *) sed -n '2,10p' "$0"; exit 2 ;;
+        *) bench_usage ;;
     esac
 done
-[[ $(id -u) == 0 ]] || { echo "bench: needs root (mount, losetup)" >&2; exit 2; }
-[[ -e /dev/fuse ]] || { echo "bench: needs /dev/fuse" >&2; exit 2; }
-root=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$root"
-echo "bench: building what it needs (package, no tests, no install)" >&2
-mvn -B -q -o -Dstyle.color=never -pl powercut -am package -DskipTests dependency:build-classpath \
-    -Dmdep.includeScope=test -Dmdep.outputFile=target/held-files-bench.classpath >/dev/null
-cp="powercut/target/classes:$(cat powercut/target/held-files-bench.classpath)"
-echo "bench: load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
-java -cp "$cp" "$root/powercut/bench/HeldFilesBench.java" "$rounds"
-echo "bench: load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+bench_need_root
+bench_need_fuse
+cd "$bench_root"
+cp=$(bench_classpath powercut powercut test held-files-bench)
+bench_load before
+java -cp "$cp" "$bench_root/powercut/bench/HeldFilesBench.java" "$rounds"
+bench_load after

@@ -13,8 +13,9 @@
 #   target directory; 0 skips that part
 # needs: root, /dev/fuse, free loop devices, mkfs.ext4; builds the reactor (package, no tests, no install)
 set -euo pipefail
+. "$(dirname "$0")/../../bench/common.sh"
 cycles=15 flushes=100 cuts=20 commits=500 rounds=5
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$bench_root
 real=$root/target
 while getopts "c:f:n:m:r:d:h" opt; do
     case $opt in
@@ -24,23 +25,21 @@ while getopts "c:f:n:m:r:d:h" opt; do
         m) commits=$OPTARG ;;
         r) rounds=$OPTARG ;;
         d) real=$OPTARG ;;
-        *) sed -n '2,13p' "$0"; exit 2 ;;
+        *) bench_usage ;;
     esac
 done
-[[ $(id -u) == 0 ]] || { echo "bench: needs root (mount, losetup)" >&2; exit 2; }
-[[ -e /dev/fuse ]] || { echo "bench: needs /dev/fuse" >&2; exit 2; }
+bench_need_root
+bench_need_fuse
 
 cd "$root"
 mkdir -p "$real"
-echo "bench: building the command and what it needs (package, no tests, no install)" >&2
-mvn -B -q -Dstyle.color=never -pl cli -am package -DskipTests dependency:build-classpath -Dmdep.includeScope=runtime \
-    -Dmdep.outputFile=target/powercut-bench.classpath >/dev/null
-cp="sqlite/target/classes:$(cat sqlite/target/powercut-bench.classpath)"
-echo "bench: load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
+# The command is built for its part below; the Java file runs on the sqlite module's classes.
+cp=$(bench_classpath cli sqlite runtime powercut-bench)
+bench_load before
 java -cp "$cp" "$root/powercut/bench/PowerCutBench.java" "$cycles" "$flushes" "$commits" "$rounds" "$real"
 if ((cuts > 0)); then
     start=$(date +%s%N)
     java -jar cli/target/flushcheck.jar powercut sqlite --model block --cuts "$cuts" >/dev/null
     awk -v n="$cuts" -v ns=$(($(date +%s%N) - start)) 'BEGIN { printf "flushcheck powercut sqlite --model block --cuts %d (8 cells, %d cuts): %.1f s; target < 20 s for 20\n", n, 8 * n, ns / 1e9 }'
 fi
-echo "bench: load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+bench_load after

@@ -9,6 +9,7 @@
 #   HOST_DIR  where the host probe runs and the disk images lie (default: cli/target/bench-vm, created)
 # needs: root, cli/target/flushcheck.jar (mvn -q -B -pl cli -am package -DskipTests), what `flushcheck vm` needs
 set -euo pipefail
+. "$(dirname "$0")/../../bench/common.sh"
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$(dirname "$here")")
@@ -19,12 +20,12 @@ while getopts "r:n:h" opt; do
     case $opt in
         r) runs=$OPTARG ;;
         n) rounds=(--rounds "$OPTARG") ;;
-        *) sed -n '2,10p' "$0"; exit 2 ;;
+        *) bench_usage ;;
     esac
 done
 shift $((OPTIND - 1))
-[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench: -r takes a whole number from 1" >&2; exit 2; }
-[[ -f $jar ]] || { echo "bench: $jar is missing; run: mvn -q -B -pl cli -am package -DskipTests" >&2; exit 2; }
+bench_whole -r "$runs"
+bench_need_jar "$jar"
 dir=${1:-$repo/cli/target/bench-vm}
 mkdir -p "$dir"
 out=$(mktemp)

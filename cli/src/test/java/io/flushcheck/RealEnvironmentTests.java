@@ -276,12 +276,28 @@ class RealEnvironmentTests {
         assertThat(probed.exit()).as("%s", probed).isZero();
         Map<String, Object> p = onlyResult(probed.stdout());
         assertThat(p.get("verdict")).isEqualTo("NO_REAL_FLUSH");
-        assertThat(codesOf(p)).contains("SYNC_INTERPOSER", "FLUSHES_MISSING").doesNotContain("FLUSHES_REACHED");
+        assertThat(codesOf(p)).contains("SYNC_INTERPOSER").doesNotContain("FLUSHES_REACHED");
+        // Each mode's flushes are judged missing, by the counts or by the brackets alone. The counts of the shared
+        // disk are other work's too, and a loop stalled under load gathers more of them: the brackets, each sync's
+        // own against idle ones of the same lengths, show that most of the syncs met no flush at all.
         for (Object c : MiniJson.array(p.get("costs"))) {
-            Map<String, Object> cost = MiniJson.object(c);
-            assertThat((Long) cost.get("flushes")).as("%s", cost.get("mode")).isLessThan(ROUNDS / 2);
+            String mode = (String) MiniJson.object(c).get("mode");
+            Map<String, Object> evidence = missingEvidence(p, mode);
+            if (evidence.containsKey("syncsWithoutFlush")) {
+                assertThat(Long.parseLong((String) evidence.get("syncsWithoutFlush"))).as("%s: %s", mode, evidence)
+                        .isGreaterThan(ROUNDS / 2);
+            }
         }
         assertThat(ProbeLeftovers.in(dir)).isEmpty();
+    }
+
+    /** The evidence of the finding that judges {@code mode}'s flushes missing, by the counts or by the brackets. */
+    static Map<String, Object> missingEvidence(Map<String, Object> result, String mode) {
+        return MiniJson.array(result.get("findings")).stream().map(MiniJson::object)
+                .filter(f -> List.of("FLUSHES_MISSING", "SYNCS_WITHOUT_FLUSH").contains(f.get("code")))
+                .map(f -> MiniJson.object(f.get("evidence"))).filter(e -> mode.equals(e.get("mode"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no finding of missing flushes for " + mode + " in "
+                        + result.get("findings")));
     }
 
     static Map<String, Object> onlyResult(String json) {

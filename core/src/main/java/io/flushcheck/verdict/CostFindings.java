@@ -129,11 +129,16 @@ final class CostFindings {
             } else if (bracketsDecideMissing) {
                 // said by the brackets' finding above
             } else if (missing) {
+                Map<String, String> ev = Finding.evidenceOf("mode", c.mode().id(), "syncs", String.valueOf(c.rounds()),
+                        "flushes", String.valueOf(caused), "p50Micros", Numbers.micros(c.p50Micros()));
+                // The counts decide here, but the brackets, where taken, are the evidence other work cannot
+                // inflate: how many syncs met no flush of their own, against idle brackets of the same lengths.
+                if (brackets != null) {
+                    ev.putAll(FindingWording.bracketEvidence(brackets));
+                }
                 out.add(new Finding(FindingCode.FLUSHES_MISSING, String.format(Locale.ROOT,
                         "%s: %d of %d syncs reached %s as a cache flush (%s µs median)",
-                        c.mode().id(), Math.max(0, caused), c.rounds(), where, Numbers.micros(c.p50Micros())),
-                        Finding.evidenceOf("mode", c.mode().id(), "syncs", String.valueOf(c.rounds()),
-                                "flushes", String.valueOf(caused), "p50Micros", Numbers.micros(c.p50Micros()))));
+                        c.mode().id(), Math.max(0, caused), c.rounds(), where, Numbers.micros(c.p50Micros())), ev));
             }
             if (arrived && countedOnEveryDisk && c.p50Micros() < t.suspiciousSyncMicros()) {
                 out.add(new Finding(FindingCode.SYNC_TOO_FAST, String.format(Locale.ROOT,

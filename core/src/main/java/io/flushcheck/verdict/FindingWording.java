@@ -48,12 +48,17 @@ final class FindingWording {
                         + " while they ran (idle brackets of the same lengths met one %d times in %d): a sync that waits"
                         + " for a cache flush always sees one complete, so these did not reach the disk",
                 c.mode().id(), b.syncsWithoutFlush(), b.syncs(), where, b.controlsMetFlush(), b.controls());
-        Map<String, String> ev = Finding.evidenceOf("mode", c.mode().id(), "syncs", String.valueOf(b.syncs()),
-                "syncsWithoutFlush", String.valueOf(b.syncsWithoutFlush()), "controls", String.valueOf(b.controls()),
-                "controlsMetFlush", String.valueOf(b.controlsMetFlush()));
+        Map<String, String> ev = Finding.evidenceOf("mode", c.mode().id(), "syncs", String.valueOf(b.syncs()));
+        ev.putAll(bracketEvidence(b));
         return decides ? new Finding(FindingCode.SYNCS_WITHOUT_FLUSH, msg, ev)
                 : new Finding(FindingCode.OTHER_DEVICE_WORK, msg + "; too few to decide, but the flushes counted are not"
                         + " shown to be its own", ev);
+    }
+
+    /** A mode's brackets as a finding's evidence: the syncs that met no flush, and the idle brackets that met one. */
+    static Map<String, String> bracketEvidence(FlushBrackets.Tally b) {
+        return Finding.evidenceOf("syncsWithoutFlush", String.valueOf(b.syncsWithoutFlush()),
+                "controls", String.valueOf(b.controls()), "controlsMetFlush", String.valueOf(b.controlsMetFlush()));
     }
 
     static Finding otherWork(SyncCost c, String where, long flushes, long caused, long background, boolean decided) {

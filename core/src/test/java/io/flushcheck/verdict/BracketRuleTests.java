@@ -202,6 +202,10 @@ class BracketRuleTests {
         List<Finding> f = Judge.costFindings(ON_VDA, List.of(c), Thresholds.DEFAULT);
         assertThat(f).extracting(Finding::code).contains(FindingCode.FLUSHES_MISSING).doesNotContain(FindingCode.SYNCS_WITHOUT_FLUSH);
         assertThat(verdict(ON_VDA, c)).isEqualTo(Verdict.NO_REAL_FLUSH);
+        // The brackets stand in its evidence too: a reader (or a test) can weigh the syncs that met no flush
+        // against the idle brackets, which other work's flushes cannot inflate as they inflate the counts.
+        assertThat(f.stream().filter(x -> x.code() == FindingCode.FLUSHES_MISSING).findFirst().orElseThrow().evidence())
+                .containsEntry("syncsWithoutFlush", "97").containsEntry("controls", "20").containsEntry("controlsMetFlush", "0");
     }
 
     @Test
