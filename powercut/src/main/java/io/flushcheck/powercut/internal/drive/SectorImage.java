@@ -1,8 +1,13 @@
 package io.flushcheck.powercut.internal.drive;
 
 import io.flushcheck.powercut.internal.model.StoreFile;
+import io.flushcheck.powercut.internal.sys.OwnerOnly;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import org.apiguardian.api.API;
@@ -21,6 +26,56 @@ public final class SectorImage implements AutoCloseable {
     SectorImage(StoreFile file, BitSet held) {
         this.file = file;
         this.held = held;
+    }
+
+    /** Where a copy reads a drive's bytes at an offset from. */
+    @FunctionalInterface
+    interface Source {
+        void read(long offset, ByteBuffer out);
+    }
+
+    /**
+     * A copy of what {@code source} reads in {@code candidates}, its file made in {@code dir}; sectors of zeros are left
+     * out: they read as zeros anyway.
+     */
+    static SectorImage copyOf(BitSet candidates, Source source, Path dir) {
+        StoreFile file = StoreFile.in(dir);
+        BitSet held = new BitSet();
+        ByteBuffer one = ByteBuffer.allocate(SectorStore.SECTOR);
+        byte[] zeros = new byte[SectorStore.SECTOR];
+        for (int s = candidates.nextSetBit(0); s >= 0; s = candidates.nextSetBit(s + 1)) {
+            one.clear();
+            source.read((long) s * SectorStore.SECTOR, one);
+            if (!Arrays.equals(one.array(), zeros)) {
+                file.write((long) s * SectorStore.SECTOR, one.flip());
+                held.set(s);
+            }
+        }
+        return new SectorImage(file, held);
+    }
+
+    /**
+     * Writes what {@code source} reads in {@code sectors} to {@code file}, made for its owner only (what a drive held is
+     * the workload's data), an image of {@code size} bytes: sectors not written are holes.
+     */
+    static void save(BitSet sectors, Source source, long size, Path file) throws IOException {
+        try (FileChannel channel = OwnerOnly.write(file)) {
+            // Made here, not with the drive: a direct buffer is zeroed as it is made, and most drives never save.
+            ByteBuffer scratch = ByteBuffer.allocateDirect(256 * SectorStore.SECTOR);
+            for (int s = sectors.nextSetBit(0); s >= 0; ) {
+                int end = Math.min(sectors.nextClearBit(s), s + scratch.capacity() / SectorStore.SECTOR);
+                scratch.clear().limit((end - s) * SectorStore.SECTOR);
+                source.read((long) s * SectorStore.SECTOR, scratch);
+                scratch.flip();
+                for (long at = (long) s * SectorStore.SECTOR; scratch.hasRemaining(); ) {
+                    at += channel.write(scratch, at);
+                }
+                s = sectors.nextSetBit(end);
+            }
+            if (channel.size() < size) {
+                channel.write(ByteBuffer.allocate(1), size - 1); // the image's length, its end a hole or a zero
+            }
+        }
     }
 
     /** True when the image holds {@code sector}; the others read as zeros. */
