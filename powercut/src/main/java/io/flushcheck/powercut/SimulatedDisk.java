@@ -249,7 +249,7 @@ public final class SimulatedDisk implements AutoCloseable {
      *     drive (none yet, or inline in btrfs's metadata, compressed), or a drive range on the file model
      */
     public void failReads(ReadFault fault) {
-        faults.failReads(fault);
+        faults.failReads(fault, cut ? survivors.get(survivors.size() - 1) : null);
     }
 
     /** Reads the drive has failed so far ({@link #failReads}). */

@@ -2,7 +2,9 @@ package io.flushcheck.powercut.internal.drive;
 
 import io.flushcheck.powercut.internal.model.StoreFile;
 import io.flushcheck.powercut.internal.sys.OwnerOnly;
+import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -20,12 +22,53 @@ import org.apiguardian.api.API;
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class SectorImage implements AutoCloseable {
 
-    private final StoreFile file;
+    private final Source file;
+    private final AutoCloseable closing;
     private final BitSet held;
 
     SectorImage(StoreFile file, BitSet held) {
+        this(file::read, file::close, held);
+    }
+
+    private SectorImage(Source file, AutoCloseable closing, BitSet held) {
         this.file = file;
+        this.closing = closing;
         this.held = held;
+    }
+
+    /**
+     * The image file {@code image} as it is (a survivor's saved image, {@link SectorStore#save}), read where it lies
+     * and never written, for a drive of {@code size} bytes to start from: its sectors holding data (not holes) are
+     * held, the rest read as zeros, as do bytes past its end. Opened without following a link.
+     */
+    public static SectorImage of(Path image, long size) throws IOException {
+        RegularFile in = RegularFile.open(image);
+        try {
+            BitSet held = new BitSet();
+            long end = Math.min(in.size(), size);
+            for (long at = in.nextData(0); at < end; at = in.nextData(at)) {
+                long hole = Math.min(in.nextHole(at), end);
+                held.set((int) (at / SectorStore.SECTOR), (int) ((hole + SectorStore.SECTOR - 1) / SectorStore.SECTOR));
+                at = hole;
+            }
+            FileChannel channel = in.channel();
+            return new SectorImage((pos, out) -> {
+                try {
+                    while (out.hasRemaining()) {
+                        int n = channel.read(out, pos);
+                        if (n < 0) {
+                            StoreFile.zeros(out);
+                        }
+                        pos += Math.max(n, 0);
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read the image " + image, e);
+                }
+            }, in, held);
+        } catch (IOException | RuntimeException e) {
+            in.close();
+            throw e;
+        }
     }
 
     /** Where a copy reads a drive's bytes at an offset from. */
@@ -103,6 +146,10 @@ public final class SectorImage implements AutoCloseable {
     /** Frees its file. */
     @Override
     public void close() {
-        file.close();
+        try {
+            closing.close();
+        } catch (Exception e) {
+            // a file read only: closing it loses nothing
+        }
     }
 }

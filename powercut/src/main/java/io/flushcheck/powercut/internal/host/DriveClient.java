@@ -83,6 +83,15 @@ public final class DriveClient {
                 mountPoint, template != null);
     }
 
+    /**
+     * Serves a block model's drive of {@code size} bytes writing {@code atomicUnit} bytes atomically on {@code mountPoint},
+     * holding what the image file {@code image} holds (a survivor's saved image): read where it lies, never written.
+     */
+    public static DriveClient image(DriveHost host, Path mountPoint, long size, int atomicUnit, Path image) throws IOException {
+        return add(host, "image " + PathWord.of(mountPoint) + " " + size + " " + atomicUnit + " " + PathWord.of(image),
+                mountPoint, true);
+    }
+
     private static DriveClient add(DriveHost host, String what, Path mountPoint, boolean templated) throws IOException {
         String id = host.nextId();
         String r = host.ask("new " + id + " " + what);
