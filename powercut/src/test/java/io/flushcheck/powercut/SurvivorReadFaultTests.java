@@ -3,14 +3,21 @@ package io.flushcheck.powercut;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flushcheck.powercut.internal.fuse.FuseMount;
 import io.flushcheck.powercut.internal.kernel.FileExtents;
+import io.flushcheck.testing.ChildJvm;
+import io.flushcheck.testing.Unprivileged;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
@@ -55,9 +62,11 @@ class SurvivorReadFaultTests {
     private static void badSectorThenTransient(SimulatedDisk disk, String fs) throws IOException {
         synced(disk);
         long before = disk.failedReads();
+        // tag::survivor-reads[]
         Path survivor = disk.cutPower();
         Path a = survivor.resolve("a");
-        disk.failReads(ReadFault.toFile(a).range(4096, 4096));
+        disk.failReads(ReadFault.toFile(a).range(4096, 4096)); // its second 4 KiB: a bad sector after the reboot
+        // end::survivor-reads[]
         assertThatThrownBy(() -> Files.readString(a)).isInstanceOf(IOException.class)
                 .hasMessageContaining("Input/output error");
         long afterOne = disk.failedReads();
@@ -81,6 +90,62 @@ class SurvivorReadFaultTests {
                 first.length() > 20 ? "the bytes" : first, second.length() > 20 ? "the bytes" : second);
         assertThat(disk.failedReads()).as("one read failed, the kernel's retry of the page read").isEqualTo(afterTwo + 1);
         assertThat(second).isEqualTo(NEW);
+    }
+
+    /**
+     * The file model's survivor is a plain directory: failing its reads moves its files into a tree served over FUSE,
+     * whose reads fail as the disk's did with the power on.
+     */
+    @Test
+    void onTheFileModelABadRangeOfTheSurvivorReadsAsEioUntilRewrittenAndATransientErrorFailsOneRead() throws IOException {
+        Path work;
+        try (SimulatedDisk disk = TestDisks.files(tmp)) {
+            work = tmp.resolve("files").toRealPath();
+            synced(disk);
+            long before = disk.failedReads();
+            Path a = disk.cutPower().resolve("a");
+            disk.failReads(ReadFault.toFile(a).range(4096, 4096));
+            assertThatThrownBy(() -> Files.readString(a)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("Input/output error");
+            long afterOne = disk.failedReads();
+            assertThatThrownBy(() -> Files.readString(a)).as("a bad range stays bad").isInstanceOf(IOException.class)
+                    .hasMessageContaining("Input/output error");
+            long afterTwo = disk.failedReads();
+            System.out.printf("file model survivor, bad range: two reads of the file failed with EIO; the survivor's tree"
+                    + " failed %d reads, %d at the first%n", afterTwo - before, afterOne - before);
+            assertThat(afterOne).isGreaterThan(before);
+            assertThat(afterTwo).isGreaterThan(afterOne);
+
+            PosixCalls.writeSynced(a, NEW);
+            assertThat(Files.readString(a)).as("the rewritten bytes read again").isEqualTo(NEW);
+            assertThat(disk.failedReads()).isEqualTo(afterTwo);
+
+            disk.failReads(ReadFault.toFile(a).range(100, 10).once());
+            String first = readOrError(a);
+            String second = readOrError(a);
+            System.out.printf("file model survivor, transient error: first read %s, second %s%n",
+                    first.length() > 20 ? "the bytes" : first, second.length() > 20 ? "the bytes" : second);
+            assertThat(disk.failedReads()).as("one read failed, the kernel's retry of the page read").isEqualTo(afterTwo + 1);
+            assertThat(second).isEqualTo(NEW);
+        }
+        assertNothingLeft(work);
+    }
+
+    /** Without root: a JVM running as {@code nobody} fails its survivor's reads, through fusermount3 and fuse 2's fusermount. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.flushcheck.powercut.UnprivilegedFileModelTests#fusermounts")
+    void anUnprivilegedJvmFailsReadsOfItsFileModelSurvivor(String which) throws Exception {
+        TestDisks.requireFileModel();
+        Path work = Unprivileged.writableDir(tmp).resolve("disk");
+        List<String> cmd = new ArrayList<>(List.of("env",
+                FuseMount.FUSERMOUNT_VARIABLE + "=" + UnprivilegedFileModelTests.binary(which)));
+        cmd.addAll(Unprivileged.command(tmp, SurvivorReadsWorkload.class.getName(), List.of(work.toString())));
+        ChildJvm.Result r = ChildJvm.run(cmd, 120);
+        assertThat(r.exit()).as("%s", r).isZero();
+        assertThat(r.stdout()).as("%s", r).doesNotContain("uid 0\n").contains("first Input/output error\n",
+                "second Input/output error\n", "rewritten new!\n", "left false\n");
+        assertThat(r.stdout()).as("%s", r).containsPattern("failed [1-9]");
+        assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain(work.toString());
     }
 
     /** btrfs's FIEMAP addresses are its own: placed through its chunk tree on the survivor, the bad sector is under the file. */
@@ -150,6 +215,22 @@ class SurvivorReadFaultTests {
             assertThat(Files.readString(a)).isEqualTo(OLD);
             assertThatThrownBy(() -> disk.failReads(ReadFault.toFile(tmp.resolve("elsewhere"))))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("of the survivor");
+        }
+    }
+
+    @Test
+    void onTheFileModelAnOpenSurvivorFileIsRefusedAndDataAtRestChangesInTheServedTree() throws IOException {
+        try (SimulatedDisk disk = TestDisks.files(tmp)) {
+            synced(disk);
+            Path a = disk.cutPower().resolve("a");
+            try (FileChannel open = FileChannel.open(a, StandardOpenOption.READ)) {
+                assertThatThrownBy(() -> disk.failReads(ReadFault.toFile(a))).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("are open");
+            }
+            disk.failReads(ReadFault.toFile(a).range(0, 4096));
+            PosixCalls.writeSynced(a, NEW);
+            Corruption done = disk.corrupt(DataFault.zeroed(a).range(8192, 4096));
+            assertThat(Files.readString(a)).as(done.toString()).isEqualTo(NEW.substring(0, 8192) + "\0".repeat(4096));
         }
     }
 

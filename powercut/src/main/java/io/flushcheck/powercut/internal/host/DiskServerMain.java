@@ -21,8 +21,9 @@ import org.apiguardian.api.API;
  * {@code DiskServerMain --host}. It prints {@code ready}, then answers one command a line on stdin, a path
  * written as a {@link PathWord}:
  * <ul>
- *   <li>{@code new ID files MOUNTPOINT [SIZE [RULES]]}: a fresh tree of the file model of SIZE bytes mounted there,
- *       under RULES, {@code journaled} (the default) or {@code posix} ({@code ready});
+ *   <li>{@code new ID files MOUNTPOINT [SIZE [RULES [FROM]]]}: a fresh tree of the file model of SIZE bytes mounted
+ *       there, under RULES, {@code journaled} (the default) or {@code posix}; holding what directory FROM holds, all of
+ *       it durable, when given (a survivor's directory) ({@code ready});
  *   <li>{@code new ID drive MOUNTPOINT SIZE ATOMIC [TEMPLATE]}: a block model's drive of SIZE bytes
  *       writing ATOMIC bytes atomically, serving one file, {@link FuseDiskServer#FILE}, there; empty, or
  *       holding what TEMPLATE holds ({@code ready});
@@ -116,13 +117,15 @@ public final class DiskServerMain {
 
     private String add(String[] w) throws Exception {
         Path mountPoint = PathWord.path(w[3]);
-        if (w[2].equals("files") && w.length >= 4 && w.length <= 6) {
+        if (w[2].equals("files") && w.length >= 4 && w.length <= 7) {
             long size = w.length >= 5 ? Long.parseLong(w[4]) : DEFAULT_FILES_SIZE;
-            String rules = w.length == 6 ? w[5] : "journaled";
+            String rules = w.length >= 6 ? w[5] : "journaled";
             if (!rules.equals("journaled") && !rules.equals("posix")) {
                 return "error no rules " + rules + ": journaled or posix";
             }
-            disks.put(w[1], new Served(DriveControl.files(mountPoint, size, rules.equals("journaled")), null, null, null));
+            Path from = w.length == 7 ? PathWord.path(w[6]) : null;
+            disks.put(w[1], new Served(DriveControl.files(mountPoint, size, rules.equals("journaled"), from), null, null,
+                    null));
             return "ready";
         }
         if (w[2].equals("drive") && (w.length == 6 || w.length == 7)) {

@@ -72,6 +72,12 @@ public final class DriveClient {
         return add(host, "files " + PathWord.of(mountPoint) + " " + size + " " + rules, mountPoint, false);
     }
 
+    /** As {@link #files}, the tree holding what directory {@code from} holds (a survivor's), all of it durable. */
+    public static DriveClient files(DriveHost host, Path mountPoint, long size, String rules, Path from) throws IOException {
+        return add(host, "files " + PathWord.of(mountPoint) + " " + size + " " + rules + " " + PathWord.of(from), mountPoint,
+                false);
+    }
+
     /**
      * Serves a block model's drive of {@code size} bytes writing {@code atomicUnit} bytes atomically on
      * {@code mountPoint}: holding the sectors of the template {@code key} names when the host keeps one
