@@ -131,11 +131,20 @@ final class DiskFaults {
                 + l.misdirected() + " misdirected";
     }
 
-    void failReads(ReadFault fault) {
+    /**
+     * Arms {@code fault} on the disk's drive, or after a cut on the drive its survivor (at {@code survivor}; null before a
+     * cut) is moved onto, its file one of the survivor's.
+     */
+    void failReads(ReadFault fault, Path survivor) {
         try {
+            if (survivor != null && fault.file() != null) {
+                fileUnder(fault.file(), survivor, "of the survivor " + survivor + ": after a cut, reads fail on what"
+                        + " survived it");
+            }
+            DriveClient on = survivor != null ? perModel.serveSurvivor() : drive;
             List<ModelDisk.FaultRange> ranges = perModel.placeReads(fault.file(), fault.offset(), fault.length());
             for (ModelDisk.FaultRange f : ranges) {
-                drive.failReads(f.unit(), f.from(), f.length(), fault.persistent(), fault.errno().number());
+                on.failReads(f.unit(), f.from(), f.length(), fault.persistent(), fault.errno().number());
             }
             perModel.uncache(fault.file(), ranges);
         } catch (DriveClient.Refused r) {
@@ -145,9 +154,11 @@ final class DiskFaults {
         }
     }
 
+    /** Reads failed so far: the disk's drive's, and its survivor's drive's once there is one. */
     long failedReads() {
         try {
-            return drive.failedReads();
+            DriveClient survivor = perModel.survivorDrive();
+            return drive.failedReads() + (survivor == null ? 0 : survivor.failedReads());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -172,19 +183,9 @@ final class DiskFaults {
         boolean cut = live == null;
         Path given = fault.file();
         Path root = !cut ? live : survivor;
-        Path file;
-        try {
-            file = given.toRealPath(); // symbolic links resolved: what changes is what lies under the root
-        } catch (NoSuchFileException e) {
-            file = null;
-        }
-        Path realRoot = root == null ? null : root.toRealPath();
-        if (file == null || realRoot == null || !file.startsWith(realRoot)
-                || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IllegalArgumentException(given + " is no regular file " + (cut ? "of the survivor " + survivor
-                    : "of the disk at " + live) + ": data at rest changes on the disk with the power on, or on what"
-                    + " survived its cut");
-        }
+        Path file = fileUnder(given, root, (cut ? "of the survivor " + survivor : "of the disk at " + live)
+                + ": data at rest changes on the disk with the power on, or on what survived its cut");
+        Path realRoot = root.toRealPath();
         if (!cut) {
             requirePowerForData();
         }
@@ -204,6 +205,22 @@ final class DiskFaults {
         return new Corruption(given, name, p.offset(), p.length(), p.bit(), cut,
                 model == DiskModel.BLOCK ? driveRanges(ranges) : List.of());
     }
+    /** {@code given}, its links resolved, when it is a regular file under {@code root}; refused, saying it is none {@code where}. */
+    private static Path fileUnder(Path given, Path root, String where) throws IOException {
+        Path file;
+        try {
+            file = given.toRealPath(); // symbolic links resolved: what is damaged is what lies under the root
+        } catch (NoSuchFileException e) {
+            file = null;
+        }
+        Path realRoot = root == null ? null : root.toRealPath();
+        if (file == null || realRoot == null || !file.startsWith(realRoot)
+                || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IllegalArgumentException(given + " is no regular file " + where);
+        }
+        return file;
+    }
+
     private Corruption corruptDrive(DataFault fault, boolean cut) throws IOException {
         if (model != DiskModel.BLOCK) {
             throw new IllegalArgumentException("the file model has no drive: name a file (DataFault.bitRot, DataFault.zeroed)");

@@ -4,9 +4,9 @@ import java.nio.file.Path;
 import org.apiguardian.api.API;
 
 /**
- * Reads that fail with the power on ({@link SimulatedDisk#failReads}): reads of {@code length} bytes from
- * {@code offset} of a file on the disk, or of the block model's drive itself ({@code file} null), fail with
- * {@code errno}. With {@code persistent} the range is a bad sector: every read of it fails until a write covers
+ * Reads that fail ({@link SimulatedDisk#failReads}): reads of {@code length} bytes from {@code offset} of a file on
+ * the disk, or of the block model's drive itself ({@code file} null), fail with {@code errno}; after a cut, of a file
+ * of its survivor, or of the survivor's drive. With {@code persistent} the range is a bad sector: every read of it fails until a write covers
  * it (the semantics of Linux's dm-dust target); without, it is a transient error: the first read fails, the
  * next succeeds.
  *
@@ -25,8 +25,19 @@ import org.apiguardian.api.API;
  * whose read-ahead fails is retried by the kernel page by page and succeeds, so use {@code O_DIRECT} (on the block
  * model with {@link SimulatedDiskBuilder#directIo}) to see it.
  *
+ * <p>After a cut, the survivor {@link SimulatedDisk#cutPower()} returned is plain (the block model's a saved image on a
+ * loop device, the file model's a directory), and cannot fail a read. The first read fault on it moves it, at the
+ * same path, onto what can: on the block model a drive of its own that starts from the saved image, served and
+ * attached as the disk's drive is, the file's range placed by FIEMAP on the survivor; on the file model a tree served
+ * over FUSE that holds the directory's files, all of them durable. A cut whose survivor's reads never fail costs
+ * nothing for it. Files the program holds open cannot move with it: arm the faults as the cut returns, before the
+ * survivor's files are opened (with a file of it open, or a process working in it, the fault is refused).
+ * {@link SimulatedDisk#failedReads()} counts the survivor's failed reads with the disk's.
+ *
  * <pre>{@code
  * disk.failReads(ReadFault.toFile(disk.path().resolve("journal")).range(4096, 4096));
+ * Path survivor = disk.cutPower();
+ * disk.failReads(ReadFault.toFile(survivor.resolve("journal")).range(4096, 4096).once());
  * }</pre>
  *
  * @param file       the file whose bytes fail, or null for the drive's own bytes (block model)

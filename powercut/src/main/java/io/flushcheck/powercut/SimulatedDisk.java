@@ -239,17 +239,17 @@ public final class SimulatedDisk implements AutoCloseable {
     }
 
     /**
-     * Fails reads of the disk with the power on, as {@code fault} says ({@link ReadFault}): a bad sector, which
-     * every read fails until a write covers it, or a transient error, which fails the first read only. A read
-     * the page cache serves never reaches the drive and cannot fail, as on a real disk: so a fault on a file
-     * first syncs the file (on the block model: a flush of the drive, counted by {@link #flushes()}) and drops its
-     * clean cached pages, and its next read reaches the drive. A fault on a drive range drops no file's pages.
+     * Fails reads as {@code fault} says ({@link ReadFault}): a bad sector, which every read fails until a write covers
+     * it, or a transient error, which fails the first read only. With the power on, a fault on a file syncs it first
+     * (block model: a flush, counted by {@link #flushes()}) and drops its cached pages: a cached read cannot fail. After
+     * a cut it is on what survived (a file of the survivor {@link #cutPower()} returned, or a drive range), which moves
+     * onto a drive whose reads can fail: arm it before the survivor's files are opened, as {@code cutPower()} returns.
      *
-     * @throws IllegalArgumentException when the fault cannot be placed: a file with no bytes of its own on the
-     *     drive (none yet, or inline in btrfs's metadata, compressed), or a drive range on the file model
+     * @throws IllegalArgumentException when the fault cannot be placed ({@link ReadFault} says which bytes cannot)
+     * @throws IllegalStateException after a cut, while files of the survivor are open
      */
     public void failReads(ReadFault fault) {
-        faults.failReads(fault);
+        faults.failReads(fault, cut ? survivors.get(survivors.size() - 1) : null);
     }
 
     /** Reads the drive has failed so far ({@link #failReads}). */

@@ -48,7 +48,7 @@ class UnprivilegedFileModelTests {
 
     static final String FUSE2_VARIABLE = "FLUSHCHECK_TEST_FUSE2_FUSERMOUNT";
 
-    private static String binary(String which) {
+    static String binary(String which) {
         if (which.equals("fusermount3")) {
             Path p = Requirements.which("fusermount3");
             Requirements.require(p != null, "fusermount3 (apt-get install fuse3)");

@@ -64,9 +64,13 @@ public final class BlockDisk implements ModelDisk {
     private Path path;
     private String loop;
     private List<JournalPlace.Range> journal;
-    /** The last cut's survivor: its image and the loop device carrying it; null before a cut. */
+    private DriveHost host;
+    /** The last cut's survivor: its image, the loop device carrying it, where it is mounted; null before a cut. */
     private Path survivorImage;
     private String survivorLoop;
+    private Path survivorPath;
+    /** The drive serving the survivor once a read fault on it asked for one ({@link #serveSurvivor}); null until then. */
+    private DriveClient survivorDrive;
     /** Images whose filesystem was in use when it was unmounted: the kernel frees their devices when that use ends. */
     private final Set<Path> inUse = new HashSet<>();
 
@@ -134,6 +138,7 @@ public final class BlockDisk implements ModelDisk {
     @Override
     public DriveClient serve(DriveHost host, Path work) throws IOException {
         this.work = work;
+        this.host = host;
         Path fuse = Files.createDirectories(work.resolve("drive"));
         drive = DriveClient.drive(host, fuse, sizeBytes, atomicWriteBytes, template);
         return drive;
@@ -224,6 +229,7 @@ public final class BlockDisk implements ModelDisk {
         undo.push(() -> unmount(survivor, image));
         survivorImage = image;
         this.survivorLoop = survivorLoop;
+        survivorPath = survivor;
         return new Survivor(survivor, explain(before, survivor, ranges, image));
     }
 
@@ -357,7 +363,13 @@ public final class BlockDisk implements ModelDisk {
             ranges = onDrive(file, offset, length);
         }
         for (FaultRange r : ranges) {
-            if (bit >= 0) {
+            if (survivorDrive != null) { // its writes are the drive's own, over the image: the drive changes them
+                if (bit >= 0) {
+                    survivorDrive.flipBit(r.unit(), r.from(), bit);
+                } else {
+                    survivorDrive.zero(r.unit(), r.from(), r.length());
+                }
+            } else if (bit >= 0) {
                 BytesAtRest.flip(survivorImage, r.from(), bit);
             } else {
                 BytesAtRest.zero(survivorImage, r.from(), r.length());
@@ -367,7 +379,7 @@ public final class BlockDisk implements ModelDisk {
             PageCache.drop(file, 0, 0);
         }
         for (FaultRange r : ranges) {
-            PageCache.drop(Path.of(survivorLoop), r.from(), r.length());
+            PageCache.drop(survivorDrive != null ? survivorDriveImage() : Path.of(survivorLoop), r.from(), r.length());
         }
         return ranges;
     }
@@ -375,17 +387,71 @@ public final class BlockDisk implements ModelDisk {
     /**
      * The file's pages (synced by {@link #placeReads}) and the drive image's pages of the ranges: the loop device
      * reads the image through the page cache unless it does direct I/O, so both caches stand between a read and
-     * the drive.
+     * the drive. After a cut, the survivor's drive's image.
      */
     @Override
     public void uncache(Path file, List<FaultRange> ranges) throws IOException {
         if (file != null) {
             PageCache.drop(file, 0, 0);
         }
-        Path image = work.resolve("drive").resolve(FuseDiskServer.FILE);
+        Path image = survivorDrive != null ? survivorDriveImage() : work.resolve("drive").resolve(FuseDiskServer.FILE);
         for (FaultRange r : ranges) {
             PageCache.drop(image, r.from(), r.length());
         }
+    }
+
+    @Override
+    public DriveClient survivorDrive() {
+        return survivorDrive;
+    }
+
+    /**
+     * The survivor is a saved image on a plain loop device, which cannot fail a read: it moves onto a drive of its own,
+     * served as the disk's drive is and starting from the image (read where it lies; its writes are the drive's own),
+     * under a loop device as the disk's (direct I/O as asked of it), mounted at the same place. Made on first ask, so
+     * that a cut costs nothing more for the tests that never fail a survivor's reads. Refused while files of the
+     * survivor are open: its filesystem cannot move from under them.
+     */
+    @Override
+    public DriveClient serveSurvivor() throws IOException {
+        if (survivorDrive != null) {
+            return survivorDrive;
+        }
+        if (survivorImage == null) {
+            throw new IllegalStateException("no cut has left a survivor to serve");
+        }
+        if (Mounts.inUse(survivorPath)) {
+            throw new IllegalStateException("files of the survivor " + survivorPath + " are open (or a process works"
+                    + " there): fail its reads before opening its files, as cutPower() returns it, so that its"
+                    + " filesystem can move onto a drive whose reads can fail");
+        }
+        Mounts.unmountLazy(survivorPath);
+        detach(survivorLoop, survivorImage);
+        LoopDevices.awaitRelease(survivorLoop, survivorImage);
+        Path fuse = survivorDriveImage().getParent();
+        Files.createDirectories(fuse);
+        Leftovers.record(work, "mount", fuse.toString());
+        DriveClient served = DriveClient.image(host, fuse, sizeBytes, atomicWriteBytes, survivorImage);
+        undo.push(() -> {
+            try {
+                served.quit();
+            } catch (IOException e) {
+                // the server is gone; its mount goes below
+            }
+            ModelDisk.unmountQuietly(fuse);
+        });
+        String loop = attach(survivorDriveImage(), directIo);
+        SurvivorMount.mount(loop, survivorPath, fsType, Mounts.DATA);
+        undo.push(() -> unmount(survivorPath, survivorDriveImage()));
+        survivorLoop = loop;
+        survivorDrive = served;
+        return served;
+    }
+
+    /** The file the survivor's drive serves ({@link #serveSurvivor}), beside its image. */
+    private Path survivorDriveImage() {
+        String image = survivorImage.getFileName().toString();
+        return work.resolve(image.substring(0, image.length() - ".img".length()) + "-drive").resolve(FuseDiskServer.FILE);
     }
 
     /** The filesystem is synced first: the recording starts from a durable image, which the drive saves as the base. */

@@ -114,6 +114,21 @@ public interface ModelDisk {
     }
 
     /**
+     * Serves what the last cut left ({@link #survive}) through a drive whose reads can fail, at the same place, and
+     * returns that drive; the same drive on every later call. Read faults on a survivor are armed on it.
+     *
+     * @throws IllegalStateException when there is no survivor, or it cannot move now (files of it are open)
+     */
+    default DriveClient serveSurvivor() throws IOException {
+        throw new IllegalStateException("this model's survivor cannot fail its reads");
+    }
+
+    /** The drive serving the last cut's survivor ({@link #serveSurvivor}); null while none does. */
+    default DriveClient survivorDrive() {
+        return null;
+    }
+
+    /**
      * Changes bytes of what the last cut left ({@link #survive}): {@code length} bytes from {@code offset} of {@code file},
      * a file there, or of the drive's survivor where {@code file} is null; bit {@code bit} of the one byte flipped, or
      * (-1) the bytes zeroed, and the pages that cached them dropped. Returns where they lie on the drive, when it has one.

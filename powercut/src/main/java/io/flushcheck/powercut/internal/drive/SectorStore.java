@@ -2,16 +2,9 @@ package io.flushcheck.powercut.internal.drive;
 
 import io.flushcheck.powercut.internal.model.PowerSwitch;
 import io.flushcheck.powercut.internal.model.StoreFile;
-import io.flushcheck.powercut.internal.model.SwitchedModel;
-import io.flushcheck.powercut.internal.model.ReadFaults;
-import io.flushcheck.powercut.internal.model.WriteFaults;
-import io.flushcheck.powercut.internal.model.WriteLies;
-import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -37,12 +30,11 @@ import org.apiguardian.api.API;
  * flush and in what order, and where their old contents are.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
-public final class SectorStore extends SwitchedModel {
+public final class SectorStore extends FaultedDrive {
 
     /** The unit a drive persists whole: a write of one sector is never torn in this model. */
     public static final int SECTOR = 4096;
 
-    private static final byte[] ZEROS = new byte[SECTOR];
 
     private final long size;
     private final int atomicUnit;
@@ -68,9 +60,6 @@ public final class SectorStore extends SwitchedModel {
     /** The sectors the last cut put back whole, and those it kept only in part (torn). */
     private BitSet cutDiscarded = new BitSet();
     private BitSet cutTorn = new BitSet();
-    private final WriteFaults writeFaults = new WriteFaults();
-    private final ReadFaults readFaults = new ReadFaults();
-    private final WriteLies writeLies = new WriteLies();
     /** Where the drive notes its writes and flushes while a workload is recorded ({@link #record}), or null. */
     private WriteLog recording;
 
@@ -97,6 +86,7 @@ public final class SectorStore extends SwitchedModel {
      * sectors shared until one is written. The drive's sectors are kept in files made in {@code dir}.
      */
     public SectorStore(long size, int atomicUnit, SectorImage image, Path dir) {
+        super(size);
         if (size <= 0 || size % SECTOR != 0) {
             throw new IllegalArgumentException("a disk is a positive whole number of 4 KiB sectors, not " + size + " bytes");
         }
@@ -130,22 +120,16 @@ public final class SectorStore extends SwitchedModel {
      * drive writes on without changing it. Sectors of zeros are left out: they read as zeros anyway.
      */
     public synchronized SectorImage image(Path dir) {
-        BitSet candidates = (BitSet) held.clone();
+        return SectorImage.copyOf(written(), this::read, dir);
+    }
+
+    /** The sectors that may hold bytes other than zeros: the file's and the template's. */
+    private BitSet written() {
+        BitSet all = (BitSet) held.clone();
         if (below != null) {
-            candidates.or(below.held());
+            all.or(below.held());
         }
-        StoreFile file = StoreFile.in(dir);
-        BitSet held = new BitSet();
-        ByteBuffer one = ByteBuffer.allocate(SECTOR);
-        for (int s = candidates.nextSetBit(0); s >= 0; s = candidates.nextSetBit(s + 1)) {
-            one.clear();
-            read((long) s * SECTOR, one);
-            if (!Arrays.equals(one.array(), ZEROS)) {
-                file.write((long) s * SECTOR, one.flip());
-                held.set(s);
-            }
-        }
-        return new SectorImage(file, held);
+        return all;
     }
 
     /** 512, 1024, 2048 or 4096: the units a drive may write atomically, in this model. */
@@ -182,7 +166,7 @@ public final class SectorStore extends SwitchedModel {
         int length = data.remaining();
         check(offset, length);
         if (!power.frozen()) {
-            int failure = writeFaults.failsNow(0, offset, length);
+            int failure = writeFails(offset, length);
             if (failure != 0) {
                 data.position(data.limit());
                 return failure;
@@ -196,40 +180,8 @@ public final class SectorStore extends SwitchedModel {
         if (length == 0) {
             return 0;
         }
-        List<WriteLies.Lie> lies = writeLies.meet(0, offset, length);
-        if (lies.isEmpty()) {
-            apply(offset, data);
-        } else {
-            applyLies(lies, offset, data);
-        }
+        writeMeetingLies(offset, data, this::apply);
         return 0;
-    }
-
-    /**
-     * Carries out a write of {@code data} at {@code offset} that meets {@code lies} (within it, by where they start,
-     * none overlapping): its bytes outside their ranges are written, those inside are not, or are written at the
-     * lie's target (the part of it on the drive).
-     */
-    private void applyLies(List<WriteLies.Lie> lies, long offset, ByteBuffer data) {
-        int at = data.position();
-        long done = offset;
-        for (WriteLies.Lie lie : lies) {
-            ByteBuffer before = data.duplicate().position(at + (int) (done - offset)).limit(at + (int) (lie.from() - offset));
-            if (before.hasRemaining()) {
-                apply(done, before);
-            }
-            if (!lie.lost() && lie.targetFrom() < size) {
-                ByteBuffer inside = data.duplicate().position(at + (int) (lie.from() - offset))
-                        .limit(at + (int) (Math.min(lie.to(), lie.from() + size - lie.targetFrom()) - offset));
-                apply(lie.targetFrom(), inside);
-            }
-            done = lie.to();
-        }
-        ByteBuffer after = data.duplicate().position(at + (int) (done - offset));
-        if (after.hasRemaining()) {
-            apply(done, after);
-        }
-        data.position(data.limit());
     }
 
     /** Writes {@code data} at {@code offset}, into the cache, as the drive does with the power on. */
@@ -239,8 +191,7 @@ public final class SectorStore extends SwitchedModel {
             recording.write(offset, data);
         }
         long end = offset + length;
-        // A write to a bad sector rewrites it and it reads again, as dm-dust clears a block any write reaches.
-        readFaults.rewritten(0, offset / SECTOR * SECTOR, (end + SECTOR - 1) / SECTOR * SECTOR);
+        written(offset, end);
         long first = offset / SECTOR;
         long last = (end - 1) / SECTOR;
         for (long s = first; s <= last; s++) {
@@ -264,11 +215,7 @@ public final class SectorStore extends SwitchedModel {
             return;
         }
         if (held.get(s)) {
-            if (oldCount == oldSectors.length) {
-                oldSectors = Arrays.copyOf(oldSectors, oldCount * 2);
-            }
-            oldFile.write((long) oldCount * SECTOR, dataFile.bytes(sector * SECTOR, SECTOR));
-            oldSectors[oldCount++] = s;
+            oldFile.write((long) newOldSlot(s) * SECTOR, dataFile.bytes(sector * SECTOR, SECTOR));
             return;
         }
         if (!whole) {
@@ -277,6 +224,15 @@ public final class SectorStore extends SwitchedModel {
             dataFile.write(sector * SECTOR, one.flip());
         }
         held.set(s);
+    }
+
+    /** A new slot of {@link #oldFile} for what {@code sector} holds at the last flush. */
+    private int newOldSlot(int sector) {
+        if (oldCount == oldSectors.length) {
+            oldSectors = Arrays.copyOf(oldSectors, oldCount * 2);
+        }
+        oldSectors[oldCount] = sector;
+        return oldCount++;
     }
 
     /** What {@code sector}, not held, reads: its template's bytes, or zeros. */
@@ -338,7 +294,7 @@ public final class SectorStore extends SwitchedModel {
     public synchronized int readResult(long offset, ByteBuffer out) {
         check(offset, out.remaining());
         if (!power.frozen()) {
-            int failure = readFaults.failsNow(0, offset, out.remaining());
+            int failure = readFails(offset, out.remaining());
             if (failure != 0) {
                 return failure;
             }
@@ -412,137 +368,41 @@ public final class SectorStore extends SwitchedModel {
     }
 
     @Override
-    public synchronized void failWrites(long unit, long from, long length, boolean persistent, int errno) {
-        requireRange(unit, from, length);
-        writeFaults.fail(unit, from, length, persistent, errno);
-    }
-
-    @Override
-    public synchronized long failedWrites() {
-        return writeFaults.failed();
-    }
-
-    @Override
-    public synchronized void loseWrites(long unit, long from, long length, boolean persistent) {
-        requireRange(unit, from, length);
-        writeLies.lose(unit, from, length, persistent);
-    }
-
-    @Override
-    public synchronized void misdirectWrites(long unit, long from, long length, boolean persistent, long targetUnit,
-                                             long targetFrom) {
-        requireRange(unit, from, length);
-        requireRange(targetUnit, targetFrom, length);
-        writeLies.misdirect(unit, from, length, persistent, targetUnit, targetFrom);
-    }
-
-    @Override
-    public synchronized long lostWrites() {
-        return writeLies.lost();
-    }
-
-    @Override
-    public synchronized long misdirectedWrites() {
-        return writeLies.misdirected();
-    }
-
-    @Override
-    public synchronized void failReads(long unit, long from, long length, boolean persistent, int errno) {
-        requireRange(unit, from, length);
-        readFaults.fail(unit, from, length, persistent, errno);
-    }
-
-    @Override
-    public synchronized long failedReads() {
-        return readFaults.failed();
-    }
-
-    /** Flips a bit of a byte of the drive where it is durable and where it reads now ({@link #flipBit}, bit rot). */
-    @Override
-    public synchronized void flipBit(long unit, long offset, int bit) {
-        if (bit < 0 || bit > 7) {
-            throw new IllegalArgumentException("a byte has bits 0 to 7, not " + bit);
-        }
-        requireAtRest(unit, offset, 1);
-        changeAtRest(offset, 1, (bytes, at) -> bytes[at] ^= (byte) (1 << bit));
-    }
-
-    /** Zeros bytes of the drive where they are durable and where they read now ({@link #zero}). */
-    @Override
-    public synchronized void zero(long unit, long from, long length) {
-        requireAtRest(unit, from, length);
-        changeAtRest(from, length, (bytes, at) -> bytes[at] = 0);
+    boolean recording() {
+        return recording != null;
     }
 
     /**
-     * Refuses a range that is not the drive's: another unit, or bytes past its end (compared without adding, so that a
-     * length near {@link Long#MAX_VALUE} cannot wrap past the check).
+     * A sector written since the last flush keeps its old contents for a cut, and they change too, so a cut does not
+     * undo what is not a write.
      */
-    private void requireRange(long unit, long from, long length) {
-        if (unit != 0 || from < 0 || length <= 0 || from > size || length > size - from) {
-            throw new IllegalArgumentException("the drive has one unit, 0, of " + size + " bytes, not " + unit + " with "
-                    + from + "+" + length);
-        }
-    }
-
-    private void requireAtRest(long unit, long from, long length) {
-        requireRange(unit, from, length);
-        if (power.frozen()) {
-            throw new IllegalStateException("the power is cut: what survived is the saved image, not this drive");
-        }
-        if (recording != null) {
-            throw new IllegalStateException("the drive is recording a workload, whose crash states would not hold the"
-                    + " change: change data at rest before or after the recording");
-        }
-    }
-
-    /** A change to byte {@code at} of a sector's bytes. */
-    @FunctionalInterface
-    private interface ByteChange {
-        void apply(byte[] sector, int at);
-    }
-
-    /**
-     * Changes the bytes {@code from} to {@code from + length} as the drive reads them now and as they are durable:
-     * a sector written since the last flush keeps its old contents for a cut, and they change too, so a cut does
-     * not undo what is not a write.
-     */
-    private void changeAtRest(long from, long length, ByteChange change) {
-        long end = from + length;
+    @Override
+    void changeAtRest(long s, int lo, int hi, ByteChange change) {
         ByteBuffer sector = ByteBuffer.allocate(SECTOR);
-        for (long s = from / SECTOR; s * SECTOR < end; s++) {
-            int lo = (int) Math.max(0, from - s * SECTOR);
-            int hi = (int) Math.min(SECTOR, end - s * SECTOR);
-            sector.clear();
-            readNow(s * SECTOR, sector);
-            for (int i = lo; i < hi; i++) {
-                change.apply(sector.array(), i);
-            }
-            dataFile.write(s * SECTOR, sector.flip());
-            if (!cached.get((int) s)) {
-                held.set((int) s); // durable as it reads: not written since the last flush
-                continue;
-            }
-            int slot = -1;
-            for (int i = 0; i < oldCount && slot < 0; i++) {
-                slot = oldSectors[i] == s ? i : -1;
-            }
-            sector.clear();
-            if (slot >= 0) {
-                oldFile.read((long) slot * SECTOR, sector);
-            } else {
-                readFresh(s, sector); // first written since the last flush: durable as it was before, changed now
-                if (oldCount == oldSectors.length) {
-                    oldSectors = Arrays.copyOf(oldSectors, oldCount * 2);
-                }
-                slot = oldCount++;
-                oldSectors[slot] = (int) s;
-            }
-            for (int i = lo; i < hi; i++) {
-                change.apply(sector.array(), i);
-            }
-            oldFile.write((long) slot * SECTOR, sector.flip());
+        readNow(s * SECTOR, sector);
+        for (int i = lo; i < hi; i++) {
+            change.apply(sector.array(), i);
         }
+        dataFile.write(s * SECTOR, sector.flip());
+        if (!cached.get((int) s)) {
+            held.set((int) s); // durable as it reads: not written since the last flush
+            return;
+        }
+        int slot = -1;
+        for (int i = 0; i < oldCount && slot < 0; i++) {
+            slot = oldSectors[i] == s ? i : -1;
+        }
+        sector.clear();
+        if (slot >= 0) {
+            oldFile.read((long) slot * SECTOR, sector);
+        } else {
+            readFresh(s, sector); // first written since the last flush: durable as it was before, changed now
+            slot = newOldSlot((int) s);
+        }
+        for (int i = lo; i < hi; i++) {
+            change.apply(sector.array(), i);
+        }
+        oldFile.write((long) slot * SECTOR, sector.flip());
     }
 
     /**
@@ -654,28 +514,7 @@ public final class SectorStore extends SwitchedModel {
      */
     @Override
     public synchronized List<String> discarded() {
-        List<String> ranges = new ArrayList<>();
-        long unlisted = 0;
-        BitSet all = (BitSet) cutDiscarded.clone();
-        all.or(cutTorn);
-        for (int s = all.nextSetBit(0); s >= 0; ) {
-            boolean torn = cutTorn.get(s);
-            int end = s + 1;
-            while (end < all.length() && all.get(end) && cutTorn.get(end) == torn) {
-                end++;
-            }
-            long bytes = (long) (end - s) * SECTOR;
-            if (ranges.size() < LISTED_RANGES) {
-                ranges.add((torn ? "torn " : "discarded ") + (long) s * SECTOR + " " + bytes);
-            } else {
-                unlisted += bytes;
-            }
-            s = all.nextSetBit(end);
-        }
-        if (unlisted > 0) {
-            ranges.add("unlisted " + unlisted);
-        }
-        return ranges;
+        return CutRuns.list(cutDiscarded, cutTorn, LISTED_RANGES);
     }
 
     /** Undoes the writes to {@code sector} since the last flush: its old contents back from {@code slot}, or none. */
@@ -707,28 +546,7 @@ public final class SectorStore extends SwitchedModel {
     /** Writes the surviving image to {@code file}, sparse: sectors never written are holes. */
     @Override
     public synchronized void save(Path file) throws IOException {
-        BitSet all = (BitSet) held.clone();
-        if (below != null) {
-            all.or(below.held());
-        }
-        // Owner only: what the drive held is the workload's data.
-        try (FileChannel channel = OwnerOnly.write(file)) {
-            // Made here, not with the drive: a direct buffer is zeroed as it is made, and most drives never save.
-            ByteBuffer scratch = ByteBuffer.allocateDirect(256 * SECTOR);
-            for (int s = all.nextSetBit(0); s >= 0; ) {
-                int end = Math.min(all.nextClearBit(s), s + scratch.capacity() / SECTOR);
-                scratch.clear().limit((end - s) * SECTOR);
-                readNow((long) s * SECTOR, scratch);
-                scratch.flip();
-                for (long at = (long) s * SECTOR; scratch.hasRemaining(); ) {
-                    at += channel.write(scratch, at);
-                }
-                s = all.nextSetBit(end);
-            }
-            if (channel.size() < size) {
-                channel.write(ByteBuffer.allocate(1), size - 1); // the image's length, its end a hole or a zero
-            }
-        }
+        SectorImage.save(written(), this::readNow, size, file);
     }
 
     /**

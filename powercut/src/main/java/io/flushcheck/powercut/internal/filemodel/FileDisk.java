@@ -1,5 +1,6 @@
 package io.flushcheck.powercut.internal.filemodel;
 
+import io.flushcheck.powercut.internal.cleanup.Leftovers;
 import io.flushcheck.powercut.internal.disk.BytesAtRest;
 import io.flushcheck.powercut.internal.disk.ModelDisk;
 import io.flushcheck.powercut.internal.disk.ModelStates;
@@ -7,10 +8,12 @@ import io.flushcheck.powercut.internal.disk.RecordingFiles;
 import io.flushcheck.powercut.internal.disk.ServedDisk;
 import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
+import io.flushcheck.powercut.internal.sys.OpenFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Deque;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -30,7 +33,11 @@ public final class FileDisk implements ModelDisk {
     private final String rules;
     private Path work;
     private Path path;
+    private DriveHost host;
     private DriveClient drive;
+    private Deque<Runnable> undo;
+    /** The tree serving the survivor once a read fault on it asked for one ({@link #serveSurvivor}); null until then. */
+    private DriveClient survivorDrive;
     /** True once a cut's survivor is being made: the mount is gone, or going. */
     private boolean cut;
     /** The directory the last cut's survivor was written into, or null. */
@@ -75,6 +82,7 @@ public final class FileDisk implements ModelDisk {
     @Override
     public DriveClient serve(DriveHost host, Path work) throws IOException {
         this.work = work;
+        this.host = host;
         path = Files.createDirectories(work.resolve("fs"));
         return DriveClient.files(host, path, sizeBytes, rules);
     }
@@ -83,6 +91,7 @@ public final class FileDisk implements ModelDisk {
     @Override
     public void start(DriveClient drive, Deque<Runnable> undo) {
         this.drive = drive;
+        this.undo = undo;
     }
 
     /** The tree written out into a plain directory, the mount gone; the cut lists the operations it discarded. */
@@ -117,12 +126,68 @@ public final class FileDisk implements ModelDisk {
         if (survivor == null || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             throw new IllegalArgumentException(file + " is no regular file of the survivor " + survivor);
         }
-        if (bit >= 0) {
+        if (survivorDrive != null) { // served: the tree's bytes change, durable and as they read, not by a write
+            long node = place(file, offset, length).get(0).unit();
+            if (bit >= 0) {
+                survivorDrive.flipBit(node, offset, bit);
+            } else {
+                survivorDrive.zero(node, offset, length);
+            }
+        } else if (bit >= 0) {
             BytesAtRest.flip(file, offset, bit);
         } else {
             BytesAtRest.zero(file, offset, length);
         }
         return List.of();
+    }
+
+    @Override
+    public DriveClient survivorDrive() {
+        return survivorDrive;
+    }
+
+    /**
+     * The survivor is a plain directory, whose reads cannot fail: its files move into a tree of the model's own, served
+     * over FUSE as the disk's tree is (rootless), all of them durable, at the same place; the plain directory is kept
+     * beside it. Made on first ask, so that a cut costs nothing more for the tests that never fail a survivor's reads.
+     * Refused while a process holds a file of the survivor open or works in it: it would go on reading the plain files.
+     */
+    @Override
+    public DriveClient serveSurvivor() throws IOException {
+        if (survivorDrive != null) {
+            return survivorDrive;
+        }
+        if (survivor == null) {
+            throw new IllegalStateException("no cut has left a survivor to serve");
+        }
+        List<String> open = OpenFiles.under(survivor);
+        if (!open.isEmpty()) {
+            throw new IllegalStateException("files of the survivor " + survivor + " are open (PID and file: "
+                    + String.join(", ", open) + "): fail its reads before opening its files, as cutPower() returns it,"
+                    + " so that its files can move into a tree whose reads can fail");
+        }
+        Path plain = work.resolve(survivor.getFileName() + "-files");
+        Files.move(survivor, plain, StandardCopyOption.ATOMIC_MOVE);
+        Files.createDirectory(survivor);
+        Leftovers.record(work, "mount", survivor.toString());
+        Path mounted = survivor;
+        DriveClient served;
+        try {
+            served = DriveClient.files(host, mounted, sizeBytes, rules, plain);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(mounted);
+            Files.move(plain, mounted, StandardCopyOption.ATOMIC_MOVE);
+            throw e;
+        }
+        undo.push(() -> {
+            try {
+                served.quit();
+            } catch (IOException e) {
+                ModelDisk.unmountQuietly(mounted); // a mount the server made itself outlives it, dead
+            }
+        });
+        survivorDrive = served;
+        return served;
     }
 
     /** A file's bytes, by its node. */

@@ -21,11 +21,15 @@ import org.apiguardian.api.API;
  * {@code DiskServerMain --host}. It prints {@code ready}, then answers one command a line on stdin, a path
  * written as a {@link PathWord}:
  * <ul>
- *   <li>{@code new ID files MOUNTPOINT [SIZE [RULES]]}: a fresh tree of the file model of SIZE bytes mounted there,
- *       under RULES, {@code journaled} (the default) or {@code posix} ({@code ready});
+ *   <li>{@code new ID files MOUNTPOINT [SIZE [RULES [FROM]]]}: a fresh tree of the file model of SIZE bytes mounted
+ *       there, under RULES, {@code journaled} (the default) or {@code posix}; holding what directory FROM holds, all of
+ *       it durable, when given (a survivor's directory) ({@code ready});
  *   <li>{@code new ID drive MOUNTPOINT SIZE ATOMIC [TEMPLATE]}: a block model's drive of SIZE bytes
  *       writing ATOMIC bytes atomically, serving one file, {@link FuseDiskServer#FILE}, there; empty, or
  *       holding what TEMPLATE holds ({@code ready});
+ *   <li>{@code new ID image MOUNTPOINT SIZE ATOMIC IMAGE}: as {@code drive}, holding what the image file IMAGE holds
+ *       (a survivor's saved image), read where it lies and never written: the drive's writes are its own
+ *       ({@code ready});
  *   <li>{@code template NAME ID}: what drive ID reads now becomes template NAME ({@code template});
  *   <li>{@code ID COMMAND}: one of {@link DriveControl}'s commands for disk ID; after {@code ID quit} the
  *       id is gone.
@@ -36,8 +40,11 @@ import org.apiguardian.api.API;
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class DiskServerMain {
 
-    /** A disk served here: its commands, its drive's store (null for the file model), its work directory. */
-    private record Served(DriveControl control, SectorStore store, Path work) {
+    /**
+     * A disk served here: its commands, its drive's store (null for the file model), its work directory, and the image
+     * file it started from (closed with it), or null.
+     */
+    private record Served(DriveControl control, SectorStore store, Path work, SectorImage image) {
     }
 
     /** The file model's size when a client does not say (one from before sizes were passed). */
@@ -101,19 +108,24 @@ public final class DiskServerMain {
         String reply = disk.control().answer(line.substring(w[0].length() + 1));
         if (reply.equals("bye")) {
             disks.remove(w[0]);
+            if (disk.image() != null) {
+                disk.image().close();
+            }
         }
         return reply;
     }
 
     private String add(String[] w) throws Exception {
         Path mountPoint = PathWord.path(w[3]);
-        if (w[2].equals("files") && w.length >= 4 && w.length <= 6) {
+        if (w[2].equals("files") && w.length >= 4 && w.length <= 7) {
             long size = w.length >= 5 ? Long.parseLong(w[4]) : DEFAULT_FILES_SIZE;
-            String rules = w.length == 6 ? w[5] : "journaled";
+            String rules = w.length >= 6 ? w[5] : "journaled";
             if (!rules.equals("journaled") && !rules.equals("posix")) {
                 return "error no rules " + rules + ": journaled or posix";
             }
-            disks.put(w[1], new Served(DriveControl.files(mountPoint, size, rules.equals("journaled")), null, null));
+            Path from = w.length == 7 ? PathWord.path(w[6]) : null;
+            disks.put(w[1], new Served(DriveControl.files(mountPoint, size, rules.equals("journaled"), from), null, null,
+                    null));
             return "ready";
         }
         if (w[2].equals("drive") && (w.length == 6 || w.length == 7)) {
@@ -122,7 +134,19 @@ public final class DiskServerMain {
                 return "error no template " + w[6];
             }
             SectorStore store = new SectorStore(Long.parseLong(w[4]), Integer.parseInt(w[5]), image, mountPoint.getParent());
-            disks.put(w[1], new Served(DriveControl.drive(mountPoint, store), store, mountPoint.getParent()));
+            disks.put(w[1], new Served(DriveControl.drive(mountPoint, store), store, mountPoint.getParent(), null));
+            return "ready";
+        }
+        if (w[2].equals("image") && w.length == 7) {
+            long size = Long.parseLong(w[4]);
+            SectorImage image = SectorImage.of(PathWord.path(w[6]), size);
+            try {
+                SectorStore store = new SectorStore(size, Integer.parseInt(w[5]), image, mountPoint.getParent());
+                disks.put(w[1], new Served(DriveControl.drive(mountPoint, store), store, mountPoint.getParent(), image));
+            } catch (IOException | RuntimeException e) {
+                image.close();
+                throw e;
+            }
             return "ready";
         }
         return "error cannot read: new " + String.join(" ", w);

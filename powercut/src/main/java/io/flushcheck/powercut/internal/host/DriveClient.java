@@ -72,6 +72,12 @@ public final class DriveClient {
         return add(host, "files " + PathWord.of(mountPoint) + " " + size + " " + rules, mountPoint, false);
     }
 
+    /** As {@link #files}, the tree holding what directory {@code from} holds (a survivor's), all of it durable. */
+    public static DriveClient files(DriveHost host, Path mountPoint, long size, String rules, Path from) throws IOException {
+        return add(host, "files " + PathWord.of(mountPoint) + " " + size + " " + rules + " " + PathWord.of(from), mountPoint,
+                false);
+    }
+
     /**
      * Serves a block model's drive of {@code size} bytes writing {@code atomicUnit} bytes atomically on
      * {@code mountPoint}: holding the sectors of the template {@code key} names when the host keeps one
@@ -81,6 +87,15 @@ public final class DriveClient {
         String template = host.template(key);
         return add(host, "drive " + PathWord.of(mountPoint) + " " + size + " " + atomicUnit + (template == null ? "" : " " + template),
                 mountPoint, template != null);
+    }
+
+    /**
+     * Serves a block model's drive of {@code size} bytes writing {@code atomicUnit} bytes atomically on {@code mountPoint},
+     * holding what the image file {@code image} holds (a survivor's saved image): read where it lies, never written.
+     */
+    public static DriveClient image(DriveHost host, Path mountPoint, long size, int atomicUnit, Path image) throws IOException {
+        return add(host, "image " + PathWord.of(mountPoint) + " " + size + " " + atomicUnit + " " + PathWord.of(image),
+                mountPoint, true);
     }
 
     private static DriveClient add(DriveHost host, String what, Path mountPoint, boolean templated) throws IOException {

@@ -4,6 +4,7 @@ import io.flushcheck.powercut.internal.drive.FuseDiskServer;
 import io.flushcheck.powercut.internal.drive.SectorStore;
 import io.flushcheck.powercut.internal.files.FileTree;
 import io.flushcheck.powercut.internal.files.FuseTreeServer;
+import io.flushcheck.powercut.internal.files.TreeImport;
 import io.flushcheck.powercut.internal.fuse.FuseServer;
 import io.flushcheck.powercut.internal.model.PowerLossModel;
 import io.flushcheck.powercut.internal.sys.Libc;
@@ -67,9 +68,22 @@ public final class DriveControl {
      * under the journaled rules or ({@code journaled} false) the POSIX floor.
      */
     static DriveControl files(Path mountPoint, long size, boolean journaled) throws IOException {
+        return files(mountPoint, size, journaled, null);
+    }
+
+    /** As {@link #files(Path, long, boolean)}, the tree holding what directory {@code from} holds, durable, when not null. */
+    static DriveControl files(Path mountPoint, long size, boolean journaled, Path from) throws IOException {
         Worlds worlds = new Worlds();
         FileTree tree = new FileTree(Libc.C.geteuid(), Libc.C.getegid(), mountPoint.toAbsolutePath().getParent(), size,
                 journaled);
+        try {
+            if (from != null) {
+                TreeImport.into(tree, from);
+            }
+        } catch (IOException | RuntimeException e) {
+            tree.close();
+            throw e;
+        }
         tree.whenFrozen(worlds::powerGone);
         return start(tree, FuseTreeServer.mount(tree, mountPoint), worlds);
     }

@@ -29,6 +29,8 @@ public interface Libc extends Library {
     int O_NONBLOCK = 04000;
     /** {@code O_NOFOLLOW}, whose value differs between architectures: arm's is not the generic one. */
     int O_NOFOLLOW = System.getProperty("os.arch", "").matches("aarch64|arm.*") ? 0100000 : 0400000;
+    /** {@code O_DIRECTORY}, whose value differs between architectures as {@link #O_NOFOLLOW}'s does. */
+    int O_DIRECTORY = System.getProperty("os.arch", "").matches("aarch64|arm.*") ? 040000 : 0200000;
     int SEEK_DATA = 3;
     int SEEK_HOLE = 4;
     int ENOENT = 2;

@@ -47,6 +47,14 @@ public final class RegularFile implements AutoCloseable {
         }
     }
 
+    /**
+     * Where the file opened is named by its descriptor ({@code /proc/self/fd/N}): its attributes read there are its
+     * own, whatever its name names by now; its name when it was opened by name.
+     */
+    public Path held() {
+        return opened.fd() < 0 ? opened.path() : Path.of("/proc/self/fd/" + opened.fd());
+    }
+
     /** The name it was opened by, to name it in messages. */
     public Path path() {
         return opened.path();
