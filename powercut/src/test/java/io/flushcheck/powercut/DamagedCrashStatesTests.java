@@ -1,6 +1,7 @@
 package io.flushcheck.powercut;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -57,11 +58,24 @@ class DamagedCrashStatesTests {
     void aJournalWithCrcsPassesEveryDamagedStateOnTheFileModel() throws Exception {
         TestDisks.requireFileModel();
         try (SimulatedDisk disk = TestDisks.files(tmp)) {
-            CrashStates states = record(disk, true);
-            CrashStateReport report = states.damaged(List.of(DataFault.Kind.BIT_ROT, DataFault.Kind.ZEROED), 512, 4, 7)
-                    .check(1000, noSilentCorruption(states, true));
-            System.out.println("with CRCs: " + report);
+            // tag::damaged-crash-states[]
+            CrashStates states = disk.recordCrashStates(acknowledged ->   // a CRC a record, each record synced
+                    LineJournal.append(disk.path().resolve("journal"), RECORDS, true, acknowledged));
+            CrashStateReport report = states
+                    .damaged(List.of(DataFault.Kind.BIT_ROT, DataFault.Kind.ZEROED), 512, 4, 7)  // 4 blocks a state
+                    .check(1000, (survivor, mustSurvive) -> {
+                        List<String> read;
+                        try {
+                            read = LineJournal.read(survivor.resolve("journal"), true);
+                        } catch (IOException e) {
+                            return;                                   // the reader noticed the damage: detected
+                        }
+                        ReadBack r = AcknowledgedRecords.judge(mustSurvive, states.acknowledged().all(), read, "");
+                        assertNotEquals(ReadBack.Outcome.SILENT_CORRUPTION, r.outcome(), r.explanation());
+                    });
             report.assertPassed();
+            // end::damaged-crash-states[]
+            System.out.println("with CRCs: " + report);
             assertThat(report.damagedChecks()).as("each state with data damaged up to 4 times")
                     .isGreaterThan(report.checked()).isLessThanOrEqualTo(4L * report.checked());
         }
@@ -84,6 +98,7 @@ class DamagedCrashStatesTests {
                     + " bytes \\d+\\+512)");
             assertThat(f.message()).contains("returned never acknowledged");
             Throwable thrown = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class, report::assertPassed);
+            System.out.println(thrown.getMessage());
             assertThat(thrown.getMessage()).contains(" with a damaged block; ").contains(f.what() + ": ")
                     .contains("to repeat only this damage: the same recording and check, with damaged(DamagedBlock.parse(\""
                             + f.damage() + "\"))");
