@@ -76,6 +76,9 @@ import org.apiguardian.api.API;
  * sync that would have kept it, as {@link PowerCut#discarded()} says a cut's. {@link #writes()} counts the
  * operations, {@link #atomicWriteBytes()} is 1 and {@link #fs()} is {@code files}. Its recording is the
  * tree's log of operations alone, which {@link #save} keeps and {@link #load} checks without root or a mount.
+ *
+ * <p>{@link #damaged} checks each state besides with damaged blocks of the files it holds, bit rot and zeroed, each
+ * alone on the state as the crash left it, each failing check naming the state and the damage.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class CrashStates implements AutoCloseable {

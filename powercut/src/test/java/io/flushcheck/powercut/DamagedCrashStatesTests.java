@@ -170,12 +170,24 @@ class DamagedCrashStatesTests {
         try (SimulatedDisk disk = TestDisks.ext4(tmp)) {
             CrashStates states = record(disk, false);
             CrashStateReport report = states.damaged(List.of(DataFault.Kind.BIT_ROT, DataFault.Kind.ZEROED), 512, 2, 11)
-                    .check(30, DamagedCrashStatesTests::exactJournal);
+                    .inParallel(2).check(30, DamagedCrashStatesTests::exactJournal);   // each worker its own image
             System.out.println("ext4, exact journal: " + report + "; load "
                     + Files.readString(Path.of("/proc/loadavg")).trim());
             assertNoDamageLeaked(report);
             assertThat(report.failures()).allMatch(f -> f.done().matches("(bit [0-7] of byte \\d+ of journal flipped"
                     + " \\(drive byte \\d+\\)|bytes \\d+\\+\\d+ of journal zeroed \\(drive bytes \\d+\\+\\d+\\))"), "placed in the image");
         }
+    }
+
+    @Test
+    void aSweepWithoutKindsOrBlockBytesOrWithNegativeBlocksIsRefusedSayingWhy() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> StateDamages.sweep(List.of(), 4096, 1, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one kind");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> StateDamages.sweep(List.of(DataFault.Kind.ZEROED), 0, 1, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1 byte, not 0");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> StateDamages.sweep(List.of(DataFault.Kind.ZEROED), 512, -1, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 0 times, not -1");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> StateDamages.only(DamagedBlock.none()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name a damaged block");
     }
 }
