@@ -15,6 +15,7 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import org.apiguardian.api.API;
 
 /**
@@ -96,7 +97,7 @@ final class DamagedCopy implements AutoCloseable {
     /** Removes the copy, whatever its checks left there. */
     @Override
     public void close() throws IOException {
-        String stayed = WorkDirectory.delete(copy, java.util.List.of());
+        String stayed = WorkDirectory.delete(copy, List.of());
         if (stayed != null) {
             throw new IOException("a damaged crash state " + copy + " " + stayed);
         }
