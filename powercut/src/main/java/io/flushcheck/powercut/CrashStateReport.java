@@ -5,7 +5,9 @@ import org.apiguardian.api.API;
 
 /**
  * What {@link CrashStates#check} found: the crash states it checked, those that failed (smallest first:
- * fewest writes lost), the duplicates it checked once and the states its bound left out.
+ * fewest writes lost), the duplicates it checked once and the states its bound left out. With damage
+ * ({@link CrashStates#damaged}), each state's failing checks with a damaged block follow its own, each failure
+ * naming its damage.
  *
  * @param checked the states mounted and verified
  * @param failures the states that failed, fewest writes lost first
@@ -17,10 +19,18 @@ import org.apiguardian.api.API;
  *     another shard checks among them, marked not checked
  * @param otherShards states within the bound that other shards check ({@link CrashStates#check(int, int, int,
  *     CrashStates.Verification)}), not checked here; 0 for a check of them all
+ * @param damagedChecks the checks of states with a damaged block ({@link CrashStates#damaged}), besides the states
+ *     checked undamaged
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record CrashStateReport(int checked, List<Failure> failures, int duplicates, int leftOut, int maxStates,
-                               double seconds, List<State> states, int otherShards) {
+                               double seconds, List<State> states, int otherShards, long damagedChecks) {
+
+    /** A report without damaged checks. */
+    public CrashStateReport(int checked, List<Failure> failures, int duplicates, int leftOut, int maxStates,
+                            double seconds, List<State> states, int otherShards) {
+        this(checked, failures, duplicates, leftOut, maxStates, seconds, states, otherShards, 0);
+    }
 
     /** A report of every state within the bound, none left to other shards. */
     public CrashStateReport(int checked, List<Failure> failures, int duplicates, int leftOut, int maxStates,
@@ -32,7 +42,7 @@ public record CrashStateReport(int checked, List<Failure> failures, int duplicat
     static final int SHOWN = 4;
 
     /**
-     * A crash state whose verification failed.
+     * A crash state whose verification failed: undamaged, or with a damaged block placed in it.
      *
      * @param state what the state kept and lost, as {@link CrashStates} says it
      * @param lost the writes of its epoch that did not survive whole
@@ -40,13 +50,29 @@ public record CrashStateReport(int checked, List<Failure> failures, int duplicat
      * @param cause what it threw
      * @param explanation what the state lost by name, a line each, with the sync that would have kept it, after a
      *     first line that says what it was compared with (its epoch's state that kept every write, or a later one);
-     *     empty for the failing states past the first few, and where the names could not be read
+     *     empty for the failing states past the first few, and where the names could not be read, and for a
+     *     failure with damage
+     * @param damage the damaged block of this check, in the form {@link DamagedBlock#parse} reads; null for the state
+     *     undamaged
+     * @param done what the damage changed ({@link Corruption}): {@code bit 3 of byte 8200 of db/wal flipped}, on the
+     *     block model with the byte of the state's image; null for the state undamaged
      */
     @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-    public record Failure(String state, int lost, String message, Throwable cause, List<String> explanation) {
+    public record Failure(String state, int lost, String message, Throwable cause, List<String> explanation,
+                          DamagedBlock damage, String done) {
 
         public Failure {
             explanation = List.copyOf(explanation);
+        }
+
+        /** A failure of a state undamaged. */
+        public Failure(String state, int lost, String message, Throwable cause, List<String> explanation) {
+            this(state, lost, message, cause, explanation, null, null);
+        }
+
+        /** The state, and the damage where there was one: {@code STATE, with bit 3 of byte 8200 of journal flipped}. */
+        public String what() {
+            return damage == null ? state : state + ", with " + done;
         }
     }
 
@@ -55,7 +81,8 @@ public record CrashStateReport(int checked, List<Failure> failures, int duplicat
      *
      * @param state what the state kept and lost, as {@link CrashStates} says it
      * @param lost the writes of its epoch that did not survive whole
-     * @param failure why it failed; null when it passed or was not checked
+     * @param failure why it failed (undamaged, else with its first failing damage); null when it passed or was not
+     *     checked
      * @param checked false for a state another shard checks
      */
     @API(status = API.Status.EXPERIMENTAL, since = "0.1")
@@ -77,7 +104,7 @@ public record CrashStateReport(int checked, List<Failure> failures, int duplicat
         states = List.copyOf(states);
     }
 
-    /** The states that failed. */
+    /** The checks that failed: states undamaged, and states with a damaged block. */
     public int failing() {
         return failures.size();
     }
@@ -91,8 +118,14 @@ public record CrashStateReport(int checked, List<Failure> failures, int duplicat
             return;
         }
         Failure first = failures.get(0);
-        StringBuilder message = new StringBuilder(failing() + " of " + checked + " crash states failed ("
-                + boundNote() + "); the smallest, " + first.state() + ": " + first.message());
+        StringBuilder message = new StringBuilder((damagedChecks == 0 ? failing() + " of " + checked
+                + " crash states failed (" : failing() + " of " + (checked + damagedChecks) + " checks of " + checked
+                + " crash states failed (" + damagedChecks + " with a damaged block; ") + boundNote() + "); the smallest, "
+                + first.what() + ": " + first.message());
+        if (first.damage() != null) {
+            message.append("\n  to repeat only this damage: the same recording and check, with damaged(DamagedBlock.parse(\"")
+                    .append(first.damage()).append("\"))");
+        }
         List<String> lines = first.explanation();
         for (int i = 0; i < Math.min(SHOWN, lines.size()); i++) {
             message.append("\n  ").append(lines.get(i));
@@ -115,7 +148,8 @@ public record CrashStateReport(int checked, List<Failure> failures, int duplicat
 
     @Override
     public String toString() {
-        return checked + " crash states checked in " + String.format("%.1f", seconds) + " s, " + failing() + " failing ("
-                + boundNote() + ")";
+        return checked + " crash states checked" + (damagedChecks == 0 ? "" : ", and " + damagedChecks
+                + " times with a damaged block,") + " in " + String.format("%.1f", seconds) + " s, " + failing()
+                + " failing (" + boundNote() + ")";
     }
 }

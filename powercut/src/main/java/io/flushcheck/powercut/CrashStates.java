@@ -4,6 +4,7 @@ import io.flushcheck.powercut.internal.block.BlockCrashStates;
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
 import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
 import io.flushcheck.powercut.internal.disk.CheckReport;
+import io.flushcheck.powercut.internal.disk.ModelDisk;
 import io.flushcheck.powercut.internal.disk.ModelStates;
 import io.flushcheck.powercut.internal.explain.TreeView;
 import io.flushcheck.powercut.internal.filemodel.FileCrashStates;
@@ -75,6 +76,9 @@ import org.apiguardian.api.API;
  * sync that would have kept it, as {@link PowerCut#discarded()} says a cut's. {@link #writes()} counts the
  * operations, {@link #atomicWriteBytes()} is 1 and {@link #fs()} is {@code files}. Its recording is the
  * tree's log of operations alone, which {@link #save} keeps and {@link #load} checks without root or a mount.
+ *
+ * <p>{@link #damaged} checks each state besides with damaged blocks of the files it holds, bit rot and zeroed, each
+ * alone on the state as the crash left it, each failing check naming the state and the damage.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class CrashStates implements AutoCloseable {
@@ -103,6 +107,8 @@ public final class CrashStates implements AutoCloseable {
     private String id;
     /** The block model's states checked at once ({@link #inParallel(int)}). */
     private int workers = 1;
+    /** The damaged blocks each state is checked with besides ({@link #damaged}). */
+    private ModelStates.Damages damages = ModelStates.Damages.NONE;
 
     /**
      * The face of {@code states}, made by {@code model}, of a workload that acknowledged {@code acknowledged};
@@ -292,6 +298,58 @@ public final class CrashStates implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Checks each state besides with up to {@code blocks} damaged blocks of the files it holds, each alone: bit rot
+     * (one bit flipped, drawn from the seed) and zeroed blocks of 4096 bytes, as
+     * {@link #damaged(List, int, int, long)} says.
+     *
+     * @return this, to check
+     */
+    public CrashStates damaged(int blocks, long seed) {
+        return damaged(List.of(DataFault.Kind.BIT_ROT, DataFault.Kind.ZEROED), 4096, blocks, seed);
+    }
+
+    /**
+     * Checks each state, after it is checked as the crash left it, with up to {@code blocks} damaged blocks of the
+     * regular files it holds, each alone on the state as the crash left it: the state's files cut into blocks of
+     * {@code blockBytes}, each with each of {@code kinds}, and {@code blocks} of those (block, kind) pairs spread
+     * evenly over them in order of file name, offset and kind, each bit rot's bit drawn from {@code seed}, as
+     * {@link CorruptedBlocks} spreads its invocations over a survivor's; the same seed damages the same bits of the
+     * same state, here or where the recording is loaded. The damage is placed where the state's bytes are: on the
+     * block model in the state's image, where FIEMAP places the file's bytes as the state is mounted (as
+     * {@link SimulatedDisk#corrupt} damages a survivor's image), the file's and the drive's cached pages dropped; on
+     * the file model in a copy of the state's directory. Each damaged check starts from the state as the crash left
+     * it (the image made again before its mount; a fresh copy), and no damage reaches the next state, nor the state's
+     * own check undamaged.
+     *
+     * <p>The verification runs once per state and once per damage, so a check costs up to {@code 1 + blocks} times
+     * as much: {@link CrashStateReport#damagedChecks()} counts the damaged checks. A failing damaged check is a
+     * failure of its own in the report ({@link CrashStateReport.Failure#damage()}, {@link
+     * CrashStateReport.Failure#done()}): the state and the damage ({@code after flush 3 (...): all kept, with bit 3 of
+     * byte 8200 of db/wal flipped}). A block whose bytes the state's file does not hold, or that has no place of its
+     * own on the drive (inline in btrfs's metadata, a hole), is not checked in that state. 0 blocks: no damage.
+     *
+     * @return this, to check
+     * @throws IllegalArgumentException for no kind, a block under 1 byte or fewer than 0 blocks
+     */
+    public CrashStates damaged(List<DataFault.Kind> kinds, int blockBytes, int blocks, long seed) {
+        StateDamages d = StateDamages.sweep(kinds, blockBytes, blocks, seed);
+        this.damages = blocks == 0 ? ModelStates.Damages.NONE : d;
+        return this;
+    }
+
+    /**
+     * Checks each state besides with {@code block} alone damaged, where the state's file holds its bytes: a failing
+     * damaged check of a report ({@link CrashStateReport.Failure#damage()}), checked again.
+     *
+     * @return this, to check
+     * @throws IllegalArgumentException for {@link DamagedBlock}'s "nothing damaged"
+     */
+    public CrashStates damaged(DamagedBlock block) {
+        this.damages = StateDamages.only(block);
+        return this;
+    }
+
     /** The system property that sets {@link #defaultWorkers()}: a number from 1 to {@value #MAX_WORKERS}. */
     public static final String WORKERS_PROPERTY = "flushcheck.powercut.workers";
 
@@ -384,14 +442,18 @@ public final class CrashStates implements AutoCloseable {
                     + " of " + shards);
         }
         return report(states.check(maxStates, shard, shards, workers,
-                (survivor, flushesBefore) -> verification.verify(survivor, acknowledged.acknowledgedBy(flushesBefore))));
+                (survivor, flushesBefore) -> verification.verify(survivor, acknowledged.acknowledgedBy(flushesBefore)),
+                damages), model);
     }
 
     /** The model's report as this face shows it: each failure once, the same in the failures and in its state. */
-    private static CrashStateReport report(CheckReport r) {
+    private static CrashStateReport report(CheckReport r, DiskModel model) {
         Map<CheckReport.Failure, CrashStateReport.Failure> shown = new IdentityHashMap<>();
         Function<CheckReport.Failure, CrashStateReport.Failure> face = f -> f == null ? null : shown.computeIfAbsent(f,
-                g -> new CrashStateReport.Failure(g.state(), g.lost(), g.message(), g.cause(), g.explanation()));
+                g -> g.damaged() == null
+                        ? new CrashStateReport.Failure(g.state(), g.lost(), g.message(), g.cause(), g.explanation())
+                        : new CrashStateReport.Failure(g.state(), g.lost(), g.message(), g.cause(), g.explanation(),
+                                DamagedBlock.parse(g.damaged().damage().name()), done(g.damaged(), model)));
         List<CrashStateReport.Failure> failures = new ArrayList<>();
         for (CheckReport.Failure f : r.failures()) {
             failures.add(face.apply(f));
@@ -401,7 +463,18 @@ public final class CrashStates implements AutoCloseable {
             states.add(new CrashStateReport.State(s.state(), s.lost(), face.apply(s.failure()), s.checked()));
         }
         return new CrashStateReport(r.checked(), failures, r.duplicates(), r.leftOut(), r.maxStates(), r.seconds(),
-                states, r.otherShards());
+                states, r.otherShards(), r.damagedChecks());
+    }
+
+    /** What a damage changed, as {@link SimulatedDisk#corrupt} says it: on the block model with the image's bytes. */
+    private static String done(CheckReport.Damaged damaged, DiskModel model) {
+        ModelStates.Damage d = damaged.damage();
+        List<Corruption.DriveRange> drive = new ArrayList<>();
+        for (ModelDisk.FaultRange r : damaged.drive()) {
+            drive.add(new Corruption.DriveRange(r.from(), r.length()));
+        }
+        return new Corruption(Path.of(d.file()), d.file(), d.offset(), d.length(), d.bit(), true,
+                model == DiskModel.BLOCK ? drive : List.of()).toString();
     }
 
     /**

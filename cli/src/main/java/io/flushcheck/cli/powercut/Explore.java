@@ -52,6 +52,10 @@ final class Explore {
                 }
             }
             run.draw(ReplayOutput.Draw.of(c.draw, c.seed));
+            ExploreOutput.Damage damage = c.damage();
+            if (damage != null) {
+                run.damage(damage.kindsOf(), damage.blockBytes(), damage.blocks(), damage.seed());
+            }
             int total = run.states(bound, new EnumerationLines(err, quiet, recorded.epochs()));
             if (!quiet) {
                 err.printf(Locale.ROOT, "flushcheck powercut: %d flushes, %s, %d acknowledgements in %.1f s;"
@@ -62,14 +66,23 @@ final class Explore {
             CrashStateReport report = run.check(bound, parallel, done -> {
                 long now = System.nanoTime();
                 // A line a second at most: a long run shows it is moving without a line per state.
-                if (!quiet && (now - shown[0] >= 1_000_000_000L || done == total)) {
+                if (!quiet && (now - shown[0] >= 1_000_000_000L || (damage == null && done == total))) {
                     shown[0] = now;
-                    err.printf(Locale.ROOT, "flushcheck powercut: [%d/%d] crash states checked%n", done, total);
+                    if (damage == null) {
+                        err.printf(Locale.ROOT, "flushcheck powercut: [%d/%d] crash states checked%n", done, total);
+                    } else {
+                        err.printf(Locale.ROOT, "flushcheck powercut: [%d] checks of %d crash states, each also with up"
+                                + " to %d damaged blocks%n", done, total, damage.blocks());
+                    }
                 }
             });
+            if (!quiet && damage != null) {
+                err.printf(Locale.ROOT, "flushcheck powercut: %d crash states checked, and %d times with a damaged"
+                        + " block%n", report.checked(), report.damagedChecks());
+            }
             out.print(c.output.json ? Json.write(ExploreOutput.json(c.command, c.verify, resolved, run.rules(), run.fs(),
-                    (int) (c.sizeBytes() >> 20), run.atomicWriteBytes(), ReplayOutput.Draw.of(c.draw, c.seed), recorded,
-                    report, id)) : ExploreOutput.text(c.disks(), resolved, recorded, report));
+                    (int) (c.sizeBytes() >> 20), run.atomicWriteBytes(), ReplayOutput.Draw.of(c.draw, c.seed), damage,
+                    recorded, report, id)) : ExploreOutput.text(c.disks(), resolved, recorded, report));
             out.flush();
             return report.failing() == 0 ? ExitCodes.OK : ExitCodes.VERIFY_FAILED;
         } catch (UsageException e) {

@@ -1,13 +1,16 @@
 package io.flushcheck.cli.powercut;
 
 import io.flushcheck.powercut.CrashStateReport;
+import io.flushcheck.powercut.DataFault;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.FileRules;
 import io.flushcheck.report.Json;
 import io.flushcheck.text.Escape;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /** What {@code flushcheck powercut --explore} prints: a few lines a person reads, or every state in JSON. */
 final class ExploreOutput {
@@ -27,13 +30,22 @@ final class ExploreOutput {
                         + " epochs, %d acknowledgements%n", disks, recorded.flushes(), writes(model, recorded.writes()),
                 recorded.epochs(), recorded.acknowledgements()));
         sb.append(String.format(Locale.ROOT, "%d states checked in %.1f s, %d failing, %d duplicates checked once, %s%n",
-                report.checked(), report.seconds(), report.failing(), report.duplicates(),
+                report.checked(), report.seconds(), report.failures().stream().filter(f -> f.damage() == null).count(),
+                report.duplicates(),
                 report.leftOut() == 0 ? "none left out by the bound of " + report.maxStates()
                         : report.leftOut() + " left out by the bound of " + report.maxStates()));
+        if (report.damagedChecks() > 0) {
+            long failingDamaged = report.failures().stream().filter(f -> f.damage() != null).count();
+            sb.append(String.format(Locale.ROOT, "%d more checks with a damaged block, %d failing%n", report.damagedChecks(),
+                    failingDamaged));
+        }
         List<CrashStateReport.Failure> failures = report.failures();
         for (int i = 0; i < Math.min(FAILING_SHOWN, failures.size()); i++) {
             CrashStateReport.Failure f = failures.get(i);
-            sb.append("failed: ").append(Escape.of(f.state())).append(": ").append(Escape.of(f.message())).append('\n');
+            sb.append("failed: ").append(Escape.of(f.what())).append(": ").append(Escape.of(f.message())).append('\n');
+            if (f.damage() != null) {
+                sb.append("    the damaged block: ").append(Escape.of(f.damage().toString())).append('\n');
+            }
             List<String> lines = f.explanation();
             for (int j = 0; j < Math.min(EXPLANATION_SHOWN, lines.size()); j++) {
                 sb.append("    ").append(Escape.of(lines.get(j))).append('\n');
@@ -43,7 +55,8 @@ final class ExploreOutput {
             }
         }
         if (failures.size() > FAILING_SHOWN) {
-            sb.append("and ").append(failures.size() - FAILING_SHOWN).append(" more failing states, listed with --json\n");
+            sb.append("and ").append(failures.size() - FAILING_SHOWN).append(report.damagedChecks() > 0
+                    ? " more failing checks, listed with --json\n" : " more failing states, listed with --json\n");
         }
         return sb.toString();
     }
@@ -62,19 +75,65 @@ final class ExploreOutput {
     }
 
     static Document json(List<String> command, String verify, DiskModel model, FileRules rules, String fs, int sizeMiB,
-                         int atomicWriteBytes, ReplayOutput.Draw draw, ProgramStates.Recorded recorded,
+                         int atomicWriteBytes, ReplayOutput.Draw draw, Damage damage, ProgramStates.Recorded recorded,
                          CrashStateReport report, String recording) {
+        // A state's failing damaged checks follow its own failure in the report's list: each under its state here.
+        Map<String, List<DamagedCheck>> damaged = new HashMap<>();
+        for (CrashStateReport.Failure f : report.failures()) {
+            if (f.damage() != null) {
+                damaged.computeIfAbsent(f.state(), k -> new ArrayList<>()).add(new DamagedCheck(f.damage().toString(),
+                        f.done(), f.message()));
+            }
+        }
         List<State> states = new ArrayList<>();
+        int failed = 0;
         for (CrashStateReport.State s : report.states()) {
-            CrashStateReport.Failure f = s.failure();
+            CrashStateReport.Failure f = s.failure() == null || s.failure().damage() != null ? null : s.failure();
             states.add(new State(s.state(), s.lost(), s.passed(), f == null ? null : f.message(),
-                    f == null || f.explanation().isEmpty() ? null : f.explanation()));
+                    f == null || f.explanation().isEmpty() ? null : f.explanation(), damaged.get(s.state())));
+            failed += s.checked() && !s.passed() ? 1 : 0;
         }
         return new Document(command, verify, word(model), rules == null ? null : rules.word(), fs, sizeMiB,
-                atomicWriteBytes, "explore", recording, report.maxStates(), draw,
+                atomicWriteBytes, "explore", recording, report.maxStates(), draw, damage,
                 recorded.commandExit(), recorded.flushes(), recorded.writes(), recorded.epochs(),
-                recorded.acknowledgements(), report.checked(), report.checked() - report.failing(), report.failing(),
-                report.duplicates(), report.leftOut(), report.seconds(), states);
+                recorded.acknowledgements(), report.checked(), report.checked() - failed, failed,
+                report.duplicates(), report.leftOut(), report.seconds(), damage == null ? null : report.damagedChecks(),
+                states);
+    }
+
+    /**
+     * {@code --damage-blocks}: the damaged blocks each state is checked with besides.
+     *
+     * @param blocks     the most damaged blocks a state
+     * @param kinds      {@code bit-rot}, {@code zeroed}
+     * @param blockBytes the bytes of a block
+     * @param seed       the seed of the bits flipped
+     */
+    public record Damage(int blocks, List<String> kinds, int blockBytes, long seed) {
+
+        public Damage {
+            kinds = List.copyOf(kinds);
+        }
+
+        /** The damage of {@code blocks} blocks of {@code kinds}, as the JSON names them. */
+        static Damage of(int blocks, List<DataFault.Kind> kinds, int blockBytes, long seed) {
+            return new Damage(blocks, kinds.stream().map(k -> k == DataFault.Kind.ZEROED ? "zeroed" : "bit-rot").toList(),
+                    blockBytes, seed);
+        }
+
+        List<DataFault.Kind> kindsOf() {
+            return kinds.stream().map(k -> k.equals("zeroed") ? DataFault.Kind.ZEROED : DataFault.Kind.BIT_ROT).toList();
+        }
+    }
+
+    /**
+     * A failing check of a state with a damaged block.
+     *
+     * @param damage  the block, as {@code flushcheck powercut damage --block} takes it
+     * @param done    what the damage changed: {@code bit 3 of byte 8200 of db-wal flipped}
+     * @param failure what the verify said
+     */
+    public record DamagedCheck(String damage, String done, String failure) {
     }
 
     // The records below are public, in a package-private class, only so that core's JSON writer may read their
@@ -90,19 +149,22 @@ final class ExploreOutput {
      * @param recording       with --record, the recording's id (the SHA-256 of its manifest)
      * @param maxStates       the bound on the states checked
      * @param draw            with --draw, the states drawn beyond those enumerated and their seed
+     * @param damage          with --damage-blocks, the damaged blocks each state is checked with besides
      * @param flushes         the flushes the command made while it was recorded
      * @param writes          the writes the drive received then; on the file model, the operations the tree did
      * @param epochs          the runs of writes between two flushes (and after the last)
      * @param acknowledgements the lines the command wrote to {@code FLUSHCHECK_ACKS}
      * @param duplicates      states that left the same image as one checked, not checked again
      * @param leftOut         distinct states beyond the bound, not checked
+     * @param damagedChecks   with --damage-blocks, the checks of states with a damaged block
      * @param states          every state checked, fewest writes lost first
      */
     public record Document(List<String> command, String verify, String model, String rules, String fs, int sizeMiB,
                            int atomicWriteBytes, String mode, @Json.LeftOutWhenNull String recording, int maxStates,
-                           @Json.LeftOutWhenNull ReplayOutput.Draw draw, int commandExit, long flushes, int writes,
+                           @Json.LeftOutWhenNull ReplayOutput.Draw draw, @Json.LeftOutWhenNull Damage damage,
+                           int commandExit, long flushes, int writes,
                            int epochs, int acknowledgements, int checked, int passed, int failed, int duplicates,
-                           int leftOut, double seconds, List<State> states) {
+                           int leftOut, double seconds, @Json.LeftOutWhenNull Long damagedChecks, List<State> states) {
 
         public Document {
             command = List.copyOf(command);
@@ -118,8 +180,9 @@ final class ExploreOutput {
      * @param failure     what the verify said (its exit and last lines), or why it did not run; only when it failed
      * @param explanation what the state lost by name, with the sync that would have kept it; only on the first
      *                    failing states
+     * @param damaged     its failing checks with a damaged block (--damage-blocks); only where there are some
      */
     public record State(String state, int lost, boolean passed, @Json.LeftOutWhenNull String failure,
-                        @Json.LeftOutWhenNull List<String> explanation) {
+                        @Json.LeftOutWhenNull List<String> explanation, @Json.LeftOutWhenNull List<DamagedCheck> damaged) {
     }
 }

@@ -5,6 +5,7 @@ import io.flushcheck.cli.common.Job;
 import io.flushcheck.cli.common.OutputOptions;
 import io.flushcheck.cli.common.UsageException;
 import io.flushcheck.powercut.CrashStates;
+import io.flushcheck.powercut.DataFault;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.Errno;
 import io.flushcheck.powercut.SimulatedDisk;
@@ -28,7 +29,7 @@ import picocli.CommandLine.Spec;
 @API(status = API.Status.INTERNAL, since = "0.1")
 @Command(name = "powercut", synopsisHeading = "usage: ",
         customSynopsis = {"flushcheck powercut [options] --verify 'VERIFY {dir}' -- COMMAND {dir}",
-            "       flushcheck powercut explore [--max-states N] [--draw N [--seed S]] [--workers N] [--record DIR] [options] --verify 'VERIFY {dir} {acks}' -- COMMAND {dir}",
+            "       flushcheck powercut explore [--max-states N] [--draw N] [--damage-blocks N [--kinds bit-rot,zeroed] [--block-bytes B]] [--seed S] [--workers N] [--record DIR] [options] --verify 'VERIFY {dir} {acks}' -- COMMAND {dir}",
             "       flushcheck powercut replay DIR [--max-states N] [--draw N [--seed S]] [--workers N] [--shard I/N] [--json] --verify 'VERIFY {dir} {acks}'",
             "       flushcheck powercut merge SHARD.json...",
             "       flushcheck powercut damage [--blocks N] [--kinds bit-rot,zeroed] [--block 'BLOCK'] [options] --verify 'VERIFY {dir}' -- COMMAND {dir}",
@@ -88,6 +89,14 @@ import picocli.CommandLine.Spec;
             "(default: twice the machine's processors; the system property flushcheck.powercut.workers sets",
             "another); the output is the same whatever N. The file model writes its states out one at a time.",
             "",
+            "--damage-blocks N (with explore) checks each state, after it is checked as the crash left it, once",
+            "with each of up to N damaged blocks of the files it holds, each alone on the state as the crash left",
+            "it: its files cut into blocks of --block-bytes (default 4096), each with each of --kinds (bit-rot: one",
+            "bit flipped, drawn from --seed, default 1; zeroed: the block reads as zeros), N of those spread evenly",
+            "over them. On the block model the damage is made in the state's image where its file's bytes lie, on",
+            "the file model in a copy of the state's directory. VERIFY runs once per state and once per damage;",
+            "each failing check names the state and the damage (bit 3 of byte 8200 of db-wal flipped).",
+            "",
             "--record DIR (with explore) also keeps the recording in DIR, a new or empty directory: the drive's",
             "image before the command (sparse) and its log of writes and flushes, or the file model's log of",
             "operations, and manifest.txt, whose SHA-256 is the recording's id; the states are still checked",
@@ -117,6 +126,8 @@ import picocli.CommandLine.Spec;
             "With --explore --json: {\"mode\":\"explore\", \"model\", \"rules\", \"maxStates\", \"commandExit\",",
             "\"flushes\", \"writes\", \"epochs\", \"acknowledgements\", \"checked\", \"passed\", \"failed\",",
             "\"duplicates\", \"leftOut\", \"states\":[{\"state\",\"lost\",\"passed\",\"failure\",\"explanation\"}],",
+            "with --damage-blocks \"damage\":{\"blocks\",\"kinds\",\"blockBytes\",\"seed\"}, \"damagedChecks\" and in",
+            "each state with a failing damaged check \"damaged\":[{\"damage\",\"done\",\"failure\"}],",
             "...}, with --record its \"recording\" id; \"rules\" is the file model's (null on the block model),",
             "and there \"writes\" counts operations. With --replay --json: {\"mode\":\"replay\", \"recording\",",
             "\"shard\" (with --shard), \"model\", \"rules\", \"checked\", \"passed\", \"failed\", \"otherShards\", ...,",
@@ -239,8 +250,22 @@ public final class PowerCutCommand implements Job {
 
     @Option(names = "--seed", paramLabel = "S", converter = PowerCutConverters.Seed.class,
             description = "the first cut's seed (default: a random one, printed); with --draw, the seed of the states"
-                    + " drawn")
+                    + " drawn; with --damage-blocks, the seed of the bits flipped")
     Long seed;
+
+    @Option(names = "--damage-blocks", paramLabel = "N", converter = PowerCutConverters.DamageBlocks.class,
+            description = "with --explore: each crash state also checked with up to N damaged blocks of the files it"
+                    + " holds, each alone (bit rot and zeroed, or --kinds), spread evenly over them")
+    Integer damageBlocks;
+
+    @Option(names = "--kinds", paramLabel = "KINDS", split = ",", converter = PowerCutDamageCommand.KindName.class,
+            description = "with --damage-blocks: the kinds of damage, each block getting each: bit-rot, zeroed, or both"
+                    + " (default bit-rot,zeroed)")
+    List<DataFault.Kind> kinds;
+
+    @Option(names = "--block-bytes", paramLabel = "B", converter = PowerCutDamageCommand.BlockBytes.class,
+            description = "with --damage-blocks: the bytes of a damaged block (default 4096)")
+    Integer blockBytes;
 
     @Option(names = "--verify", paramLabel = "'VERIFY {dir}'",
             description = "the shell command that checks a survivor; {dir} is its path; exit 0 means it passed")
@@ -318,6 +343,16 @@ public final class PowerCutCommand implements Job {
         } catch (IllegalArgumentException e) {
             throw new UsageException("powercut: " + e.getMessage());
         }
+    }
+
+    /** With {@code --damage-blocks}: the damage each state is checked with besides; null without. */
+    ExploreOutput.Damage damage() {
+        if (damageBlocks == null) {
+            return null;
+        }
+        return ExploreOutput.Damage.of(damageBlocks, kinds == null ? List.of(DataFault.Kind.BIT_ROT, DataFault.Kind.ZEROED)
+                : List.copyOf(kinds), blockBytes == null ? PowerCutDamageCommand.DEFAULT_BLOCK_BYTES : blockBytes,
+                seed == null ? ReplayOutput.Draw.DEFAULT_SEED : seed);
     }
 
     int atomicBytes() {

@@ -54,6 +54,14 @@ final class PowerCutConverters {
         }
     }
 
+    /** {@code powercut --damage-blocks}: 1 to {@link PowerCutDamageCommand#MAX_BLOCKS}. */
+    static final class DamageBlocks implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return Converters.convertInt("--damage-blocks", value, 1, PowerCutDamageCommand.MAX_BLOCKS);
+        }
+    }
+
     /** {@code powercut --workers}: 1 to {@link CrashStates#MAX_WORKERS}. */
     static final class Workers implements ITypeConverter<Integer> {
         @Override

@@ -33,8 +33,9 @@ public final class PowerCutSubcommands {
                 spec.remove(o);
             }
         }
-        spec.usageMessage().customSynopsis("flushcheck powercut explore [--max-states N] [--draw N [--seed S]] [--workers N]"
-                        + " [--record DIR] [options] --verify 'VERIFY {dir} {acks}' -- COMMAND {dir}")
+        spec.usageMessage().customSynopsis("flushcheck powercut explore [--max-states N] [--draw N] [--damage-blocks N"
+                        + " [--kinds bit-rot,zeroed] [--block-bytes B]] [--seed S] [--workers N] [--record DIR] [options]"
+                        + " --verify 'VERIFY {dir} {acks}' -- COMMAND {dir}")
                 .description("check every crash state of one run of a program",
                         "",
                         "Runs COMMAND once, the power on, while the disk records every write and flush, then checks",

@@ -85,9 +85,22 @@ final class PowerCutUsage {
             throw new UsageException("powercut: --workers says how many of the states --explore checks are checked at"
                     + " once; give --explore too");
         }
-        if (c.explore && c.seed != null && c.draw == null) {
-            throw new UsageException("powercut --explore: --seed is the seed of the states --draw N draws; give --draw N"
-                    + " too");
+        if (c.damageBlocks != null && !c.explore) {
+            throw new UsageException("powercut: --damage-blocks damages the states --explore checks; give --explore too");
+        }
+        for (String[] o : new String[][] {{"--kinds", String.valueOf(c.kinds != null)},
+                {"--block-bytes", String.valueOf(c.blockBytes != null)}}) {
+            if (Boolean.parseBoolean(o[1]) && c.damageBlocks == null) {
+                throw new UsageException("powercut: " + o[0] + " says how --damage-blocks N damages the states; give"
+                        + " --explore --damage-blocks N too (flushcheck powercut damage sweeps one survivor)");
+            }
+        }
+        if (c.kinds != null && new java.util.LinkedHashSet<>(c.kinds).size() < c.kinds.size()) {
+            throw new UsageException("powercut: --kinds names a kind twice: name each of bit-rot and zeroed once");
+        }
+        if (c.explore && c.seed != null && c.draw == null && c.damageBlocks == null) {
+            throw new UsageException("powercut --explore: --seed is the seed of the states --draw N draws and of the bits"
+                    + " --damage-blocks N flips; give --draw N or --damage-blocks N too");
         }
         if (c.explore) {
             List<String> given = c.spec.commandLine().getParseResult().matchedOptions().stream()

@@ -2,6 +2,7 @@ package io.flushcheck.cli.powercut;
 
 import io.flushcheck.powercut.CrashStateReport;
 import io.flushcheck.powercut.CrashStates;
+import io.flushcheck.powercut.DataFault;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.LoggedWorld;
@@ -108,6 +109,14 @@ final class ProgramStates implements AutoCloseable {
         if (draw != null) {
             states.draw(draw.count(), draw.seed());
         }
+    }
+
+    /**
+     * Checks each state besides with up to {@code blocks} damaged blocks of its files ({@link CrashStates#damaged}),
+     * of {@code blockBytes}, each of {@code kinds}, the bits flipped drawn from {@code seed}.
+     */
+    void damage(List<DataFault.Kind> kinds, int blockBytes, int blocks, long seed) {
+        states.damaged(kinds, blockBytes, blocks, seed);
     }
 
     /** The filesystem each state is mounted as: {@code files} on the file model, whose states are directories. */

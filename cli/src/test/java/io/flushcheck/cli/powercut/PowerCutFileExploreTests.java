@@ -74,6 +74,51 @@ class PowerCutFileExploreTests {
         PowerCutCommandTests.assertNothingLeft();
     }
 
+    /**
+     * The honest store passes every state, and fails where its value is zeroed: each failing check names its state
+     * and its damage, in the text and in the JSON, under its state.
+     */
+    @Test
+    void damagedBlocksAreCheckedInEveryStateAndEachFailureNamesItsStateAndItsDamage() {
+        Run r = run(DocumentedCommand.of(PowerCutFileExploreTests.class, "explore-damage")
+                .with("python3", PythonStore.PYTHON).with("check.py", python.check()).with("store.py", python.store())
+                .args());
+        System.out.println(r.out());
+        assertThat(r.exit()).as(r.err()).isEqualTo(1);
+        assertThat(r.out()).as("undamaged, the honest store passes every state")
+                .containsPattern("\\d+ states checked in [\\d.]+ s, 0 failing")
+                .containsPattern("\n[1-9]\\d* more checks with a damaged block, [1-9]\\d* failing\n")
+                .containsPattern("failed: after sync \\d+[^\n]*, with bytes 0\\+8 of value zeroed: exit 1: acknowledged"
+                        + " value \\d, found an unreadable file\n    the damaged block: zeroed in value bytes 0\\+512\n");
+        assertThat(r.err()).containsPattern("flushcheck powercut: \\d+ crash states checked, and [1-9]\\d* times with a"
+                + " damaged block\n");
+        PowerCutCommandTests.assertNothingLeft();
+
+        List<String> json = new java.util.ArrayList<>(List.of(DocumentedCommand.of(PowerCutFileExploreTests.class,
+                "explore-damage").with("python3", PythonStore.PYTHON).with("check.py", python.check())
+                .with("store.py", python.store()).args()));
+        json.add(json.indexOf("--"), "--json");
+        Run j = run(json.toArray(String[]::new));
+        assertThat(j.exit()).as(j.err()).isEqualTo(1);
+        Map<String, Object> doc = KeptRecording.json(j.out());
+        assertThat(doc.get("damage")).isEqualTo(Map.of("blocks", 2L, "kinds", List.of("zeroed"), "blockBytes", 512L,
+                "seed", 1L));
+        assertThat(((Number) doc.get("damagedChecks")).longValue()).isPositive();
+        List<Map<String, Object>> damaged = KeptRecording.states(doc).stream().filter(s -> s.containsKey("damaged"))
+                .toList();
+        assertThat(damaged).as("states failing with their value zeroed").isNotEmpty()
+                .allMatch(s -> Boolean.FALSE.equals(s.get("passed")) && !s.containsKey("failure"), "failing damaged only");
+        Map<?, ?> check = (Map<?, ?>) ((List<?>) damaged.get(0).get("damaged")).get(0);
+        assertThat(check.get("damage")).isEqualTo("zeroed in value bytes 0+512");
+        assertThat(check.get("done")).isEqualTo("bytes 0+8 of value zeroed");
+        assertThat(String.valueOf(check.get("failure"))).matches("exit 1: acknowledged value \\d, found an unreadable file");
+        assertThat(((Number) doc.get("failed")).intValue()).isEqualTo(damaged.size());
+
+        Run refused = run("powercut", "--model", "file", "--kinds", "zeroed", "--verify", "true {dir}", "--", "true", "{dir}");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err()).contains("--kinds says how --damage-blocks N damages the states");
+    }
+
     @Test
     void aKeptRecordingReplaysWholeAndInTwoShardsToTheOutcomesOfTheExplorationAndIsRefusedOnceChanged()
             throws Exception {

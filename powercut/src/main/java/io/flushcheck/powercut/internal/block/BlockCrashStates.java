@@ -2,6 +2,7 @@ package io.flushcheck.powercut.internal.block;
 
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
 import io.flushcheck.powercut.internal.disk.CheckReport;
+import io.flushcheck.powercut.internal.disk.ModelDisk;
 import io.flushcheck.powercut.internal.disk.ModelStates;
 import io.flushcheck.powercut.internal.disk.RecordingFiles;
 import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
@@ -125,8 +126,8 @@ public final class BlockCrashStates implements ModelStates {
     }
 
     @Override
-    public CheckReport check(int maxStates, int shard, int shards, int workers,
-                                  Verify verification) throws IOException {
+    public CheckReport check(int maxStates, int shard, int shards, int workers, Verify verification,
+                             Damages damages) throws IOException {
         long started = System.nanoTime();
         CrashStateSpace.Enumerated space = enumerated(maxStates);
         List<CrashState> ordered = space.states();
@@ -141,54 +142,64 @@ public final class BlockCrashStates implements ModelStates {
         List<CheckReport.Failure> failures = new ArrayList<>();
         // The first worker's place also keeps the image of an epoch's start and is where failures are explained.
         try (StateMounts.Place first = mounts.place(dir)) {
-            List<Checked> checked;
+            List<Outcome> checked;
             try (StateImages images = images(first.dir())) {
                 checked = OrderedPool.run(byEpoch, ordered.size(), workers, number ->
                         new StateWorker(number == 0 ? first : mounts.place(dir), number > 0, images, ordered,
-                                verification, mounts));
+                                verification, damages, mounts));
             }
             List<Integer> explained = new ArrayList<>();
-            for (int i = 0; i < checked.size() && explained.size() < EXPLAINED; i++) {
-                if (checked.get(i) != null) {
+            long damagedChecks = 0;
+            for (int i = 0; i < checked.size(); i++) {
+                if (checked.get(i) != null && checked.get(i).undamaged() != null && explained.size() < EXPLAINED) {
                     explained.add(i);
                 }
+                damagedChecks += checked.get(i) == null ? 0 : checked.get(i).damagedChecks();
             }
             List<List<String>> explanations = explain(ordered, explained, first, mounts);
             for (int i = 0; i < checked.size(); i++) {
                 CheckReport.Failure f = null;
-                if (checked.get(i) != null) {
+                Outcome o = checked.get(i);
+                if (o != null && o.undamaged() != null) {
                     int at = explained.indexOf(i);
-                    f = checked.get(i).failure(at < 0 ? List.of() : explanations.get(at));
+                    f = o.undamaged().failure(at < 0 ? List.of() : explanations.get(at));
                     failures.add(f);
+                }
+                for (Checked d : o == null ? List.<Checked>of() : o.damaged()) {
+                    CheckReport.Failure df = d.failure(List.of());
+                    failures.add(df);
+                    f = f == null ? df : f;
                 }
                 outcomes.add(new CheckReport.State(describe(ordered.get(i)), ordered.get(i).lost(), f,
                         i % shards == shard));
             }
+            return new CheckReport(byEpoch.size(), failures, space.duplicates(), space.leftOut(), maxStates,
+                    (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - byEpoch.size(), damagedChecks);
         }
-        return new CheckReport(byEpoch.size(), failures, space.duplicates(), space.leftOut(), maxStates,
-                (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - byEpoch.size());
     }
 
     /**
      * One worker of a check: it makes each state's image in its place, in the order the states are taken (under the
      * pool's lock: the images are made from one image that moves forward), then mounts and verifies it there.
      */
-    private final class StateWorker implements OrderedPool.Worker<Checked> {
+    private final class StateWorker implements OrderedPool.Worker<Outcome> {
         private final StateMounts.Place place;
         private final boolean own;
         private final StateImages images;
         private final List<CrashState> ordered;
         private final Verify verification;
+        private final Damages damages;
         private final StateMounts mounts;
 
         /** {@code own}: the place is this worker's, removed when it is done. */
         StateWorker(StateMounts.Place place, boolean own, StateImages images, List<CrashState> ordered,
-                    Verify verification, StateMounts mounts) {
+                    Verify verification, Damages damages, StateMounts mounts) {
             this.place = place;
             this.own = own;
             this.images = images;
             this.ordered = ordered;
             this.verification = verification;
+            this.damages = damages;
             this.mounts = mounts;
         }
 
@@ -198,8 +209,30 @@ public final class BlockCrashStates implements ModelStates {
         }
 
         @Override
-        public Checked check(int item) throws IOException {
-            return checkOne(ordered.get(item), place, verification, mounts);
+        public Outcome check(int item) throws IOException {
+            CrashState state = ordered.get(item);
+            if (damages == Damages.NONE) {
+                Checked c = checkOne(state, place, verification, mounts, Damages.NONE, new ArrayList<>());
+                return c == null ? null : new Outcome(c, List.of(), 0);
+            }
+            try (StateDamage damage = StateDamage.keep(place, fsType)) {
+                List<Damage> listed = new ArrayList<>();
+                Checked undamaged = checkOne(state, place, verification, mounts, damages, listed);
+                List<Checked> damaged = new ArrayList<>();
+                long done = 0;
+                for (Damage d : listed) {
+                    damage.restore();
+                    Checked c = checkDamaged(state, place, verification, mounts, damage, d);
+                    if (c != NOT_PLACED) {
+                        done++;
+                        if (c != null) {
+                            damaged.add(c);
+                        }
+                    }
+                }
+                return undamaged == null && damaged.isEmpty() && done == 0 ? null
+                        : new Outcome(undamaged, damaged, done);
+            }
         }
 
         @Override
@@ -210,12 +243,26 @@ public final class BlockCrashStates implements ModelStates {
         }
     }
 
-    /** A failing state as its check left it: what the verification said. */
-    private record Checked(String state, int lost, String message, Throwable cause) {
+    /** A failing state as its check left it: what the verification said, with the damage placed (null: none). */
+    private record Checked(String state, int lost, String message, Throwable cause, CheckReport.Damaged damaged) {
+
+        Checked(String state, int lost, String message, Throwable cause) {
+            this(state, lost, message, cause, null);
+        }
 
         CheckReport.Failure failure(List<String> explanation) {
-            return new CheckReport.Failure(state, lost, message, cause, explanation);
+            return new CheckReport.Failure(state, lost, message, cause, explanation, damaged);
         }
+    }
+
+    /** A damage whose file or bytes the state did not have: not checked. */
+    private static final Checked NOT_PLACED = new Checked("", 0, "", null);
+
+    /**
+     * What the checks of one state found: its failure undamaged (null: passed), its failing damaged checks, and how
+     * many damaged checks were made; null for a state that passed without damage.
+     */
+    private record Outcome(Checked undamaged, List<Checked> damaged, long damagedChecks) {
     }
 
     /** The later epochs whose complete state is looked at when the failing state's own shows no difference. */
@@ -296,24 +343,53 @@ public final class BlockCrashStates implements ModelStates {
         return mounts.mounted(place, TreeView::of, notMounted -> null);
     }
 
-    /** Mounts the image in {@code place}, {@code state}'s, verifies it and takes it down: null when it passed. */
+    /**
+     * Mounts the image in {@code place}, {@code state}'s, verifies it and takes it down: null when it passed. The
+     * damages {@code damages} lists for it, before it is verified, are added to {@code listed}.
+     */
     private Checked checkOne(CrashState state, StateMounts.Place place, Verify verification,
-                             StateMounts mounts) throws IOException {
+                             StateMounts mounts, Damages damages, List<Damage> listed) throws IOException {
         return mounts.mounted(place, survivor -> {
-            try {
-                verification.verify(survivor, epochs.get(state.epoch()).flushesBefore());
-                return null;
-            } catch (InterruptedException e) {
-                // Stopped, not judged: the check ends here, the state taken down first.
-                Thread.currentThread().interrupt();
-                InterruptedIOException stopped = new InterruptedIOException("interrupted while verifying "
-                        + describe(state));
-                stopped.initCause(e);
-                throw stopped;
-            } catch (Exception | AssertionError e) {
-                return new Checked(describe(state), state.lost(), String.valueOf(e.getMessage()), e);
-            }
+            listed.addAll(damages.of(survivor));
+            return verified(state, survivor, verification, null);
         }, e -> new Checked(describe(state), state.lost(), "the filesystem did not mount: " + e.getMessage(), e));
+    }
+
+    /**
+     * Mounts the image in {@code place}, the state as the crash left it ({@link StateDamage#restore}), places
+     * {@code d} in it, verifies it and takes it down: null when it passed, {@link #NOT_PLACED} when the state has no
+     * place for the damage.
+     */
+    private Checked checkDamaged(CrashState state, StateMounts.Place place, Verify verification,
+                                 StateMounts mounts, StateDamage damage, Damage d) throws IOException {
+        return mounts.mounted(place, survivor -> {
+            List<ModelDisk.FaultRange> ranges;
+            try {
+                ranges = damage.place(d, survivor);
+            } catch (IllegalArgumentException e) {
+                return NOT_PLACED; // a hole, an inline or unwritten extent: no bytes of the file's own to damage
+            }
+            return verified(state, survivor, verification, new CheckReport.Damaged(d, ranges));
+        }, e -> new Checked(describe(state), state.lost(), "the filesystem did not mount: " + e.getMessage(), e,
+                new CheckReport.Damaged(d, List.of())));
+    }
+
+    /** Runs {@code verification} on the mounted {@code state}: null when it passed. */
+    private Checked verified(CrashState state, Path survivor, Verify verification, CheckReport.Damaged damaged)
+            throws IOException {
+        try {
+            verification.verify(survivor, epochs.get(state.epoch()).flushesBefore());
+            return null;
+        } catch (InterruptedException e) {
+            // Stopped, not judged: the check ends here, the state taken down first.
+            Thread.currentThread().interrupt();
+            InterruptedIOException stopped = new InterruptedIOException("interrupted while verifying "
+                    + describe(state));
+            stopped.initCause(e);
+            throw stopped;
+        } catch (Exception | AssertionError e) {
+            return new Checked(describe(state), state.lost(), String.valueOf(e.getMessage()), e, damaged);
+        }
     }
 
     /** What {@code state} kept and lost, with the places of the writes it dropped or tore on the drive. */

@@ -306,7 +306,7 @@ public final class BlockDisk implements ModelDisk {
         return onDrive(file, offset, length);
     }
 
-    private static void sync(Path file) throws IOException {
+    static void sync(Path file) throws IOException {
         try (FileChannel c = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             c.force(true);
         }
@@ -319,6 +319,11 @@ public final class BlockDisk implements ModelDisk {
      * @throws IllegalArgumentException when they have no place of their own there
      */
     private List<FaultRange> onDrive(Path file, long offset, long length) throws IOException {
+        return onDrive(file, offset, length, fsType);
+    }
+
+    /** As {@link #onDrive(Path, long, long)}, on a filesystem of type {@code fsType}: a crash state's, too. */
+    static List<FaultRange> onDrive(Path file, long offset, long length, String fsType) throws IOException {
         List<FileExtents.Extent> extents = FileExtents.of(file, offset, length);
         for (FileExtents.Extent e : extents) {
             String why = e.notAsStored();

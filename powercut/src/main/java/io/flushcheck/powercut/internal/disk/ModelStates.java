@@ -5,6 +5,7 @@ import io.flushcheck.powercut.internal.states.WritePlaces;
 import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import org.apiguardian.api.API;
 
 /**
@@ -26,6 +27,25 @@ public interface ModelStates extends AutoCloseable {
     @FunctionalInterface
     interface Verify {
         void verify(Path survivor, long flushesBefore) throws Exception;
+    }
+
+    /**
+     * A change to the bytes of one file of a state, as the state's check places it: bit {@code bit} (0 to 7) of byte
+     * {@code offset} flipped, or ({@code bit} -1) {@code length} bytes from {@code offset} zeroed, in {@code file}
+     * (relative to the state's survivor, '/' between names); {@code name} is how the face names it.
+     */
+    record Damage(String name, String file, long offset, long length, int bit) {
+    }
+
+    /**
+     * The damages each state is checked with, besides itself undamaged: each alone, on the state as the crash left
+     * it, listed from the state before its verification runs. {@link #NONE}: none.
+     */
+    @FunctionalInterface
+    interface Damages {
+        Damages NONE = survivor -> List.of();
+
+        List<Damage> of(Path survivor) throws IOException;
     }
 
     /** Keeps a recording's files where the face says, with what the face adds; the recording's id. */
@@ -75,7 +95,17 @@ public interface ModelStates extends AutoCloseable {
      * Checks the states of share {@code shard} of {@code shards} within {@code maxStates}, on up to {@code workers}
      * workers at once where the model can, {@code verification} run on each.
      */
-    CheckReport check(int maxStates, int shard, int shards, int workers, Verify verification)
+    default CheckReport check(int maxStates, int shard, int shards, int workers, Verify verification)
+            throws IOException {
+        return check(maxStates, shard, shards, workers, verification, Damages.NONE);
+    }
+
+    /**
+     * As {@link #check(int, int, int, int, Verify)}, each state checked besides with each of the damages
+     * {@code damages} lists for it, each on the state as the crash left it and undone before anything else is made
+     * from the state; a failing check with a damage says it ({@link CheckReport.Failure#damaged()}).
+     */
+    CheckReport check(int maxStates, int shard, int shards, int workers, Verify verification, Damages damages)
             throws IOException;
 
     /** Keeps the recording's files with {@code keeper}; the recording's id. */

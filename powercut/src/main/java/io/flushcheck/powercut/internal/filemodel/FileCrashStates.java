@@ -143,9 +143,13 @@ public final class FileCrashStates implements ModelStates {
     private TreeStates.Enumerated enumerated;
     private int enumeratedFor;
 
-    /** One state at a time, whatever {@code workers} says. */
+    /**
+     * One state at a time, whatever {@code workers} says. A state checked with damages is checked with each on a copy
+     * of it made beside it ({@link DamagedCopy}), before it is checked itself: the directory the next state is
+     * written from never holds a damage.
+     */
     @Override
-    public CheckReport check(int maxStates, int shard, int shards, int workers, Verify verification)
+    public CheckReport check(int maxStates, int shard, int shards, int workers, Verify verification, Damages damages)
             throws IOException {
         long started = System.nanoTime();
         TreeStates.Enumerated space = enumerated(maxStates, TreeStates.Progress.NONE);
@@ -157,22 +161,45 @@ public final class FileCrashStates implements ModelStates {
             mine.add(ordered.get(i));
         }
         CheckReport.Failure[] failed = new CheckReport.Failure[ordered.size()];
+        List<List<CheckReport.Failure>> damagedFailures = new ArrayList<>();
+        for (int i = 0; i < ordered.size(); i++) {
+            damagedFailures.add(List.of());
+        }
+        long[] damagedChecks = {0};
         int[] explained = {0};
         Path survivor = dir.resolve("state");
+        Path copy = dir.resolve("damaged");
         try {
             // Failures are explained in the enumeration's order, fewest lost first: the order checked is by epoch.
             // One directory for every state: each written from the one before by what differs (what a
             // verification changed in it found and written again).
             TreeStates.visit(recording, scratch(), mine, survivor, (state, at) -> {
-                try {
-                    verification.verify(at, state.flushesBefore());
-                } catch (Exception | AssertionError e) {
-                    failed[index.get(state)] = new CheckReport.Failure(describe(state), state.lost(),
-                            String.valueOf(e.getMessage()), e, List.of());
+                List<CheckReport.Failure> withDamage = new ArrayList<>();
+                for (Damage d : damages.of(at)) {
+                    DamagedCopy damaged;
+                    try {
+                        damaged = DamagedCopy.of(at, copy, d);
+                    } catch (IllegalArgumentException e) {
+                        continue; // the state has no such file: nothing to damage there
+                    }
+                    try (damaged) {
+                        damagedChecks[0]++;
+                        CheckReport.Failure f = verified(verification, damaged.path(), state);
+                        if (f != null) {
+                            withDamage.add(new CheckReport.Failure(f.state(), f.lost(), f.message(), f.cause(),
+                                    List.of(), new CheckReport.Damaged(d, List.of())));
+                        }
+                    }
                 }
+                damagedFailures.set(index.get(state), withDamage);
+                failed[index.get(state)] = verified(verification, at, state);
             });
         } finally {
-            remove(survivor);
+            try {
+                remove(copy);
+            } finally {
+                remove(survivor);
+            }
         }
         List<CheckReport.Failure> failures = new ArrayList<>();
         List<CheckReport.State> outcomes = new ArrayList<>();
@@ -184,11 +211,23 @@ public final class FileCrashStates implements ModelStates {
             if (f != null) {
                 failures.add(f);
             }
-            outcomes.add(new CheckReport.State(describe(ordered.get(i)), ordered.get(i).lost(), f, index.containsKey(
+            failures.addAll(damagedFailures.get(i));
+            CheckReport.Failure first = f != null || damagedFailures.get(i).isEmpty() ? f : damagedFailures.get(i).get(0);
+            outcomes.add(new CheckReport.State(describe(ordered.get(i)), ordered.get(i).lost(), first, index.containsKey(
                     ordered.get(i))));
         }
         return new CheckReport(mine.size(), failures, space.duplicates(), space.leftOut(), maxStates,
-                (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - mine.size());
+                (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - mine.size(), damagedChecks[0]);
+    }
+
+    /** Runs {@code verification} on {@code state} at {@code at}: null when it passed. */
+    private static CheckReport.Failure verified(Verify verification, Path at, TreeStates.Candidate state) {
+        try {
+            verification.verify(at, state.flushesBefore());
+            return null;
+        } catch (Exception | AssertionError e) {
+            return new CheckReport.Failure(describe(state), state.lost(), String.valueOf(e.getMessage()), e, List.of());
+        }
     }
 
     /** What the state lost, an operation a line in the order made, after a line saying what it is compared with. */
