@@ -141,7 +141,10 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
         }
     }
 
-    /** One invocation: its disk, the damage done as its cut returns, its report entry and its message. */
+    /**
+     * One invocation: its disk, the damage done (armed on the workload's writes before it runs, or done on the
+     * survivor as its cut returns), its report entry and its message.
+     */
     static final class DamageInvocation extends DiskInvocation {
 
         private final DamagedBlock damage;
@@ -149,6 +152,10 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
         private final boolean lists;
         private volatile String done;
         private volatile String absent;
+        /** The disk's lost or misdirected writes before the workload, as the fault's kind counts them; -1 until armed. */
+        private volatile long liedBefore = -1;
+        /** The disk's failed reads as the survivor's read fault was armed; -1 when not counted. */
+        private volatile long readsBefore = -1;
 
         DamageInvocation(DamagedBlock damage, Plan plan, boolean lists) {
             super(NS, ANNOTATION, ", cut and damage");
@@ -164,16 +171,30 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
 
         @Override
         void arm(SimulatedDisk disk, long base) {
+            if (!lists && damage.kind().onWrites()) {
+                armWrites(disk);
+            }
             disk.onSurvivor(survivor -> {
                 if (lists) {
                     plan.listed(BlockSites.files(survivor));
                     return;
                 }
-                Path file = damage.on(survivor).file();
+                if (damage.kind().onWrites()) {
+                    wrote(disk); // done as the workload wrote: what the test reads back is told what
+                    if (done != null) {
+                        disk.notes.noteDamage(done);
+                    }
+                    return;
+                }
+                Path file = damage.fileOf(survivor);
                 if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || Files.size(file) <= damage.offset()) {
                     absent = damage.file() + (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
                             ? " holds " + Files.size(file) + " bytes on this survivor, none at " + damage.offset()
                             : " is not a file on this survivor") + " (the workload left other files this time)";
+                    return;
+                }
+                if (damage.kind().onReads()) {
+                    failReads(disk, survivor);
                     return;
                 }
                 try {
@@ -185,9 +206,82 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
             });
         }
 
+        /** Arms the lost or misdirected writes on the disk, before the workload; aborts when the disk cannot. */
+        private void armWrites(SimulatedDisk disk) {
+            try {
+                liedBefore = lied(disk);
+                disk.failWrites(damage.writes(disk.path()));
+            } catch (IllegalArgumentException | IllegalStateException | UnsupportedOperationException
+                     | java.io.UncheckedIOException e) {
+                throw new TestAbortedException(damage + " not armed: " + e.getMessage());
+            }
+        }
+
+        private long lied(SimulatedDisk disk) {
+            return damage.kind() == BlockDamage.LOST_WRITE ? disk.lostWrites() : disk.misdirectedWrites();
+        }
+
+        /** Fails the survivor's reads of the block; when the disk cannot, says so ({@link #absent}). */
+        private void failReads(SimulatedDisk disk, Path survivor) {
+            try {
+                readsBefore = disk.failedReads();
+            } catch (RuntimeException e) {
+                readsBefore = -1; // not counted after a cut: the entry says what was armed, without a count
+            }
+            try {
+                disk.failReads(damage.reads(survivor));
+                String bytes = damage.file() + " bytes " + damage.offset() + "+" + damage.length();
+                done = damage.kind() == BlockDamage.BAD_SECTOR ? "every read of " + bytes + " fails with EIO until rewritten"
+                        : "the first read of " + bytes + " fails with EIO";
+                disk.notes.noteDamage(done);
+            } catch (IllegalStateException | IllegalArgumentException | UnsupportedOperationException
+                     | java.io.UncheckedIOException e) {
+                absent = "the survivor's reads cannot be failed: " + e.getMessage();
+            }
+        }
+
+        /** Says what the lost or misdirected writes did ({@link #done}), or that no write met them ({@link #absent}). */
+        private void wrote(SimulatedDisk disk) {
+            long met;
+            try {
+                met = lied(disk) - liedBefore;
+            } catch (RuntimeException e) {
+                done = "writes to " + damage.file() + " bytes " + damage.offset() + "+" + damage.length() + " armed to be "
+                        + (damage.kind() == BlockDamage.LOST_WRITE ? "lost" : "misdirected") + " (the drive no longer says"
+                        + " how many met it: " + e.getMessage() + ")";
+                return;
+            }
+            String bytes = damage.file() + " bytes " + damage.offset() + "+" + damage.length();
+            if (met == 0) {
+                absent = "no write reached " + bytes + " in this run";
+                return;
+            }
+            String writes = met == 1 ? "1 write" : met + " writes";
+            done = damage.kind() == BlockDamage.LOST_WRITE ? writes + " to " + bytes + " acknowledged and lost"
+                    : writes + " to " + bytes + " acknowledged and made at bytes " + damage.target() + "+"
+                    + damage.length() + " of " + damage.file() + " instead";
+        }
+
+        private String readsMet(SimulatedDisk disk) {
+            if (readsBefore < 0) {
+                return "";
+            }
+            try {
+                long n = disk.failedReads() - readsBefore;
+                return n > 0 ? "; " + (n == 1 ? "1 read" : n + " reads") + " failed" : "";
+            } catch (RuntimeException e) {
+                return "";
+            }
+        }
+
         @Override
         void ran(SimulatedDisk disk, long base, Throwable failure, List<PowerCut> cuts, ExtensionContext context)
                 throws Throwable {
+            if (!lists && damage.kind().onWrites() && done == null && absent == null) {
+                wrote(disk); // no survivor: the test ended before its cut
+            } else if (done != null && damage.kind().onReads()) {
+                done += readsMet(disk);
+            }
             if (lists) {
                 plan.unlisted();
                 context.publishReportEntry("flushcheck.faults.block", "nothing damaged (" + Math.max(0, plan.sites())
