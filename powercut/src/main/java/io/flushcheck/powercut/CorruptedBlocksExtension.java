@@ -230,9 +230,7 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
             }
             try {
                 disk.failReads(damage.reads(survivor));
-                String bytes = damage.file() + " bytes " + damage.offset() + "+" + damage.length();
-                done = damage.kind() == BlockDamage.BAD_SECTOR ? "every read of " + bytes + " fails with EIO until rewritten"
-                        : "the first read of " + bytes + " fails with EIO";
+                done = damage.readsFail();
                 disk.notes.noteDamage(done);
             } catch (IllegalStateException | IllegalArgumentException | UnsupportedOperationException
                      | java.io.UncheckedIOException e) {
@@ -251,15 +249,11 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
                         + " how many met it: " + e.getMessage() + ")";
                 return;
             }
-            String bytes = damage.file() + " bytes " + damage.offset() + "+" + damage.length();
             if (met == 0) {
-                absent = "no write reached " + bytes + " in this run";
+                absent = damage.noWriteMet();
                 return;
             }
-            String writes = met == 1 ? "1 write" : met + " writes";
-            done = damage.kind() == BlockDamage.LOST_WRITE ? writes + " to " + bytes + " acknowledged and lost"
-                    : writes + " to " + bytes + " acknowledged and made at bytes " + damage.target() + "+"
-                    + damage.length() + " of " + damage.file() + " instead";
+            done = damage.writesMet(met);
         }
 
         private String readsMet(SimulatedDisk disk) {

@@ -150,6 +150,36 @@ public record DamagedBlock(BlockDamage kind, String file, long offset, int lengt
         return (kind == BlockDamage.LOST_WRITE ? fault.lost() : fault.misdirectedTo(p, target)).always();
     }
 
+    /** The block as its file and range: {@code journal bytes 4096+4096}. */
+    private String bytes() {
+        return file + " bytes " + offset + "+" + length;
+    }
+
+    /**
+     * What a lost or misdirected write did, in words a report quotes: {@code 3 writes to journal bytes 4096+4096
+     * acknowledged and lost}, {@code ... acknowledged and made at bytes 0+4096 of journal instead}; for {@code met}
+     * writes (from 1) that met it. {@link #noWriteMet()} says the other case.
+     */
+    public String writesMet(long met) {
+        String writes = (met == 1 ? "1 write" : met + " writes") + " to " + bytes() + " acknowledged and ";
+        return kind == BlockDamage.LOST_WRITE ? writes + "lost" : writes + "made at bytes " + target + "+" + length + " of "
+                + file + " instead";
+    }
+
+    /** Why a lost or misdirected write did nothing: {@code no write reached journal bytes 4096+4096 in this run}. */
+    public String noWriteMet() {
+        return "no write reached " + bytes() + " in this run";
+    }
+
+    /**
+     * What a read fault does, in words a report quotes: {@code every read of journal bytes 0+4096 fails with EIO until
+     * rewritten}, {@code the first read of journal bytes 0+4096 fails with EIO}.
+     */
+    public String readsFail() {
+        return kind == BlockDamage.BAD_SECTOR ? "every read of " + bytes() + " fails with EIO until rewritten"
+                : "the first read of " + bytes() + " fails with EIO";
+    }
+
     /**
      * The block's file under {@code root}.
      *
