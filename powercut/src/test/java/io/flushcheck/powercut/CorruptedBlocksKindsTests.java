@@ -163,10 +163,17 @@ class CorruptedBlocksKindsTests {
 
         @SimulatedPowerLoss(model = DiskModel.FILE)
         static class LyingWritesChecked {
+            // tag::lying-writes[]
             @CorruptedBlocks(kinds = {BlockDamage.LOST_WRITE, BlockDamage.MISDIRECTED_WRITE}, times = 5, seed = 3)
             void noRecordIsSilentlyWrong(SimulatedDisk disk) throws Exception {
-                journal(disk);
+                AcknowledgedRecords acks = AcknowledgedRecords.on(disk);   // the lie is armed before this runs
+                LineJournal.append(disk.path().resolve("journal"), CorruptedBlocksTests.RECORDS, true, acks);
+                Path survivor = disk.cutPower();
+                ReadBack read = acks.readBack(() -> LineJournal.read(survivor.resolve("journal"), true));
+                OUTCOMES.add(read.outcome());
+                read.assertNotSilent();
             }
+            // end::lying-writes[]
         }
 
         @SimulatedPowerLoss(model = DiskModel.FILE)

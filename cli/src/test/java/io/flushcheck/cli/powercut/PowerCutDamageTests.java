@@ -150,9 +150,8 @@ class PowerCutDamageTests {
 
     @Test
     void aStoreWithACrcOnEachRecordDetectsEveryLostAndMisdirectedWriteArmedBeforeItRuns() throws Exception {
-        Run r = run("powercut", "damage", "--model", "file", "--json", "--kinds", "lost-write,misdirected-write",
-                "--block-bytes", "512", "--blocks", "6", "--verify", "sh " + read + " {dir} checksummed", "--", "sh",
-                store.toString(), "{dir}", "checksummed", "20");
+        Run r = run(DocumentedCommand.of(PowerCutDamageTests.class, "lying-writes").adding("--json")
+                .with("records.sh", store).with("records-read.sh", read).args());
         assertThat(r.exit()).as(r.err()).isEqualTo(0);
         Map<String, Object> doc = MiniJson.object(MiniJson.parse(r.out()));
         assertThat(doc.get("kinds")).isEqualTo(List.of("lost-write", "misdirected-write"));
