@@ -97,6 +97,19 @@ class CorruptedBlocksKindsTests {
                 + " no write reached journal bytes 65536+4096 in this run");
     }
 
+    @Test
+    void onExt4ALyingWriteOnAFileTheWorkloadMakesAbortsBeforeTheTestRunsSayingWhy() {
+        io.flushcheck.testing.Mounts.requireMountTools();
+        Fixtures.OUTCOMES.clear();
+        Events events = run(Fixtures.LyingWritesOnExt4.class);
+        events.assertStatistics(s -> s.started(3).succeeded(1).aborted(2));
+        assertThat(Fixtures.OUTCOMES).as("the test method ran only in the listing invocation").hasSize(1);
+        for (Event e : events.aborted().list()) {
+            assertThat(abortedWith(e)).as(FixtureRuns.name(e)).contains(" not armed: ").contains("journal is not on the"
+                    + " disk yet: on the block model a write fault is placed where the file's bytes lie on the drive");
+        }
+    }
+
     /**
      * Whether this disk fails a read of a survivor's file as {@link SimulatedDisk#failReads} asks: arms a bad sector on
      * a synced file after a cut and reads it. Null when it does, the reason when not.
@@ -174,6 +187,14 @@ class CorruptedBlocksKindsTests {
                 read.assertNotSilent();
             }
             // end::lying-writes[]
+        }
+
+        @SimulatedPowerLoss(model = DiskModel.BLOCK, sizeMiB = 32)
+        static class LyingWritesOnExt4 {
+            @CorruptedBlocks(kinds = BlockDamage.LOST_WRITE, times = 3)
+            void noRecordIsSilentlyWrong(SimulatedDisk disk) throws Exception {
+                journal(disk);
+            }
         }
 
         @SimulatedPowerLoss(model = DiskModel.FILE)
