@@ -1,6 +1,7 @@
 package io.flushcheck.powercut;
 
 import io.flushcheck.JunitFloor;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -212,7 +213,7 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
                 liedBefore = lied(disk);
                 disk.failWrites(damage.writes(disk.path()));
             } catch (IllegalArgumentException | IllegalStateException | UnsupportedOperationException
-                     | java.io.UncheckedIOException e) {
+                     | UncheckedIOException e) {
                 throw new TestAbortedException(damage + " not armed: " + e.getMessage());
             }
         }
@@ -233,7 +234,7 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
                 done = damage.readsFail();
                 disk.notes.noteDamage(done);
             } catch (IllegalStateException | IllegalArgumentException | UnsupportedOperationException
-                     | java.io.UncheckedIOException e) {
+                     | UncheckedIOException e) {
                 absent = "the survivor's reads cannot be failed: " + e.getMessage();
             }
         }
@@ -256,6 +257,7 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
             done = damage.writesMet(met);
         }
 
+        /** How many reads the armed read fault failed, for the report entry: empty when none or not counted. */
         private String readsMet(SimulatedDisk disk) {
             if (readsBefore < 0) {
                 return "";
