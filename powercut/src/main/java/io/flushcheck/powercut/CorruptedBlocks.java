@@ -49,10 +49,12 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  *       site's file of the first survivor: every write the workload makes to the block is acknowledged, and so is the
  *       sync after it, and is dropped, or made at another block of the same file (drawn from the seed; the block after
  *       the file's end for a file of one block) instead. A workload that writes the same files each run meets it; an
- *       invocation where no write reached the block aborts, saying so. The file model arms it on a file the workload
- *       has yet to make, by its name; the block model places a write fault where the file's bytes lie on the drive,
- *       which a file made by the workload does not have before it runs, and btrfs writes elsewhere (copy on write):
- *       there the invocation aborts with the reason.
+ *       invocation where no write reached the block aborts, saying so. The file model arms it on the file by its
+ *       name, at the first write the file gets. The block model arms it on the drive, where the listing run's
+ *       workload left the block (on ext4 every run is made to place a file's blocks alike: its per-processor pools
+ *       for small files, {@code mb_stream_req}, are off), and checks after the cut that the survivor's block lies
+ *       there, aborting the invocation where it does not; a pinned lying write ({@link #block()}) runs the listing
+ *       invocation first. btrfs writes a changed block elsewhere (copy on write): there the invocation aborts.
  * </ul>
  * A site whose file is not on this invocation's survivor (a workload that varies from run to run) aborts that
  * invocation, saying so.

@@ -1,11 +1,14 @@
 package io.flushcheck.powercut;
 
 import io.flushcheck.JunitFloor;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -58,9 +61,15 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
             } catch (IllegalArgumentException e) {
                 throw new ExtensionConfigurationException(ANNOTATION + " on " + method.getName() + ": " + e.getMessage(), e);
             }
-            return Stream.of(new DamageInvocation(damage, new Plan(config), false));
+            if (damage.damages() && damage.kind().onWrites() && Disks.config(context).model().resolved() == DiskModel.BLOCK) {
+                // A lying write is planned where the workload leaves the block on the drive: a listing run says where.
+                Plan plan = new Plan(config, true);
+                return Stream.of(new DamageInvocation(DamagedBlock.none(), plan, true), new DamageInvocation(damage, plan,
+                        false));
+            }
+            return Stream.of(new DamageInvocation(damage, new Plan(config, false), false));
         }
-        Plan plan = new Plan(config);
+        Plan plan = new Plan(config, false);
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(plan.iterator(), 0), false);
     }
 
@@ -82,23 +91,37 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
     static final class Plan {
 
         private final CorruptedBlocks config;
+        /** Whether the listing run notes where its files lie on a block model's drive: for lying writes. */
+        private final boolean placesWanted;
         private List<BlockSites.SurvivingFile> files; // null until the first invocation has listed them
+        private DrivePlaces places; // null unless wanted, on the block model, and listed
         private boolean listed;
 
-        Plan(CorruptedBlocks config) {
+        /** {@code lyingWrite}: a lying write is pinned, whatever the kinds. */
+        Plan(CorruptedBlocks config, boolean lyingWrite) {
             this.config = config;
+            this.placesWanted = lyingWrite || Arrays.stream(config.kinds()).anyMatch(BlockDamage::onWrites);
         }
 
-        synchronized void listed(List<BlockSites.SurvivingFile> survivingFiles) {
+        synchronized void listed(List<BlockSites.SurvivingFile> survivingFiles, DrivePlaces drivePlaces) {
             files = List.copyOf(survivingFiles);
+            places = drivePlaces;
             listed = true;
         }
 
         /** The listing invocation ended without a survivor (skipped, failed, or no cut). */
         synchronized void unlisted() {
             if (!listed) {
-                listed(List.of());
+                listed(List.of(), null);
             }
+        }
+
+        boolean placesWanted() {
+            return placesWanted;
+        }
+
+        synchronized DrivePlaces places() {
+            return places;
         }
 
         synchronized long sites() {
@@ -155,6 +178,8 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
         private volatile String absent;
         /** The disk's lost or misdirected writes before the workload, as the fault's kind counts them; -1 until armed. */
         private volatile long liedBefore = -1;
+        /** Where a lying write was armed on the block model's drive: the block's place in the listing run; else null. */
+        private volatile List<DrivePlaces.Piece> plannedAt;
         /** The disk's failed reads as the survivor's read fault was armed; -1 when not counted. */
         private volatile long readsBefore = -1;
 
@@ -172,15 +197,27 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
 
         @Override
         void arm(SimulatedDisk disk, long base) {
+            if (plan.placesWanted() && disk.model() == DiskModel.BLOCK && disk.fsType().equals("ext4")) {
+                try {
+                    DrivePlaces.allocateAlike(disk.loopDevice()); // the listing run's places are this run's
+                } catch (IOException e) {
+                    throw new TestAbortedException("ext4 cannot be made to place blocks alike in every run: " + e);
+                }
+            }
             if (!lists && damage.kind().onWrites()) {
                 armWrites(disk);
             }
             disk.onSurvivor(survivor -> {
                 if (lists) {
-                    plan.listed(BlockSites.files(survivor));
+                    List<BlockSites.SurvivingFile> files = BlockSites.files(survivor);
+                    plan.listed(files, plan.placesWanted() && disk.model() == DiskModel.BLOCK
+                            ? DrivePlaces.of(survivor, files) : null);
                     return;
                 }
                 if (damage.kind().onWrites()) {
+                    if (plannedAt != null && !placedAsPlanned(survivor)) {
+                        return;
+                    }
                     wrote(disk); // done as the workload wrote: what the test reads back is told what
                     if (done != null) {
                         disk.notes.noteDamage(done);
@@ -207,15 +244,79 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
             });
         }
 
-        /** Arms the lost or misdirected writes on the disk, before the workload; aborts when the disk cannot. */
+        /**
+         * Arms the lost or misdirected writes on the disk, before the workload: on the file model on the file by its
+         * name, on the block model where the listing run left the block on the drive; aborts when the disk cannot.
+         */
         private void armWrites(SimulatedDisk disk) {
             try {
                 liedBefore = lied(disk);
-                disk.failWrites(damage.writes(disk.path()));
+                for (WriteFault f : disk.model() == DiskModel.BLOCK ? onDrive(disk) : List.of(damage.writes(disk.path()))) {
+                    disk.failWrites(f);
+                }
             } catch (IllegalArgumentException | IllegalStateException | UnsupportedOperationException
                      | UncheckedIOException e) {
                 throw new TestAbortedException(damage + " not armed: " + e.getMessage());
             }
+        }
+
+        /**
+         * Where the listing run left the block on the block model's drive ({@link #plannedAt}), as write faults there,
+         * a piece each; a misdirected write's pieces land on its target's, which must lie in pieces as long.
+         */
+        private List<WriteFault> onDrive(SimulatedDisk disk) {
+            if (disk.fsType().equals("btrfs")) {
+                throw new IllegalArgumentException("btrfs writes a changed block to a new place (copy on write), so the"
+                        + " place of " + damage.file() + " on the drive is not where its next write goes: sweep lying"
+                        + " writes on ext4 or xfs");
+            }
+            DrivePlaces places = plan.places();
+            String bytes = damage.file() + " bytes " + damage.offset() + "+" + damage.length();
+            List<DrivePlaces.Piece> at = places == null ? List.of() : places.of(damage.file(), damage.offset(),
+                    damage.length());
+            if (at.isEmpty()) {
+                throw new IllegalArgumentException(bytes + " had no place on the drive in the listing run");
+            }
+            List<DrivePlaces.Piece> to = List.of();
+            if (damage.kind() == BlockDamage.MISDIRECTED_WRITE) {
+                long length = at.stream().mapToLong(DrivePlaces.Piece::length).sum();
+                to = places.of(damage.file(), damage.target(), length);
+                if (!to.stream().map(DrivePlaces.Piece::length).toList().equals(at.stream().map(DrivePlaces.Piece::length)
+                        .toList())) {
+                    throw new IllegalArgumentException("the target, " + damage.file() + " bytes " + damage.target() + "+"
+                            + length + ", lay on the drive in the listing run as " + (to.isEmpty() ? "nothing" : to)
+                            + ", not in pieces as long as the block's " + at);
+                }
+            }
+            List<WriteFault> faults = new ArrayList<>();
+            for (int i = 0; i < at.size(); i++) {
+                WriteFault f = WriteFault.toDrive(at.get(i).drive(), at.get(i).length());
+                faults.add((damage.kind() == BlockDamage.LOST_WRITE ? f.lost() : f.misdirectedToDrive(to.get(i).drive()))
+                        .always());
+            }
+            plannedAt = at;
+            return faults;
+        }
+
+        /**
+         * Whether the survivor's block lies where the lie was planned: else the lie met other writes than the
+         * block's, and the invocation says so ({@link #absent}).
+         */
+        private boolean placedAsPlanned(Path survivor) throws IOException {
+            Path file = damage.fileOf(survivor);
+            String bytes = damage.file() + " bytes " + damage.offset() + "+" + damage.length();
+            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                absent = damage.file() + " is not a file on this survivor (the workload left other files this time)";
+                return false;
+            }
+            List<DrivePlaces.Piece> now = DrivePlaces.now(file, damage.offset(), damage.length());
+            if (!now.equals(plannedAt)) {
+                absent = bytes + " lay at drive bytes " + DrivePlaces.words(plannedAt) + " in the listing run and at "
+                        + (now.isEmpty() ? "none" : "drive bytes " + DrivePlaces.words(now)) + " in this one: the lie met other writes"
+                        + " than the block's";
+                return false;
+            }
+            return true;
         }
 
         private long lied(SimulatedDisk disk) {
@@ -254,7 +355,7 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
                 absent = damage.noWriteMet();
                 return;
             }
-            done = damage.writesMet(met);
+            done = damage.writesMet(met) + (plannedAt == null ? "" : " (drive bytes " + DrivePlaces.words(plannedAt) + ")");
         }
 
         /** How many reads the armed read fault failed, for the report entry: empty when none or not counted. */

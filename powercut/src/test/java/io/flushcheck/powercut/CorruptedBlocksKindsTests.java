@@ -98,15 +98,43 @@ class CorruptedBlocksKindsTests {
     }
 
     @Test
-    void onExt4ALyingWriteOnAFileTheWorkloadMakesAbortsBeforeTheTestRunsSayingWhy() {
+    void onExt4EachLyingWriteIsPlacedWhereTheListingRunLeftTheBlockOnTheDriveAndTheChecksumsDetectIt() {
         io.flushcheck.testing.Mounts.requireMountTools();
         Fixtures.OUTCOMES.clear();
         Events events = run(Fixtures.LyingWritesOnExt4.class);
+        events.assertStatistics(s -> s.started(5).succeeded(5));
+        Map<String, String> done = damage(events);
+        assertThat(done.get("[2] lost write in journal bytes 0+4096")).matches("\\d+ writes to journal bytes 0\\+4096"
+                + " acknowledged and lost \\(drive bytes [\\d+, ]+\\) \\(lost write in journal bytes 0\\+4096\\)");
+        assertThat(done.get("[5] misdirected write in journal bytes 4096+4096 to bytes 0")).matches("\\d+ writes to journal"
+                + " bytes 4096\\+4096 acknowledged and made at bytes 0\\+4096 of journal instead \\(drive bytes [\\d+, ]+\\)"
+                + " \\(.*\\)");
+        assertThat(Fixtures.OUTCOMES).containsExactly(ReadBack.Outcome.INTACT, ReadBack.Outcome.DETECTED,
+                ReadBack.Outcome.DETECTED, ReadBack.Outcome.DETECTED, ReadBack.Outcome.DETECTED);
+    }
+
+    @Test
+    void onExt4APinnedLyingWriteRunsTheListingRunFirstToFindItsPlace() {
+        io.flushcheck.testing.Mounts.requireMountTools();
+        Events events = run(Fixtures.LyingWritesOnExt4.class,
+                Map.of(CorruptedBlocks.BLOCK_PARAMETER, "lost write in journal bytes 4096+4096"));
+        events.assertStatistics(s -> s.started(2).succeeded(2));
+        assertThat(events.started().stream().map(FixtureRuns::name)).containsExactly(
+                "[1] nothing damaged, listing the blocks", "[2] lost write in journal bytes 4096+4096");
+    }
+
+    @Test
+    void onBtrfsALyingWriteAbortsBeforeTheTestRunsSayingWhy() {
+        io.flushcheck.testing.Mounts.requireMountTools();
+        Requirements.require(io.flushcheck.powercut.internal.kernel.Filesystems.find("mkfs.btrfs") != null,
+                "mkfs.btrfs (apt-get install btrfs-progs)");
+        Fixtures.OUTCOMES.clear();
+        Events events = run(Fixtures.LyingWritesOnBtrfs.class);
         events.assertStatistics(s -> s.started(3).succeeded(1).aborted(2));
         assertThat(Fixtures.OUTCOMES).as("the test method ran only in the listing invocation").hasSize(1);
         for (Event e : events.aborted().list()) {
-            assertThat(abortedWith(e)).as(FixtureRuns.name(e)).contains(" not armed: ").contains("journal is not on the"
-                    + " disk yet: on the block model a write fault is placed where the file's bytes lie on the drive");
+            assertThat(abortedWith(e)).as(FixtureRuns.name(e)).contains(" not armed: btrfs writes a changed block to a"
+                    + " new place (copy on write)");
         }
     }
 
@@ -191,6 +219,14 @@ class CorruptedBlocksKindsTests {
 
         @SimulatedPowerLoss(model = DiskModel.BLOCK, sizeMiB = 32)
         static class LyingWritesOnExt4 {
+            @CorruptedBlocks(kinds = {BlockDamage.LOST_WRITE, BlockDamage.MISDIRECTED_WRITE}, times = 5, seed = 3)
+            void noRecordIsSilentlyWrong(SimulatedDisk disk) throws Exception {
+                journal(disk);
+            }
+        }
+
+        @SimulatedPowerLoss(model = DiskModel.BLOCK, fs = "btrfs", sizeMiB = 128)
+        static class LyingWritesOnBtrfs {
             @CorruptedBlocks(kinds = BlockDamage.LOST_WRITE, times = 3)
             void noRecordIsSilentlyWrong(SimulatedDisk disk) throws Exception {
                 journal(disk);
