@@ -298,6 +298,18 @@ class PowerCutDamageTests {
         PowerCutCommandTests.assertNothingLeft();
     }
 
+    @Test
+    void onTheBlockModelALyingWriteOnAFileTheCommandMakesIsNotDoneSayingWhy() {
+        Mounts.requireMountTools();
+        Run r = run("powercut", "damage", "--model", "block", "--block", "lost write in log bytes 0+512", "--verify",
+                "sh " + read + " {dir} plain", "--", "sh", store.toString(), "{dir}", "plain", "4");
+        assertThat(r.exit()).as(r.err()).isEqualTo(0);
+        assertThat(r.out()).containsPattern("check 1: lost write in log bytes 0\\+512: not done: not armed: \\S+/log is not on"
+                + " the disk yet: on the block model a write fault is placed where the file's bytes lie on the drive"
+                + " \\(FIEMAP\\)[^\n]*: nothing damaged, COMMAND and VERIFY not run\n");
+        PowerCutCommandTests.assertNothingLeft();
+    }
+
     private static String[] concat(String[] a, String[] b) {
         String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, all, a.length, b.length);
