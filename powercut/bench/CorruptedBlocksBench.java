@@ -1,4 +1,7 @@
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
+
+import io.flushcheck.powercut.BlockDamage;
 
 import io.flushcheck.powercut.AcknowledgedRecords;
 import io.flushcheck.powercut.CorruptedBlocks;
@@ -21,16 +24,18 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
 /**
  * A sweep of damaged blocks against the same number of power cuts, side by side in one run (run by
  * corrupted-blocks-bench.sh): SQLite in WAL mode with synchronous FULL and no checkpoint, COMMITS one-row commits,
- * under {@code @CorruptedBlocks} (every block of what the workload left, bit rot and zeroed, up to INVOCATIONS
- * invocations) and under {@code @RepeatedPowerCut} with as many invocations, each invocation a fresh disk, on the
- * models given. Prints the invocations run, their time, invocations a second, and the sweep's outcomes (what the
- * reader of the table returned against what was acknowledged); progress on stderr. Printed, not asserted.
+ * under {@code @CorruptedBlocks} (every block of what the workload left, one sweep per kind given, up to INVOCATIONS
+ * invocations each) and under {@code @RepeatedPowerCut} with as many invocations, each invocation a fresh disk, on the
+ * models given. Prints the invocations run, their time, invocations a second, and each sweep's outcomes (what the
+ * reader of the table returned against what was acknowledged; aborted: the invocation could not be done, with its
+ * first reason); progress on stderr. Printed, not asserted.
  */
 public final class CorruptedBlocksBench {
 
@@ -40,19 +45,48 @@ public final class CorruptedBlocksBench {
     public static void main(String[] args) throws Exception {
         commits = Integer.parseInt(args[0]);
         String models = args[1];
+        List<BlockDamage> kinds = new ArrayList<>();
+        for (String k : args[2].split(",")) {
+            kinds.add(BlockDamage.ofOption(k.trim()));
+        }
         for (String model : models.split(",")) {
             boolean file = model.trim().equalsIgnoreCase("file");
             String name = (file ? "FILE" : "BLOCK") + " model, SQLite WAL+FULL, " + commits + " one-row commits";
-            OUTCOMES.clear();
-            double[] damaged = run(file ? Fixtures.DamagedOnFiles.class : Fixtures.DamagedOnExt4.class, name + ", damaged blocks");
-            double[] cut = run(file ? Fixtures.CutOnFiles.class : Fixtures.CutOnExt4.class, name + ", power cuts");
-            System.out.printf(Locale.ROOT, "%s:%n   damaged blocks (bit rot, zeroed): %.0f invocations in %.1f s, %.1f/s"
-                    + " (load %s)%n   power cuts: %.0f invocations in %.1f s, %.1f/s (load %s)%n   a damaged block costs"
-                    + " %.2fx a power cut%n   outcomes of the damaged blocks: %s%n", name, damaged[0], damaged[1],
-                    damaged[0] / damaged[1], loadOf(damaged), cut[0], cut[1], cut[0] / cut[1], loadOf(cut),
-                    (damaged[1] / damaged[0]) / (cut[1] / cut[0]), new TreeMap<>(OUTCOMES));
+            Class<?> damaging = file ? Fixtures.DamagedOnFiles.class : Fixtures.DamagedOnExt4.class;
+            StringBuilder lines = new StringBuilder();
+            double invocations = 0;
+            double seconds = 0;
+            for (BlockDamage kind : kinds) {
+                OUTCOMES.clear();
+                double[] damaged = run(selectMethod(damaging, method(kind), SimulatedDisk.class.getName()),
+                        name + ", " + kind.words());
+                invocations += damaged[0];
+                seconds += damaged[1];
+                lines.append(String.format(Locale.ROOT, "   damaged blocks (%s): %.0f invocations in %.1f s, %.1f/s (load"
+                        + " %s); %.0f aborted%s; outcomes %s%n", kind.words(), damaged[0], damaged[1],
+                        damaged[0] / damaged[1], loadOf(damaged), damaged[3], ABORTED.isEmpty() ? "" : " (" + ABORTED
+                        + ")", new TreeMap<>(OUTCOMES)));
+            }
+            double[] cut = run(selectClass(file ? Fixtures.CutOnFiles.class : Fixtures.CutOnExt4.class), name + ", power cuts");
+            System.out.printf(Locale.ROOT, "%s:%n%s   all kinds: %.0f invocations in %.1f s, %.1f/s%n   power cuts: %.0f"
+                    + " invocations in %.1f s, %.1f/s (load %s)%n   a damaged block costs %.2fx a power cut%n", name, lines,
+                    invocations, seconds, invocations / seconds, cut[0], cut[1], cut[0] / cut[1], loadOf(cut),
+                    (seconds / invocations) / (cut[1] / cut[0]));
         }
     }
+
+    /** The fixture method that sweeps {@code kind}: {@code LOST_WRITE} is {@code lostWrite}. */
+    private static String method(BlockDamage kind) {
+        String[] words = kind.name().toLowerCase(Locale.ROOT).split("_");
+        StringBuilder m = new StringBuilder(words[0]);
+        for (int i = 1; i < words.length; i++) {
+            m.append(Character.toUpperCase(words[i].charAt(0))).append(words[i].substring(1));
+        }
+        return m.toString();
+    }
+
+    /** The first reason an invocation of the last run aborted with, or empty. */
+    private static String ABORTED = "";
 
     private static final List<String> LOADS = new ArrayList<>();
 
@@ -60,13 +94,16 @@ public final class CorruptedBlocksBench {
         return LOADS.get((int) r[2]);
     }
 
-    /** Runs a fixture class; {invocations, seconds, index of its load}. */
-    private static double[] run(Class<?> fixture, String name) throws Exception {
+    /** Runs a fixture; {invocations, seconds, index of its load, invocations aborted}. */
+    private static double[] run(DiscoverySelector fixture, String name) throws Exception {
         String load = Files.readString(Path.of("/proc/loadavg")).split(" (?=\\d+/)")[0];
         AtomicInteger done = new AtomicInteger();
         long t0 = System.nanoTime();
-        Events events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(fixture))
+        Events events = EngineTestKit.engine("junit-jupiter").selectors(fixture)
                 .execute().testEvents();
+        ABORTED = events.aborted().list().stream().findFirst().flatMap(e -> e.getPayload(
+                org.junit.platform.engine.TestExecutionResult.class)).flatMap(
+                org.junit.platform.engine.TestExecutionResult::getThrowable).map(Throwable::getMessage).orElse("");
         double seconds = (System.nanoTime() - t0) / 1e9;
         long failed = events.failed().count();
         if (failed > 0) {
@@ -77,7 +114,7 @@ public final class CorruptedBlocksBench {
         done.set((int) events.finished().count());
         synchronized (LOADS) {
             LOADS.add(load);
-            return new double[] {done.get(), seconds, LOADS.size() - 1};
+            return new double[] {done.get(), seconds, LOADS.size() - 1, events.aborted().count()};
         }
     }
 
@@ -146,8 +183,33 @@ public final class CorruptedBlocksBench {
 
         @SimulatedPowerLoss(model = DiskModel.FILE, sizeMiB = 64)
         public static class DamagedOnFiles {
-            @CorruptedBlocks(times = 241)
-            void sweep(SimulatedDisk disk) throws Exception {
+            @CorruptedBlocks(kinds = BlockDamage.BIT_ROT, times = 241)
+            void bitRot(SimulatedDisk disk) throws Exception {
+                damaged(disk);
+            }
+
+            @CorruptedBlocks(kinds = BlockDamage.ZEROED, times = 241)
+            void zeroed(SimulatedDisk disk) throws Exception {
+                damaged(disk);
+            }
+
+            @CorruptedBlocks(kinds = BlockDamage.LOST_WRITE, times = 241)
+            void lostWrite(SimulatedDisk disk) throws Exception {
+                damaged(disk);
+            }
+
+            @CorruptedBlocks(kinds = BlockDamage.MISDIRECTED_WRITE, times = 241)
+            void misdirectedWrite(SimulatedDisk disk) throws Exception {
+                damaged(disk);
+            }
+
+            @CorruptedBlocks(kinds = BlockDamage.BAD_SECTOR, times = 241)
+            void badSector(SimulatedDisk disk) throws Exception {
+                damaged(disk);
+            }
+
+            @CorruptedBlocks(kinds = BlockDamage.TRANSIENT_READ, times = 241)
+            void transientRead(SimulatedDisk disk) throws Exception {
                 damaged(disk);
             }
         }
@@ -162,8 +224,33 @@ public final class CorruptedBlocksBench {
 
         @SimulatedPowerLoss(model = DiskModel.BLOCK, sizeMiB = 32, mkfsOptions = {"-b", "4096"})
         public static class DamagedOnExt4 {
-            @CorruptedBlocks(times = 241)
-            void sweep(SimulatedDisk disk) throws Exception {
+            @CorruptedBlocks(kinds = BlockDamage.BIT_ROT, times = 241)
+            void bitRot(SimulatedDisk disk) throws Exception {
+                damaged(disk);
+            }
+
+            @CorruptedBlocks(kinds = BlockDamage.ZEROED, times = 241)
+            void zeroed(SimulatedDisk disk) throws Exception {
+                damaged(disk);
+            }
+
+            @CorruptedBlocks(kinds = BlockDamage.LOST_WRITE, times = 241)
+            void lostWrite(SimulatedDisk disk) throws Exception {
+                damaged(disk);
+            }
+
+            @CorruptedBlocks(kinds = BlockDamage.MISDIRECTED_WRITE, times = 241)
+            void misdirectedWrite(SimulatedDisk disk) throws Exception {
+                damaged(disk);
+            }
+
+            @CorruptedBlocks(kinds = BlockDamage.BAD_SECTOR, times = 241)
+            void badSector(SimulatedDisk disk) throws Exception {
+                damaged(disk);
+            }
+
+            @CorruptedBlocks(kinds = BlockDamage.TRANSIENT_READ, times = 241)
+            void transientRead(SimulatedDisk disk) throws Exception {
                 damaged(disk);
             }
         }

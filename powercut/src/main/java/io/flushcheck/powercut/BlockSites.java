@@ -13,7 +13,8 @@ import java.util.stream.Stream;
 
 /**
  * The blocks a {@link CorruptedBlocks} sweep damages: every block of every regular file of a survivor, each with each
- * kind, and the ones an invocation count allows, spread evenly over them.
+ * kind, and the ones an invocation count allows, spread evenly over them. A misdirected write's target is another
+ * block of the same file, drawn from the site's seed: the block after the file's end for a file of one block.
  */
 final class BlockSites {
 
@@ -50,7 +51,7 @@ final class BlockSites {
      * Up to {@code invocations} damaged blocks of {@code files}, spread evenly over every (block, kind) in order of
      * file, offset and kind, each seeded from {@code seed}.
      */
-    static List<DamagedBlock> spread(List<SurvivingFile> files, DataFault.Kind[] kinds, int blockBytes, int invocations,
+    static List<DamagedBlock> spread(List<SurvivingFile> files, BlockDamage[] kinds, int blockBytes, int invocations,
                                     long seed) {
         long total = count(files, kinds.length, blockBytes);
         List<DamagedBlock> chosen = new ArrayList<>();
@@ -80,19 +81,30 @@ final class BlockSites {
     }
 
     /** The {@code index}-th (block, kind) of {@code files}. */
-    private static DamagedBlock site(List<SurvivingFile> files, DataFault.Kind[] kinds, int blockBytes, long index,
+    private static DamagedBlock site(List<SurvivingFile> files, BlockDamage[] kinds, int blockBytes, long index,
                                     long seed) {
         long left = index;
         for (SurvivingFile f : files) {
             long here = blocks(f.size(), blockBytes) * kinds.length;
             if (left < here) {
                 long block = left / kinds.length;
-                DataFault.Kind kind = kinds[(int) (left % kinds.length)];
+                BlockDamage kind = kinds[(int) (left % kinds.length)];
                 return new DamagedBlock(kind, f.name(), block * blockBytes, blockBytes,
-                        kind == DataFault.Kind.ZEROED ? 0 : seed);
+                        kind == BlockDamage.BIT_ROT ? seed : 0,
+                        kind == BlockDamage.MISDIRECTED_WRITE ? otherBlock(f, block, blockBytes, seed) * blockBytes : -1);
             }
             left -= here;
         }
         throw new IndexOutOfBoundsException("site " + index + " of fewer");
+    }
+
+    /** A block of {@code f} other than {@code block}, drawn from {@code seed}; the one after its end when it has one block. */
+    private static long otherBlock(SurvivingFile f, long block, int blockBytes, long seed) {
+        long others = blocks(f.size(), blockBytes) - 1;
+        if (others < 1) {
+            return block + 1;
+        }
+        long r = Math.floorMod(seed, others);
+        return r < block ? r : r + 1;
     }
 }

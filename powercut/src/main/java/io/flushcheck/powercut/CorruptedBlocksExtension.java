@@ -1,10 +1,14 @@
 package io.flushcheck.powercut;
 
 import io.flushcheck.JunitFloor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -57,9 +61,15 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
             } catch (IllegalArgumentException e) {
                 throw new ExtensionConfigurationException(ANNOTATION + " on " + method.getName() + ": " + e.getMessage(), e);
             }
-            return Stream.of(new DamageInvocation(damage, new Plan(config), false));
+            if (damage.damages() && damage.kind().onWrites() && Disks.config(context).model().resolved() == DiskModel.BLOCK) {
+                // A lying write is planned where the workload leaves the block on the drive: a listing run says where.
+                Plan plan = new Plan(config, true);
+                return Stream.of(new DamageInvocation(DamagedBlock.none(), plan, true), new DamageInvocation(damage, plan,
+                        false));
+            }
+            return Stream.of(new DamageInvocation(damage, new Plan(config, false), false));
         }
-        Plan plan = new Plan(config);
+        Plan plan = new Plan(config, false);
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(plan.iterator(), 0), false);
     }
 
@@ -81,23 +91,37 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
     static final class Plan {
 
         private final CorruptedBlocks config;
+        /** Whether the listing run notes where its files lie on a block model's drive: for lying writes. */
+        private final boolean placesWanted;
         private List<BlockSites.SurvivingFile> files; // null until the first invocation has listed them
+        private DrivePlaces places; // null unless wanted, on the block model, and listed
         private boolean listed;
 
-        Plan(CorruptedBlocks config) {
+        /** {@code lyingWrite}: a lying write is pinned, whatever the kinds. */
+        Plan(CorruptedBlocks config, boolean lyingWrite) {
             this.config = config;
+            this.placesWanted = lyingWrite || Arrays.stream(config.kinds()).anyMatch(BlockDamage::onWrites);
         }
 
-        synchronized void listed(List<BlockSites.SurvivingFile> survivingFiles) {
+        synchronized void listed(List<BlockSites.SurvivingFile> survivingFiles, DrivePlaces drivePlaces) {
             files = List.copyOf(survivingFiles);
+            places = drivePlaces;
             listed = true;
         }
 
         /** The listing invocation ended without a survivor (skipped, failed, or no cut). */
         synchronized void unlisted() {
             if (!listed) {
-                listed(List.of());
+                listed(List.of(), null);
             }
+        }
+
+        boolean placesWanted() {
+            return placesWanted;
+        }
+
+        synchronized DrivePlaces places() {
+            return places;
         }
 
         synchronized long sites() {
@@ -141,7 +165,10 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
         }
     }
 
-    /** One invocation: its disk, the damage done as its cut returns, its report entry and its message. */
+    /**
+     * One invocation: its disk, the damage done (armed on the workload's writes before it runs, or done on the
+     * survivor as its cut returns), its report entry and its message.
+     */
     static final class DamageInvocation extends DiskInvocation {
 
         private final DamagedBlock damage;
@@ -149,6 +176,12 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
         private final boolean lists;
         private volatile String done;
         private volatile String absent;
+        /** The disk's lost or misdirected writes before the workload, as the fault's kind counts them; -1 until armed. */
+        private volatile long liedBefore = -1;
+        /** Where a lying write was armed on the block model's drive: the block's place in the listing run; else null. */
+        private volatile List<DrivePlaces.Piece> plannedAt;
+        /** The disk's failed reads as the survivor's read fault was armed; -1 when not counted. */
+        private volatile long readsBefore = -1;
 
         DamageInvocation(DamagedBlock damage, Plan plan, boolean lists) {
             super(NS, ANNOTATION, ", cut and damage");
@@ -164,16 +197,42 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
 
         @Override
         void arm(SimulatedDisk disk, long base) {
+            if (plan.placesWanted() && disk.model() == DiskModel.BLOCK && disk.fsType().equals("ext4")) {
+                try {
+                    DrivePlaces.allocateAlike(disk.loopDevice()); // the listing run's places are this run's
+                } catch (IOException e) {
+                    throw new TestAbortedException("ext4 cannot be made to place blocks alike in every run: " + e);
+                }
+            }
+            if (!lists && damage.kind().onWrites()) {
+                armWrites(disk);
+            }
             disk.onSurvivor(survivor -> {
                 if (lists) {
-                    plan.listed(BlockSites.files(survivor));
+                    List<BlockSites.SurvivingFile> files = BlockSites.files(survivor);
+                    plan.listed(files, plan.placesWanted() && disk.model() == DiskModel.BLOCK
+                            ? DrivePlaces.of(survivor, files) : null);
                     return;
                 }
-                Path file = damage.on(survivor).file();
+                if (damage.kind().onWrites()) {
+                    if (plannedAt != null && !placedAsPlanned(survivor)) {
+                        return;
+                    }
+                    wrote(disk); // done as the workload wrote: what the test reads back is told what
+                    if (done != null) {
+                        disk.notes.noteDamage(done);
+                    }
+                    return;
+                }
+                Path file = damage.fileOf(survivor);
                 if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || Files.size(file) <= damage.offset()) {
                     absent = damage.file() + (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
                             ? " holds " + Files.size(file) + " bytes on this survivor, none at " + damage.offset()
                             : " is not a file on this survivor") + " (the workload left other files this time)";
+                    return;
+                }
+                if (damage.kind().onReads()) {
+                    failReads(disk, survivor);
                     return;
                 }
                 try {
@@ -185,9 +244,141 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
             });
         }
 
+        /**
+         * Arms the lost or misdirected writes on the disk, before the workload: on the file model on the file by its
+         * name, on the block model where the listing run left the block on the drive; aborts when the disk cannot.
+         */
+        private void armWrites(SimulatedDisk disk) {
+            try {
+                liedBefore = lied(disk);
+                for (WriteFault f : disk.model() == DiskModel.BLOCK ? onDrive(disk) : List.of(damage.writes(disk.path()))) {
+                    disk.failWrites(f);
+                }
+            } catch (IllegalArgumentException | IllegalStateException | UnsupportedOperationException
+                     | UncheckedIOException e) {
+                throw new TestAbortedException(damage + " not armed: " + e.getMessage());
+            }
+        }
+
+        /**
+         * Where the listing run left the block on the block model's drive ({@link #plannedAt}), as write faults there,
+         * a piece each; a misdirected write's pieces land on its target's, which must lie in pieces as long.
+         */
+        private List<WriteFault> onDrive(SimulatedDisk disk) {
+            if (disk.fsType().equals("btrfs")) {
+                throw new IllegalArgumentException("btrfs writes a changed block to a new place (copy on write), so the"
+                        + " place of " + damage.file() + " on the drive is not where its next write goes: sweep lying"
+                        + " writes on ext4 or xfs");
+            }
+            DrivePlaces places = plan.places();
+            String bytes = damage.file() + " bytes " + damage.offset() + "+" + damage.length();
+            List<DrivePlaces.Piece> at = places == null ? List.of() : places.of(damage.file(), damage.offset(),
+                    damage.length());
+            if (at.isEmpty()) {
+                throw new IllegalArgumentException(bytes + " had no place on the drive in the listing run");
+            }
+            List<DrivePlaces.Piece> to = List.of();
+            if (damage.kind() == BlockDamage.MISDIRECTED_WRITE) {
+                long length = at.stream().mapToLong(DrivePlaces.Piece::length).sum();
+                to = places.of(damage.file(), damage.target(), length);
+                if (!to.stream().map(DrivePlaces.Piece::length).toList().equals(at.stream().map(DrivePlaces.Piece::length)
+                        .toList())) {
+                    throw new IllegalArgumentException("the target, " + damage.file() + " bytes " + damage.target() + "+"
+                            + length + ", lay on the drive in the listing run as " + (to.isEmpty() ? "nothing" : to)
+                            + ", not in pieces as long as the block's " + at);
+                }
+            }
+            List<WriteFault> faults = new ArrayList<>();
+            for (int i = 0; i < at.size(); i++) {
+                WriteFault f = WriteFault.toDrive(at.get(i).drive(), at.get(i).length());
+                faults.add((damage.kind() == BlockDamage.LOST_WRITE ? f.lost() : f.misdirectedToDrive(to.get(i).drive()))
+                        .always());
+            }
+            plannedAt = at;
+            return faults;
+        }
+
+        /**
+         * Whether the survivor's block lies where the lie was planned: else the lie met other writes than the
+         * block's, and the invocation says so ({@link #absent}).
+         */
+        private boolean placedAsPlanned(Path survivor) throws IOException {
+            Path file = damage.fileOf(survivor);
+            String bytes = damage.file() + " bytes " + damage.offset() + "+" + damage.length();
+            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                absent = damage.file() + " is not a file on this survivor (the workload left other files this time)";
+                return false;
+            }
+            List<DrivePlaces.Piece> now = DrivePlaces.now(file, damage.offset(), damage.length());
+            if (!now.equals(plannedAt)) {
+                absent = bytes + " lay at drive bytes " + DrivePlaces.words(plannedAt) + " in the listing run and at "
+                        + (now.isEmpty() ? "none" : "drive bytes " + DrivePlaces.words(now)) + " in this one: the lie met other writes"
+                        + " than the block's";
+                return false;
+            }
+            return true;
+        }
+
+        private long lied(SimulatedDisk disk) {
+            return damage.kind() == BlockDamage.LOST_WRITE ? disk.lostWrites() : disk.misdirectedWrites();
+        }
+
+        /** Fails the survivor's reads of the block; when the disk cannot, says so ({@link #absent}). */
+        private void failReads(SimulatedDisk disk, Path survivor) {
+            try {
+                readsBefore = disk.failedReads();
+            } catch (RuntimeException e) {
+                readsBefore = -1; // not counted after a cut: the entry says what was armed, without a count
+            }
+            try {
+                disk.failReads(damage.reads(survivor));
+                done = damage.readsFail();
+                disk.notes.noteDamage(done);
+            } catch (IllegalStateException | IllegalArgumentException | UnsupportedOperationException
+                     | UncheckedIOException e) {
+                absent = "the survivor's reads cannot be failed: " + e.getMessage();
+            }
+        }
+
+        /** Says what the lost or misdirected writes did ({@link #done}), or that no write met them ({@link #absent}). */
+        private void wrote(SimulatedDisk disk) {
+            long met;
+            try {
+                met = lied(disk) - liedBefore;
+            } catch (RuntimeException e) {
+                done = "writes to " + damage.file() + " bytes " + damage.offset() + "+" + damage.length() + " armed to be "
+                        + (damage.kind() == BlockDamage.LOST_WRITE ? "lost" : "misdirected") + " (the drive no longer says"
+                        + " how many met it: " + e.getMessage() + ")";
+                return;
+            }
+            if (met == 0) {
+                absent = damage.noWriteMet();
+                return;
+            }
+            done = damage.writesMet(met) + (plannedAt == null ? "" : " (drive bytes " + DrivePlaces.words(plannedAt) + ")");
+        }
+
+        /** How many reads the armed read fault failed, for the report entry: empty when none or not counted. */
+        private String readsMet(SimulatedDisk disk) {
+            if (readsBefore < 0) {
+                return "";
+            }
+            try {
+                long n = disk.failedReads() - readsBefore;
+                return n > 0 ? "; " + (n == 1 ? "1 read" : n + " reads") + " failed" : "";
+            } catch (RuntimeException e) {
+                return "";
+            }
+        }
+
         @Override
         void ran(SimulatedDisk disk, long base, Throwable failure, List<PowerCut> cuts, ExtensionContext context)
                 throws Throwable {
+            if (!lists && damage.kind().onWrites() && done == null && absent == null) {
+                wrote(disk); // no survivor: the test ended before its cut
+            } else if (done != null && damage.kind().onReads()) {
+                done += readsMet(disk);
+            }
             if (lists) {
                 plan.unlisted();
                 context.publishReportEntry("flushcheck.faults.block", "nothing damaged (" + Math.max(0, plan.sites())

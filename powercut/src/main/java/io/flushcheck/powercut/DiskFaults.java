@@ -40,8 +40,19 @@ final class DiskFaults {
         }
     }
 
-    void failWrites(WriteFault fault) {
+    /** Arms {@code fault} on the disk at {@code live}: by where its file's bytes lie, or on the file model by its name. */
+    void failWrites(WriteFault fault, Path live) {
         try {
+            String name = notMadeYet(fault.file(), live);
+            if (name != null && model == DiskModel.FILE) {
+                failWritesTo(fault, name, live);
+                return;
+            }
+            if (name != null) {
+                throw new IllegalArgumentException(fault.file() + " is not on the disk yet: on the block model a write"
+                        + " fault is placed where the file's bytes lie on the drive (FIEMAP), so the file must have them"
+                        + " (written and synced) before the fault is planned");
+            }
             List<ModelDisk.FaultRange> ranges = perModel.place(fault.file(), fault.offset(), fault.length());
             switch (fault.kind()) {
                 case FAILED -> {
@@ -65,6 +76,52 @@ final class DiskFaults {
             throw new IllegalArgumentException("the simulated drive did not arm " + fault + ": " + r.reply());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The name of {@code file} from {@code live}, '/' between names, when it is not there yet: a file the workload
+     * is to make; null when it is there (or is no file of the disk, refused where it is placed).
+     */
+    private static String notMadeYet(Path file, Path live) throws IOException {
+        if (file == null || Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        Path absolute = file.toAbsolutePath().normalize();
+        Path existing = absolute;
+        while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return null;
+        }
+        Path real = existing.toRealPath().resolve(existing.relativize(absolute));
+        Path root = live.toRealPath();
+        if (!real.startsWith(root) || real.equals(root)) {
+            throw new IllegalArgumentException(file + " is no file of the disk at " + live);
+        }
+        return root.relativize(real).toString().replace(real.getFileSystem().getSeparator(), "/");
+    }
+
+    /**
+     * Plans {@code fault} on the file named {@code name} from {@code live}, not made yet: the file model arms it on the
+     * file at the first write it gets by that name. A failed write is not planned so.
+     */
+    private void failWritesTo(WriteFault fault, String name, Path live) throws IOException {
+        switch (fault.kind()) {
+            case FAILED -> throw new IllegalArgumentException(fault.file() + " is not on the disk yet: a failing write is"
+                    + " planned on a file that is (a lost or misdirected one also on a file the workload is to make)");
+            case LOST -> drive.loseWritesTo(name, fault.offset(), fault.length(), fault.persistent());
+            case MISDIRECTED -> {
+                if (fault.target() == null) {
+                    throw new IllegalArgumentException("the file model has no drive: misdirect to a file (misdirectedTo)");
+                }
+                String target = Files.exists(fault.target(), LinkOption.NOFOLLOW_LINKS)
+                        ? live.toRealPath().relativize(fault.target().toRealPath()).toString()
+                        .replace(live.getFileSystem().getSeparator(), "/") : notMadeYet(fault.target(), live);
+                drive.misdirectWritesTo(name, fault.offset(), fault.length(), fault.persistent(), target,
+                        fault.targetOffset());
+            }
         }
     }
 

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
 import org.junit.jupiter.api.extension.TestTemplateInvocationContext;
+import org.opentest4j.TestAbortedException;
 
 /**
  * One invocation of a test template that runs its test method's workload on a fresh {@link SimulatedDisk}
@@ -66,7 +67,12 @@ abstract class DiskInvocation implements TestTemplateInvocationContext, Paramete
                     + ": the test method needs a SimulatedDisk parameter, to run its workload on" + purpose);
         }
         long base = disk.flushes();
-        arm(disk, base);
+        try {
+            arm(disk, base);
+        } catch (TestAbortedException e) {
+            invocation.skip(); // what the invocation was to do cannot be done on this disk: the workload does not run
+            throw e;
+        }
         Throwable failure = proceed(invocation);
         ran(disk, base, failure, disk.cuts(), context);
     }
@@ -81,7 +87,10 @@ abstract class DiskInvocation implements TestTemplateInvocationContext, Paramete
         }
     }
 
-    /** Arms {@code disk} as this invocation says, before the test method runs; its drive has made {@code base} flushes. */
+    /**
+     * Arms {@code disk} as this invocation says, before the test method runs; its drive has made {@code base} flushes.
+     * A {@link TestAbortedException} aborts the invocation without running the test method.
+     */
     abstract void arm(SimulatedDisk disk, long base);
 
     /**

@@ -205,14 +205,17 @@ public final class SimulatedDisk implements AutoCloseable {
      * them, or write them elsewhere. On the block model the drive meets the loop device's writes to the file's bytes
      * (or its own) as the kernel writes the pages back, and a failure reaches the program at its fsync; on the file
      * model the write to the file meets it, and a failure is the {@code write} call's. A failed write changes nothing
-     * on the drive; a lost or misdirected one is acknowledged, and so is the sync after it.
+     * on the drive; a lost or misdirected one is acknowledged, and so is the sync after it. On the file model a lost or
+     * misdirected write may be planned on a file the workload has yet to make, by its name under {@link #path()}: it is
+     * armed on the file at the first write it gets by that name, so a fault planned before the workload meets the
+     * file's first write to the range.
      *
      * @throws IllegalArgumentException when the fault cannot be placed: a file with no bytes on the drive yet,
      *     btrfs, a drive range (or a misdirected write's drive target) on the file model, or on the block model a
      *     misdirected write's target file without bytes on the drive for the whole range
      */
     public void failWrites(WriteFault fault) {
-        faults.failWrites(fault);
+        faults.failWrites(fault, path());
     }
 
     /** Writes the drive has failed so far ({@link #failWrites}, a {@link WriteFault.Kind#FAILED} fault). */

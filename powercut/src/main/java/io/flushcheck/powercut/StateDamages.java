@@ -16,14 +16,14 @@ import java.util.List;
  */
 final class StateDamages implements ModelStates.Damages {
 
-    private final DataFault.Kind[] kinds;
+    private final BlockDamage[] kinds;
     private final int blockBytes;
     private final int count;
     private final long seed;
     /** The one block damaged, or null for a sweep. */
     private final DamagedBlock only;
 
-    private StateDamages(DataFault.Kind[] kinds, int blockBytes, int count, long seed, DamagedBlock only) {
+    private StateDamages(BlockDamage[] kinds, int blockBytes, int count, long seed, DamagedBlock only) {
         this.kinds = kinds;
         this.blockBytes = blockBytes;
         this.count = count;
@@ -42,7 +42,8 @@ final class StateDamages implements ModelStates.Damages {
         if (count < 0) {
             throw new IllegalArgumentException("a state is damaged at least 0 times, not " + count);
         }
-        return new StateDamages(kinds.stream().distinct().toArray(DataFault.Kind[]::new), blockBytes, count, seed, null);
+        return new StateDamages(kinds.stream().distinct().map(BlockDamage::atRest).toArray(BlockDamage[]::new), blockBytes,
+                count, seed, null);
     }
 
     /** Only {@code block}, in each state whose file holds any of its bytes. */
@@ -50,7 +51,13 @@ final class StateDamages implements ModelStates.Damages {
         if (block == null || !block.damages()) {
             throw new IllegalArgumentException("name a damaged block (DamagedBlock.parse(\"zeroed in db/wal bytes 0+4096\"))");
         }
-        return new StateDamages(new DataFault.Kind[] {block.kind()}, block.length(), 1, block.seed(), block);
+        if (block.kind() != BlockDamage.BIT_ROT && block.kind() != BlockDamage.ZEROED) {
+            // A crash state is data at rest: no program's reads or writes run on it but the check's own.
+            throw new IllegalArgumentException("a crash state is damaged at rest, by bit rot or zeroed bytes, not by a "
+                    + block.kind().words() + " (" + block + "): a @CorruptedBlocks sweep or flushcheck powercut damage"
+                    + " takes that kind");
+        }
+        return new StateDamages(new BlockDamage[] {block.kind()}, block.length(), 1, block.seed(), block);
     }
 
     @Override

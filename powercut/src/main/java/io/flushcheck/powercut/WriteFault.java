@@ -20,7 +20,9 @@ import org.apiguardian.api.API;
  * {@link #always()} says otherwise. {@link SimulatedDisk#failedWrites()} counts the failed writes,
  * {@link SimulatedDisk#lostWrites()} and {@link SimulatedDisk#misdirectedWrites()} the others.
  *
- * <p>On the block model a range of a file is planned where the file's bytes lie on the drive when the fault is
+ * <p>On the file model a lost or misdirected write may be planned on a file the workload has yet to make, by its
+ * path under the disk's {@link SimulatedDisk#path()}: it is armed on the file at the first write it gets by that name.
+ * On the block model a range of a file is planned where the file's bytes lie on the drive when the fault is
  * armed (FIEMAP), so the file must have them there (synced) and its next overwrite must land in place: ext4
  * and xfs overwrite in place, btrfs writes elsewhere (copy on write) and is refused. The fault is met when the
  * kernel writes the pages back (at writeback or at the program's fsync), not at the program's {@code write}: arm it

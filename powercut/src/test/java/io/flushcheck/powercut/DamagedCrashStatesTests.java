@@ -189,5 +189,11 @@ class DamagedCrashStatesTests {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 0 times, not -1");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> StateDamages.only(DamagedBlock.none()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name a damaged block");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> StateDamages.only(
+                        DamagedBlock.parse("lost write in journal bytes 0+512")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("damaged at rest, by bit rot or zeroed")
+                .hasMessageContaining("not by a lost write");
+        org.assertj.core.api.Assertions.assertThat(StateDamages.only(DamagedBlock.parse("zeroed in journal bytes 0+512")))
+                .isNotNull();
     }
 }

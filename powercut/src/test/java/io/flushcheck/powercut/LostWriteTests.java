@@ -85,6 +85,37 @@ class LostWriteTests {
         }
     }
 
+    @Test
+    void onTheFileModelALostWritePlannedOnAFileNotMadeYetMeetsItsFirstWriteByThatName() throws IOException {
+        TestDisks.requireFileModel();
+        try (SimulatedDisk disk = TestDisks.files(tmp)) {
+            Path f = disk.path().resolve("sub/f");
+            disk.failWrites(WriteFault.toFile(f).range(0, 5).lost());
+            assertThatThrownBy(() -> disk.failWrites(WriteFault.toFile(disk.path().resolve("g")).once()))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not on the disk yet");
+            java.nio.file.Files.createDirectories(f.getParent());
+            try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                ch.write(ByteBuffer.wrap("hello world".getBytes(StandardCharsets.UTF_8)));
+                ch.force(true);
+            }
+            try (FileChannel dir = FileChannel.open(f.getParent(), StandardOpenOption.READ)) {
+                dir.force(true);
+            }
+            assertThat(disk.lostWrites()).isEqualTo(1);
+            byte[] survived = java.nio.file.Files.readAllBytes(disk.cutPower().resolve("sub/f"));
+            assertThat(new String(survived, StandardCharsets.UTF_8)).isEqualTo("\0\0\0\0\0 world");
+        }
+    }
+
+    @Test
+    void onExt4AWriteFaultOnAFileNotMadeYetIsRefusedSayingWhy() throws IOException {
+        try (SimulatedDisk disk = TestDisks.ext4(tmp)) {
+            assertThatThrownBy(() -> disk.failWrites(WriteFault.toFile(disk.path().resolve("f")).range(0, 5).lost()))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("f is not on the disk yet: on the"
+                            + " block model a write fault is placed where the file's bytes lie on the drive (FIEMAP)");
+        }
+    }
+
     /** Slot {@code n} of {@code log} read with O_DIRECT: past the file's pages, to the loop device. */
     private static ByteBuffer readDirect(Path log, int n) throws IOException {
         ByteBuffer b = ByteBuffer.allocateDirect(2 * SlotLogs.SLOT).alignedSlice(SlotLogs.SLOT).limit(SlotLogs.SLOT);

@@ -36,9 +36,9 @@ final class Cuts {
         int n = c.cuts == null ? PowerCutCommand.DEFAULT_CUTS : c.cuts;
         boolean quiet = c.output.quiet;
         if (!quiet) {
-            err.println("flushcheck powercut: " + Machine.modelLine(c.model, c.fs, c.rules.rules));
+            err.println("flushcheck powercut: " + Machine.modelLine(c.disk.model, c.disk.fs(), c.rules.rules));
         }
-        ProgramCuts runner = new ProgramCuts(Machine.workDir(), resolved, c.sizeBytes(), c.fs, c.atomicBytes(), c.command, c.verify,
+        ProgramCuts runner = new ProgramCuts(Machine.workDir(), resolved, c.sizeBytes(), c.disk.fs(), c.atomicBytes(), c.command, c.verify,
                 c.timeout == null ? 120 : c.timeout);
         runner.rules = c.rules.rules;
         List<CutOutcome> outcomes = new ArrayList<>();

@@ -28,18 +28,18 @@ final class CutsOutput {
     /** The command line that repeats one cut alone. */
     String repeatLine(CutOutcome o) {
         List<String> line = new ArrayList<>(List.of("flushcheck", "powercut"));
-        if (c.model != DiskModel.AUTO || c.model.resolved() == DiskModel.FILE) {
+        if (c.disk.model != DiskModel.AUTO || c.disk.model.resolved() == DiskModel.FILE) {
             // What ran, even where auto chose it: auto may choose otherwise where the line is run again.
-            line.addAll(List.of("--model", c.model.resolved().name().toLowerCase(Locale.ROOT)));
+            line.addAll(List.of("--model", c.disk.model.resolved().name().toLowerCase(Locale.ROOT)));
         }
         if (c.rules.rules != FileRules.JOURNALED) {
             line.addAll(List.of("--rules", c.rules.rules.word()));
         }
-        if (!c.fs.equals("ext4")) {
-            line.addAll(List.of("--fs", c.fs));
+        if (!c.disk.fs().equals("ext4")) {
+            line.addAll(List.of("--fs", c.disk.fs()));
         }
-        if (c.sizeMib != null) {
-            line.addAll(List.of("--size-mib", String.valueOf(c.sizeMib)));
+        if (c.disk.sizeMib != null) {
+            line.addAll(List.of("--size-mib", String.valueOf(c.disk.sizeMib)));
         }
         if (c.atomicWriteBytes != null) {
             line.addAll(List.of("--atomic-write-bytes", String.valueOf(c.atomicWriteBytes)));
@@ -81,7 +81,7 @@ final class CutsOutput {
                         + dryFlushes) + (c.noPowerOnCheck ? "; VERIFY was not run with the power on (--no-power-on-check)" : "")));
         // The byte columns count data only: on the file model a cut that lost only a rename would read "0 discarded"
         // with no column saying what it did discard.
-        boolean files = c.model.resolved() == DiskModel.FILE;
+        boolean files = c.disk.model.resolved() == DiskModel.FILE;
         sb.append(String.format(Locale.ROOT, "%4s %20s %-10s %8s %10s %10s%s  %s%n", "cut", "seed", "cut at", "flushes",
                 "discarded", "kept", files ? String.format(Locale.ROOT, " %6s", "names") : "", "verify"));
         int failed = 0;
@@ -132,8 +132,8 @@ final class CutsOutput {
                     o.discardedBytes(), o.keptBytes(), o.verifyExit(), o.passed(), o.verifyTail(), o.failure(),
                     o.lost().isEmpty() ? null : o.lost(), o.discarded().isEmpty() ? null : o.discarded(), repeat));
         }
-        return new Document(c.command, c.verify, c.model.resolved().name().toLowerCase(Locale.ROOT),
-                c.rules.jsonWord(c.model.resolved()), c.fs,
+        return new Document(c.command, c.verify, c.disk.model.resolved().name().toLowerCase(Locale.ROOT),
+                c.rules.jsonWord(c.disk.model.resolved()), c.disk.fs(),
                 (int) (c.sizeBytes() >> 20), c.atomicBytes(), first,
                 c.failFlush != null ? "fail-flush" : c.afterFlushes != null ? "after-flushes" : c.duringFlush != null ? "during-flush"
                         : c.sweep ? "sweep" : "at-random", c.failFlush,

@@ -1,7 +1,7 @@
 package io.flushcheck.cli.powercut;
 
 import io.flushcheck.powercut.DamagedBlock;
-import io.flushcheck.powercut.DataFault;
+import io.flushcheck.powercut.BlockDamage;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.FileRules;
 import io.flushcheck.report.Json;
@@ -32,17 +32,17 @@ final class DamageOutput {
             return null;
         }
         List<String> line = new ArrayList<>(List.of("flushcheck", "powercut", "damage"));
-        if (c.model != DiskModel.AUTO || c.model.resolved() == DiskModel.FILE) {
-            line.addAll(List.of("--model", c.model.resolved().name().toLowerCase(Locale.ROOT)));
+        if (c.disk.model != DiskModel.AUTO || c.disk.model.resolved() == DiskModel.FILE) {
+            line.addAll(List.of("--model", c.disk.model.resolved().name().toLowerCase(Locale.ROOT)));
         }
         if (c.rules.rules != FileRules.JOURNALED) {
             line.addAll(List.of("--rules", c.rules.rules.word()));
         }
-        if (c.fs != null) {
-            line.addAll(List.of("--fs", c.fs));
+        if (c.disk.fs != null) {
+            line.addAll(List.of("--fs", c.disk.fs));
         }
-        if (c.sizeMib != null) {
-            line.addAll(List.of("--size-mib", String.valueOf(c.sizeMib)));
+        if (c.disk.sizeMib != null) {
+            line.addAll(List.of("--size-mib", String.valueOf(c.disk.sizeMib)));
         }
         if (c.timeout != null) {
             line.addAll(List.of("--timeout", String.valueOf(c.timeout)));
@@ -90,8 +90,8 @@ final class DamageOutput {
     /** {@code bit rot and zeroed}. */
     private String kinds() {
         List<String> words = new ArrayList<>();
-        for (DataFault.Kind k : c.kinds()) {
-            words.add(k == DataFault.Kind.BIT_ROT ? "bit rot" : "zeroed");
+        for (BlockDamage k : c.kinds()) {
+            words.add(k.words());
         }
         return String.join(" and ", words);
     }
@@ -113,20 +113,20 @@ final class DamageOutput {
             silent += check.outcome().silent() ? 1 : 0;
             list.add(new Check(check.number(), b == null ? null : b.toString(), b == null ? null : b.file(),
                     b == null ? null : b.offset(), b == null ? null : b.length(),
-                    b == null ? null : b.kind() == DataFault.Kind.BIT_ROT ? "bit-rot" : "zeroed",
-                    b == null || b.kind() != DataFault.Kind.BIT_ROT ? null : b.seed(), check.done(),
+                    b == null ? null : b.kind().option(), b == null || b.kind() != BlockDamage.BIT_ROT ? null : b.seed(),
+                    b == null || b.kind() != BlockDamage.MISDIRECTED_WRITE ? null : b.target(), check.done(),
                     check.outcome().word(), check.explanation(), check.verifyExit(), check.verifyTail(),
                     check.acknowledged(), check.returned(), repeatLine(check)));
         }
         Map<String, Integer> outcomes = new LinkedHashMap<>();
         counts(checks).forEach((o, n) -> outcomes.put(o.word(), n));
         List<String> kinds = new ArrayList<>();
-        for (DataFault.Kind k : c.kinds()) {
-            kinds.add(k == DataFault.Kind.BIT_ROT ? "bit-rot" : "zeroed");
+        for (BlockDamage k : c.kinds()) {
+            kinds.add(k.option());
         }
-        DiskModel resolved = c.model.resolved();
+        DiskModel resolved = c.disk.model.resolved();
         return new Document(c.command, c.verify, resolved.name().toLowerCase(Locale.ROOT), c.rules.jsonWord(resolved),
-                resolved == DiskModel.FILE ? null : c.fs(), (int) (c.sizeBytes() >> 20), c.seed(),
+                resolved == DiskModel.FILE ? null : c.disk.fs(), (int) (c.sizeBytes() >> 20), c.seed(),
                 sites < 0 ? null : c.blockBytes(), sites < 0 ? null : kinds, sites < 0 ? null : sites, list, outcomes,
                 silent);
     }
@@ -162,11 +162,12 @@ final class DamageOutput {
      * {@code crashed}, {@code hung}, {@code passed}, {@code not-done}) and its explanation.
      *
      * @param blockSeed the seed of the flipped bit; left out but for bit rot
+     * @param target    the byte of the file where a misdirected write's bytes land; left out but for misdirected writes
      * @param returned  the records VERIFY wrote to $FLUSHCHECK_READ; null when it wrote no such file
      * @param repeat    the command line that runs only this check; null on check 0
      */
     public record Check(int check, String block, String file, Long offset, Integer length, String kind,
-                        @Json.LeftOutWhenNull Long blockSeed, String done, String outcome, String explanation,
+                        @Json.LeftOutWhenNull Long blockSeed, @Json.LeftOutWhenNull Long target, String done, String outcome, String explanation,
                         Integer verifyExit, String verifyOutput, int acknowledged, Integer returned, String repeat) {
     }
 }

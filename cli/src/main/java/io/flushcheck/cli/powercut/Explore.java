@@ -28,12 +28,12 @@ final class Explore {
         int bound = c.maxStates == null ? PowerCutCommand.DEFAULT_MAX_STATES : c.maxStates;
         int parallel = workers(); // a bad system property is said before the command runs
         boolean quiet = c.output.quiet;
-        DiskModel resolved = c.model.resolved();
+        DiskModel resolved = c.disk.model.resolved();
         PowerCutUsage.refuseRecordDirectory(c);
-        try (ProgramStates run = ProgramStates.open(Machine.workDir(), resolved, c.sizeBytes(), c.fs, c.atomicBytes(),
+        try (ProgramStates run = ProgramStates.open(Machine.workDir(), resolved, c.sizeBytes(), c.disk.fs(), c.atomicBytes(),
                 c.rules.rules, c.command, c.verify, c.timeout == null ? 120 : c.timeout)) {
             if (!quiet) {
-                err.println("flushcheck powercut: " + Machine.modelLine(c.model, c.fs, c.rules.rules));
+                err.println("flushcheck powercut: " + Machine.modelLine(c.disk.model, c.disk.fs(), c.rules.rules));
                 err.println("flushcheck powercut: the command runs once, the power on, "
                         + (resolved == DiskModel.FILE ? "the file tree recording its operations and syncs"
                         : "the drive recording its writes and flushes"));
@@ -103,6 +103,6 @@ final class Explore {
      * that sets them.
      */
     private int workers() throws UsageException {
-        return c.model.resolved() == DiskModel.FILE ? 1 : PowerCutCommand.workers(c.workers);
+        return c.disk.model.resolved() == DiskModel.FILE ? 1 : PowerCutCommand.workers(c.workers);
     }
 }

@@ -142,7 +142,6 @@ public final class PowerCutCommand implements Job {
     static final int DEFAULT_MAX_STATES = 1000;
     static final int MAX_STATES = 1_000_000;
     static final int MAX_CUTS = 100_000;
-    static final int DEFAULT_SIZE_MIB = 256;
 
     @Spec
     CommandSpec spec;
@@ -150,23 +149,11 @@ public final class PowerCutCommand implements Job {
     @Mixin
     OutputOptions output = new OutputOptions();
 
-    @Option(names = "--model", paramLabel = "MODEL", converter = PowerCutConverters.Model.class,
-            description = "what the disk simulates: block (a filesystem on a drive with a volatile cache; root), file"
-                    + " (files durable at their fsync, names as --rules says; no root), or auto (default): block"
-                    + " where it can run, file elsewhere")
-    DiskModel model = DiskModel.AUTO;
+    @Mixin
+    DiskOptions disk = new DiskOptions();
 
     @Mixin
     RulesOption rules = new RulesOption();
-
-    @Option(names = "--fs", paramLabel = "FS", description = "the filesystem: ext4 (default), or one whose mkfs.FS is installed")
-    String fs = "ext4";
-
-    @Option(names = "--size-mib", paramLabel = "N", converter = PowerCutConverters.SizeMib.class,
-            description = "the disk's size in MiB (default " + DEFAULT_SIZE_MIB + ", 512 for xfs; at least 300 for xfs and 109"
-                    + " for btrfs, whose mkfs refuses less; only what is written takes space, in files beside the disk,"
-                    + " not memory)")
-    Integer sizeMib;
 
     @Option(names = "--atomic-write-bytes", paramLabel = "N",
             description = "the bytes the drive writes atomically: 4096 (default), or 512, 1024, 2048, where a cut may keep"
@@ -258,7 +245,7 @@ public final class PowerCutCommand implements Job {
                     + " holds, each alone (bit rot and zeroed, or --kinds), spread evenly over them")
     Integer damageBlocks;
 
-    @Option(names = "--kinds", paramLabel = "KINDS", split = ",", converter = PowerCutDamageCommand.KindName.class,
+    @Option(names = "--kinds", paramLabel = "KINDS", split = ",", converter = PowerCutConverters.RestKindName.class,
             description = "with --damage-blocks: the kinds of damage, each block getting each: bit-rot, zeroed, or both"
                     + " (default bit-rot,zeroed)")
     List<DataFault.Kind> kinds;
@@ -301,9 +288,9 @@ public final class PowerCutCommand implements Job {
                     timeout == null ? 120 : timeout, output).run(out, err, PowerCutUsage.replayUsage(this));
         }
         PowerCutUsage.checkUsage(this);
-        DiskModel resolved = model.resolved();
+        DiskModel resolved = disk.model.resolved();
         PowerCutUsage.checkModelOptions(this, resolved);
-        String missing = Machine.missingForDisks(resolved, fs);
+        String missing = Machine.missingForDisks(resolved, disk.fs());
         for (String tool : List.of("setsid", "setpriv", "unshare")) {
             if (missing == null && Machine.which(tool) == null) {
                 missing = "the " + tool + " command (util-linux)";
@@ -321,16 +308,16 @@ public final class PowerCutCommand implements Job {
 
     /** What the cuts ran on, for the table's first line: {@code ext4 (256 MiB)} or {@code the file model}. */
     String disks() {
-        if (model.resolved() == DiskModel.FILE) {
+        if (disk.model.resolved() == DiskModel.FILE) {
             return "the file model (" + (sizeBytes() >> 20) + " MiB)";
         }
-        return String.format(Locale.ROOT, "%s (%d MiB%s)", fs, sizeBytes() >> 20,
+        return String.format(Locale.ROOT, "%s (%d MiB%s)", disk.fs(), sizeBytes() >> 20,
                 atomicBytes() == 4096 ? "" : ", " + atomicBytes() + "-byte atomic writes");
     }
 
     /** The disk's size: {@code --size-mib}, else the filesystem's default (512 MiB for xfs, 256 MiB otherwise). */
     long sizeBytes() {
-        return sizeMib != null ? (long) sizeMib << 20 : SimulatedDisk.defaultSizeBytes(fs);
+        return disk.sizeBytes();
     }
 
     /** {@code given}, else {@link CrashStates#defaultWorkers()}; a bad system property is a usage error. */

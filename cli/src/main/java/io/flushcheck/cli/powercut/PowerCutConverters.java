@@ -2,7 +2,9 @@ package io.flushcheck.cli.powercut;
 
 import io.flushcheck.cli.common.Converters;
 import io.flushcheck.cli.common.UsageException;
+import io.flushcheck.powercut.BlockDamage;
 import io.flushcheck.powercut.CrashStates;
+import io.flushcheck.powercut.DataFault;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.Errno;
 import io.flushcheck.powercut.FileRules;
@@ -59,6 +61,24 @@ final class PowerCutConverters {
         @Override
         public Integer convert(String value) {
             return Converters.convertInt("--damage-blocks", value, 1, PowerCutDamageCommand.MAX_BLOCKS);
+        }
+    }
+
+    /**
+     * {@code powercut --explore --kinds}: the kinds of damage a crash state can take, data at rest (bit-rot, zeroed);
+     * the kinds that act on a running program's reads and writes are {@code powercut damage}'s.
+     */
+    static final class RestKindName implements ITypeConverter<DataFault.Kind> {
+        @Override
+        public DataFault.Kind convert(String value) {
+            BlockDamage kind = new PowerCutDamageCommand.KindName().convert(value);
+            return switch (kind) {
+                case BIT_ROT -> DataFault.Kind.BIT_ROT;
+                case ZEROED -> DataFault.Kind.ZEROED;
+                default -> throw new TypeConversionException("--kinds with --damage-blocks takes bit-rot and zeroed, the"
+                        + " damage a crash state can hold at rest, not '" + value + "' (a program's reads and writes meet"
+                        + " it: flushcheck powercut damage --kinds " + kind.option() + ")");
+            };
         }
     }
 

@@ -7,7 +7,7 @@ import io.flushcheck.cli.common.Job;
 import io.flushcheck.cli.common.OutputOptions;
 import io.flushcheck.cli.common.UsageException;
 import io.flushcheck.powercut.DamagedBlock;
-import io.flushcheck.powercut.DataFault;
+import io.flushcheck.powercut.BlockDamage;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.SimulatedDisk;
 import io.flushcheck.report.Json;
@@ -36,16 +36,21 @@ import picocli.CommandLine.TypeConversionException;
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 @Command(name = "damage", synopsisHeading = "usage: ",
-        customSynopsis = "flushcheck powercut damage [--blocks N] [--kinds bit-rot,zeroed] [--block-bytes B] [--block"
+        customSynopsis = "flushcheck powercut damage [--blocks N] [--kinds KIND,...] [--block-bytes B] [--block"
                 + " 'BLOCK'] [--seed S] [options] --verify 'VERIFY {dir}' -- COMMAND {dir}",
         description = {"damage blocks of what survived a power cut, one at a time, and check what a program reads back",
             "",
             "Runs COMMAND on a fresh simulated disk with {dir} replaced by its path, cuts the power at its exit",
             "(the seed --seed keeps the same unsynced writes every run), and lists the survivor's files in blocks of",
-            "--block-bytes. Then, for up to --blocks of these blocks and kinds (bit-rot: one bit, drawn from a seed,",
-            "flipped; zeroed: the block's bytes zeroed), spread evenly over them: a fresh disk, COMMAND again, the",
-            "cut at its exit, that block damaged on the survivor, and VERIFY run there by sh -c with {dir} its path.",
-            "The first check is of the survivor undamaged, which must read back intact.",
+            "--block-bytes. Then, for up to --blocks of these blocks and kinds, spread evenly over them: a fresh",
+            "disk, COMMAND again, the cut at its exit, that block damaged, and VERIFY run on the survivor by sh -c",
+            "with {dir} its path. The first check is of the survivor undamaged, which must read back intact.",
+            "The kinds: bit-rot (one bit, drawn from a seed, flipped) and zeroed (the block's bytes zeroed) change",
+            "the survivor's bytes; bad-sector (every read of the block fails with EIO until rewritten) and",
+            "transient-read (its first read fails) fail the survivor's reads; lost-write (every write COMMAND makes",
+            "to the block is acknowledged, and so is the sync after it, and dropped) and misdirected-write (each is",
+            "made at another block of the same file instead, drawn from the seed) are armed before COMMAND runs, on",
+            "the disk it writes, by the file's name: a check no write reached is not done, and says so.",
             "",
             "COMMAND appends what it acknowledged, a line each, to the file $FLUSHCHECK_ACKS names, once it is",
             "synced. VERIFY writes the records it read back, a line each, to the file $FLUSHCHECK_READ names. A check",
@@ -58,10 +63,13 @@ import picocli.CommandLine.TypeConversionException;
             "",
             "On the file model (--model file) the damage is to the survivor's file; the block model damages the",
             "drive under the filesystem, which answers as it does (btrfs checks its data's checksums, ext4 does not).",
+            "The block model places a lying write where the file's bytes lie on the drive, which a file COMMAND makes",
+            "has none of before it runs, and refuses btrfs (copy on write): such a check is not done.",
             "",
             "With --json: {\"model\", \"rules\", \"fs\", \"blockBytes\", \"kinds\", \"seed\", \"blocks\", \"checks\":[{\"check\",",
-            "\"block\", \"file\", \"offset\", \"length\", \"kind\", \"blockSeed\", \"done\", \"outcome\", \"explanation\",",
-            "\"verifyExit\", \"verifyOutput\", \"acknowledged\", \"returned\", \"repeat\"}], \"outcomes\", \"silent\"}."},
+            "\"block\", \"file\", \"offset\", \"length\", \"kind\", \"blockSeed\", \"target\", \"done\", \"outcome\",",
+            "\"explanation\", \"verifyExit\", \"verifyOutput\", \"acknowledged\", \"returned\", \"repeat\"}], \"outcomes\",",
+            "\"silent\"}."},
         descriptionHeading = "%n", optionListHeading = "%noptions:%n",
         footer = {"%nexit codes: 0 no check was silent, 1 a check was silent corruption or silent loss (crashed and hung"
             + " are reported, not failed), 2 bad usage, or COMMAND or VERIFY failing with nothing damaged, 3 this"
@@ -84,20 +92,11 @@ public final class PowerCutDamageCommand implements Job {
     @Mixin
     HtmlOption html = new HtmlOption();
 
-    @Option(names = "--model", paramLabel = "MODEL", converter = PowerCutConverters.Model.class,
-            description = "what the disk simulates: block (a filesystem on a drive; root), file (files durable at their"
-                    + " fsync; no root), or auto (default): block where it can run, file elsewhere")
-    DiskModel model = DiskModel.AUTO;
+    @Mixin
+    DiskOptions disk = new DiskOptions();
 
     @Mixin
     RulesOption rules = new RulesOption();
-
-    @Option(names = "--fs", paramLabel = "FS", description = "the block model's filesystem: ext4 (default), or one whose mkfs.FS is installed")
-    String fs;
-
-    @Option(names = "--size-mib", paramLabel = "N", converter = PowerCutConverters.SizeMib.class,
-            description = "the disk's size in MiB (default 256, 512 for xfs)")
-    Integer sizeMib;
 
     @Option(names = "--blocks", paramLabel = "N", converter = Blocks.class,
             description = "the most damaged blocks checked, spread evenly over every block and kind (default "
@@ -105,16 +104,18 @@ public final class PowerCutDamageCommand implements Job {
     Integer blocks;
 
     @Option(names = "--kinds", paramLabel = "KINDS", split = ",", converter = KindName.class,
-            description = "the kinds of damage, each block getting each: bit-rot, zeroed, or both (default bit-rot,zeroed)")
-    List<DataFault.Kind> kinds;
+            description = "the kinds of damage, each block getting each, separated by a comma: bit-rot, zeroed,"
+                    + " lost-write, misdirected-write, bad-sector, transient-read (default bit-rot,zeroed)")
+    List<BlockDamage> kinds;
 
     @Option(names = "--block-bytes", paramLabel = "B", converter = BlockBytes.class,
             description = "the size of a block: 512 (a sector) to a filesystem's 4096 (default) and more")
     Integer blockBytes;
 
     @Option(names = "--block", paramLabel = "BLOCK", converter = Block.class,
-            description = "only this check: 'bit rot in FILE bytes OFFSET+LENGTH, seed S' or 'zeroed in FILE bytes"
-                    + " OFFSET+LENGTH', as a check's line names it")
+            description = "only this check: 'bit rot in FILE bytes OFFSET+LENGTH, seed S', 'misdirected write in FILE"
+                    + " bytes OFFSET+LENGTH to bytes TARGET' or 'KIND in FILE bytes OFFSET+LENGTH' (zeroed, lost write,"
+                    + " bad sector, transient read error), as a check's line names it")
     DamagedBlock block;
 
     @Option(names = "--seed", paramLabel = "S", converter = PowerCutConverters.Seed.class,
@@ -138,9 +139,9 @@ public final class PowerCutDamageCommand implements Job {
     public int run(PrintStream out, PrintStream err) throws UsageException {
         checkUsage();
         html.check();
-        DiskModel resolved = model.resolved();
+        DiskModel resolved = disk.model.resolved();
         checkModelOptions(resolved);
-        String missing = Machine.missingForDisks(resolved, fs());
+        String missing = Machine.missingForDisks(resolved, disk.fs());
         for (String tool : List.of("setsid", "setpriv", "unshare")) {
             if (missing == null && Machine.which(tool) == null) {
                 missing = "the " + tool + " command (util-linux)";
@@ -151,9 +152,9 @@ public final class PowerCutDamageCommand implements Job {
             return ExitCodes.INTERNAL;
         }
         if (!output.quiet) {
-            err.println("flushcheck powercut damage: " + Machine.modelLine(model, fs(), rules.rules));
+            err.println("flushcheck powercut damage: " + Machine.modelLine(disk.model, disk.fs(), rules.rules));
         }
-        ProgramDamage runner = new ProgramDamage(Machine.workDir(), resolved, sizeBytes(), fs(), rules.rules, command,
+        ProgramDamage runner = new ProgramDamage(Machine.workDir(), resolved, sizeBytes(), disk.fs(), rules.rules, command,
                 verify, timeout == null ? 120 : timeout, seed());
         DamageOutput report = new DamageOutput(this);
         List<DamageCheck> checks = new ArrayList<>();
@@ -260,36 +261,26 @@ public final class PowerCutDamageCommand implements Job {
             }
         }
         if (kinds != null && new LinkedHashSet<>(kinds).size() < kinds.size()) {
-            throw new UsageException("powercut damage: --kinds names a kind twice: name each of bit-rot and zeroed once");
+            throw new UsageException("powercut damage: --kinds names a kind twice: name each kind once");
         }
-        if (fs != null && (fs.isEmpty() || !fs.chars().allMatch(Character::isLetterOrDigit))) {
-            throw new UsageException("powercut damage --fs takes a filesystem's name (ext4, xfs, btrfs), not '" + fs + "'");
-        }
+        disk.checkFsName("powercut damage");
     }
 
     private void checkModelOptions(DiskModel resolved) throws UsageException {
         if (resolved == DiskModel.FILE) {
-            if (fs != null) {
-                String chosen = model == DiskModel.AUTO ? " (--model auto chose it here: " + DiskModel.autoReason() + ")" : "";
-                throw new UsageException("powercut damage: --fs applies to the block model, not to the file model" + chosen
+            if (disk.fs != null) {
+                throw new UsageException("powercut damage: --fs applies to the block model, not to the file model"
+                        + disk.autoChoice()
                         + "; leave it out, or run as root with --model block");
             }
             return;
         }
-        rules.check("powercut damage", model);
-        if (sizeBytes() < SimulatedDisk.minimumSizeBytes(fs())) {
-            throw new UsageException(String.format(Locale.ROOT, "powercut damage --size-mib %d: %s needs a disk of at least"
-                    + " %d MiB (its mkfs refuses smaller ones)", sizeBytes() >> 20, fs(),
-                    (SimulatedDisk.minimumSizeBytes(fs()) + (1 << 20) - 1) >> 20));
-        }
-    }
-
-    String fs() {
-        return fs == null ? "ext4" : fs;
+        rules.check("powercut damage", disk.model);
+        disk.checkSize("powercut damage");
     }
 
     long sizeBytes() {
-        return sizeMib != null ? (long) sizeMib << 20 : SimulatedDisk.defaultSizeBytes(fs());
+        return disk.sizeBytes();
     }
 
     int blocks() {
@@ -300,8 +291,8 @@ public final class PowerCutDamageCommand implements Job {
         return blockBytes == null ? DEFAULT_BLOCK_BYTES : blockBytes;
     }
 
-    List<DataFault.Kind> kinds() {
-        return kinds == null ? List.of(DataFault.Kind.BIT_ROT, DataFault.Kind.ZEROED) : kinds;
+    List<BlockDamage> kinds() {
+        return kinds == null ? List.of(BlockDamage.BIT_ROT, BlockDamage.ZEROED) : kinds;
     }
 
     long seed() {
@@ -310,7 +301,7 @@ public final class PowerCutDamageCommand implements Job {
 
     /** What the checks ran on, for the report's first line: {@code ext4 (256 MiB)} or {@code the file model (256 MiB)}. */
     String disks() {
-        return (model.resolved() == DiskModel.FILE ? "the file model" : fs()) + " (" + (sizeBytes() >> 20) + " MiB)";
+        return (disk.model.resolved() == DiskModel.FILE ? "the file model" : disk.fs()) + " (" + (sizeBytes() >> 20) + " MiB)";
     }
 
     /** {@code --blocks}: 1 to {@link #MAX_BLOCKS}. */
@@ -329,19 +320,17 @@ public final class PowerCutDamageCommand implements Job {
         }
     }
 
-    /** A kind of {@code --kinds bit-rot,zeroed}, in any case. */
-    static final class KindName implements ITypeConverter<DataFault.Kind> {
+    /** A kind of {@code --kinds bit-rot,zeroed,lost-write,...}, in any case ({@link BlockDamage#option()}). */
+    static final class KindName implements ITypeConverter<BlockDamage> {
         @Override
-        public DataFault.Kind convert(String value) {
-            String w = value.trim().toLowerCase(Locale.ROOT);
-            if (w.equals("bit-rot")) {
-                return DataFault.Kind.BIT_ROT;
+        public BlockDamage convert(String value) {
+            try {
+                return BlockDamage.ofOption(value.trim().toLowerCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException("--kinds takes kinds separated by a comma, each one of "
+                        + String.join(", ", java.util.Arrays.stream(BlockDamage.values()).map(BlockDamage::option).toList())
+                        + ", not '" + value + "'");
             }
-            if (w.equals("zeroed")) {
-                return DataFault.Kind.ZEROED;
-            }
-            throw new TypeConversionException("--kinds takes bit-rot, zeroed or both, separated by a comma, not '"
-                    + value + "'");
         }
     }
 

@@ -25,7 +25,7 @@ final class PowerCutUsage {
      * a kernel's and keeps or loses each write whole; the size is refused where the filesystem's mkfs would.
      */
     static void checkModelOptions(PowerCutCommand c, DiskModel resolved) throws UsageException {
-        String chosen = c.model == DiskModel.AUTO ? " (--model auto chose it here: " + DiskModel.autoReason() + ")" : "";
+        String chosen = c.disk.autoChoice();
         if (resolved == DiskModel.FILE) {
             List<String> given = c.spec.commandLine().getParseResult().matchedOptions().stream()
                     .map(o -> o.longestName()).filter(BLOCK_ONLY::contains).toList();
@@ -36,12 +36,8 @@ final class PowerCutUsage {
             }
             return;
         }
-        c.rules.check("powercut", c.model);
-        if (c.sizeBytes() < SimulatedDisk.minimumSizeBytes(c.fs)) {
-            throw new UsageException(String.format(Locale.ROOT, "powercut --size-mib %d: %s needs a disk of at least %d MiB"
-                    + " (its mkfs refuses smaller ones)", c.sizeBytes() >> 20, c.fs,
-                    (SimulatedDisk.minimumSizeBytes(c.fs) + (1 << 20) - 1) >> 20));
-        }
+        c.rules.check("powercut", c.disk.model);
+        c.disk.checkSize("powercut");
     }
 
     /** What only the block model takes: the file model's crash states are enumerated only, none drawn. */
@@ -141,9 +137,7 @@ final class PowerCutUsage {
         if (c.atomicWriteBytes != null && !SimulatedDisk.validAtomicWriteBytes(c.atomicWriteBytes)) {
             throw new UsageException("powercut --atomic-write-bytes takes 512, 1024, 2048 or 4096, not " + c.atomicWriteBytes);
         }
-        if (c.fs.isEmpty() || !c.fs.chars().allMatch(ch -> Character.isLetterOrDigit(ch))) {
-            throw new UsageException("powercut --fs takes a filesystem's name (ext4, xfs, btrfs), not '" + c.fs + "'");
-        }
+        c.disk.checkFsName("powercut");
     }
 
     /**

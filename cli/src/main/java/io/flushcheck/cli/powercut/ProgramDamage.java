@@ -2,7 +2,7 @@ package io.flushcheck.cli.powercut;
 
 import io.flushcheck.powercut.AcknowledgedRecords;
 import io.flushcheck.powercut.DamagedBlock;
-import io.flushcheck.powercut.DataFault;
+import io.flushcheck.powercut.BlockDamage;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.DriveServerFailedException;
 import io.flushcheck.powercut.FileRules;
@@ -27,7 +27,9 @@ import java.util.Map;
  * Damaged blocks under a user's command: each run on a fresh {@link SimulatedDisk}, the command run with
  * {@code {dir}} naming the disk and {@code FLUSHCHECK_ACKS} a file it appends its acknowledgements to, a line each,
  * the power cut at its exit (with the same seed every run, so that each run leaves the same survivor of a command that
- * does the same), a block of the survivor damaged ({@link SimulatedDisk#damage}), and the verify run there by
+ * does the same), a block of the survivor damaged ({@link SimulatedDisk#corrupt}, {@link SimulatedDisk#failReads}) or
+ * the command's writes to it lost or misdirected ({@link SimulatedDisk#failWrites}, armed before it runs), and the
+ * verify run there by
  * {@code sh -c}, in a world of its own, with {@code FLUSHCHECK_READ} naming a file it may write what it read back to,
  * a line each. Its outcome is told apart as {@link AcknowledgedRecords#judge} tells a test's.
  */
@@ -72,7 +74,7 @@ final class ProgramDamage {
      * Runs the command, cuts at its exit, lists up to {@code count} blocks of the survivor's files spread evenly
      * ({@link DamagedBlock#sweep}), and checks the survivor undamaged.
      */
-    Listed list(Collection<DataFault.Kind> kinds, int blockBytes, int count, long seed)
+    Listed list(Collection<BlockDamage> kinds, int blockBytes, int count, long seed)
             throws IOException, InterruptedException {
         @SuppressWarnings("unchecked")
         List<DamagedBlock>[] blocks = new List[1];
@@ -85,9 +87,15 @@ final class ProgramDamage {
         return new Listed(undamaged, blocks[0], ran[0].commandExit(), ran[0].commandTail());
     }
 
-    /** One check: the command run and cut at its exit, {@code block} damaged on the survivor, the verify run there. */
+    /**
+     * One check: the command run and cut at its exit, {@code block} damaged on the survivor (or its lying writes armed
+     * before the command ran), the verify run there.
+     */
     DamageCheck check(int number, DamagedBlock block) throws IOException, InterruptedException {
         return run(number, block, (disk, survivor, r) -> {
+            if (block.kind().onWrites()) {
+                return null; // done as the command wrote, to whatever file it left
+            }
             Path file = survivor.resolve(block.file()).normalize();
             if (!file.startsWith(survivor) || file.equals(survivor)) {
                 return block.file() + " is not a file on this survivor";
@@ -121,6 +129,17 @@ final class ProgramDamage {
             Path acks = Files.createFile(work.resolve("acks-" + name + ".txt"));
             Path read = work.resolve("read-" + name + ".txt");
             ProgramCuts.arm(disk, CutPoint.exit(0), cutSeed);
+            long liedBefore = -1;
+            if (block != null && block.kind().onWrites()) {
+                try {
+                    liedBefore = lied(disk, block);
+                    disk.failWrites(block.writes(disk.path()));
+                } catch (IllegalArgumentException | IllegalStateException | UnsupportedOperationException
+                         | UncheckedIOException e) {
+                    return new DamageCheck(number, block, null, DamageCheck.Outcome.NOT_DONE, "not armed: "
+                            + e.getMessage() + ": nothing damaged, COMMAND and VERIFY not run", null, "", 0, null);
+                }
+            }
             Path survivor;
             Ran ran;
             try (LoggedWorld p = LoggedWorld.start(ProgramCuts.substitute(command, disk.path()), b -> {
@@ -148,11 +167,17 @@ final class ProgramDamage {
             }
             String done = null;
             if (block != null) {
-                try {
-                    done = disk.corrupt(block.on(survivor)).toString();
-                } catch (IllegalArgumentException e) {
-                    // A hole, an unwritten or inline extent: the drive holds none of the block's bytes to damage.
-                    return new DamageCheck(number, block, null, DamageCheck.Outcome.NOT_DONE, e.getMessage()
+                Damage d;
+                if (block.kind().onWrites()) {
+                    long met = lied(disk, block) - liedBefore;
+                    d = met > 0 ? new Damage(block.writesMet(met), null) : new Damage(null, block.noWriteMet());
+                } else {
+                    d = damage(disk, survivor, block);
+                }
+                done = d.done();
+                String why = d.notDone();
+                if (why != null) {
+                    return new DamageCheck(number, block, null, DamageCheck.Outcome.NOT_DONE, why
                             + ": nothing damaged, VERIFY not run", null, "", acknowledged.size(), null);
                 }
             }
@@ -167,6 +192,34 @@ final class ProgramDamage {
                     + " (the command exited " + ran.commandExit() + " in this check's run: " + ran.commandTail() + ")",
                     check.verifyExit(), check.verifyTail(), check.acknowledged(), check.returned());
         }
+    }
+
+    /** What was done to a block, in words, or (done null) why nothing was. */
+    private record Damage(String done, String notDone) {
+    }
+
+    /** Damages {@code block} on {@code survivor}: its data at rest changed, or its reads failed. */
+    private static Damage damage(SimulatedDisk disk, Path survivor, DamagedBlock block) {
+        if (block.kind().onReads()) {
+            try {
+                disk.failReads(block.reads(survivor));
+                return new Damage(block.readsFail(), null);
+            } catch (IllegalArgumentException | IllegalStateException | UnsupportedOperationException
+                     | UncheckedIOException e) {
+                return new Damage(null, "the survivor's reads cannot be failed: " + e.getMessage());
+            }
+        }
+        try {
+            return new Damage(disk.corrupt(block.on(survivor)).toString(), null);
+        } catch (IllegalArgumentException e) {
+            // A hole, an unwritten or inline extent: the drive holds none of the block's bytes to damage.
+            return new Damage(null, e.getMessage());
+        }
+    }
+
+    /** The disk's lost or misdirected writes so far, as {@code block}'s kind counts them. */
+    private static long lied(SimulatedDisk disk, DamagedBlock block) {
+        return block.kind() == BlockDamage.LOST_WRITE ? disk.lostWrites() : disk.misdirectedWrites();
     }
 
     private SimulatedDisk disk() throws IOException {

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -148,6 +149,72 @@ class PowerCutDamageTests {
     }
 
     @Test
+    void aStoreWithACrcOnEachRecordDetectsEveryLostAndMisdirectedWriteArmedBeforeItRuns() throws Exception {
+        Run r = run(DocumentedCommand.of(PowerCutDamageTests.class, "lying-writes").adding("--json")
+                .with("records.sh", store).with("records-read.sh", read).args());
+        assertThat(r.exit()).as(r.err()).isEqualTo(0);
+        Map<String, Object> doc = MiniJson.object(MiniJson.parse(r.out()));
+        assertThat(doc.get("kinds")).isEqualTo(List.of("lost-write", "misdirected-write"));
+        List<Map<String, Object>> checks = checks(doc);
+        assertThat(checks).hasSize(7);
+        for (Map<String, Object> c : checks.subList(1, 7)) {
+            String block = (String) c.get("block");
+            assertThat(block).matches("lost write in log bytes \\d+\\+512|misdirected write in log bytes \\d+\\+512 to bytes"
+                    + " \\d+");
+            assertThat(c.get("kind")).isEqualTo(block.startsWith("lost") ? "lost-write" : "misdirected-write");
+            if (block.startsWith("misdirected")) {
+                assertThat(number(c, "target")).isEqualTo(Long.parseLong(block.replaceFirst(".* to bytes ", "")));
+            } else {
+                assertThat(c).doesNotContainKey("target");
+            }
+            assertThat((String) c.get("done")).as(c.toString()).matches("\\d+ writes? to log bytes " + c.get("offset")
+                    + "\\+512 acknowledged and (lost|made at bytes \\d+\\+512 of log instead)");
+            assertThat(c.get("outcome")).as(c.toString()).isEqualTo("detected");
+        }
+        assertThat(checks.subList(1, 7)).extracting(c -> c.get("kind")).contains("lost-write", "misdirected-write");
+        PowerCutCommandTests.assertNothingLeft();
+    }
+
+    @Test
+    void aLostWriteToAStoreWithoutChecksIsSilentAndABlockNoWriteReachesIsNotDone() {
+        String verify = "sh " + read + " {dir} plain";
+        List<String> store = List.of("--", "sh", this.store.toString(), "{dir}", "plain", "20");
+        Run lost = run(args("--block", "lost write in log bytes 512+512", "--verify", verify, store));
+        assertThat(lost.exit()).as(lost.err()).isEqualTo(1);
+        assertThat(lost.out()).containsPattern("check 1: lost write in log bytes 512\\+512: silent (corruption|loss): \\d+"
+                + " writes to log bytes 512\\+512 acknowledged and lost: the reader returned ");
+        Run none = run(args("--block", "lost write in log bytes 65536+512", "--verify", verify, store));
+        assertThat(none.exit()).as(none.err()).isEqualTo(0);
+        assertThat(none.out()).contains("check 1: lost write in log bytes 65536+512: not done: no write reached log bytes"
+                + " 65536+512 in this run: nothing damaged, VERIFY not run\n");
+        PowerCutCommandTests.assertNothingLeft();
+    }
+
+    @Test
+    void aBadSectorOnTheSurvivorIsDetectedByAStoreThatReadsItsLog() throws IOException {
+        String cannot = SurvivorReads.cannotFail(tmp);
+        Assumptions.assumeTrue(cannot == null, () -> "the survivor's reads cannot be failed yet: " + cannot);
+        Run r = run(args("--kinds", "bad-sector,transient-read", "--block-bytes", "512", "--blocks", "4", "--verify",
+                "sh " + read + " {dir} checksummed", List.of("--", "sh", store.toString(), "{dir}", "checksummed", "20")));
+        assertThat(r.exit()).as(r.err()).isEqualTo(0);
+        assertThat(lines(r.out()).subList(1, 5)).extracting(Line::outcome).containsOnly("detected");
+        assertThat(r.out()).containsPattern("every read of log bytes \\d+\\+512 fails with EIO until rewritten: VERIFY exited");
+        PowerCutCommandTests.assertNothingLeft();
+    }
+
+    @Test
+    void whileTheSurvivorsReadsCannotBeFailedAReadFaultsCheckIsNotDoneSayingWhy() throws IOException {
+        String cannot = SurvivorReads.cannotFail(tmp);
+        Assumptions.assumeTrue(cannot != null, "the survivor's reads can be failed: the checks run");
+        Run r = run(args("--block", "transient read error in log bytes 0+512", "--verify", "sh " + read + " {dir} plain",
+                List.of("--", "sh", store.toString(), "{dir}", "plain", "4")));
+        assertThat(r.exit()).as(r.err()).isEqualTo(0);
+        assertThat(r.out()).containsPattern("check 1: transient read error in log bytes 0\\+512: not done: the survivor's"
+                + " reads cannot be failed: [^\n]+: nothing damaged, VERIFY not run\n");
+        PowerCutCommandTests.assertNothingLeft();
+    }
+
+    @Test
     void sqliteInWalModeLosesTheCommitOfADamagedFrameAndEveryLaterOneWithoutAnError() throws Exception {
         Requirements.requireCommand("sqlite3", "sqlite3");
         Path wal = copy("sqlite-wal.sh");
@@ -231,6 +298,18 @@ class PowerCutDamageTests {
         PowerCutCommandTests.assertNothingLeft();
     }
 
+    @Test
+    void onTheBlockModelALyingWriteOnAFileTheCommandMakesIsNotDoneSayingWhy() {
+        Mounts.requireMountTools();
+        Run r = run("powercut", "damage", "--model", "block", "--block", "lost write in log bytes 0+512", "--verify",
+                "sh " + read + " {dir} plain", "--", "sh", store.toString(), "{dir}", "plain", "4");
+        assertThat(r.exit()).as(r.err()).isEqualTo(0);
+        assertThat(r.out()).containsPattern("check 1: lost write in log bytes 0\\+512: not done: not armed: \\S+/log is not on"
+                + " the disk yet: on the block model a write fault is placed where the file's bytes lie on the drive"
+                + " \\(FIEMAP\\)[^\n]*: nothing damaged, COMMAND and VERIFY not run\n");
+        PowerCutCommandTests.assertNothingLeft();
+    }
+
     private static String[] concat(String[] a, String[] b) {
         String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, all, a.length, b.length);
@@ -304,7 +383,8 @@ class PowerCutDamageTests {
                 .extracting(Run::exit).isEqualTo(2);
         assertThat(run("powercut", "damage", "--model", "file", "--kinds", "rot", "--verify", verify, "--", "sh", "x",
                 "{dir}"))
-                .satisfies(r -> assertThat(r.err()).contains("--kinds takes bit-rot, zeroed or both"))
+                .satisfies(r -> assertThat(r.err()).contains("--kinds takes kinds separated by a comma, each one of bit-rot,"
+                        + " zeroed, lost-write, misdirected-write, bad-sector, transient-read, not 'rot'"))
                 .extracting(Run::exit).isEqualTo(2);
         assertThat(run("powercut", "damage", "--model", "file", "--verify", "python3 check.py {dir} {acks}", "--", "sh",
                 "x", "{dir}"))

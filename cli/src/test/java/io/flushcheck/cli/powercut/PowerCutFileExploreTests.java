@@ -117,6 +117,11 @@ class PowerCutFileExploreTests {
         Run refused = run("powercut", "--model", "file", "--kinds", "zeroed", "--verify", "true {dir}", "--", "true", "{dir}");
         assertThat(refused.exit()).isEqualTo(2);
         assertThat(refused.err()).contains("--kinds says how --damage-blocks N damages the states");
+        Run lying = run("powercut", "--model", "file", "--explore", "--damage-blocks", "2", "--kinds", "zeroed,lost-write",
+                "--verify", "true {dir}", "--", "true", "{dir}");
+        assertThat(lying.exit()).isEqualTo(2);
+        assertThat(lying.err()).contains("--kinds with --damage-blocks takes bit-rot and zeroed")
+                .contains("flushcheck powercut damage --kinds lost-write");
     }
 
     @Test

@@ -23,7 +23,7 @@ class PowerCutJsonTests {
         PowerCutCommand c = new PowerCutCommand();
         c.verify = "test -s {dir}/log";
         c.command = List.of("sh", "-c", "sync");
-        c.model = DiskModel.BLOCK;
+        c.disk.model = DiskModel.BLOCK;
         CutOutcome passed = new CutOutcome(1, 7, 3, "flush", null, "tail", 3, 4096, 0, 0, "ok", null, false);
         CutOutcome failed = new CutOutcome(2, 8, 9, "exit", 1, "", 5, 0, 8192, null, "", "the survivor would not mount", false,
                 "", List.of("rename value.tmp -> value, no sync after it", "8 bytes at offset 0 of value.tmp, file not synced"));
@@ -88,7 +88,7 @@ class PowerCutJsonTests {
     @Test
     void cutsAfterAGivenFlushHaveNoFlushesWithPowerOn() {
         PowerCutCommand c = new PowerCutCommand();
-        c.sizeMib = 64;
+        c.disk.sizeMib = 64;
         c.afterFlushes = 2L;
         assertThat(Json.write(c.json(List.of(), 3, null))).contains("\"sizeMiB\": 64,", "\"verify\": null,",
                 "\"mode\": \"after-flushes\",", "\"flushesWithPowerOn\": null,", "\"cuts\": [],")
@@ -105,7 +105,7 @@ class PowerCutJsonTests {
     @Test
     void onTheFileModelTheJsonNamesTheRulesAndEachCutsNoteOnWhatOnlyThoseRulesLost() {
         PowerCutCommand c = new PowerCutCommand();
-        c.model = DiskModel.FILE;
+        c.disk.model = DiskModel.FILE;
         c.rules.rules = FileRules.POSIX;
         c.verify = "test -s {dir}/v";
         c.command = List.of("store", "{dir}");

@@ -6,7 +6,9 @@ import io.flushcheck.powercut.internal.model.WriteFaults;
 import io.flushcheck.powercut.internal.model.WriteLies;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +30,8 @@ final class FileData {
     private final WriteFaults writeFaults = new WriteFaults();
     private final ReadFaults readFaults = new ReadFaults();
     private final WriteLies writeLies = new WriteLies();
+    /** Lies planned on files by name, armed on a file's node at its first write by that name. */
+    private final List<NamedLie> namedLies = new ArrayList<>();
     /** The bytes of every write not yet synced, in the order written; {@link FileChange#logPos} says where. */
     private StoreFile log;
     private long logEnd;
@@ -62,6 +66,44 @@ final class FileData {
     /** The writes planned to fail. */
     WriteFaults writeFaults() {
         return writeFaults;
+    }
+
+    /**
+     * A lie planned on the file named {@code path} before it has a node: lost ({@code target} null) or misdirected to
+     * {@code targetFrom} of the file named {@code target}.
+     */
+    record NamedLie(String path, long from, long length, boolean persistent, String target, long targetFrom) {
+        NamedLie {
+            if (from < 0 || length <= 0 || (target != null && (targetFrom < 0 || targetFrom + length < 0))) {
+                throw new IllegalArgumentException("a range starts at 0 or later and is not empty, not " + from + "+"
+                        + length + (target == null ? "" : " to " + targetFrom));
+            }
+        }
+    }
+
+    /** Plans {@code lie}, armed at the first write to a file by its name. */
+    void planLie(NamedLie lie) {
+        namedLies.add(lie);
+    }
+
+    /** Arms the lies planned on {@code n}'s name on its node, about to be written. */
+    private void armNamedLies(TreeNode n) {
+        String path = tree.namespace().filePath(n);
+        for (Iterator<NamedLie> it = namedLies.iterator(); it.hasNext(); ) {
+            NamedLie l = it.next();
+            if (!l.path().equals(path)) {
+                continue;
+            }
+            it.remove();
+            if (l.target() == null) {
+                writeLies.lose(n.id, l.from(), l.length(), l.persistent());
+            } else {
+                TreeNode target = l.target().equals(path) ? n : tree.namespace().fileAt(l.target());
+                // A target without a file of that name: its bytes land in no file, as past a file's end.
+                writeLies.misdirect(n.id, l.from(), l.length(), l.persistent(), target == null ? Long.MAX_VALUE : target.id,
+                        l.targetFrom());
+            }
+        }
     }
 
     /** The writes planned to be lost or misdirected. */
@@ -129,6 +171,9 @@ final class FileData {
         resize(n, Math.max(n.data.size(), offset + length));
         if (versions != FileTree.Versions.SIZES && logEnd > LOG_KEPT && logEnd > 2 * logLive) {
             compactLog();
+        }
+        if (!namedLies.isEmpty()) {
+            armNamedLies(n);
         }
         List<WriteLies.Lie> lies = writeLies.meet(id, offset, length);
         if (lies.isEmpty()) {

@@ -404,6 +404,25 @@ public final class FileTree extends SwitchedModel {
         data.writeLies().misdirect(unit, from, length, persistent, targetUnit, targetFrom);
     }
 
+    /**
+     * Writes to the file named {@code path} (from the root, '/' between names) are lost as planned, the lie armed on
+     * its node at the first write it gets by that name: a fault planned before the workload makes the file.
+     */
+    @Override
+    public synchronized void loseWritesTo(String path, long from, long length, boolean persistent) {
+        data.planLie(new FileData.NamedLie(path, from, length, persistent, null, 0));
+    }
+
+    /**
+     * As {@link #loseWritesTo}, the bytes landing at {@code targetFrom} of the file named {@code targetPath}, found
+     * by that name as the lie is armed: bytes for a file that has no such name then land in no file.
+     */
+    @Override
+    public synchronized void misdirectWritesTo(String path, long from, long length, boolean persistent, String targetPath,
+                                               long targetFrom) {
+        data.planLie(new FileData.NamedLie(path, from, length, persistent, targetPath, targetFrom));
+    }
+
     private TreeNode file(long unit) {
         TreeNode n = namespace.nodeAt(unit);
         if (n == null || n.dir) {

@@ -83,6 +83,16 @@ final class Namespace {
         return n;
     }
 
+    /** The regular file named {@code path} from the root ('/' between names, no "." or ".."), or null. */
+    TreeNode fileAt(String path) {
+        TreeNode at = nodes.get(FileTree.ROOT);
+        for (String name : path.split("/")) {
+            Long id = at == null || !at.dir || name.equals(".") || name.equals("..") ? null : at.entries.get(name);
+            at = id == null ? null : nodes.get(id);
+        }
+        return at == null || at.dir ? null : at;
+    }
+
     /** The node {@code name} names in directory {@code parent}. */
     TreeNode lookup(long parent, String name) throws FileTree.Errno {
         TreeNode d = dir(parent);

@@ -194,6 +194,22 @@ public final class DriveClient {
                 + (persistent ? " persistent " : " once ") + targetUnit + " " + targetFrom), "misdirecting");
     }
 
+    /**
+     * Loses writes to {@code length} bytes from {@code from} of the file named {@code path} (from the root, '/'
+     * between names), armed at its first write by that name: the file model's plan for a file not made yet.
+     */
+    public void loseWritesTo(String path, long from, long length, boolean persistent) throws IOException {
+        expect("lose-writes-to", ask("lose-writes-to " + PathWord.ofText(path) + " " + from + " " + length
+                + (persistent ? " persistent" : " once")), "losing");
+    }
+
+    /** As {@link #loseWritesTo}, the bytes landing at {@code targetFrom} of the file named {@code targetPath}. */
+    public void misdirectWritesTo(String path, long from, long length, boolean persistent, String targetPath,
+                                  long targetFrom) throws IOException {
+        expect("misdirect-writes-to", ask("misdirect-writes-to " + PathWord.ofText(path) + " " + from + " " + length
+                + (persistent ? " persistent " : " once ") + PathWord.ofText(targetPath) + " " + targetFrom), "misdirecting");
+    }
+
     /** Writes the drive has lied about so far: lost ({@link #loseWrites}) and misdirected ({@link #misdirectWrites}). */
     public record LiedWrites(long lost, long misdirected) {
     }

@@ -139,6 +139,16 @@ public final class DriveControl {
                             w[4].equals("persistent"), Long.parseLong(w[5]), Long.parseLong(w[6]));
                     return "misdirecting";
                 }
+                case "lose-writes-to" -> { // PATH-WORD FROM LENGTH once|persistent
+                    model.loseWritesTo(PathWord.text(w[1]), Long.parseLong(w[2]), Long.parseLong(w[3]),
+                            w[4].equals("persistent"));
+                    return "losing";
+                }
+                case "misdirect-writes-to" -> { // PATH-WORD FROM LENGTH once|persistent TARGET-PATH-WORD TARGET-FROM
+                    model.misdirectWritesTo(PathWord.text(w[1]), Long.parseLong(w[2]), Long.parseLong(w[3]),
+                            w[4].equals("persistent"), PathWord.text(w[5]), Long.parseLong(w[6]));
+                    return "misdirecting";
+                }
                 case "lied-writes" -> {
                     return DriveClient.liedWritesReply(model.lostWrites(), model.misdirectedWrites());
                 }

@@ -81,6 +81,23 @@ public interface PowerLossModel {
      */
     void misdirectWrites(long unit, long from, long length, boolean persistent, long targetUnit, long targetFrom);
 
+    /**
+     * Loses writes to the file named {@code path} (from the root, '/' between names), as {@link #loseWrites} does,
+     * planned before the file exists: armed on it at its first write by that name. A model that names no files refuses.
+     */
+    default void loseWritesTo(String path, long from, long length, boolean persistent) {
+        throw new UnsupportedOperationException("this drive places faults by its own ranges, not by file names");
+    }
+
+    /**
+     * Misdirects writes to the file named {@code path} to {@code targetFrom} of the file named {@code targetPath}, as
+     * {@link #loseWritesTo} plans them.
+     */
+    default void misdirectWritesTo(String path, long from, long length, boolean persistent, String targetPath,
+                                   long targetFrom) {
+        throw new UnsupportedOperationException("this drive places faults by its own ranges, not by file names");
+    }
+
     /** Writes lost so far by {@link #loseWrites}. */
     long lostWrites();
 
