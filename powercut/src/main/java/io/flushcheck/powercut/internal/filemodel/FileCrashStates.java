@@ -1,29 +1,30 @@
 package io.flushcheck.powercut.internal.filemodel;
 
 import io.flushcheck.powercut.internal.cleanup.Leftovers;
-import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
 import io.flushcheck.powercut.internal.disk.CheckReport;
 import io.flushcheck.powercut.internal.disk.ModelStates;
 import io.flushcheck.powercut.internal.disk.RecordingFiles;
+import io.flushcheck.powercut.internal.files.StateSteps;
 import io.flushcheck.powercut.internal.files.TreeReplay;
 import io.flushcheck.powercut.internal.files.TreeStates;
+import io.flushcheck.powercut.internal.states.OrderedPool;
 import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import org.apiguardian.api.API;
 
 /**
  * The crash states of one recorded run on the file model, checked: each written out as a plain directory
- * from a replay of the recording (no mount) and verified there, one directory for all, each state written
- * from the one before by what differs (whole where a verification changed it), removed at the end. A failing
- * state is explained by the operations it lost, in the order made, each with the sync that would have kept
- * it, as a cut's discarded operations say them.
+ * from a replay of the recording (no mount) and verified there, several at once where asked, each worker with a
+ * directory of its own, each state written from the one the directory held before by what differs (whole where a
+ * verification changed it), removed at the end. A failing state is explained by the operations it lost, in the
+ * order made, each with the sync that would have kept it, as a cut's discarded operations say them.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class FileCrashStates implements ModelStates {
@@ -143,52 +144,94 @@ public final class FileCrashStates implements ModelStates {
     private TreeStates.Enumerated enumerated;
     private int enumeratedFor;
 
-    /** One state at a time, whatever {@code workers} says. */
+    /**
+     * On up to {@code workers} workers at once, each with a directory of its own that holds the states it takes in
+     * turn: the states are written in the order of their epochs, one at a time, from the one replay of the recording
+     * that moves forward (under the pool's lock), and verified beside the other workers' states.
+     */
     @Override
     public CheckReport check(int maxStates, int shard, int shards, int workers, Verify verification)
             throws IOException {
         long started = System.nanoTime();
         TreeStates.Enumerated space = enumerated(maxStates, TreeStates.Progress.NONE);
         List<TreeStates.Candidate> ordered = space.states();
-        Map<TreeStates.Candidate, Integer> index = new IdentityHashMap<>();
-        List<TreeStates.Candidate> mine = new ArrayList<>();
+        // Failures are reported and explained in the enumeration's order, fewest lost first: the order written is by
+        // epoch.
+        List<Integer> byEpoch = new ArrayList<>();
         for (int i = shard; i < ordered.size(); i += shards) {
-            index.put(ordered.get(i), i);
-            mine.add(ordered.get(i));
+            byEpoch.add(i);
         }
-        CheckReport.Failure[] failed = new CheckReport.Failure[ordered.size()];
-        int[] explained = {0};
-        Path survivor = dir.resolve("state");
-        try {
-            // Failures are explained in the enumeration's order, fewest lost first: the order checked is by epoch.
-            // One directory for every state: each written from the one before by what differs (what a
-            // verification changed in it found and written again).
-            TreeStates.visit(recording, scratch(), mine, survivor, (state, at) -> {
-                try {
-                    verification.verify(at, state.flushesBefore());
-                } catch (Exception | AssertionError e) {
-                    failed[index.get(state)] = new CheckReport.Failure(describe(state), state.lost(),
-                            String.valueOf(e.getMessage()), e, List.of());
-                }
-            });
-        } finally {
-            remove(survivor);
+        byEpoch.sort(Comparator.comparingInt(i -> ordered.get(i).epoch()));
+        List<CheckReport.Failure> failed;
+        try (StateSteps steps = StateSteps.open(recording, scratch())) {
+            failed = OrderedPool.run(byEpoch, ordered.size(), workers, number ->
+                    new StateWorker(steps, steps.place(dir.resolve(number == 0 ? "state" : "state-" + number)),
+                            ordered, verification));
         }
+        int explained = 0;
         List<CheckReport.Failure> failures = new ArrayList<>();
         List<CheckReport.State> outcomes = new ArrayList<>();
         for (int i = 0; i < ordered.size(); i++) {
-            CheckReport.Failure f = failed[i];
-            if (f != null && explained[0]++ < EXPLAINED) {
+            CheckReport.Failure f = failed.get(i);
+            if (f != null && explained++ < EXPLAINED) {
                 f = new CheckReport.Failure(f.state(), f.lost(), f.message(), f.cause(), explain(ordered.get(i)));
             }
             if (f != null) {
                 failures.add(f);
             }
-            outcomes.add(new CheckReport.State(describe(ordered.get(i)), ordered.get(i).lost(), f, index.containsKey(
-                    ordered.get(i))));
+            outcomes.add(new CheckReport.State(describe(ordered.get(i)), ordered.get(i).lost(), f,
+                    i % shards == shard));
         }
-        return new CheckReport(mine.size(), failures, space.duplicates(), space.leftOut(), maxStates,
-                (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - mine.size());
+        return new CheckReport(byEpoch.size(), failures, space.duplicates(), space.leftOut(), maxStates,
+                (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - byEpoch.size());
+    }
+
+    /**
+     * One worker of a check: it has each state it takes written into its directory, in the order the states are
+     * taken (under the pool's lock: the states are written from one replay that moves forward), then verifies it
+     * there. Its directory is written from the state it held before by what differs, and removed when it is done.
+     */
+    private static final class StateWorker implements OrderedPool.Worker<CheckReport.Failure> {
+        private final StateSteps steps;
+        private final StateSteps.Place place;
+        private final List<TreeStates.Candidate> ordered;
+        private final Verify verification;
+
+        StateWorker(StateSteps steps, StateSteps.Place place, List<TreeStates.Candidate> ordered, Verify verification) {
+            this.steps = steps;
+            this.place = place;
+            this.ordered = ordered;
+            this.verification = verification;
+        }
+
+        @Override
+        public void prepare(int item) throws IOException {
+            steps.write(ordered.get(item), place);
+        }
+
+        @Override
+        public CheckReport.Failure check(int item) throws IOException {
+            TreeStates.Candidate state = ordered.get(item);
+            try {
+                verification.verify(place.dir(), state.flushesBefore());
+                return null;
+            } catch (InterruptedException e) {
+                // Stopped, not judged: the check ends here.
+                Thread.currentThread().interrupt();
+                InterruptedIOException stopped = new InterruptedIOException("interrupted while verifying "
+                        + describe(state));
+                stopped.initCause(e);
+                throw stopped;
+            } catch (Exception | AssertionError e) {
+                return new CheckReport.Failure(describe(state), state.lost(), String.valueOf(e.getMessage()), e,
+                        List.of());
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            place.close();
+        }
     }
 
     /** What the state lost, an operation a line in the order made, after a line saying what it is compared with. */
@@ -211,12 +254,5 @@ public final class FileCrashStates implements ModelStates {
         return (state.flushesBefore() == 0 ? "before the first sync" : "after sync " + state.flushesBefore())
                 + (state.last() ? ", to the end of the recording: " : ", before the next: ")
                 + state.state().description();
-    }
-
-    private static void remove(Path p) throws IOException {
-        String stayed = WorkDirectory.delete(p, List.of());
-        if (stayed != null) {
-            throw new IOException("a crash state's survivor " + p + " " + stayed);
-        }
     }
 }
