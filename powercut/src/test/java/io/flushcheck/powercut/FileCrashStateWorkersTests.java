@@ -32,6 +32,9 @@ class FileCrashStateWorkersTests {
     /** Names in the tree before the recording: more than a state directory writes whole each time. */
     static final int BASE_FILES = 300;
 
+    /** The report's line that says which failures, by place in the report's failures, are explained. */
+    static final String EXPLAINED = "explained: ";
+
     @TempDir
     Path tmp;
 
@@ -116,9 +119,15 @@ class FileCrashStateWorkersTests {
         }
         lines.add("checked " + report.checked() + ", failing " + report.failing() + ", duplicates "
                 + report.duplicates() + ", left out " + report.leftOut());
-        for (CrashStateReport.Failure f : report.failures()) {
+        List<Integer> explained = new ArrayList<>();
+        for (int i = 0; i < report.failures().size(); i++) {
+            CrashStateReport.Failure f = report.failures().get(i);
             lines.add("failure: " + f.state() + " | " + f.message() + " | " + f.explanation());
+            if (!f.explanation().isEmpty()) {
+                explained.add(i);
+            }
         }
+        lines.add(EXPLAINED + explained);
         return new Checked(lines, seen, most.get(), dirs, overlaps);
     }
 
@@ -162,6 +171,8 @@ class FileCrashStateWorkersTests {
                     rules, alone.seen().size(), (t1 - t0) / 1e9, (t2 - t1) / 1e9, three.mostAtOnce(), three.dirs(),
                     Files.readString(Path.of("/proc/loadavg")).trim());
             assertThat(alone.report()).as("the report has failing states").anyMatch(l -> l.startsWith("failure: "));
+            assertThat(alone.report()).as("the first failures, fewest lost first, explained").contains(EXPLAINED
+                    + "[0, 1, 2]");
             assertThat(three.report()).as("the report of 3 workers").containsExactlyElementsOf(alone.report());
             assertThat(three.seen()).as("each state's survivor as one worker wrote it")
                     .containsExactlyInAnyOrderEntriesOf(alone.seen());
