@@ -90,6 +90,6 @@ final class Explore {
      * that sets them.
      */
     private int workers() throws UsageException {
-        return c.model.resolved() == DiskModel.FILE ? 1 : PowerCutCommand.workers(c.workers);
+        return PowerCutCommand.workers(c.workers);
     }
 }
