@@ -304,12 +304,12 @@ public final class CrashStates implements AutoCloseable {
      * can guess beforehand, mounted as data); on the file model each with a directory of its own in the disk's work
      * directory, which holds the states it takes in turn (they are written one at a time, in order, from one replay
      * of the recording, and verified at once). Up to that many times as many states a second, as the machine's cores
-     * allow: on the file model, where writing a state out takes about as long as verifying it, little more than
-     * one worker's. The verification is then called by that many threads at once, each call with a survivor of its own:
-     * it must be safe for that, sharing nothing among its calls unguarded. The report is the same whatever the
-     * number: the same states in the same order, the same failures, the same first few explained. What stops a
-     * check (a filesystem this machine cannot mount, no loop device at all, an {@link Error} thrown by the
-     * verification) stops it as it would with one worker, once the states begun are checked and taken down; a
+     * allow; on the file model as the verification's share of each state's time allows too: little for a check as
+     * quick as writing the state out, nearly that many times for a slow one. The verification is then called by
+     * that many threads at once, each call with a survivor of its own: it must be safe for that, sharing nothing
+     * among its calls unguarded. The report is the same whatever the number: the same states in the same order, the
+     * same failures, the same first few explained. What stops a check (a filesystem this machine cannot mount, no
+     * loop device at all, an {@link Error} thrown by the verification) stops it as it would with one worker, once the states begun are checked and taken down; a
      * worker that finds no free loop device while another holds one waits for it. 1, the default, checks one state
      * at a time on the calling thread.
      *
