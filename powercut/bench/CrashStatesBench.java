@@ -28,11 +28,16 @@ import java.util.Locale;
  * The sweep cuts after and during each of the workload's flushes and at its end (2F+1 cuts, a fresh disk each,
  * the workload run again each time); the exploration records the workload once and mounts and checks each of its
  * crash states. Both check that every acknowledged record survived; a loss fails the bench. On the block model
- * (32 MiB ext4 with 4 KiB blocks), the file model (64 MiB, journaled rules) or both, one after the other. On the
- * block model the exploration runs once for each count of workers given ({@link CrashStates#inParallel(int)}), the
- * counts alternating over the rounds, and prints each one's median with its ratio to the first count's.
+ * (32 MiB ext4 with 4 KiB blocks), the file model (64 MiB, journaled rules) or both, one after the other. The
+ * exploration runs once for each count of workers given ({@link CrashStates#inParallel(int)}), the counts alternating
+ * over the rounds, and prints each one's median with its ratio to the first count's. A slow check (SLOW_MS
+ * milliseconds of sleep in each verification, as a check that waits on a server or a process) shows how the
+ * workers scale where verifying costs more than writing the state out.
  */
 public final class CrashStatesBench {
+
+    /** Milliseconds each verification sleeps besides its check: 0 for none. */
+    private static long slowMillis;
 
     /** One workload: run on a disk, acknowledging as it goes; and the check of a survivor. */
     interface Workload {
@@ -48,6 +53,7 @@ public final class CrashStatesBench {
         int[] workers = Arrays.stream(args[4].split(",")).mapToInt(w -> Integer.parseInt(w.trim())).toArray();
         int rounds = Integer.parseInt(args[5]);
         boolean sweep = Boolean.parseBoolean(args[6]);
+        slowMillis = args.length > 7 ? Long.parseLong(args[7]) : 0;
         Path work = Path.of("/dev/shm", "flushcheck-states-bench-" + ProcessHandle.current().pid());
         for (String model : args[3].split(",")) {
             DiskModel m = DiskModel.valueOf(model.trim().toUpperCase(Locale.ROOT));
@@ -97,9 +103,6 @@ public final class CrashStatesBench {
             }
         }
         double sweep = (System.nanoTime() - t0) / 1e9;
-        if (model == DiskModel.FILE) {
-            workers = new int[] {1}; // the file model writes its states out one at a time
-        }
         double[][] perSecond = new double[workers.length][rounds];
         String[] loads = new String[workers.length];
         Explored report = null;
@@ -118,8 +121,9 @@ public final class CrashStatesBench {
                 loads[j] = loads[j] == null ? loadBefore : loads[j] + ", " + loadBefore;
             }
         }
-        System.out.printf(Locale.ROOT, "%s, %d flushes, %d %s:%n", name, f, report.writes(),
-                model == DiskModel.FILE ? "operations" : "writes");
+        System.out.printf(Locale.ROOT, "%s, %d flushes, %d %s%s:%n", name, f, report.writes(),
+                model == DiskModel.FILE ? "operations" : "writes", slowMillis > 0 ? ", each check sleeping " + slowMillis
+                + " ms" : "");
         if (sweepToo) {
             System.out.printf(Locale.ROOT, "   sweep: %d cuts, each re-running the workload on a fresh disk: %.1f s, %.1f cuts/s"
                     + " (load %s)%n", cuts, sweep, cuts / sweep, loadSweep);
@@ -148,6 +152,9 @@ public final class CrashStatesBench {
         try (SimulatedDisk disk = disk(work, model)) {
             CrashStates states = disk.recordCrashStates(a -> workload.run(disk, a));
             CrashStateReport report = states.inParallel(workers).check(maxStates, (survivor, mustSurvive) -> {
+                if (slowMillis > 0) {
+                    Thread.sleep(slowMillis);
+                }
                 List<String> survived = workload.survived(survivor);
                 if (!survived.containsAll(mustSurvive)) {
                     throw new AssertionError("lost some of " + mustSurvive + ": " + survived);

@@ -357,16 +357,19 @@ public final class CrashStates implements AutoCloseable {
     public static final int MAX_WORKERS = 64;
 
     /**
-     * Checks the block model's states on up to {@code workers} workers at once, each with a loop device, an image
-     * and a mount point of its own (each as private as one alone: in a directory of mode 0700 whose name no one can
-     * guess beforehand, mounted as data): up to that many times as many states a second, as the machine's cores
-     * allow. The verification is then called by that many threads at once, each call with a survivor of its own:
-     * it must be safe for that, sharing nothing among its calls unguarded. The report is the same whatever the
-     * number: the same states in the same order, the same failures, the same first few explained. What stops a
-     * check (a filesystem this machine cannot mount, no loop device at all, an {@link Error} thrown by the
-     * verification) stops it as it would with one worker, once the states begun are checked and taken down; a
+     * Checks the states on up to {@code workers} workers at once: on the block model each with a loop device, an
+     * image and a mount point of its own (each as private as one alone: in a directory of mode 0700 whose name no one
+     * can guess beforehand, mounted as data); on the file model each with a directory of its own in the disk's work
+     * directory, which holds the states it takes in turn (they are written one at a time, in order, from one replay
+     * of the recording, and verified at once). Up to that many times as many states a second, as the machine's cores
+     * allow; on the file model as the verification's share of each state's time allows too: little for a check as
+     * quick as writing the state out, nearly that many times for a slow one. The verification is then called by
+     * that many threads at once, each call with a survivor of its own: it must be safe for that, sharing nothing
+     * among its calls unguarded. The report is the same whatever the number: the same states in the same order, the
+     * same failures, the same first few explained. What stops a check (a filesystem this machine cannot mount, no
+     * loop device at all, an {@link Error} thrown by the verification) stops it as it would with one worker, once the states begun are checked and taken down; a
      * worker that finds no free loop device while another holds one waits for it. 1, the default, checks one state
-     * at a time on the calling thread. The file model writes its states out one at a time, whatever this says.
+     * at a time on the calling thread.
      *
      * @return this, to check
      * @throws IllegalArgumentException for a number below 1 or above {@value #MAX_WORKERS}
@@ -384,7 +387,7 @@ public final class CrashStates implements AutoCloseable {
         return inParallel(defaultWorkers());
     }
 
-    /** The states {@link #check} checks at once on the block model: 1 unless {@link #inParallel(int)} said more. */
+    /** The states {@link #check} checks at once: 1 unless {@link #inParallel(int)} said more. */
     public int workers() {
         return workers;
     }

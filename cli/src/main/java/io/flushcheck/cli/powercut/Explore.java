@@ -103,6 +103,6 @@ final class Explore {
      * that sets them.
      */
     private int workers() throws UsageException {
-        return c.disk.model.resolved() == DiskModel.FILE ? 1 : PowerCutCommand.workers(c.workers);
+        return PowerCutCommand.workers(c.workers);
     }
 }

@@ -84,10 +84,11 @@ import picocli.CommandLine.Spec;
             "VERIFY runs there by sh -c, {dir} its path and {acks} a file of the lines acknowledged at or before",
             "the state's flushes, in order. The first failing states are explained by name: what differs from the",
             "same epoch with all its writes kept (on the file model, the operations lost), with the sync that",
-            "would have kept it. Progress goes to stderr. On the block model --workers N states are checked at",
-            "once, each on a loop device and mount point of its own, so VERIFY runs up to N times at once",
-            "(default: twice the machine's processors; the system property flushcheck.powercut.workers sets",
-            "another); the output is the same whatever N. The file model writes its states out one at a time.",
+            "would have kept it. Progress goes to stderr. --workers N states are checked at once, each on a",
+            "loop device and mount point of its own (on the file model, in a directory of its own, the states",
+            "written out one at a time), so VERIFY runs up to N times at once (default: twice the machine's",
+            "processors; the system property flushcheck.powercut.workers sets another); the output is the same",
+            "whatever N.",
             "",
             "--damage-blocks N (with explore) checks each state, after it is checked as the crash left it, once",
             "with each of up to N damaged blocks of the files it holds, each alone on the state as the crash left",
@@ -210,9 +211,9 @@ public final class PowerCutCommand implements Job {
     Integer maxStates;
 
     @Option(names = "--workers", paramLabel = "N", converter = PowerCutConverters.Workers.class,
-            description = "with --explore or --replay, on the block model: the crash states checked at once, each on a"
-                    + " loop device of its own, VERIFY running as many times at once (default: twice the machine's"
-                    + " processors)")
+            description = "with --explore or --replay: the crash states checked at once, each on a loop device (on the"
+                    + " file model, in a directory) of its own, VERIFY running as many times at once (default: twice"
+                    + " the machine's processors)")
     Integer workers;
 
     @Option(names = "--record", paramLabel = "DIR",

@@ -41,7 +41,7 @@ final class PowerCutUsage {
     }
 
     /** What only the block model takes: the file model's crash states are enumerated only, none drawn. */
-    private static final List<String> BLOCK_ONLY = List.of("--fs", "--atomic-write-bytes", "--draw", "--workers");
+    private static final List<String> BLOCK_ONLY = List.of("--fs", "--atomic-write-bytes", "--draw");
 
     static void checkUsage(PowerCutCommand c) throws UsageException {
         List<String> original = c.spec.commandLine().getParseResult().originalArgs();

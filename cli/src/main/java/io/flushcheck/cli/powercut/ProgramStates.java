@@ -140,9 +140,8 @@ final class ProgramStates implements AutoCloseable {
     }
 
     /**
-     * Mounts (on the file model, writes out) each state, up to {@code maxStates}, and runs the verify there, on the
-     * block model up to {@code workers} at once, each verify a process of its own; {@code done} hears each one
-     * checked, one at a time.
+     * Mounts (on the file model, writes out) each state, up to {@code maxStates}, and runs the verify there, up to
+     * {@code workers} at once, each verify a process of its own; {@code done} hears each one checked, one at a time.
      */
     CrashStateReport check(int maxStates, int workers, IntConsumer done) throws IOException {
         return states.inParallel(workers).check(maxStates, new VerifyCommand(verify, work, timeoutSeconds, done));

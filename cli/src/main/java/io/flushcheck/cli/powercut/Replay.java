@@ -74,11 +74,6 @@ final class Replay {
                     + " recording, and this one is the file model's, whose states are enumerated only; leave --draw"
                     + " out");
         }
-        if (workers != null && model == DiskModel.FILE) {
-            throw new UsageException("powercut --replay " + saved + ": --workers checks a block model's states on"
-                    + " several loop devices at once, and this recording is the file model's, whose states are written"
-                    + " out one at a time; leave --workers out");
-        }
         int parallel = PowerCutCommand.workers(workers);
         String missing = missing(model);
         if (missing != null) {

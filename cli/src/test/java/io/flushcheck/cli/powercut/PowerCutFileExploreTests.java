@@ -5,15 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flushcheck.cli.DocumentedCommand;
 import io.flushcheck.cli.InProcess.Run;
+import io.flushcheck.powercut.FileRules;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code flushcheck powercut --explore --model file}, without root: the Python store runs once on the file model,
@@ -64,7 +68,6 @@ class PowerCutFileExploreTests {
         Run r = run(DocumentedCommand.of(PowerCutFileExploreTests.class, "explore-files")
                 .with("python3", PythonStore.PYTHON).with("check.py", python.check()).with("store.py", python.store())
                 .args());
-        System.out.println(r.out());
         assertThat(r.exit()).as(r.err()).isEqualTo(1);
         assertThat(r.out()).containsPattern("\\d+ states checked in [\\d.]+ s, [1-9]\\d* failing")
                 .as("the rename that made the acknowledged value current, lost with no sync after it")
@@ -83,7 +86,6 @@ class PowerCutFileExploreTests {
         Run r = run(DocumentedCommand.of(PowerCutFileExploreTests.class, "explore-damage")
                 .with("python3", PythonStore.PYTHON).with("check.py", python.check()).with("store.py", python.store())
                 .args());
-        System.out.println(r.out());
         assertThat(r.exit()).as(r.err()).isEqualTo(1);
         assertThat(r.out()).as("undamaged, the honest store passes every state")
                 .containsPattern("\\d+ states checked in [\\d.]+ s, 0 failing")
@@ -122,6 +124,90 @@ class PowerCutFileExploreTests {
         assertThat(lying.exit()).isEqualTo(2);
         assertThat(lying.err()).contains("--kinds with --damage-blocks takes bit-rot and zeroed")
                 .contains("flushcheck powercut damage --kinds lost-write");
+    }
+
+    /**
+     * On two workers the file model's explore prints what one worker prints, but for the time: the command line the
+     * guide shows, beside the one without {@code --workers}.
+     */
+    @Test
+    void twoWorkersPrintWhatOneWorkerPrints() {
+        Run one = run(DocumentedCommand.of(PowerCutFileExploreTests.class, "explore-files")
+                .with("python3", PythonStore.PYTHON).with("check.py", python.check()).with("store.py", python.store())
+                .adding("--workers", "1").args());
+        Run two = run(DocumentedCommand.of(PowerCutFileExploreTests.class, "explore-files-workers")
+                .with("python3", PythonStore.PYTHON).with("check.py", python.check()).with("store.py", python.store())
+                .args());
+        assertThat(one.exit()).as(one.err()).isEqualTo(1);
+        assertThat(two.exit()).as(two.err()).isEqualTo(1);
+        assertThat(withoutTime(two.out())).isEqualTo(withoutTime(one.out())).contains("failed: ");
+        PowerCutCommandTests.assertNothingLeft();
+    }
+
+    private static String withoutTime(String out) {
+        return out.replaceAll("states checked in [\\d.]+ s", "states checked in - s");
+    }
+
+    /**
+     * A mixed workload (a value replaced by a rename of a copy synced on even turns only, a log appended to and
+     * never synced, hard links, a permission change and a new directory), recorded under each rule on two workers
+     * and replayed on one and on two: the same document but for the time, the explore's states, VERIFY running
+     * twice at once on two workers and once at a time on one. Nothing is left.
+     */
+    @ParameterizedTest
+    @EnumSource(FileRules.class)
+    void aMixedWorkloadReplaysOnTwoWorkersToTheDocumentOfOne(FileRules rules) throws Exception {
+        Path mixed = Files.writeString(tmp.resolve("mixed.sh"), """
+                d=$1
+                mkdir "$d/logs"
+                for i in 1 2 3 4 5 6; do
+                    printf 'value %d\n' "$i" > "$d/value.tmp"
+                    if [ $((i % 2)) = 0 ]; then sync "$d/value.tmp"; fi
+                    mv "$d/value.tmp" "$d/value"
+                    sync "$d"
+                    printf 'entry %d\n' "$i" >> "$d/logs/log"
+                    if [ $((i % 3)) = 0 ]; then
+                        ln "$d/logs/log" "$d/logs/link-$i"
+                        chmod 600 "$d/logs/log"
+                        sync "$d/logs"
+                    fi
+                    echo "$i" >> "$FLUSHCHECK_ACKS"
+                done
+                """);
+        Path saved = tmp.resolve("recording-" + rules.word());
+        Run recorded = run("powercut", "--explore", "--model", "file", "--rules", rules.word(), "--workers", "2",
+                "--record", saved.toString(), "--json", "--verify", kept.verify(), "--", "sh", mixed.toString(),
+                "{dir}");
+        assertThat(recorded.exit()).as(recorded.err()).isEqualTo(1);
+        Path running = Files.createDirectories(tmp.resolve("running"));
+        Path seen = tmp.resolve("seen");
+        Path counting = Files.writeString(tmp.resolve("counting.sh"), """
+                mine=$(mktemp "%1$s/XXXXXX")
+                ls "%1$s" | wc -l >> "%2$s"
+                sleep 0.2
+                rm "$mine"
+                exec "$@"
+                """.formatted(running, seen));
+        String verify = "sh " + counting + " " + kept.verify();
+        Run one = run("powercut", "replay", saved.toString(), "--json", "--workers", "1", "--verify", verify);
+        assertThat(one.exit()).as(one.err()).isEqualTo(1);
+        assertThat(Files.readAllLines(seen)).as("VERIFY runs at once on one worker").containsOnly("1");
+        Files.delete(seen);
+        Run two = run("powercut", "replay", saved.toString(), "--json", "--workers", "2", "--verify", verify);
+        assertThat(two.exit()).as(two.err()).isEqualTo(1);
+        assertThat(Files.readAllLines(seen)).as("VERIFY runs at once on two workers").contains("2");
+        Map<String, Object> alone = new LinkedHashMap<>(KeptRecording.json(one.out()));
+        Map<String, Object> together = new LinkedHashMap<>(KeptRecording.json(two.out()));
+        alone.remove("seconds");
+        together.remove("seconds");
+        assertThat(together).isEqualTo(alone);
+        assertThat(alone.get("rules")).isEqualTo(rules.word());
+        assertThat((Long) alone.get("failed")).as("failing states").isPositive();
+        assertThat(KeptRecording.states(alone)).extracting(s -> List.of(s.get("state"), s.get("passed")))
+                .as("the states the explore checked on two workers, with its outcomes")
+                .isEqualTo(KeptRecording.states(KeptRecording.json(recorded.out())).stream()
+                        .map(s -> List.of(s.get("state"), s.get("passed"))).toList());
+        PowerCutCommandTests.assertNothingLeft();
     }
 
     @Test

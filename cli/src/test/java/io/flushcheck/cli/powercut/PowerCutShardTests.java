@@ -151,7 +151,7 @@ class PowerCutShardTests {
     }
 
     @Test
-    void workersWithoutExploreOutOfRangeOrOnTheFileModelAreUsageErrors() {
+    void workersWithoutExploreOrOutOfRangeAreUsageErrors() {
         Run notExploring = run("powercut", "--workers", "2", "--verify", "true {dir}", "--", "true", "{dir}");
         assertThat(notExploring.exit()).as(notExploring.err()).isEqualTo(2);
         assertThat(notExploring.err()).contains("--workers says how many of the states --explore checks");
@@ -160,10 +160,6 @@ class PowerCutShardTests {
             assertThat(r.exit()).as(bad + ": " + r.err()).isEqualTo(2);
             assertThat(r.err()).as(bad).contains("--workers");
         }
-        Run fileModel = run("powercut", "--explore", "--model", "file", "--workers", "2", "--verify", "true {dir}",
-                "--", "true", "{dir}");
-        assertThat(fileModel.exit()).as(fileModel.err()).isEqualTo(2);
-        assertThat(fileModel.err()).contains("--workers applies to the block model, not to the file model");
     }
 
     @Test

@@ -5,25 +5,27 @@ import io.flushcheck.powercut.internal.cleanup.WorkDirectory;
 import io.flushcheck.powercut.internal.disk.CheckReport;
 import io.flushcheck.powercut.internal.disk.ModelStates;
 import io.flushcheck.powercut.internal.disk.RecordingFiles;
+import io.flushcheck.powercut.internal.files.StateSteps;
 import io.flushcheck.powercut.internal.files.TreeReplay;
 import io.flushcheck.powercut.internal.files.TreeStates;
+import io.flushcheck.powercut.internal.states.OrderedPool;
 import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import org.apiguardian.api.API;
 
 /**
  * The crash states of one recorded run on the file model, checked: each written out as a plain directory
- * from a replay of the recording (no mount) and verified there, one directory for all, each state written
- * from the one before by what differs (whole where a verification changed it), removed at the end. A failing
- * state is explained by the operations it lost, in the order made, each with the sync that would have kept
- * it, as a cut's discarded operations say them.
+ * from a replay of the recording (no mount) and verified there, several at once where asked, each worker with a
+ * directory of its own, each state written from the one the directory held before by what differs (whole where a
+ * verification changed it), removed at the end. A failing state is explained by the operations it lost, in the
+ * order made, each with the sync that would have kept it, as a cut's discarded operations say them.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class FileCrashStates implements ModelStates {
@@ -144,9 +146,11 @@ public final class FileCrashStates implements ModelStates {
     private int enumeratedFor;
 
     /**
-     * One state at a time, whatever {@code workers} says. A state checked with damages is checked with each on a copy
-     * of it made beside it ({@link DamagedCopy}), before it is checked itself: the directory the next state is
-     * written from never holds a damage.
+     * On up to {@code workers} workers at once, each with a directory of its own that holds the states it takes in
+     * turn: the states are written in the order of their epochs, one at a time, from the one replay of the recording
+     * that moves forward (under the pool's lock), and verified beside the other workers' states. A state checked with
+     * damages is checked with each on a copy of it made beside it ({@link DamagedCopy}), before it is checked itself:
+     * the directory the next state is written from never holds a damage.
      */
     @Override
     public CheckReport check(int maxStates, int shard, int shards, int workers, Verify verification, Damages damages)
@@ -154,79 +158,130 @@ public final class FileCrashStates implements ModelStates {
         long started = System.nanoTime();
         TreeStates.Enumerated space = enumerated(maxStates, TreeStates.Progress.NONE);
         List<TreeStates.Candidate> ordered = space.states();
-        Map<TreeStates.Candidate, Integer> index = new IdentityHashMap<>();
-        List<TreeStates.Candidate> mine = new ArrayList<>();
+        // Failures are reported and explained in the enumeration's order, fewest lost first: the order written is by
+        // epoch.
+        List<Integer> byEpoch = new ArrayList<>();
         for (int i = shard; i < ordered.size(); i += shards) {
-            index.put(ordered.get(i), i);
-            mine.add(ordered.get(i));
+            byEpoch.add(i);
         }
-        CheckReport.Failure[] failed = new CheckReport.Failure[ordered.size()];
-        List<List<CheckReport.Failure>> damagedFailures = new ArrayList<>();
-        for (int i = 0; i < ordered.size(); i++) {
-            damagedFailures.add(List.of());
-        }
-        long[] damagedChecks = {0};
-        int[] explained = {0};
-        Path survivor = dir.resolve("state");
-        Path copy = dir.resolve("damaged");
-        try {
-            // Failures are explained in the enumeration's order, fewest lost first: the order checked is by epoch.
-            // One directory for every state: each written from the one before by what differs (what a
-            // verification changed in it found and written again).
-            TreeStates.visit(recording, scratch(), mine, survivor, (state, at) -> {
-                List<CheckReport.Failure> withDamage = new ArrayList<>();
-                for (Damage d : damages.of(at)) {
-                    DamagedCopy damaged;
-                    try {
-                        damaged = DamagedCopy.of(at, copy, d);
-                    } catch (IllegalArgumentException e) {
-                        continue; // the state has no such file: nothing to damage there
-                    }
-                    try (damaged) {
-                        damagedChecks[0]++;
-                        CheckReport.Failure f = verified(verification, damaged.path(), state);
-                        if (f != null) {
-                            withDamage.add(new CheckReport.Failure(f.state(), f.lost(), f.message(), f.cause(),
-                                    List.of(), new CheckReport.Damaged(d, List.of())));
-                        }
-                    }
-                }
-                damagedFailures.set(index.get(state), withDamage);
-                failed[index.get(state)] = verified(verification, at, state);
+        byEpoch.sort(Comparator.comparingInt(i -> ordered.get(i).epoch()));
+        List<Checked> checked;
+        try (StateSteps steps = StateSteps.open(recording, scratch())) {
+            checked = OrderedPool.run(byEpoch, ordered.size(), workers, number -> {
+                String name = number == 0 ? "state" : "state-" + number;
+                return new StateWorker(steps, steps.place(dir.resolve(name)), dir.resolve(name + "-damaged"), ordered,
+                        verification, damages);
             });
-        } finally {
-            try {
-                remove(copy);
-            } finally {
-                remove(survivor);
-            }
         }
+        int explained = 0;
+        long damagedChecks = 0;
         List<CheckReport.Failure> failures = new ArrayList<>();
         List<CheckReport.State> outcomes = new ArrayList<>();
         for (int i = 0; i < ordered.size(); i++) {
-            CheckReport.Failure f = failed[i];
-            if (f != null && explained[0]++ < EXPLAINED) {
+            Checked c = checked.get(i);
+            CheckReport.Failure f = c == null ? null : c.failure();
+            List<CheckReport.Failure> withDamage = c == null ? List.of() : c.damaged();
+            if (f != null && explained++ < EXPLAINED) {
                 f = new CheckReport.Failure(f.state(), f.lost(), f.message(), f.cause(), explain(ordered.get(i)));
             }
             if (f != null) {
                 failures.add(f);
             }
-            failures.addAll(damagedFailures.get(i));
-            CheckReport.Failure first = f != null || damagedFailures.get(i).isEmpty() ? f : damagedFailures.get(i).get(0);
-            outcomes.add(new CheckReport.State(describe(ordered.get(i)), ordered.get(i).lost(), first, index.containsKey(
-                    ordered.get(i))));
+            failures.addAll(withDamage);
+            damagedChecks += c == null ? 0 : c.damagedChecks();
+            CheckReport.Failure first = f != null || withDamage.isEmpty() ? f : withDamage.get(0);
+            outcomes.add(new CheckReport.State(describe(ordered.get(i)), ordered.get(i).lost(), first,
+                    i % shards == shard));
         }
-        return new CheckReport(mine.size(), failures, space.duplicates(), space.leftOut(), maxStates,
-                (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - mine.size(), damagedChecks[0]);
+        return new CheckReport(byEpoch.size(), failures, space.duplicates(), space.leftOut(), maxStates,
+                (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - byEpoch.size(), damagedChecks);
     }
 
-    /** Runs {@code verification} on {@code state} at {@code at}: null when it passed. */
-    private static CheckReport.Failure verified(Verify verification, Path at, TreeStates.Candidate state) {
-        try {
-            verification.verify(at, state.flushesBefore());
-            return null;
-        } catch (Exception | AssertionError e) {
-            return new CheckReport.Failure(describe(state), state.lost(), String.valueOf(e.getMessage()), e, List.of());
+    /** One state's checks: its own failure or null, its damaged checks' failures, and how many of those ran. */
+    private record Checked(CheckReport.Failure failure, List<CheckReport.Failure> damaged, int damagedChecks) {
+    }
+
+    /**
+     * One worker of a check: it has each state it takes written into its directory, in the order the states are
+     * taken (under the pool's lock: the states are written from one replay that moves forward), then verifies it
+     * there, after its damaged copies, each made in a directory of the worker's own beside it. Its directory is
+     * written from the state it held before by what differs, and removed when it is done.
+     */
+    private static final class StateWorker implements OrderedPool.Worker<Checked> {
+        private final StateSteps steps;
+        private final StateSteps.Place place;
+        private final Path copy;
+        private final List<TreeStates.Candidate> ordered;
+        private final Verify verification;
+        private final Damages damages;
+
+        StateWorker(StateSteps steps, StateSteps.Place place, Path copy, List<TreeStates.Candidate> ordered,
+                    Verify verification, Damages damages) {
+            this.steps = steps;
+            this.place = place;
+            this.copy = copy;
+            this.ordered = ordered;
+            this.verification = verification;
+            this.damages = damages;
+        }
+
+        @Override
+        public void prepare(int item) throws IOException {
+            steps.write(ordered.get(item), place);
+        }
+
+        @Override
+        public Checked check(int item) throws IOException {
+            TreeStates.Candidate state = ordered.get(item);
+            List<CheckReport.Failure> withDamage = new ArrayList<>();
+            int damagedChecks = 0;
+            for (Damage d : damages.of(place.dir())) {
+                DamagedCopy damaged;
+                try {
+                    damaged = DamagedCopy.of(place.dir(), copy, d);
+                } catch (IllegalArgumentException e) {
+                    continue; // the state has no such file: nothing to damage there
+                }
+                try (damaged) {
+                    damagedChecks++;
+                    CheckReport.Failure f = verified(damaged.path(), state);
+                    if (f != null) {
+                        withDamage.add(new CheckReport.Failure(f.state(), f.lost(), f.message(), f.cause(), List.of(),
+                                new CheckReport.Damaged(d, List.of())));
+                    }
+                }
+            }
+            return new Checked(verified(place.dir(), state), withDamage, damagedChecks);
+        }
+
+        /** Runs the verification on {@code state} at {@code at}: null when it passed; interrupted, the check ends. */
+        private CheckReport.Failure verified(Path at, TreeStates.Candidate state) throws IOException {
+            try {
+                verification.verify(at, state.flushesBefore());
+                return null;
+            } catch (InterruptedException e) {
+                // Stopped, not judged: the check ends here.
+                Thread.currentThread().interrupt();
+                InterruptedIOException stopped = new InterruptedIOException("interrupted while verifying "
+                        + describe(state));
+                stopped.initCause(e);
+                throw stopped;
+            } catch (Exception | AssertionError e) {
+                return new CheckReport.Failure(describe(state), state.lost(), String.valueOf(e.getMessage()), e,
+                        List.of());
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                String stayed = WorkDirectory.delete(copy, List.of());
+                if (stayed != null) {
+                    throw new IOException("a crash state's damaged copy " + copy + " " + stayed);
+                }
+            } finally {
+                place.close();
+            }
         }
     }
 
@@ -250,12 +305,5 @@ public final class FileCrashStates implements ModelStates {
         return (state.flushesBefore() == 0 ? "before the first sync" : "after sync " + state.flushesBefore())
                 + (state.last() ? ", to the end of the recording: " : ", before the next: ")
                 + state.state().description();
-    }
-
-    private static void remove(Path p) throws IOException {
-        String stayed = WorkDirectory.delete(p, List.of());
-        if (stayed != null) {
-            throw new IOException("a crash state's survivor " + p + " " + stayed);
-        }
     }
 }

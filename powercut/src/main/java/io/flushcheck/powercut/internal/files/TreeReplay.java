@@ -16,10 +16,12 @@ import org.apiguardian.api.API;
  * A file tree's recording ({@link FileTree#record}) played again into a tree of its own, under the same
  * rules, stopping at the end of each epoch: before each sync is carried out (the changes since the one
  * before are all made, and none of them is durable by it yet), and at the end of the recording. There the
- * tree holds what a cut at that moment would choose from ({@link FileTree#statePicks()}).
+ * tree holds what a cut at that moment would choose from ({@link FileTree#statePicks()}). It is played through
+ * whole ({@link #replay}, each epoch's end handed to a callback), or stepped from one epoch's end to the next
+ * ({@link #open}, {@link #next}), for a caller that takes each epoch's states when it is ready for them.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
-public final class TreeReplay {
+public final class TreeReplay implements AutoCloseable {
 
     /** What is done at the end of each epoch. */
     @FunctionalInterface
@@ -33,6 +35,13 @@ public final class TreeReplay {
 
     /** What a replay went through. */
     public record Replayed(int epochs, long operations) {
+    }
+
+    /**
+     * The end of epoch {@code epoch} (counted from 0), which started after {@code flushesBefore} completed flushes;
+     * {@code last} at the end of the recording: {@code tree} is as it was then until the next step.
+     */
+    public record EpochEnd(FileTree tree, int epoch, long flushesBefore, boolean last) {
     }
 
     /** The largest file a recording may make: past it, a size is the recording's fault, not this machine's limit. */
@@ -50,15 +59,24 @@ public final class TreeReplay {
     private byte[] skipped = new byte[0];
     /** This tree's node for each of the recorded tree's, which the recording names them by. */
     private final Map<Long, Long> nodes = new HashMap<>();
+    /** The flushes completed before the epoch being played. */
+    private long flushes;
+    private boolean based;
+    private int epoch;
+    private long operations;
+    /** The sync whose epoch's end {@link #next} returned last, carried out at the next step; null for none. */
+    private long[] pendingSync;
+    private boolean ended;
 
     private TreeReplay(DataInputStream in, RegularFile.Reader position, long size, String log, FileTree tree,
-                       boolean bytes) {
+                       boolean bytes, long flushes) {
         this.in = in;
         this.position = position;
         this.size = size;
         this.log = log;
         this.tree = tree;
         this.bytes = bytes;
+        this.flushes = flushes;
         nodes.put(FileTree.ROOT, FileTree.ROOT);
     }
 
@@ -69,8 +87,22 @@ public final class TreeReplay {
      */
     public static Replayed replay(RegularFile recording, Path scratch, boolean bytes, AtEpochEnd at)
             throws IOException {
+        try (TreeReplay replay = open(recording, scratch, bytes)) {
+            for (EpochEnd end = replay.next(); end != null; end = replay.next()) {
+                at.at(end.tree(), end.epoch(), end.flushesBefore(), end.last());
+            }
+            return new Replayed(replay.epoch, replay.operations);
+        }
+    }
+
+    /**
+     * {@code recording} to be played again step by step ({@link #next}) in a tree kept under {@code scratch}, as
+     * {@link #replay} plays it; closed, it removes the tree.
+     */
+    public static TreeReplay open(RegularFile recording, Path scratch, boolean bytes) throws IOException {
         RegularFile.Reader reader = recording.reader();
-        try (DataInputStream in = new DataInputStream(reader)) {
+        DataInputStream in = new DataInputStream(reader);
+        try {
             if (in.read() != TreeLog.START) {
                 throw new MalformedRecordingException(recording.path() + " is not a file tree's recording");
             }
@@ -82,18 +114,44 @@ public final class TreeReplay {
             }
             FileTree tree = new FileTree(0, 0, scratch, Long.MAX_VALUE, journaled,
                     bytes ? FileTree.Versions.DURABLE : FileTree.Versions.SIZES);
-            try {
-                return new TreeReplay(in, reader, recording.size(), recording.path().toString(), tree, bytes)
-                        .play(flushes, at);
-            } catch (FileTree.Errno e) {
-                throw new MalformedRecordingException(recording.path() + " does not play again: a change failed with"
-                        + " errno " + e.errno(), e);
-            } finally {
-                tree.close();
-            }
+            return new TreeReplay(in, reader, recording.size(), recording.path().toString(), tree, bytes, flushes);
         } catch (EOFException e) {
+            in.close();
             throw new MalformedRecordingException(recording.path() + " ends in the middle of a record: the recording"
                     + " was not stopped", e);
+        } catch (IOException | RuntimeException | Error e) {
+            in.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Plays on to the end of the next epoch: the tree is as it was then until the next call. Null once the end of
+     * the recording was returned.
+     */
+    public EpochEnd next() throws IOException {
+        if (ended) {
+            return null;
+        }
+        try {
+            return step();
+        } catch (FileTree.Errno e) {
+            throw new MalformedRecordingException(log + " does not play again: a change failed with errno "
+                    + e.errno(), e);
+        } catch (EOFException e) {
+            throw new MalformedRecordingException(log + " ends in the middle of a record: the recording was not"
+                    + " stopped", e);
+        }
+    }
+
+    /** Removes the tree and closes the recording. */
+    @Override
+    public void close() throws IOException {
+        ended = true;
+        try {
+            tree.close();
+        } finally {
+            in.close();
         }
     }
 
@@ -196,10 +254,15 @@ public final class TreeReplay {
         }
     }
 
-    private Replayed play(long flushes, AtEpochEnd at) throws IOException, FileTree.Errno {
-        boolean based = false;
-        int epoch = 0;
-        long operations = 0;
+    private EpochEnd step() throws IOException, FileTree.Errno {
+        if (pendingSync != null) {
+            long[] sync = pendingSync;
+            pendingSync = null;
+            if (tree.syncResult(sync[0]) != 0) {
+                throw new MalformedRecordingException("a recorded sync failed as it was played again");
+            }
+            flushes = sync[1];
+        }
         for (int type = in.read(); type >= 0; type = in.read()) {
             if (type == TreeLog.BASE) {
                 tree.commitAll();
@@ -213,12 +276,9 @@ public final class TreeReplay {
                 if (after < 0) {
                     throw outOfRange(record, "a sync's count of flushes " + after + " is negative");
                 }
-                at.at(tree, epoch++, flushes, false);
-                if (tree.syncResult(node) != 0) {
-                    throw new MalformedRecordingException("a recorded sync failed as it was played again");
-                }
-                flushes = after;
-                continue;
+                // The sync is carried out at the next step: the tree stays at this epoch's end till then.
+                pendingSync = new long[] {node, after};
+                return new EpochEnd(tree, epoch++, flushes, false);
             }
             try {
                 apply(type, record);
@@ -231,8 +291,8 @@ public final class TreeReplay {
                 operations++;
             }
         }
-        at.at(tree, epoch++, flushes, true);
-        return new Replayed(epoch, operations);
+        ended = true;
+        return new EpochEnd(tree, epoch++, flushes, true);
     }
 
     private void apply(int type, long record) throws IOException, FileTree.Errno {

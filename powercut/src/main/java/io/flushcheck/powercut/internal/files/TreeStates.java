@@ -5,10 +5,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import org.apiguardian.api.API;
@@ -161,17 +159,13 @@ public final class TreeStates {
      */
     public static void visit(RegularFile recording, Path scratch, List<Candidate> states, Path survivor, Visit visit)
             throws IOException {
-        Map<Integer, List<Candidate>> byEpoch = new HashMap<>();
-        for (Candidate c : states) {
-            byEpoch.computeIfAbsent(c.epoch(), e -> new ArrayList<>()).add(c);
-        }
-        try (StateDirectory out = new StateDirectory(survivor)) {
-            TreeReplay.replay(recording, scratch, true, (tree, epoch, flushesBefore, last) -> {
-                for (Candidate c : byEpoch.getOrDefault(epoch, List.of())) {
-                    out.write(tree, c.state().pick());
-                    visit.visit(c, survivor);
-                }
-            });
+        List<Candidate> byEpoch = new ArrayList<>(states);
+        byEpoch.sort(Comparator.comparingInt(Candidate::epoch));
+        try (StateSteps steps = StateSteps.open(recording, scratch); StateSteps.Place out = steps.place(survivor)) {
+            for (Candidate c : byEpoch) {
+                steps.write(c, out);
+                visit.visit(c, survivor);
+            }
         }
     }
 }
