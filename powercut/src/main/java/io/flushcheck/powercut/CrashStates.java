@@ -332,6 +332,23 @@ public final class CrashStates implements AutoCloseable {
     }
 
     /**
+     * On the file model, serves each state of at least 4,096 names over a FUSE mount of its own, from a tree made in
+     * memory, instead of writing its files into a directory: a state of 100,000 files is then made and removed in a
+     * fraction of the seconds writing and removing them takes. The verification sees the same names, permission
+     * bits (the kernel checks them), hard links and bytes, and may change them, as in a directory; it must use the
+     * states only from processes of its own (a command it runs, as {@code flushcheck powercut --explore}'s VERIFY
+     * is): their server is a thread of this JVM, and a thread of this JVM that mapped a file of the mount could
+     * fault while the server needs the same lock to answer it. Smaller states are written out as directories. The
+     * block model mounts its states whatever this says.
+     *
+     * @return this, to check
+     */
+    public CrashStates servedToProcesses() {
+        states.serveStates();
+        return this;
+    }
+
+    /**
      * The workers of {@link #inParallel()}: the system property {@value #WORKERS_PROPERTY} where set (1 checks one
      * state at a time), else twice the machine's processors (at most {@value #MAX_WORKERS}): a state's check waits
      * on the kernel's threads (the filesystem's journal thread made at each mount, the loop device's reads and

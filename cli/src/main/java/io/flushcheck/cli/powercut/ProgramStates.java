@@ -136,7 +136,8 @@ final class ProgramStates implements AutoCloseable {
      * checked, one at a time.
      */
     CrashStateReport check(int maxStates, int workers, IntConsumer done) throws IOException {
-        return states.inParallel(workers).check(maxStates, new VerifyCommand(verify, work, timeoutSeconds, done));
+        // The verify is a process of its own: the file model's large states are served to it over FUSE from here.
+        return states.inParallel(workers).servedToProcesses().check(maxStates, new VerifyCommand(verify, work, timeoutSeconds, done));
     }
 
     @Override

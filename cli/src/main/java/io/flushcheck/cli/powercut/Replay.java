@@ -98,7 +98,8 @@ final class Replay {
                 if (draw != null) {
                     states.draw(draw.count(), draw.seed());
                 }
-                states.inParallel(parallel);
+                // The verify is a process of its own: the file model's large states are served to it over FUSE here.
+                states.inParallel(parallel).servedToProcesses();
                 boolean quiet = output.quiet;
                 int total = states.states(maxStates, new EnumerationLines(err, quiet, states.epochs()));
                 int mine = shard == null ? total

@@ -36,6 +36,8 @@ public final class FileCrashStates implements ModelStates {
     private final long operations;
     /** The rules by their word: {@code journaled} or {@code posix}. */
     private final String rules;
+    /** Whether large states are served over FUSE ({@link #serveStates}) rather than written out. */
+    private volatile boolean served;
 
     /**
      * The recording whose log {@code held} holds, played again in {@code dir}: the disk's work directory, or the one
@@ -73,6 +75,12 @@ public final class FileCrashStates implements ModelStates {
     @Override
     public String save(Keeper keeper) throws IOException {
         return keeper.files(recording);
+    }
+
+    /** The states of at least {@link TreeStates#SERVED_FROM} names are served over FUSE from here from now on. */
+    @Override
+    public void serveStates() {
+        served = true;
     }
 
     /** States are drawn on the block model's recordings only. */
@@ -159,11 +167,12 @@ public final class FileCrashStates implements ModelStates {
         CheckReport.Failure[] failed = new CheckReport.Failure[ordered.size()];
         int[] explained = {0};
         Path survivor = dir.resolve("state");
+        Path mountPoint = served ? Files.createDirectories(dir.resolve("served")) : null;
         try {
             // Failures are explained in the enumeration's order, fewest lost first: the order checked is by epoch.
             // One directory for every state: each written from the one before by what differs (what a
             // verification changed in it found and written again).
-            TreeStates.visit(recording, scratch(), mine, survivor, (state, at) -> {
+            TreeStates.visit(recording, scratch(), mine, survivor, mountPoint, (state, at) -> {
                 try {
                     verification.verify(at, state.flushesBefore());
                 } catch (Exception | AssertionError e) {
@@ -172,7 +181,13 @@ public final class FileCrashStates implements ModelStates {
                 }
             });
         } finally {
-            remove(survivor);
+            try {
+                remove(survivor);
+            } finally {
+                if (mountPoint != null) {
+                    Files.deleteIfExists(mountPoint);
+                }
+            }
         }
         List<CheckReport.Failure> failures = new ArrayList<>();
         List<CheckReport.State> outcomes = new ArrayList<>();

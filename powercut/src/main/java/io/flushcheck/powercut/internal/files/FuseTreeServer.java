@@ -52,6 +52,14 @@ public final class FuseTreeServer extends FuseServer {
         return new FuseTreeServer(tree, FuseMount.mountWatched(mountPoint, "flushcheck-files"));
     }
 
+    /**
+     * As {@link #mount(FileTree, Path)}, the kernel checking each request's permission bits against the tree's
+     * ({@code default_permissions}), as a local filesystem's directory is checked.
+     */
+    public static FuseTreeServer mountChecked(FileTree tree, Path mountPoint) throws IOException {
+        return new FuseTreeServer(tree, FuseMount.mountWatched(mountPoint, "flushcheck-files", "default_permissions"));
+    }
+
     @Override
     protected int answer(int opcode, long node, ByteBuffer req, ByteBuffer rep) {
         try {

@@ -161,6 +161,23 @@ public final class TreeStates {
      */
     public static void visit(RegularFile recording, Path scratch, List<Candidate> states, Path survivor, Visit visit)
             throws IOException {
+        visit(recording, scratch, states, survivor, null, visit);
+    }
+
+    /**
+     * As {@link #visit(RegularFile, Path, List, Path, Visit)}, but each state of at least {@link #SERVED_FROM} names
+     * is served on {@code served} (an empty directory; null: none is) from a tree of its own in memory, over a FUSE
+     * mount of its own ({@link ServedState}), for {@code visit} to check there: processes of their own only may use
+     * it. Writing so many files into a directory costs more than serving them.
+     */
+    public static void visit(RegularFile recording, Path scratch, List<Candidate> states, Path survivor, Path served,
+                             Visit visit) throws IOException {
+        visit(recording, scratch, states, survivor, served, SERVED_FROM, visit);
+    }
+
+    /** As {@link #visit(RegularFile, Path, List, Path, Path, Visit)}, serving each state of {@code servedFrom} names or more. */
+    static void visit(RegularFile recording, Path scratch, List<Candidate> states, Path survivor, Path served,
+                      int servedFrom, Visit visit) throws IOException {
         Map<Integer, List<Candidate>> byEpoch = new HashMap<>();
         for (Candidate c : states) {
             byEpoch.computeIfAbsent(c.epoch(), e -> new ArrayList<>()).add(c);
@@ -168,10 +185,20 @@ public final class TreeStates {
         try (StateDirectory out = new StateDirectory(survivor)) {
             TreeReplay.replay(recording, scratch, true, (tree, epoch, flushesBefore, last) -> {
                 for (Candidate c : byEpoch.getOrDefault(epoch, List.of())) {
+                    List<TreeWriter.Written> layout = served == null ? null : tree.layout(c.state().pick());
+                    if (layout != null && layout.size() >= servedFrom) {
+                        try (ServedState s = ServedState.serve(tree, layout, served, scratch)) {
+                            visit.visit(c, s.path());
+                        }
+                        continue;
+                    }
                     out.write(tree, c.state().pick());
                     visit.visit(c, survivor);
                 }
             });
         }
     }
+
+    /** The fewest names a state has for {@link #visit(RegularFile, Path, List, Path, Path, Visit)} to serve it. */
+    static final int SERVED_FROM = 4096;
 }
