@@ -38,6 +38,8 @@ public final class FuseTreeServer extends FuseServer {
     private static final int RENAME_NOREPLACE = 1;
 
     private final FileTree tree;
+    /** Requests answered that may change the tree (names, bytes, sizes, attributes), failed or not. */
+    private volatile long changeRequests;
 
     private FuseTreeServer(FileTree tree, FuseMount mount) {
         super(mount);
@@ -60,8 +62,17 @@ public final class FuseTreeServer extends FuseServer {
         return new FuseTreeServer(tree, FuseMount.mountWatched(mountPoint, "flushcheck-files", "default_permissions"));
     }
 
+    /** The requests that may have changed the tree so far: SETATTR, MKNOD, MKDIR, UNLINK, RMDIR, RENAME, LINK, CREATE, WRITE. */
+    public long changeRequests() {
+        return changeRequests;
+    }
+
     @Override
     protected int answer(int opcode, long node, ByteBuffer req, ByteBuffer rep) {
+        switch (opcode) {
+            case 4, 8, 9, 10, 11, 12, 45, 13, 35, 16 -> changeRequests++; // one thread serves: no race
+            default -> { }
+        }
         try {
             return handle(opcode, node, req, rep);
         } catch (FileTree.Errno e) {

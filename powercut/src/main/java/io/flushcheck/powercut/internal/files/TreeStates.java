@@ -182,13 +182,19 @@ public final class TreeStates {
         for (Candidate c : states) {
             byEpoch.computeIfAbsent(c.epoch(), e -> new ArrayList<>()).add(c);
         }
-        try (StateDirectory out = new StateDirectory(survivor)) {
+        // Whether a check changed the tree served last: the next is then made whole.
+        boolean[] changed = {false};
+        try (StateDirectory out = new StateDirectory(survivor);
+             ServedTree trees = served == null ? null : new ServedTree(scratch)) {
             TreeReplay.replay(recording, scratch, true, (tree, epoch, flushesBefore, last) -> {
                 for (Candidate c : byEpoch.getOrDefault(epoch, List.of())) {
                     List<TreeWriter.Written> layout = served == null ? null : tree.layout(c.state().pick());
                     if (layout != null && layout.size() >= servedFrom) {
-                        try (ServedState s = ServedState.serve(tree, layout, served, scratch)) {
+                        FileTree state = trees.make(tree, layout, changed[0]);
+                        changed[0] = true; // until the check is known to have changed nothing
+                        try (ServedState s = ServedState.mount(state, served)) {
                             visit.visit(c, s.path());
+                            changed[0] = s.changed();
                         }
                         continue;
                     }

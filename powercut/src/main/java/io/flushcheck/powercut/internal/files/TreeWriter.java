@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +30,11 @@ final class TreeWriter {
      * path ({@code linkOf}), which it is a hard link to.
      */
     record Written(String path, long node, boolean dir, int mode, String linkOf, FilePages.Kept kept, long[] content) {
+
+        /** Whether {@code o} names the same kind of node, the same node, with the same bits and content. */
+        boolean sameAs(Written o) {
+            return dir == o.dir && node == o.node && mode == o.mode && Arrays.equals(content, o.content);
+        }
     }
 
     private final FileTree tree;

@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Crash states served over FUSE ({@link ServedState}) are the states written out ({@link StateDirectory}): seen from
@@ -73,15 +75,16 @@ class ServedStateTests {
         return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
     }
 
-    @Test
-    void aStateServedIsTheStateWrittenOutAsAnotherProcessSeesIt() throws Exception {
+    @ParameterizedTest(name = "each check changing its state: {0}")
+    @ValueSource(booleans = {true, false})
+    void aStateServedIsTheStateWrittenOutAsAnotherProcessSeesIt(boolean change) throws Exception {
         try (RegularFile recording = recording()) {
             TreeStates.Enumerated all = TreeStates.enumerate(recording, Files.createDirectories(tmp.resolve("e")),
                     Integer.MAX_VALUE);
             assertThat(all.states()).as("states").hasSizeGreaterThan(10);
-            List<String> written = seen(recording, all.states(), null);
+            List<String> written = seen(recording, all.states(), null, change);
             Path mountPoint = Files.createDirectories(tmp.resolve("served"));
-            List<String> served = seen(recording, all.states(), mountPoint);
+            List<String> served = seen(recording, all.states(), mountPoint, change);
             assertThat(served).as("the states served, as seen from another process").isEqualTo(written);
             assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).as("mounts left")
                     .doesNotContain(mountPoint.toString());
@@ -93,10 +96,11 @@ class ServedStateTests {
 
     /**
      * What another process sees of each state in turn, written out ({@code served} null) or each served there; after
-     * each look, the process changes the state (a file added, one appended to, one's bits changed), which the next
-     * state must not show.
+     * each look, where {@code change} says, the process changes the state (a file added, one appended to, one's bits
+     * changed), which the next state must not show.
      */
-    private List<String> seen(RegularFile recording, List<TreeStates.Candidate> states, Path served) throws Exception {
+    private List<String> seen(RegularFile recording, List<TreeStates.Candidate> states, Path served, boolean change)
+            throws Exception {
         List<String> seen = new ArrayList<>();
         Path scratch = Files.createDirectories(tmp.resolve("scratch-" + (served == null ? "written" : "served")));
         Path survivor = tmp.resolve("state-" + (served == null ? "written" : "served"));
@@ -107,9 +111,67 @@ class ServedStateTests {
             seen.add(state.state().description() + "\n" + sh(at, "find . -mindepth 1 \\( -type d -printf '%P %y %m %n\\n' \\)"
                     + " -o -printf '%P %y %m %n %s\\n' | sort;"
                     + " find . -type f -print0 | sort -z | xargs -0 -r sha256sum"));
-            sh(at, "echo new > added; if [ -f a ]; then echo more >> a; chmod 600 a; fi");
+            if (change) {
+                sh(at, "echo new > added; if [ -f a ]; then echo more >> a; chmod 600 a; fi");
+            }
         });
         return seen;
+    }
+
+    /**
+     * A state's tree made from the one before by what differs holds what one made whole holds, and the second state
+     * is made so, not whole.
+     */
+    @Test
+    void aStateIsMadeFromTheOneBeforeByWhatDiffers() throws Exception {
+        FileTree t = new FileTree(0, 0, Files.createDirectories(tmp.resolve("store")), Long.MAX_VALUE, true);
+        try (ServedTree patched = new ServedTree(Files.createDirectories(tmp.resolve("patched")));
+             ServedTree whole = new ServedTree(Files.createDirectories(tmp.resolve("whole")))) {
+            long d = t.create(FileTree.ROOT, "d", true, 0755, 0, 0).id();
+            for (int i = 0; i < 20; i++) {
+                long f = t.create(i % 2 == 0 ? d : FileTree.ROOT, "f" + i, false, 0644, 0, 0).id();
+                t.write(f, 0, bytes("file " + i));
+                if (i == 3) {
+                    t.link(f, d, "f3-too");
+                }
+            }
+            t.sync(FileTree.ROOT);
+            t.write(t.lookup(d, "f4").id(), 2, bytes("changed"));
+            t.rename(FileTree.ROOT, "f5", d, "f5-moved", false);
+            t.remove(d, "f3-too", false);
+            t.setAttributes(t.lookup(FileTree.ROOT, "f7").id(), 0600, null, null, null);
+            List<StatePick> picks = t.statePicks();
+            assertThat(picks).as("states").hasSizeGreaterThan(2);
+            patched.make(t, t.layout(picks.get(picks.size() - 1)), false);
+            for (StatePick pick : picks) {
+                FileTree p = patched.make(t, t.layout(pick), false);
+                FileTree w = whole.make(t, t.layout(pick), true);
+                assertThat(dump(p, FileTree.ROOT, "")).as("state %s made from the one before", pick)
+                        .isEqualTo(dump(w, FileTree.ROOT, ""));
+            }
+            assertThat(patched.madeWhole()).as("states made whole").isEqualTo(1);
+            assertThat(patched.made()).as("states made").isEqualTo(picks.size() + 1);
+        } finally {
+            t.close();
+        }
+    }
+
+    /** Each name under directory {@code id} of {@code tree}: kind, bits, links, size and bytes. */
+    private static String dump(FileTree tree, long id, String at) throws Exception {
+        StringBuilder out = new StringBuilder();
+        for (var e : tree.list(id)) {
+            TreeNode n = e.getValue();
+            out.append(at).append(e.getKey()).append(n.dir() ? " d " : " f ").append(Integer.toOctalString(n.mode()))
+                    .append(' ').append(n.links()).append(' ').append(n.size());
+            if (n.dir()) {
+                out.append('\n').append(dump(tree, n.id(), at + e.getKey() + "/"));
+            } else {
+                ByteBuffer b = ByteBuffer.allocate((int) n.size());
+                tree.read(n.id(), 0, b);
+                out.append(' ').append(new String(b.array(), StandardCharsets.ISO_8859_1)).append('\n');
+            }
+        }
+        return out.toString();
     }
 
     /** What {@code script} prints run by {@code sh} in {@code dir}, a process of its own; it must exit 0. */
