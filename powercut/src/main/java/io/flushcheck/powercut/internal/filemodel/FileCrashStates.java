@@ -21,7 +21,9 @@ import org.apiguardian.api.API;
 /**
  * The crash states of one recorded run on the file model, checked: each written out as a plain directory
  * from a replay of the recording (no mount) and verified there, one directory for all, each state written
- * from the one before by what differs (whole where a verification changed it), removed at the end. A failing
+ * from the one before by what differs (whole where a verification changed it), removed at the end; or, once
+ * {@link #serveStates()} said so, each of at least {@link TreeStates#SERVED_FROM} names served over a FUSE mount of its
+ * own from a tree in memory, for a verification in processes of its own. A failing
  * state is explained by the operations it lost, in the order made, each with the sync that would have kept
  * it, as a cut's discarded operations say them.
  */

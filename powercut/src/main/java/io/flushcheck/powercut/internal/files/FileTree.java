@@ -364,7 +364,10 @@ public final class FileTree extends SwitchedModel {
         data.fillSize(id, size);
     }
 
-    /** Writes what file {@code w} of a {@link #layout} keeps into file {@code id} of {@code to}, empty, as {@link #writeName} would into the host's. */
+    /**
+     * Writes what file {@code w} of a {@link #layout} keeps into file {@code id} of {@code to}, empty, as
+     * {@link #writeName} would into a file of the host.
+     */
     synchronized void copyFile(TreeWriter.Written w, FileTree to, long id) throws IOException {
         writer.copyFile(w, to, id);
     }

@@ -62,7 +62,10 @@ public final class FuseTreeServer extends FuseServer {
         return new FuseTreeServer(tree, FuseMount.mountWatched(mountPoint, "flushcheck-files", "default_permissions"));
     }
 
-    /** The requests that may have changed the tree so far: SETATTR, MKNOD, MKDIR, UNLINK, RMDIR, RENAME, LINK, CREATE, WRITE. */
+    /**
+     * The requests that may have changed the tree so far: SETATTR, MKNOD, MKDIR, UNLINK, RMDIR, RENAME, LINK, CREATE
+     * and WRITE, failed or not.
+     */
     public long changeRequests() {
         return changeRequests;
     }

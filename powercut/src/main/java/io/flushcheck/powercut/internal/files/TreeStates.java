@@ -175,7 +175,10 @@ public final class TreeStates {
         visit(recording, scratch, states, survivor, served, SERVED_FROM, visit);
     }
 
-    /** As {@link #visit(RegularFile, Path, List, Path, Path, Visit)}, serving each state of {@code servedFrom} names or more. */
+    /**
+     * As {@link #visit(RegularFile, Path, List, Path, Path, Visit)}, serving the states of {@code servedFrom} names or
+     * more.
+     */
     static void visit(RegularFile recording, Path scratch, List<Candidate> states, Path survivor, Path served,
                       int servedFrom, Visit visit) throws IOException {
         Map<Integer, List<Candidate>> byEpoch = new HashMap<>();
@@ -206,5 +209,5 @@ public final class TreeStates {
     }
 
     /** The fewest names a state has for {@link #visit(RegularFile, Path, List, Path, Path, Visit)} to serve it. */
-    static final int SERVED_FROM = 4096;
+    public static final int SERVED_FROM = 4096;
 }

@@ -108,8 +108,8 @@ class ServedStateTests {
             if (served != null) {
                 assertThat(at).isEqualTo(served);
             }
-            seen.add(state.state().description() + "\n" + sh(at, "find . -mindepth 1 \\( -type d -printf '%P %y %m %n\\n' \\)"
-                    + " -o -printf '%P %y %m %n %s\\n' | sort;"
+            seen.add(state.state().description() + "\n" + sh(at, "find . -mindepth 1"
+                    + " \\( -type d -printf '%P %y %m %n\\n' \\) -o -printf '%P %y %m %n %s\\n' | sort;"
                     + " find . -type f -print0 | sort -z | xargs -0 -r sha256sum"));
             if (change) {
                 sh(at, "echo new > added; if [ -f a ]; then echo more >> a; chmod 600 a; fi");
