@@ -333,7 +333,7 @@ public final class CrashStates implements AutoCloseable {
     }
 
     /**
-     * On the file model, serves each state of at least 4,096 names over a FUSE mount of its own, from a tree made in
+     * On the file model, serves each state of at least 10,000 names over a FUSE mount of its own, from a tree made in
      * memory (each from the one before by what differs, whole again where the check before changed it), instead of
      * writing its files into a directory: a state of 100,000 files is then made and removed in a fraction of the
      * seconds writing and removing them takes. The verification sees the same names, permission

@@ -19,7 +19,7 @@ import java.util.function.IntConsumer;
  * block model the drive's every write and flush, on the file model the tree's every operation and sync), with
  * {@code FLUSHCHECK_ACKS} naming a file it writes its acknowledgements to, a line each, which is followed as it
  * grows and each line stamped with the disk's completed flushes. Each state is then mounted (on the file model,
- * written out as a directory, or served over FUSE from this process where it has 4,096 names or more) and the verify
+ * written out as a directory, or served over FUSE from this process where it has 10,000 names or more) and the verify
  * run there by {@code sh -c}, in a world of its own, with
  * {@code {dir}} naming the state and {@code {acks}} a file of the lines acknowledged at or before the state's
  * flush count.

@@ -209,5 +209,5 @@ public final class TreeStates {
     }
 
     /** The fewest names a state has for {@link #visit(RegularFile, Path, List, Path, Path, Visit)} to serve it. */
-    public static final int SERVED_FROM = 4096;
+    public static final int SERVED_FROM = 10_000;
 }
