@@ -201,7 +201,11 @@ public final class TreeStates {
                         }
                         continue;
                     }
-                    out.write(tree, c.state().pick());
+                    if (layout != null) {
+                        out.write(tree, layout);
+                    } else {
+                        out.write(tree, c.state().pick());
+                    }
                     visit.visit(c, survivor);
                 }
             });
