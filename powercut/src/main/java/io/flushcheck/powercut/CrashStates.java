@@ -26,7 +26,8 @@ import org.apiguardian.api.API;
  * ran once with the power on, each state an image made from that log, mounted (the filesystem replays its
  * journal there), verified and thrown away; on the file model, each state written out as a plain directory
  * from the tree's log of operations and verified, one directory for all of them, each written from the one
- * before by what differs. The workload runs once, however many states are checked. On the block model several
+ * before by what differs (or, for a verification in processes of its own, served over FUSE:
+ * {@link #servedToProcesses()}). The workload runs once, however many states are checked. On the block model several
  * states are checked at once, each on a loop device of its own, where the verification may run on several threads
  * at once ({@link #inParallel()}).
  *
@@ -390,6 +391,24 @@ public final class CrashStates implements AutoCloseable {
     /** The states {@link #check} checks at once: 1 unless {@link #inParallel(int)} said more. */
     public int workers() {
         return workers;
+    }
+
+    /**
+     * On the file model, serves each state of at least 10,000 names over a FUSE mount of its own, from a tree made in
+     * memory (each from the one before by what differs, whole again where the check before changed it), instead of
+     * writing its files into a directory: a state of 100,000 files is then made and removed in a fraction of the
+     * seconds writing and removing them takes. The verification sees the same names, permission
+     * bits (the kernel checks them), hard links and bytes, and may change them, as in a directory; it must use the
+     * states only from processes of its own (a command it runs, as {@code flushcheck powercut --explore}'s VERIFY
+     * is): their server is a thread of this JVM, and a thread of this JVM that mapped a file of the mount could
+     * fault while the server needs the same lock to answer it. Smaller states are written out as directories. The
+     * block model mounts its states whatever this says.
+     *
+     * @return this, to check
+     */
+    public CrashStates servedToProcesses() {
+        states.serveStates();
+        return this;
     }
 
     /**

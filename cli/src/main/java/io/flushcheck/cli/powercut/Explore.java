@@ -98,11 +98,8 @@ final class Explore {
         }
     }
 
-    /**
-     * {@code --workers}, else {@link CrashStates#defaultWorkers()}: twice the machine's processors, or the system property
-     * that sets them.
-     */
+    /** {@code --workers}, else the model's default ({@link PowerCutCommand#workers}). */
     private int workers() throws UsageException {
-        return PowerCutCommand.workers(c.workers);
+        return PowerCutCommand.workers(c.workers, c.disk.model.resolved());
     }
 }

@@ -87,8 +87,8 @@ import picocli.CommandLine.Spec;
             "would have kept it. Progress goes to stderr. --workers N states are checked at once, each on a",
             "loop device and mount point of its own (on the file model, in a directory of its own, the states",
             "written out one at a time), so VERIFY runs up to N times at once (default: twice the machine's",
-            "processors; the system property flushcheck.powercut.workers sets another); the output is the same",
-            "whatever N.",
+            "processors on the block model, 1 on the file model, whose workers each hold a copy of their state;",
+            "the system property flushcheck.powercut.workers sets another); the output is the same whatever N.",
             "",
             "--damage-blocks N (with explore) checks each state, after it is checked as the crash left it, once",
             "with each of up to N damaged blocks of the files it holds, each alone on the state as the crash left",
@@ -213,7 +213,7 @@ public final class PowerCutCommand implements Job {
     @Option(names = "--workers", paramLabel = "N", converter = PowerCutConverters.Workers.class,
             description = "with --explore or --replay: the crash states checked at once, each on a loop device (on the"
                     + " file model, in a directory) of its own, VERIFY running as many times at once (default: twice"
-                    + " the machine's processors)")
+                    + " the machine's processors on the block model, 1 on the file model)")
     Integer workers;
 
     @Option(names = "--record", paramLabel = "DIR",
@@ -322,9 +322,18 @@ public final class PowerCutCommand implements Job {
     }
 
     /** {@code given}, else {@link CrashStates#defaultWorkers()}; a bad system property is a usage error. */
-    static int workers(Integer given) throws UsageException {
+    /**
+     * {@code --workers}, else the system property {@value CrashStates#WORKERS_PROPERTY}, else the model's default:
+     * {@link CrashStates#defaultWorkers()} on the block model, 1 on the file model, whose workers each hold a copy of
+     * the state they check (a tree of many files costs each its first state written out whole).
+     */
+    static int workers(Integer given, DiskModel model) throws UsageException {
         if (given != null) {
             return given;
+        }
+        String set = System.getProperty(CrashStates.WORKERS_PROPERTY);
+        if (model == DiskModel.FILE && (set == null || set.isBlank())) {
+            return 1;
         }
         try {
             return CrashStates.defaultWorkers();
@@ -332,6 +341,7 @@ public final class PowerCutCommand implements Job {
             throw new UsageException("powercut: " + e.getMessage());
         }
     }
+
 
     /** With {@code --damage-blocks}: the damage each state is checked with besides; null without. */
     ExploreOutput.Damage damage() {

@@ -20,7 +20,8 @@ import java.util.function.IntConsumer;
  * block model the drive's every write and flush, on the file model the tree's every operation and sync), with
  * {@code FLUSHCHECK_ACKS} naming a file it writes its acknowledgements to, a line each, which is followed as it
  * grows and each line stamped with the disk's completed flushes. Each state is then mounted (on the file model,
- * written out as a directory) and the verify run there by {@code sh -c}, in a world of its own, with
+ * written out as a directory, or served over FUSE from this process where it has 10,000 names or more) and the verify
+ * run there by {@code sh -c}, in a world of its own, with
  * {@code {dir}} naming the state and {@code {acks}} a file of the lines acknowledged at or before the state's
  * flush count.
  */
@@ -144,7 +145,9 @@ final class ProgramStates implements AutoCloseable {
      * {@code workers} at once, each verify a process of its own; {@code done} hears each one checked, one at a time.
      */
     CrashStateReport check(int maxStates, int workers, IntConsumer done) throws IOException {
-        return states.inParallel(workers).check(maxStates, new VerifyCommand(verify, work, timeoutSeconds, done));
+        // The verify is a process of its own: the file model's large states are served to it over FUSE from here.
+        return states.inParallel(workers).servedToProcesses().check(maxStates,
+                new VerifyCommand(verify, work, timeoutSeconds, done));
     }
 
     @Override

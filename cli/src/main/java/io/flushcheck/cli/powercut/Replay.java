@@ -74,7 +74,7 @@ final class Replay {
                     + " recording, and this one is the file model's, whose states are enumerated only; leave --draw"
                     + " out");
         }
-        int parallel = PowerCutCommand.workers(workers);
+        int parallel = PowerCutCommand.workers(workers, model);
         String missing = missing(model);
         if (missing != null) {
             err.println("flushcheck powercut --replay: checking a " + ExploreOutput.word(model)
@@ -93,7 +93,8 @@ final class Replay {
                 if (draw != null) {
                     states.draw(draw.count(), draw.seed());
                 }
-                states.inParallel(parallel);
+                // The verify is a process of its own: the file model's large states are served to it over FUSE here.
+                states.inParallel(parallel).servedToProcesses();
                 boolean quiet = output.quiet;
                 int total = states.states(maxStates, new EnumerationLines(err, quiet, states.epochs()));
                 int mine = shard == null ? total

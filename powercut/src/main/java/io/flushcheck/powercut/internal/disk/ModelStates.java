@@ -108,6 +108,13 @@ public interface ModelStates extends AutoCloseable {
     CheckReport check(int maxStates, int shard, int shards, int workers, Verify verification, Damages damages)
             throws IOException;
 
+    /**
+     * Lets the file model serve its large states over FUSE mounts from this process rather than write them out: the
+     * verification reads them in processes of its own only. The block model mounts its states whatever this says.
+     */
+    default void serveStates() {
+    }
+
     /** Keeps the recording's files with {@code keeper}; the recording's id. */
     String save(Keeper keeper) throws IOException;
 

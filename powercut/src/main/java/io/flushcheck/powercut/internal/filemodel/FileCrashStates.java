@@ -24,7 +24,9 @@ import org.apiguardian.api.API;
  * The crash states of one recorded run on the file model, checked: each written out as a plain directory
  * from a replay of the recording (no mount) and verified there, several at once where asked, each worker with a
  * directory of its own, each state written from the one the directory held before by what differs (whole where a
- * verification changed it), removed at the end. A failing state is explained by the operations it lost, in the
+ * verification changed it), removed at the end; or, once {@link #serveStates()} said so, each of at least
+ * {@link TreeStates#SERVED_FROM} names served over a FUSE mount of the worker's own from a tree in memory, for a
+ * verification in processes of its own. A failing state is explained by the operations it lost, in the
  * order made, each with the sync that would have kept it, as a cut's discarded operations say them.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
@@ -38,6 +40,8 @@ public final class FileCrashStates implements ModelStates {
     private final long operations;
     /** The rules by their word: {@code journaled} or {@code posix}. */
     private final String rules;
+    /** Whether large states are served over FUSE ({@link #serveStates}) rather than written out. */
+    private volatile boolean served;
 
     /**
      * The recording whose log {@code held} holds, played again in {@code dir}: the disk's work directory, or the one
@@ -75,6 +79,12 @@ public final class FileCrashStates implements ModelStates {
     @Override
     public String save(Keeper keeper) throws IOException {
         return keeper.files(recording);
+    }
+
+    /** The states of at least {@link TreeStates#SERVED_FROM} names are served over FUSE from here from now on. */
+    @Override
+    public void serveStates() {
+        served = true;
     }
 
     /** States are drawn on the block model's recordings only. */
@@ -169,8 +179,9 @@ public final class FileCrashStates implements ModelStates {
         try (StateSteps steps = StateSteps.open(recording, scratch())) {
             checked = OrderedPool.run(byEpoch, ordered.size(), workers, number -> {
                 String name = number == 0 ? "state" : "state-" + number;
-                return new StateWorker(steps, steps.place(dir.resolve(name)), dir.resolve(name + "-damaged"), ordered,
-                        verification, damages);
+                StateSteps.Place place = served ? steps.place(dir.resolve(name), dir.resolve(name + "-served"),
+                        TreeStates.SERVED_FROM) : steps.place(dir.resolve(name));
+                return new StateWorker(steps, place, dir.resolve(name + "-damaged"), ordered, verification, damages);
             });
         }
         int explained = 0;
@@ -235,23 +246,25 @@ public final class FileCrashStates implements ModelStates {
             TreeStates.Candidate state = ordered.get(item);
             List<CheckReport.Failure> withDamage = new ArrayList<>();
             int damagedChecks = 0;
-            for (Damage d : damages.of(place.dir())) {
-                DamagedCopy damaged;
-                try {
-                    damaged = DamagedCopy.of(place.dir(), copy, d);
-                } catch (IllegalArgumentException e) {
-                    continue; // the state has no such file: nothing to damage there
-                }
-                try (damaged) {
-                    damagedChecks++;
-                    CheckReport.Failure f = verified(damaged.path(), state);
-                    if (f != null) {
-                        withDamage.add(new CheckReport.Failure(f.state(), f.lost(), f.message(), f.cause(), List.of(),
-                                new CheckReport.Damaged(d, List.of())));
+            try (StateSteps.Place.Held held = place.hold()) {
+                for (Damage d : damages.of(held.path())) {
+                    DamagedCopy damaged;
+                    try {
+                        damaged = DamagedCopy.of(held.path(), copy, d);
+                    } catch (IllegalArgumentException e) {
+                        continue; // the state has no such file: nothing to damage there
+                    }
+                    try (damaged) {
+                        damagedChecks++;
+                        CheckReport.Failure f = verified(damaged.path(), state);
+                        if (f != null) {
+                            withDamage.add(new CheckReport.Failure(f.state(), f.lost(), f.message(), f.cause(),
+                                    List.of(), new CheckReport.Damaged(d, List.of())));
+                        }
                     }
                 }
+                return new Checked(verified(held.path(), state), withDamage, damagedChecks);
             }
-            return new Checked(verified(place.dir(), state), withDamage, damagedChecks);
         }
 
         /** Runs the verification on {@code state} at {@code at}: null when it passed; interrupted, the check ends. */

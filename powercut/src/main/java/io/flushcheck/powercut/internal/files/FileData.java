@@ -146,6 +146,23 @@ final class FileData {
         used += change;
     }
 
+    /**
+     * Puts {@code data} at {@code offset} of file {@code id} of a tree being made, as bytes it holds from its start:
+     * what the kernel sees, no change logged or recorded ({@link ServedState}).
+     */
+    void fill(long id, long offset, ByteBuffer data) throws FileTree.Errno {
+        TreeNode n = tree.namespace().file(id);
+        resize(n, Math.max(n.data.size(), offset + data.remaining()));
+        n.data.write(offset, data);
+    }
+
+    /** Sets the size of file {@code id} of a tree being made, as {@link #fill} puts its bytes. */
+    void fillSize(long id, long size) throws FileTree.Errno {
+        TreeNode n = tree.namespace().file(id);
+        resize(n, size);
+        n.data.truncate(size);
+    }
+
     /** Accounts for file {@code n} losing its last name ({@code before} > 0, links 0 now) or getting one back. */
     void relinked(TreeNode n, int before) {
         if (n.dir || (before > 0) == (n.links > 0)) {

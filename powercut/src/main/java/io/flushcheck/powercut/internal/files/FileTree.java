@@ -354,6 +354,24 @@ public final class FileTree extends SwitchedModel {
         writer.writeName(w, p, first);
     }
 
+    /** {@link FileData#fill}: bytes a tree being made holds from its start, no change logged. */
+    synchronized void fill(long id, long offset, ByteBuffer bytes) throws Errno {
+        data.fill(id, offset, bytes);
+    }
+
+    /** {@link FileData#fillSize}: the size of a file of a tree being made. */
+    synchronized void fillSize(long id, long size) throws Errno {
+        data.fillSize(id, size);
+    }
+
+    /**
+     * Writes what file {@code w} of a {@link #layout} keeps into file {@code id} of {@code to}, empty, as
+     * {@link #writeName} would into a file of the host.
+     */
+    synchronized void copyFile(TreeWriter.Written w, FileTree to, long id) throws IOException {
+        writer.copyFile(w, to, id);
+    }
+
     /**
      * The order and digest of each of {@code picks} (of {@link #statePicks()}, the tree as it is now): the operations
      * it loses and what {@link State#digest()} says, each found from what the state changes of the tree alone

@@ -38,6 +38,8 @@ public final class FuseTreeServer extends FuseServer {
     private static final int RENAME_NOREPLACE = 1;
 
     private final FileTree tree;
+    /** Requests answered that may change the tree (names, bytes, sizes, attributes), failed or not. */
+    private volatile long changeRequests;
 
     private FuseTreeServer(FileTree tree, FuseMount mount) {
         super(mount);
@@ -52,8 +54,28 @@ public final class FuseTreeServer extends FuseServer {
         return new FuseTreeServer(tree, FuseMount.mountWatched(mountPoint, "flushcheck-files"));
     }
 
+    /**
+     * As {@link #mount(FileTree, Path)}, the kernel checking each request's permission bits against the tree's
+     * ({@code default_permissions}), as a local filesystem's directory is checked.
+     */
+    public static FuseTreeServer mountChecked(FileTree tree, Path mountPoint) throws IOException {
+        return new FuseTreeServer(tree, FuseMount.mountWatched(mountPoint, "flushcheck-files", "default_permissions"));
+    }
+
+    /**
+     * The requests that may have changed the tree so far: SETATTR, MKNOD, MKDIR, UNLINK, RMDIR, RENAME, LINK, CREATE
+     * and WRITE, failed or not.
+     */
+    public long changeRequests() {
+        return changeRequests;
+    }
+
     @Override
     protected int answer(int opcode, long node, ByteBuffer req, ByteBuffer rep) {
+        switch (opcode) {
+            case 4, 8, 9, 10, 11, 12, 45, 13, 35, 16 -> changeRequests++; // one thread serves: no race
+            default -> { }
+        }
         try {
             return handle(opcode, node, req, rep);
         } catch (FileTree.Errno e) {

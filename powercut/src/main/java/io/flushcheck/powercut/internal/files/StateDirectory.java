@@ -70,7 +70,11 @@ final class StateDirectory implements AutoCloseable {
 
     /** Makes the directory hold crash state {@code pick} of {@code tree} as it is now, as {@link FileTree#save(StatePick, Path)} writes it. */
     void write(FileTree tree, StatePick pick) throws IOException {
-        List<TreeWriter.Written> target = tree.layout(pick);
+        write(tree, tree.layout(pick));
+    }
+
+    /** As {@link #write(FileTree, StatePick)}, the state's {@link FileTree#layout} worked out already. */
+    void write(FileTree tree, List<TreeWriter.Written> target) throws IOException {
         Map<String, TreeWriter.Written> byPath = new LinkedHashMap<>();
         for (TreeWriter.Written w : target) {
             byPath.put(w.path(), w);

@@ -2,7 +2,9 @@ package io.flushcheck.powercut.internal.files;
 
 import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.apiguardian.api.API;
 
 /**
@@ -18,21 +20,33 @@ import org.apiguardian.api.API;
 public final class StateSteps implements AutoCloseable {
 
     private final TreeReplay replay;
+    private final Path scratch;
     /** The epoch's end the tree is at; null before the first step. */
     private TreeReplay.EpochEnd at;
 
-    private StateSteps(TreeReplay replay) {
+    private StateSteps(TreeReplay replay, Path scratch) {
         this.replay = replay;
+        this.scratch = scratch;
     }
 
     /** The states of {@code recording}, played in a tree kept under {@code scratch}, removed on {@link #close}. */
     public static StateSteps open(RegularFile recording, Path scratch) throws IOException {
-        return new StateSteps(TreeReplay.open(recording, scratch, true));
+        return new StateSteps(TreeReplay.open(recording, scratch, true), scratch);
     }
 
     /** A place to write states into: {@code dir}, which need not exist, and {@code dir + ".clock"} beside it. */
     public Place place(Path dir) {
-        return new Place(dir);
+        return place(dir, null, 0);
+    }
+
+    /**
+     * A place to write states into, as {@link #place(Path)}, whose states of at least {@code servedFrom} names are
+     * served on {@code served} instead (a directory made for it, removed with the place; null: none is), each from a
+     * tree of the place's own in memory, over a FUSE mount of its own while {@link Place#hold held}
+     * ({@link ServedState}): processes of their own only may use it.
+     */
+    public Place place(Path dir, Path served, int servedFrom) {
+        return new Place(dir, served, servedFrom, scratch);
     }
 
     /**
@@ -54,7 +68,7 @@ public final class StateSteps implements AutoCloseable {
             }
             at = next;
         }
-        place.directory.write(at.tree(), state.state().pick());
+        place.write(at.tree(), state.state().pick());
     }
 
     /** Removes the tree the recording was played in. */
@@ -63,25 +77,95 @@ public final class StateSteps implements AutoCloseable {
         replay.close();
     }
 
-    /** A directory that holds the states written into it in turn ({@link #write}); closed, it is removed. */
+    /**
+     * A directory that holds the states written into it in turn ({@link #write}), or a tree of its own that serves the
+     * large ones; closed, both are removed.
+     */
     public static final class Place implements AutoCloseable {
         private final Path dir;
         private final StateDirectory directory;
+        private final Path served;
+        private final int servedFrom;
+        private final ServedTree trees;
+        /** The state written last when it is to be served, or null when the directory holds it. */
+        private FileTree serving;
+        /** Whether a check may have changed the tree served last: the next is then made whole. */
+        private boolean changed;
 
-        private Place(Path dir) {
+        private Place(Path dir, Path served, int servedFrom, Path scratch) {
             this.dir = dir;
             this.directory = new StateDirectory(dir);
+            this.served = served;
+            this.servedFrom = servedFrom;
+            this.trees = served == null ? null : new ServedTree(scratch);
         }
 
-        /** The directory that holds the state written last. */
+        /** Makes this hold {@code pick} of {@code tree} as it is now: written into the directory, or made to serve. */
+        private void write(FileTree tree, StatePick pick) throws IOException {
+            if (trees == null) {
+                directory.write(tree, pick);
+                return;
+            }
+            List<TreeWriter.Written> layout = tree.layout(pick);
+            if (layout.size() >= servedFrom) {
+                serving = trees.make(tree, layout, changed);
+                changed = true; // until its check is known to have changed nothing
+            } else {
+                directory.write(tree, layout);
+                serving = null;
+            }
+        }
+
+        /** The directory that holds the state written last, unless that state is served ({@link #hold}). */
         public Path dir() {
             return dir;
         }
 
-        /** Removes the directory, whatever it holds, and the file beside it its writing reads the clock from. */
+        /** Makes the state written last reachable for a check until the returned hold is closed. */
+        public Held hold() throws IOException {
+            if (serving == null) {
+                return new Held(dir, null);
+            }
+            Files.createDirectories(served);
+            return new Held(served, ServedState.mount(serving, served));
+        }
+
+        /** Removes the directory, whatever it holds, the file beside it its writing reads the clock from, and the tree. */
         @Override
         public void close() throws IOException {
-            directory.close();
+            try {
+                directory.close();
+            } finally {
+                if (trees != null) {
+                    trees.close();
+                    Files.deleteIfExists(served);
+                }
+            }
+        }
+
+        /** The state written last, where a check finds it: the place's directory, or a mount serving it. */
+        public final class Held implements AutoCloseable {
+            private final Path path;
+            private final ServedState mount;
+
+            private Held(Path path, ServedState mount) {
+                this.path = path;
+                this.mount = mount;
+            }
+
+            /** Where the state is. */
+            public Path path() {
+                return path;
+            }
+
+            /** Unmounts a served state, noting whether a check changed it. */
+            @Override
+            public void close() throws IOException {
+                if (mount != null) {
+                    changed = mount.changed();
+                    mount.close();
+                }
+            }
         }
     }
 }

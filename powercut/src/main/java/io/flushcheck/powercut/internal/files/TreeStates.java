@@ -159,13 +159,39 @@ public final class TreeStates {
      */
     public static void visit(RegularFile recording, Path scratch, List<Candidate> states, Path survivor, Visit visit)
             throws IOException {
+        visit(recording, scratch, states, survivor, null, visit);
+    }
+
+    /**
+     * As {@link #visit(RegularFile, Path, List, Path, Visit)}, but each state of at least {@link #SERVED_FROM} names
+     * is served on {@code served} (an empty directory; null: none is) from a tree of its own in memory, over a FUSE
+     * mount of its own ({@link ServedState}), for {@code visit} to check there: processes of their own only may use
+     * it. Writing so many files into a directory costs more than serving them.
+     */
+    public static void visit(RegularFile recording, Path scratch, List<Candidate> states, Path survivor, Path served,
+                             Visit visit) throws IOException {
+        visit(recording, scratch, states, survivor, served, SERVED_FROM, visit);
+    }
+
+    /**
+     * As {@link #visit(RegularFile, Path, List, Path, Path, Visit)}, serving the states of {@code servedFrom} names or
+     * more.
+     */
+    static void visit(RegularFile recording, Path scratch, List<Candidate> states, Path survivor, Path served,
+                      int servedFrom, Visit visit) throws IOException {
         List<Candidate> byEpoch = new ArrayList<>(states);
         byEpoch.sort(Comparator.comparingInt(Candidate::epoch));
-        try (StateSteps steps = StateSteps.open(recording, scratch); StateSteps.Place out = steps.place(survivor)) {
+        try (StateSteps steps = StateSteps.open(recording, scratch);
+             StateSteps.Place out = steps.place(survivor, served, servedFrom)) {
             for (Candidate c : byEpoch) {
                 steps.write(c, out);
-                visit.visit(c, survivor);
+                try (StateSteps.Place.Held held = out.hold()) {
+                    visit.visit(c, held.path());
+                }
             }
         }
     }
+
+    /** The fewest names a state has for {@link #visit(RegularFile, Path, List, Path, Path, Visit)} to serve it. */
+    public static final int SERVED_FROM = 10_000;
 }

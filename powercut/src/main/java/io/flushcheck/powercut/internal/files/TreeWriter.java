@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +30,11 @@ final class TreeWriter {
      * path ({@code linkOf}), which it is a hard link to.
      */
     record Written(String path, long node, boolean dir, int mode, String linkOf, FilePages.Kept kept, long[] content) {
+
+        /** Whether {@code o} names the same kind of node, the same node, with the same bits and content. */
+        boolean sameAs(Written o) {
+            return dir == o.dir && node == o.node && mode == o.mode && Arrays.equals(content, o.content);
+        }
     }
 
     private final FileTree tree;
@@ -152,34 +158,113 @@ final class TreeWriter {
     private void writeFile(TreeNode n, FilePages.Kept kept, Path p) throws IOException {
         try (FileChannel out = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            long size = kept.size();
-            // The file's size as written so far, kept here rather than asked of the file (a call each time).
-            long high = n.durableData.copyTo(out);
-            for (FilePages.Piece piece : kept.kept()) {
-                FileChange c = piece.change();
-                if (c.isWrite()) {
-                    ByteBuffer bytes = c.bytesIn(tree.data().log());
-                    bytes.limit(bytes.position() + (int) (piece.to() - c.offset()));
-                    bytes.position(bytes.position() + (int) (piece.from() - c.offset()));
-                    long at = piece.from();
+            writeBytes(n, kept, new Out() {
+                @Override
+                public long copy(FileBytes from) throws IOException {
+                    return from.copyTo(out);
+                }
+
+                @Override
+                public void write(ByteBuffer bytes, long at) throws IOException {
                     while (bytes.hasRemaining()) {
                         at += out.write(bytes, at);
                     }
-                    high = Math.max(high, at);
-                } else {
-                    // Only what the file holds and the size kept shows: past them it reads as zeros already.
-                    for (long at = piece.from(), end = Math.min(piece.to(), Math.min(high, size)); at < end; ) {
-                        ByteBuffer zeros = zeros();
-                        zeros.limit((int) Math.min(zeros.capacity(), end - at));
-                        at += out.write(zeros, at);
-                    }
+                }
+
+                @Override
+                public void truncate(long size) throws IOException {
+                    out.truncate(size);
+                }
+            });
+        }
+    }
+
+    /**
+     * Writes what file {@code w} of a {@link #layout} keeps into file {@code id} of {@code to}, empty: the same bytes
+     * {@link #writeName} writes into a file of the host.
+     */
+    void copyFile(Written w, FileTree to, long id) throws IOException {
+        writeBytes(tree.namespace().nodeAt(w.node()), w.kept(), new Out() {
+            @Override
+            public long copy(FileBytes from) throws IOException {
+                ByteBuffer chunk = ByteBuffer.allocate((int) Math.min(COPY_CHUNK, Math.max(1, from.size())));
+                for (long at = 0; at < from.size(); ) {
+                    chunk.clear().limit((int) Math.min(chunk.capacity(), from.size() - at));
+                    from.read(at, chunk);
+                    chunk.flip();
+                    write(chunk, at);
+                    at += chunk.limit();
+                }
+                return from.size();
+            }
+
+            @Override
+            public void write(ByteBuffer bytes, long at) throws IOException {
+                try {
+                    to.fill(id, at, bytes);
+                } catch (FileTree.Errno e) {
+                    throw new IOException("cannot copy a crash state's file into the tree that serves it: " + e);
                 }
             }
-            if (high > size) {
-                out.truncate(size);
-            } else if (high < size) {
-                out.write(ByteBuffer.allocate(1), size - 1); // the size, the rest a hole that reads as zeros
+
+            @Override
+            public void truncate(long size) throws IOException {
+                try {
+                    to.fillSize(id, size);
+                } catch (FileTree.Errno e) {
+                    throw new IOException("cannot copy a crash state's file into the tree that serves it: " + e);
+                }
             }
+        });
+    }
+
+    /** The most bytes {@link #copyFile} reads of a file's durable version at once. */
+    private static final int COPY_CHUNK = 1 << 20;
+
+    /** Where {@link #writeBytes} writes a file's bytes: a file of the host, or a file of another tree. */
+    private interface Out {
+        /** Copies {@code from} from its start; returns how far the copy goes (past it the file reads as zeros). */
+        long copy(FileBytes from) throws IOException;
+
+        /** Writes every byte of {@code bytes} at {@code at}. */
+        void write(ByteBuffer bytes, long at) throws IOException;
+
+        void truncate(long size) throws IOException;
+    }
+
+    /**
+     * Writes file {@code n} as {@code kept} leaves it into {@code out}, empty: its durable bytes with the pieces of the
+     * changes kept applied in order, a write's its bytes, a truncation's zeros, at the size kept.
+     */
+    private void writeBytes(TreeNode n, FilePages.Kept kept, Out out) throws IOException {
+        long size = kept.size();
+        // The file's size as written so far, kept here rather than asked of the file (a call each time).
+        long high = out.copy(n.durableData);
+        for (FilePages.Piece piece : kept.kept()) {
+            FileChange c = piece.change();
+            if (c.isWrite()) {
+                ByteBuffer bytes = c.bytesIn(tree.data().log());
+                bytes.limit(bytes.position() + (int) (piece.to() - c.offset()));
+                bytes.position(bytes.position() + (int) (piece.from() - c.offset()));
+                long at = piece.from();
+                int length = bytes.remaining();
+                out.write(bytes, at);
+                high = Math.max(high, at + length);
+            } else {
+                // Only what the file holds and the size kept shows: past them it reads as zeros already.
+                for (long at = piece.from(), end = Math.min(piece.to(), Math.min(high, size)); at < end; ) {
+                    ByteBuffer zeros = zeros();
+                    zeros.limit((int) Math.min(zeros.capacity(), end - at));
+                    int length = zeros.remaining();
+                    out.write(zeros, at);
+                    at += length;
+                }
+            }
+        }
+        if (high > size) {
+            out.truncate(size);
+        } else if (high < size) {
+            out.write(ByteBuffer.allocate(1), size - 1); // the size, the rest a hole that reads as zeros
         }
     }
 }

@@ -105,15 +105,29 @@ public final class FuseMount {
      * however the process ends. As root without fusermount, {@code mount(2)}.
      */
     public static FuseMount mountWatched(Path mountPoint, String subtype) throws IOException {
-        return fusermount() == null && root() ? mountAsRoot(mountPoint, subtype) : mountByFusermount(mountPoint, subtype);
+        return mountWatched(mountPoint, subtype, "");
+    }
+
+    /**
+     * As {@link #mountWatched(Path, String)}, with the mount options {@code options} too (comma-separated, such as
+     * {@code default_permissions}: the kernel checks each request's permission bits, as a local filesystem does).
+     */
+    public static FuseMount mountWatched(Path mountPoint, String subtype, String options) throws IOException {
+        return fusermount() == null && root() ? mountAsRoot(mountPoint, subtype, options)
+                : mountByFusermount(mountPoint, subtype, options);
     }
 
     private static FuseMount mountAsRoot(Path mountPoint, String subtype) throws IOException {
+        return mountAsRoot(mountPoint, subtype, "");
+    }
+
+    private static FuseMount mountAsRoot(Path mountPoint, String subtype, String extra) throws IOException {
         int fd = Libc.C.open("/dev/fuse", Libc.O_RDWR | Libc.O_CLOEXEC);
         if (fd < 0) {
             throw new IOException("cannot open /dev/fuse: errno " + Libc.errno());
         }
-        String options = "fd=" + fd + ",rootmode=40000,user_id=0,group_id=0,allow_other";
+        String options = "fd=" + fd + ",rootmode=40000,user_id=0,group_id=0,allow_other"
+                + (extra.isEmpty() ? "" : "," + extra);
         if (Libc.C.mount("flushcheck", mountPoint.toString(), "fuse." + subtype,
                 Libc.MS_NOSUID | Libc.MS_NODEV, options) != 0) {
             int errno = Libc.errno();
@@ -124,6 +138,10 @@ public final class FuseMount {
     }
 
     private static FuseMount mountByFusermount(Path mountPoint, String subtype) throws IOException {
+        return mountByFusermount(mountPoint, subtype, "");
+    }
+
+    private static FuseMount mountByFusermount(Path mountPoint, String subtype, String extra) throws IOException {
         String fusermount = fusermount();
         if (fusermount == null) {
             throw new IOException("not root, and no fusermount3 or fusermount to mount FUSE with (Debian: apt-get install"
@@ -137,7 +155,7 @@ public final class FuseMount {
         Libc.C.fcntl(pair[1], F_SETFD, FD_CLOEXEC);
         // As root, programs of other users (a server run as its own user) may use it too.
         String[] argv = {fusermount, "-o", "fsname=flushcheck,subtype=" + subtype + ",auto_unmount"
-                + (root() ? ",allow_other" : ""), "--", mountPoint.toString()};
+                + (root() ? ",allow_other" : "") + (extra.isEmpty() ? "" : "," + extra), "--", mountPoint.toString()};
         List<String> env = new ArrayList<>();
         for (Map.Entry<String, String> e : System.getenv().entrySet()) {
             if (!e.getKey().startsWith("_FUSE_")) {
