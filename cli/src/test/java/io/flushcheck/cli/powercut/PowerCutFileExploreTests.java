@@ -145,9 +145,13 @@ class PowerCutFileExploreTests {
         PowerCutCommandTests.assertNothingLeft();
     }
 
-    /** The lines of a report that say what was checked and what failed, without the time it took. */
+    /**
+     * The lines of a report that say what was checked and what failed, without the time it took. (The explanations
+     * below a failure are left out: an explore's may lack the note on what the file model cannot see that a replay
+     * of its recording adds.)
+     */
     private static List<String> checked(String out) {
-        return out.lines().filter(l -> !l.startsWith("crash states of") && !l.startsWith("replay"))
+        return out.lines().filter(l -> !l.startsWith("crash states of") && !l.startsWith("replay") && !l.startsWith(" "))
                 .map(l -> l.replaceAll("states checked in [\\d.]+ s", "states checked in - s")).toList();
     }
 

@@ -3,6 +3,7 @@ package io.flushcheck.powercut.internal.files;
 import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import org.apiguardian.api.API;
@@ -41,7 +42,8 @@ public final class StateSteps implements AutoCloseable {
 
     /**
      * A place to write states into, as {@link #place(Path)}, whose states of at least {@code servedFrom} names are
-     * served on {@code served} instead (a directory made for it, removed with the place; null: none is), each from a
+     * served on {@code served} instead (an empty directory, or made when first needed and then removed with the place;
+     * null: none is), each from a
      * tree of the place's own in memory, over a FUSE mount of its own while {@link Place#hold held}
      * ({@link ServedState}): processes of their own only may use it.
      */
@@ -91,6 +93,8 @@ public final class StateSteps implements AutoCloseable {
         private FileTree serving;
         /** Whether a check may have changed the tree served last: the next is then made whole. */
         private boolean changed;
+        /** Whether this made the directory states are served on, and removes it. */
+        private boolean madeServed;
 
         private Place(Path dir, Path served, int servedFrom, Path scratch) {
             this.dir = dir;
@@ -126,7 +130,10 @@ public final class StateSteps implements AutoCloseable {
             if (serving == null) {
                 return new Held(dir, null);
             }
-            Files.createDirectories(served);
+            if (!Files.isDirectory(served, LinkOption.NOFOLLOW_LINKS)) {
+                Files.createDirectory(served);
+                madeServed = true;
+            }
             return new Held(served, ServedState.mount(serving, served));
         }
 
@@ -138,6 +145,8 @@ public final class StateSteps implements AutoCloseable {
             } finally {
                 if (trees != null) {
                     trees.close();
+                }
+                if (madeServed) {
                     Files.deleteIfExists(served);
                 }
             }
