@@ -358,16 +358,18 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
             done = damage.writesMet(met) + (plannedAt == null ? "" : " (drive bytes " + DrivePlaces.words(plannedAt) + ")");
         }
 
-        /** How many reads the armed read fault failed, for the report entry: empty when none or not counted. */
+        /**
+         * What the read fault did, with how many reads it failed (a transient error's one failed read may be the
+         * kernel's read-ahead, read again page by page); without a count when the disk no longer gives one.
+         */
         private String readsMet(SimulatedDisk disk) {
             if (readsBefore < 0) {
-                return "";
+                return done;
             }
             try {
-                long n = disk.failedReads() - readsBefore;
-                return n > 0 ? "; " + (n == 1 ? "1 read" : n + " reads") + " failed" : "";
+                return damage.readsFail(disk.failedReads() - readsBefore);
             } catch (RuntimeException e) {
-                return "";
+                return done;
             }
         }
 
@@ -377,7 +379,7 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
             if (!lists && damage.kind().onWrites() && done == null && absent == null) {
                 wrote(disk); // no survivor: the test ended before its cut
             } else if (done != null && damage.kind().onReads()) {
-                done += readsMet(disk);
+                done = readsMet(disk);
             }
             if (lists) {
                 plan.unlisted();

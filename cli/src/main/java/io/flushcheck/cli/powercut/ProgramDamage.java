@@ -166,12 +166,14 @@ final class ProgramDamage {
                         + ": nothing damaged, VERIFY not run", null, "", acknowledged.size(), null);
             }
             String done = null;
+            long readsBefore = -1;
             if (block != null) {
                 Damage d;
                 if (block.kind().onWrites()) {
                     long met = lied(disk, block) - liedBefore;
                     d = met > 0 ? new Damage(block.writesMet(met), null) : new Damage(null, block.noWriteMet());
                 } else {
+                    readsBefore = block.kind().onReads() ? failedReads(disk) : -1;
                     d = damage(disk, survivor, block);
                 }
                 done = d.done();
@@ -182,6 +184,11 @@ final class ProgramDamage {
                 }
             }
             Verified v = verify(survivor, read);
+            long readsAfter = readsBefore < 0 || done == null ? -1 : failedReads(disk);
+            if (readsAfter >= 0) {
+                // A transient error met by the kernel's read-ahead, read again page by page, fails one read, not VERIFY.
+                done = block.readsFail(readsAfter - readsBefore);
+            }
             List<String> returned = v.exit == null ? null : RecordLines.read(read, "VERIFY's $" + READ_VARIABLE);
             DamageCheck check = judge(number, block, done, acknowledged, v, returned);
             if (ran.commandExit() == 0) {
@@ -214,6 +221,15 @@ final class ProgramDamage {
         } catch (IllegalArgumentException e) {
             // A hole, an unwritten or inline extent: the drive holds none of the block's bytes to damage.
             return new Damage(null, e.getMessage());
+        }
+    }
+
+    /** The reads the disk has failed so far, or -1 when it no longer says (the check's words go without a count). */
+    private static long failedReads(SimulatedDisk disk) {
+        try {
+            return disk.failedReads();
+        } catch (RuntimeException e) {
+            return -1;
         }
     }
 
