@@ -161,7 +161,10 @@ final class ProgramDamage {
                     liedBefore = lied(disk, block);
                     if (model == DiskModel.BLOCK) {
                         // Where the listing run left the block on the drive: the file is not on the disk yet.
-                        planned = (places == null ? DrivePlaces.of(disk.path()) : places).plan(block, disk.fsType());
+                        if (places == null) {
+                            throw new IllegalStateException("no listing run found where the block lies on the drive");
+                        }
+                        planned = places.plan(block, disk.fsType());
                         for (var f : planned.faults()) {
                             disk.failWrites(f);
                         }
