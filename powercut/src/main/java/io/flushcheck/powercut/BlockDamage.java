@@ -29,7 +29,11 @@ public enum BlockDamage {
     MISDIRECTED_WRITE("misdirected write"),
     /** Every read of the block on the survivor fails with EIO until a write covers it. */
     BAD_SECTOR("bad sector"),
-    /** The first read of the block on the survivor fails with EIO; the next succeeds. */
+    /**
+     * The first read of the block on the survivor that reaches the drive fails with EIO; the next succeeds. Where that
+     * read is the kernel's read-ahead for a buffered read, Linux ignores its error and reads each page again on its
+     * own, and the program gets the bytes: only a read with O_DIRECT meets the error.
+     */
     TRANSIENT_READ("transient read error");
 
     private final String words;

@@ -179,7 +179,7 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
         /** The disk's lost or misdirected writes before the workload, as the fault's kind counts them; -1 until armed. */
         private volatile long liedBefore = -1;
         /** Where a lying write was armed on the block model's drive: the block's place in the listing run; else null. */
-        private volatile List<DrivePlaces.Piece> plannedAt;
+        private volatile DrivePlaces.Planned plannedAt;
         /** The disk's failed reads as the survivor's read fault was armed; -1 when not counted. */
         private volatile long readsBefore = -1;
 
@@ -262,40 +262,13 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
 
         /**
          * Where the listing run left the block on the block model's drive ({@link #plannedAt}), as write faults there,
-         * a piece each; a misdirected write's pieces land on its target's, which must lie in pieces as long.
+         * a piece each ({@link DrivePlaces#plan}).
          */
         private List<WriteFault> onDrive(SimulatedDisk disk) {
-            if (disk.fsType().equals("btrfs")) {
-                throw new IllegalArgumentException("btrfs writes a changed block to a new place (copy on write), so the"
-                        + " place of " + damage.file() + " on the drive is not where its next write goes: sweep lying"
-                        + " writes on ext4 or xfs");
-            }
             DrivePlaces places = plan.places();
-            String bytes = damage.file() + " bytes " + damage.offset() + "+" + damage.length();
-            List<DrivePlaces.Piece> at = places == null ? List.of() : places.of(damage.file(), damage.offset(),
-                    damage.length());
-            if (at.isEmpty()) {
-                throw new IllegalArgumentException(bytes + " had no place on the drive in the listing run");
-            }
-            List<DrivePlaces.Piece> to = List.of();
-            if (damage.kind() == BlockDamage.MISDIRECTED_WRITE) {
-                long length = at.stream().mapToLong(DrivePlaces.Piece::length).sum();
-                to = places.of(damage.file(), damage.target(), length);
-                if (!to.stream().map(DrivePlaces.Piece::length).toList().equals(at.stream().map(DrivePlaces.Piece::length)
-                        .toList())) {
-                    throw new IllegalArgumentException("the target, " + damage.file() + " bytes " + damage.target() + "+"
-                            + length + ", lay on the drive in the listing run as " + (to.isEmpty() ? "nothing" : to)
-                            + ", not in pieces as long as the block's " + at);
-                }
-            }
-            List<WriteFault> faults = new ArrayList<>();
-            for (int i = 0; i < at.size(); i++) {
-                WriteFault f = WriteFault.toDrive(at.get(i).drive(), at.get(i).length());
-                faults.add((damage.kind() == BlockDamage.LOST_WRITE ? f.lost() : f.misdirectedToDrive(to.get(i).drive()))
-                        .always());
-            }
-            plannedAt = at;
-            return faults;
+            DrivePlaces.Planned planned = (places == null ? DrivePlaces.none() : places).plan(damage, disk.fsType());
+            plannedAt = planned;
+            return planned.faults();
         }
 
         /**
@@ -303,20 +276,8 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
          * block's, and the invocation says so ({@link #absent}).
          */
         private boolean placedAsPlanned(Path survivor) throws IOException {
-            Path file = damage.fileOf(survivor);
-            String bytes = damage.file() + " bytes " + damage.offset() + "+" + damage.length();
-            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-                absent = damage.file() + " is not a file on this survivor (the workload left other files this time)";
-                return false;
-            }
-            List<DrivePlaces.Piece> now = DrivePlaces.now(file, damage.offset(), damage.length());
-            if (!now.equals(plannedAt)) {
-                absent = bytes + " lay at drive bytes " + DrivePlaces.words(plannedAt) + " in the listing run and at "
-                        + (now.isEmpty() ? "none" : "drive bytes " + DrivePlaces.words(now)) + " in this one: the lie met other writes"
-                        + " than the block's";
-                return false;
-            }
-            return true;
+            absent = DrivePlaces.misplaced(survivor, damage, plannedAt);
+            return absent == null;
         }
 
         private long lied(SimulatedDisk disk) {
@@ -355,19 +316,21 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
                 absent = damage.noWriteMet();
                 return;
             }
-            done = damage.writesMet(met) + (plannedAt == null ? "" : " (drive bytes " + DrivePlaces.words(plannedAt) + ")");
+            done = damage.writesMet(met) + (plannedAt == null ? "" : " (" + plannedAt.words() + ")");
         }
 
-        /** How many reads the armed read fault failed, for the report entry: empty when none or not counted. */
+        /**
+         * What the read fault did, with how many reads it failed (a transient error's one failed read may be the
+         * kernel's read-ahead, read again page by page); without a count when the disk no longer gives one.
+         */
         private String readsMet(SimulatedDisk disk) {
             if (readsBefore < 0) {
-                return "";
+                return done;
             }
             try {
-                long n = disk.failedReads() - readsBefore;
-                return n > 0 ? "; " + (n == 1 ? "1 read" : n + " reads") + " failed" : "";
+                return damage.readsFail(disk.failedReads() - readsBefore);
             } catch (RuntimeException e) {
-                return "";
+                return done;
             }
         }
 
@@ -377,7 +340,7 @@ public final class CorruptedBlocksExtension implements TestTemplateInvocationCon
             if (!lists && damage.kind().onWrites() && done == null && absent == null) {
                 wrote(disk); // no survivor: the test ended before its cut
             } else if (done != null && damage.kind().onReads()) {
-                done += readsMet(disk);
+                done = readsMet(disk);
             }
             if (lists) {
                 plan.unlisted();

@@ -21,15 +21,24 @@ import org.apiguardian.api.API;
  *     CrashStates.Verification)}), not checked here; 0 for a check of them all
  * @param damagedChecks the checks of states with a damaged block ({@link CrashStates#damaged}), besides the states
  *     checked undamaged
+ * @param notPlaced the damaged blocks a state listed and had no place for, not checked: on the block model no bytes of
+ *     the file's own on the drive (a hole, an inline or unwritten extent), on the file model no such file
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record CrashStateReport(int checked, List<Failure> failures, int duplicates, int leftOut, int maxStates,
-                               double seconds, List<State> states, int otherShards, long damagedChecks) {
+                               double seconds, List<State> states, int otherShards, long damagedChecks,
+                               long notPlaced) {
+
+    /** A report whose damages all had a place. */
+    public CrashStateReport(int checked, List<Failure> failures, int duplicates, int leftOut, int maxStates,
+                            double seconds, List<State> states, int otherShards, long damagedChecks) {
+        this(checked, failures, duplicates, leftOut, maxStates, seconds, states, otherShards, damagedChecks, 0);
+    }
 
     /** A report without damaged checks. */
     public CrashStateReport(int checked, List<Failure> failures, int duplicates, int leftOut, int maxStates,
                             double seconds, List<State> states, int otherShards) {
-        this(checked, failures, duplicates, leftOut, maxStates, seconds, states, otherShards, 0);
+        this(checked, failures, duplicates, leftOut, maxStates, seconds, states, otherShards, 0, 0);
     }
 
     /** A report of every state within the bound, none left to other shards. */
@@ -120,7 +129,8 @@ public record CrashStateReport(int checked, List<Failure> failures, int duplicat
         Failure first = failures.get(0);
         StringBuilder message = new StringBuilder((damagedChecks == 0 ? failing() + " of " + checked
                 + " crash states failed (" : failing() + " of " + (checked + damagedChecks) + " checks of " + checked
-                + " crash states failed (" + damagedChecks + " with a damaged block; ") + boundNote() + "); the smallest, "
+                + " crash states failed (" + damagedChecks + " with a damaged block;" + (notPlaced == 0 ? "" : notPlacedNote() + ";") + " ") + boundNote()
+                + "); the smallest, "
                 + first.what() + ": " + first.message());
         if (first.damage() != null) {
             message.append("\n  to repeat only this damage: the same recording and check, with damaged(DamagedBlock.parse(\"")
@@ -140,6 +150,12 @@ public record CrashStateReport(int checked, List<Failure> failures, int duplicat
         throw e;
     }
 
+    /** The damaged blocks not placed, in words: empty when every one was. */
+    private String notPlacedNote() {
+        return notPlaced == 0 ? "" : " " + notPlaced + (notPlaced == 1 ? " damaged block" : " damaged blocks")
+                + " not placed (no bytes of their own on the drive, not checked)";
+    }
+
     private String boundNote() {
         return (leftOut == 0 ? "none left out" : leftOut + " more left out by the bound of " + maxStates)
                 + (otherShards == 0 ? "" : ", " + otherShards + " left to other shards")
@@ -148,8 +164,9 @@ public record CrashStateReport(int checked, List<Failure> failures, int duplicat
 
     @Override
     public String toString() {
-        return checked + " crash states checked" + (damagedChecks == 0 ? "" : ", and " + damagedChecks
-                + " times with a damaged block,") + " in " + String.format("%.1f", seconds) + " s, " + failing()
+        String damage = (damagedChecks == 0 ? "" : ", and " + damagedChecks + " times with a damaged block")
+                + (notPlaced == 0 ? "" : "," + notPlacedNote());
+        return checked + " crash states checked" + (damage.isEmpty() ? "" : damage + ",") + " in " + String.format("%.1f", seconds) + " s, " + failing()
                 + " failing (" + boundNote() + ")";
     }
 }

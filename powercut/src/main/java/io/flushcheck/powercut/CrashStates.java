@@ -485,7 +485,7 @@ public final class CrashStates implements AutoCloseable {
             states.add(new CrashStateReport.State(s.state(), s.lost(), face.apply(s.failure()), s.checked()));
         }
         return new CrashStateReport(r.checked(), failures, r.duplicates(), r.leftOut(), r.maxStates(), r.seconds(),
-                states, r.otherShards(), r.damagedChecks());
+                states, r.otherShards(), r.damagedChecks(), r.notPlaced());
     }
 
     /** What a damage changed, as {@link SimulatedDisk#corrupt} says it: on the block model with the image's bytes. */

@@ -173,11 +173,22 @@ public record DamagedBlock(BlockDamage kind, String file, long offset, int lengt
 
     /**
      * What a read fault does, in words a report quotes: {@code every read of journal bytes 0+4096 fails with EIO until
-     * rewritten}, {@code the first read of journal bytes 0+4096 fails with EIO}.
+     * rewritten}, {@code the first read of journal bytes 0+4096 that reaches the drive fails with EIO}. The first read to
+     * reach the drive may be the kernel's: a buffered read reads ahead, and where the read-ahead fails Linux reads each
+     * page again on its own, so a transient error there reaches the program as the bytes.
      */
     public String readsFail() {
         return kind == BlockDamage.BAD_SECTOR ? "every read of " + bytes() + " fails with EIO until rewritten"
-                : "the first read of " + bytes() + " fails with EIO";
+                : "the first read of " + bytes() + " that reaches the drive fails with EIO";
+    }
+
+    /**
+     * As {@link #readsFail()}, with how many reads failed once the survivor was read ({@link SimulatedDisk#failedReads}
+     * after, less before): {@code ...fails with EIO; 1 read failed}; a transient error with one read failed and the
+     * records intact was met by the kernel's read-ahead and read again.
+     */
+    public String readsFail(long failed) {
+        return readsFail() + "; " + (failed == 0 ? "no read" : failed == 1 ? "1 read" : failed + " reads") + " failed";
     }
 
     /**

@@ -7,18 +7,21 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * Where the files of a block model's survivor lie on its drive, as FIEMAP gives them (the survivor's image is a copy
  * of the drive, byte for byte): for a {@link CorruptedBlocks} lost or misdirected write on a file the workload makes,
  * planned on the drive before the workload runs, at the place the listing run's workload left the block. A workload
  * that makes the same files on a fresh disk of the same template gets the same places from the filesystem's
- * allocator ({@link #allocateAlike}); the invocation checks that it did.
+ * allocator ({@link #allocateAlike}); the invocation checks that it did ({@link #misplaced}). Also for
+ * {@code flushcheck powercut damage}, whose checks do the same with a command.
  */
-final class DrivePlaces {
+@API(status = API.Status.INTERNAL, since = "0.1")
+public final class DrivePlaces {
 
     /** {@code length} bytes of the drive from {@code drive}. */
-    record Piece(long drive, long length) {
+    public record Piece(long drive, long length) {
         @Override
         public String toString() {
             return drive + "+" + length;
@@ -29,6 +32,24 @@ final class DrivePlaces {
 
     private DrivePlaces(Map<String, List<FileExtents.Extent>> files) {
         this.files = files;
+    }
+
+    /** A lying write planned on the drive: the write faults to arm, and where the block lay ({@link #at}). */
+    public record Planned(List<WriteFault> faults, List<Piece> at) {
+        /** Where the block lay, in words: {@code drive bytes 8917000+4096}. */
+        public String words() {
+            return "drive bytes " + DrivePlaces.words(at);
+        }
+    }
+
+    /** No file's places: every block had none. */
+    static DrivePlaces none() {
+        return new DrivePlaces(Map.of());
+    }
+
+    /** Where the regular files of a block model's {@code survivor} lie on the drive (ext4's lost+found left out). */
+    public static DrivePlaces of(Path survivor) throws IOException {
+        return of(survivor, BlockSites.files(survivor));
     }
 
     /** Where the regular files {@code listed} of {@code survivor} lie on the drive. */
@@ -50,11 +71,83 @@ final class DrivePlaces {
      * @throws IOException when the setting cannot be written
      */
     static void allocateAlike(String loopDevice) throws IOException {
+        allocateAlikeOn(loopDevice);
+    }
+
+    /**
+     * As {@link #allocateAlike(String)} for {@code disk}, when it is a block model's ext4; nothing on another disk.
+     *
+     * @throws IOException when the setting cannot be written
+     */
+    public static void allocateAlike(SimulatedDisk disk) throws IOException {
+        if (disk.model() == DiskModel.BLOCK && disk.fsType().equals("ext4")) {
+            allocateAlikeOn(disk.loopDevice());
+        }
+    }
+
+    private static void allocateAlikeOn(String loopDevice) throws IOException {
         String name = Path.of(loopDevice).getFileName().toString();
         if (!name.matches("loop\\d+")) {
             throw new IllegalArgumentException("not a loop device: " + loopDevice);
         }
         java.nio.file.Files.writeString(Path.of("/sys/fs/ext4", name, "mb_stream_req"), "0\n");
+    }
+
+    /**
+     * {@code damage}, a lost or misdirected write, as write faults on the drive where its block lay here, a piece
+     * each; a misdirected write's pieces land on its target's, which must lie in pieces as long.
+     *
+     * @throws IllegalArgumentException on btrfs (a changed block goes to a new place), or when the block or its target
+     *                                  had no such place
+     */
+    public Planned plan(DamagedBlock damage, String fsType) {
+        if (fsType.equals("btrfs")) {
+            throw new IllegalArgumentException("btrfs writes a changed block to a new place (copy on write), so the"
+                    + " place of " + damage.file() + " on the drive is not where its next write goes: sweep lying"
+                    + " writes on ext4 or xfs");
+        }
+        String bytes = damage.file() + " bytes " + damage.offset() + "+" + damage.length();
+        List<Piece> at = of(damage.file(), damage.offset(), damage.length());
+        if (at.isEmpty()) {
+            throw new IllegalArgumentException(bytes + " had no place on the drive in the listing run");
+        }
+        List<Piece> to = List.of();
+        if (damage.kind() == BlockDamage.MISDIRECTED_WRITE) {
+            long length = at.stream().mapToLong(Piece::length).sum();
+            to = of(damage.file(), damage.target(), length);
+            if (!to.stream().map(Piece::length).toList().equals(at.stream().map(Piece::length).toList())) {
+                throw new IllegalArgumentException("the target, " + damage.file() + " bytes " + damage.target() + "+"
+                        + length + ", lay on the drive in the listing run as " + (to.isEmpty() ? "nothing" : to)
+                        + ", not in pieces as long as the block's " + at);
+            }
+        }
+        List<WriteFault> faults = new ArrayList<>();
+        for (int i = 0; i < at.size(); i++) {
+            WriteFault f = WriteFault.toDrive(at.get(i).drive(), at.get(i).length());
+            faults.add((damage.kind() == BlockDamage.LOST_WRITE ? f.lost() : f.misdirectedToDrive(to.get(i).drive()))
+                    .always());
+        }
+        return new Planned(List.copyOf(faults), List.copyOf(at));
+    }
+
+    /**
+     * Null when {@code damage}'s block lies on {@code survivor}'s drive where {@code planned} says; else why not (the
+     * lie met other writes than the block's, or the file is not there).
+     *
+     * @throws IOException when the file cannot be mapped
+     */
+    public static String misplaced(Path survivor, DamagedBlock damage, Planned planned) throws IOException {
+        Path file = damage.fileOf(survivor);
+        if (!java.nio.file.Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return damage.file() + " is not a file on this survivor (the workload left other files this time)";
+        }
+        List<Piece> now = now(file, damage.offset(), damage.length());
+        if (now.equals(planned.at())) {
+            return null;
+        }
+        return damage.file() + " bytes " + damage.offset() + "+" + damage.length() + " lay at " + planned.words()
+                + " in the listing run and at " + (now.isEmpty() ? "none" : "drive bytes " + words(now)) + " in this one:"
+                + " the lie met other writes than the block's";
     }
 
     /** Where {@code length} bytes from {@code offset} of {@code file} lay, piece by piece; empty when nowhere. */

@@ -179,6 +179,56 @@ class DamagedCrashStatesTests {
         }
     }
 
+    /**
+     * A block in a hole of a sparse file has no bytes of the file's own on the drive: no state can be checked with it
+     * damaged, and the report counts it, not checked, in its words.
+     */
+    @Test
+    void aDamagedBlockInAHoleIsCountedNotPlacedAndTheReportSaysSo() throws Exception {
+        try (SimulatedDisk disk = TestDisks.ext4(tmp)) {
+            CrashStates states = disk.recordCrashStates(acks -> {
+                try (java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(disk.path().resolve("sparse"),
+                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE)) {
+                    c.write(java.nio.ByteBuffer.wrap(new byte[4096]), 4096); // bytes 0+4096 stay a hole
+                    c.force(true);
+                }
+                acks.add("written");
+            });
+            CrashStateReport report = states.damaged(DamagedBlock.parse("zeroed in sparse bytes 0+4096"))
+                    .check(100, (survivor, mustSurvive) -> { });
+            System.out.println("ext4, a block in a hole: " + report);
+            assertThat(report.damagedChecks()).isZero();
+            assertThat(report.notPlaced()).as(report.toString()).isPositive().isLessThanOrEqualTo(report.checked());
+            assertThat(report.toString()).contains(" " + report.notPlaced() + " damaged block" + (report.notPlaced() == 1
+                    ? "" : "s") + " not placed (no bytes of their own on the drive, not checked), in ");
+        }
+    }
+
+    /** A file under two names is one file in a damaged state too: its damage shows under both names. */
+    @Test
+    void aDamagedFileWithTwoNamesReadsDamagedUnderBothOnTheFileModel() throws Exception {
+        TestDisks.requireFileModel();
+        try (SimulatedDisk disk = TestDisks.files(tmp)) {
+            CrashStates states = disk.recordCrashStates(acks -> {
+                Path journal = disk.path().resolve("journal");
+                PosixCalls.writeSynced(journal, "x".repeat(8192));
+                Files.createLink(disk.path().resolve("also"), journal);
+                PosixCalls.syncDirectory(disk.path());
+                acks.add("written");
+            });
+            CrashStateReport report = states.damaged(DamagedBlock.parse("bit rot in journal bytes 0+4096, seed 5"))
+                    .check(100, (survivor, mustSurvive) -> {
+                        if (Files.exists(survivor.resolve("journal")) && Files.exists(survivor.resolve("also"))) {
+                            assertThat(Files.readAllBytes(survivor.resolve("also"))).as("the other name")
+                                    .isEqualTo(Files.readAllBytes(survivor.resolve("journal")));
+                        }
+                    });
+            System.out.println("file model, a file with two names: " + report);
+            assertThat(report.damagedChecks()).isPositive();
+            report.assertPassed();
+        }
+    }
+
     @Test
     void aSweepWithoutKindsOrBlockBytesOrWithNegativeBlocksIsRefusedSayingWhy() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> StateDamages.sweep(List.of(), 4096, 1, 0))

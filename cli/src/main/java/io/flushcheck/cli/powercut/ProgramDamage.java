@@ -4,6 +4,7 @@ import io.flushcheck.powercut.AcknowledgedRecords;
 import io.flushcheck.powercut.DamagedBlock;
 import io.flushcheck.powercut.BlockDamage;
 import io.flushcheck.powercut.DiskModel;
+import io.flushcheck.powercut.DrivePlaces;
 import io.flushcheck.powercut.DriveServerFailedException;
 import io.flushcheck.powercut.FileRules;
 import io.flushcheck.powercut.LoggedWorld;
@@ -47,6 +48,10 @@ final class ProgramDamage {
     private final String verify;
     private final double timeoutSeconds;
     private final long cutSeed;
+    /** Whether a lying write is among the checks: then on ext4 every run places a file's blocks alike. */
+    private boolean placesWanted;
+    /** Where the listing run left the survivor's files on the block model's drive; null until listed there. */
+    private DrivePlaces places;
 
     /** {@code model} resolved (block or file); {@code fs} is the block model's, {@code rules} the file model's. */
     ProgramDamage(Path work, DiskModel model, long sizeBytes, String fs, FileRules rules, List<String> command,
@@ -76,11 +81,13 @@ final class ProgramDamage {
      */
     Listed list(Collection<BlockDamage> kinds, int blockBytes, int count, long seed)
             throws IOException, InterruptedException {
+        placesWanted = kinds.stream().anyMatch(BlockDamage::onWrites);
         @SuppressWarnings("unchecked")
         List<DamagedBlock>[] blocks = new List[1];
         Ran[] ran = new Ran[1];
         DamageCheck undamaged = run(0, null, (disk, survivor, r) -> {
             blocks[0] = DamagedBlock.sweep(survivor, kinds, blockBytes, count, seed);
+            listPlaces(disk, survivor);
             ran[0] = r;
             return null;
         });
@@ -92,6 +99,14 @@ final class ProgramDamage {
      * before the command ran), the verify run there.
      */
     DamageCheck check(int number, DamagedBlock block) throws IOException, InterruptedException {
+        if (block.kind().onWrites() && model == DiskModel.BLOCK && places == null) {
+            // A block named alone: a run cut at the command's exit first finds where it lies on the drive.
+            placesWanted = true;
+            run(0, null, (disk, survivor, r) -> {
+                listPlaces(disk, survivor);
+                return null;
+            });
+        }
         return run(number, block, (disk, survivor, r) -> {
             if (block.kind().onWrites()) {
                 return null; // done as the command wrote, to whatever file it left
@@ -118,6 +133,13 @@ final class ProgramDamage {
         });
     }
 
+    /** On the block model, with a lying write among the checks: where the survivor's files lie on the drive. */
+    private void listPlaces(SimulatedDisk disk, Path survivor) throws IOException {
+        if (placesWanted && model == DiskModel.BLOCK) {
+            places = DrivePlaces.of(survivor);
+        }
+    }
+
     /** What a run does to its survivor before the verify: null to go on, or why the check is not done. */
     private interface OnSurvivor {
         String apply(SimulatedDisk disk, Path survivor, Ran ran) throws IOException;
@@ -129,11 +151,26 @@ final class ProgramDamage {
             Path acks = Files.createFile(work.resolve("acks-" + name + ".txt"));
             Path read = work.resolve("read-" + name + ".txt");
             ProgramCuts.arm(disk, CutPoint.exit(0), cutSeed);
+            if (placesWanted) {
+                DrivePlaces.allocateAlike(disk); // on ext4, the listing run's places are this run's
+            }
             long liedBefore = -1;
+            DrivePlaces.Planned planned = null;
             if (block != null && block.kind().onWrites()) {
                 try {
                     liedBefore = lied(disk, block);
-                    disk.failWrites(block.writes(disk.path()));
+                    if (model == DiskModel.BLOCK) {
+                        // Where the listing run left the block on the drive: the file is not on the disk yet.
+                        if (places == null) {
+                            throw new IllegalStateException("no listing run found where the block lies on the drive");
+                        }
+                        planned = places.plan(block, disk.fsType());
+                        for (var f : planned.faults()) {
+                            disk.failWrites(f);
+                        }
+                    } else {
+                        disk.failWrites(block.writes(disk.path()));
+                    }
                 } catch (IllegalArgumentException | IllegalStateException | UnsupportedOperationException
                          | UncheckedIOException e) {
                     return new DamageCheck(number, block, null, DamageCheck.Outcome.NOT_DONE, "not armed: "
@@ -161,17 +198,23 @@ final class ProgramDamage {
                         + ": append to it, a line per acknowledgement");
             }
             String notDone = onSurvivor.apply(disk, survivor, ran);
+            if (notDone == null && planned != null) {
+                notDone = DrivePlaces.misplaced(survivor, block, planned);
+            }
             if (notDone != null) {
                 return new DamageCheck(number, block, null, DamageCheck.Outcome.NOT_DONE, notDone
                         + ": nothing damaged, VERIFY not run", null, "", acknowledged.size(), null);
             }
             String done = null;
+            long readsBefore = -1;
             if (block != null) {
                 Damage d;
                 if (block.kind().onWrites()) {
                     long met = lied(disk, block) - liedBefore;
-                    d = met > 0 ? new Damage(block.writesMet(met), null) : new Damage(null, block.noWriteMet());
+                    d = met > 0 ? new Damage(block.writesMet(met) + (planned == null ? "" : " (" + planned.words() + ")"),
+                            null) : new Damage(null, block.noWriteMet());
                 } else {
+                    readsBefore = block.kind().onReads() ? failedReads(disk) : -1;
                     d = damage(disk, survivor, block);
                 }
                 done = d.done();
@@ -182,6 +225,11 @@ final class ProgramDamage {
                 }
             }
             Verified v = verify(survivor, read);
+            long readsAfter = readsBefore < 0 || done == null ? -1 : failedReads(disk);
+            if (readsAfter >= 0) {
+                // A transient error met by the kernel's read-ahead, read again page by page, fails one read, not VERIFY.
+                done = block.readsFail(readsAfter - readsBefore);
+            }
             List<String> returned = v.exit == null ? null : RecordLines.read(read, "VERIFY's $" + READ_VARIABLE);
             DamageCheck check = judge(number, block, done, acknowledged, v, returned);
             if (ran.commandExit() == 0) {
@@ -214,6 +262,15 @@ final class ProgramDamage {
         } catch (IllegalArgumentException e) {
             // A hole, an unwritten or inline extent: the drive holds none of the block's bytes to damage.
             return new Damage(null, e.getMessage());
+        }
+    }
+
+    /** The reads the disk has failed so far, or -1 when it no longer says (the check's words go without a count). */
+    private static long failedReads(SimulatedDisk disk) {
+        try {
+            return disk.failedReads();
+        } catch (RuntimeException e) {
+            return -1;
         }
     }
 

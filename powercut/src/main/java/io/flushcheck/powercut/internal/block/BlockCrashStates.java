@@ -150,11 +150,13 @@ public final class BlockCrashStates implements ModelStates {
             }
             List<Integer> explained = new ArrayList<>();
             long damagedChecks = 0;
+            long notPlaced = 0;
             for (int i = 0; i < checked.size(); i++) {
                 if (checked.get(i) != null && checked.get(i).undamaged() != null && explained.size() < EXPLAINED) {
                     explained.add(i);
                 }
                 damagedChecks += checked.get(i) == null ? 0 : checked.get(i).damagedChecks();
+                notPlaced += checked.get(i) == null ? 0 : checked.get(i).notPlaced();
             }
             List<List<String>> explanations = explain(ordered, explained, first, mounts);
             for (int i = 0; i < checked.size(); i++) {
@@ -174,7 +176,7 @@ public final class BlockCrashStates implements ModelStates {
                         i % shards == shard));
             }
             return new CheckReport(byEpoch.size(), failures, space.duplicates(), space.leftOut(), maxStates,
-                    (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - byEpoch.size(), damagedChecks);
+                    (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - byEpoch.size(), damagedChecks, notPlaced);
         }
     }
 
@@ -213,25 +215,28 @@ public final class BlockCrashStates implements ModelStates {
             CrashState state = ordered.get(item);
             if (damages == Damages.NONE) {
                 Checked c = checkOne(state, place, verification, mounts, Damages.NONE, new ArrayList<>());
-                return c == null ? null : new Outcome(c, List.of(), 0);
+                return c == null ? null : new Outcome(c, List.of(), 0, 0);
             }
             try (StateDamage damage = StateDamage.keep(place, fsType)) {
                 List<Damage> listed = new ArrayList<>();
                 Checked undamaged = checkOne(state, place, verification, mounts, damages, listed);
                 List<Checked> damaged = new ArrayList<>();
                 long done = 0;
+                long notPlaced = 0;
                 for (Damage d : listed) {
                     damage.restore();
                     Checked c = checkDamaged(state, place, verification, mounts, damage, d);
-                    if (c != NOT_PLACED) {
-                        done++;
-                        if (c != null) {
-                            damaged.add(c);
-                        }
+                    if (c == NOT_PLACED) {
+                        notPlaced++;
+                        continue;
+                    }
+                    done++;
+                    if (c != null) {
+                        damaged.add(c);
                     }
                 }
-                return undamaged == null && damaged.isEmpty() && done == 0 ? null
-                        : new Outcome(undamaged, damaged, done);
+                return undamaged == null && damaged.isEmpty() && done == 0 && notPlaced == 0 ? null
+                        : new Outcome(undamaged, damaged, done, notPlaced);
             }
         }
 
@@ -260,9 +265,10 @@ public final class BlockCrashStates implements ModelStates {
 
     /**
      * What the checks of one state found: its failure undamaged (null: passed), its failing damaged checks, and how
-     * many damaged checks were made; null for a state that passed without damage.
+     * many damaged checks were made, and how many damages had no place in it; null for a state that passed without
+     * damage.
      */
-    private record Outcome(Checked undamaged, List<Checked> damaged, long damagedChecks) {
+    private record Outcome(Checked undamaged, List<Checked> damaged, long damagedChecks, long notPlaced) {
     }
 
     /** The later epochs whose complete state is looked at when the failing state's own shows no difference. */

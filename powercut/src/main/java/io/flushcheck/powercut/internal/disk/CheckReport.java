@@ -16,15 +16,17 @@ import org.apiguardian.api.API;
  * @param states every state within the bound, fewest writes lost first, with its failure if it failed
  * @param otherShards states within the bound that other shards check
  * @param damagedChecks the checks of the states checked here with a damage placed ({@link ModelStates.Damages})
+ * @param notPlaced the damages the states checked here listed and had no place for (no bytes of the file's own on
+ *     the drive: a hole, an inline or unwritten extent), not checked
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public record CheckReport(int checked, List<Failure> failures, int duplicates, int leftOut, int maxStates,
-                          double seconds, List<State> states, int otherShards, long damagedChecks) {
+                          double seconds, List<State> states, int otherShards, long damagedChecks, long notPlaced) {
 
     /** A report of a check without damage. */
     public CheckReport(int checked, List<Failure> failures, int duplicates, int leftOut, int maxStates, double seconds,
                        List<State> states, int otherShards) {
-        this(checked, failures, duplicates, leftOut, maxStates, seconds, states, otherShards, 0);
+        this(checked, failures, duplicates, leftOut, maxStates, seconds, states, otherShards, 0, 0);
     }
 
     public CheckReport {

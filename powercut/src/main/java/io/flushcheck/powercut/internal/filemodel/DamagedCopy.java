@@ -15,13 +15,16 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apiguardian.api.API;
 
 /**
  * A file model's crash state, copied beside the directory that holds it and damaged there: the state's directory,
  * which the next state is written from by what differs, never holds a damage. The copy keeps the names, bytes,
- * symbolic links and permission bits; it is removed by {@link #close}.
+ * symbolic links, hard links (a file under two names is one file in the copy too, so that damage through one name
+ * shows under the other) and permission bits; it is removed by {@link #close}.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 final class DamagedCopy implements AutoCloseable {
@@ -68,9 +71,13 @@ final class DamagedCopy implements AutoCloseable {
         }
     }
 
-    /** Copies the tree at {@code from} to {@code to}; directories' permission bits set once their entries are in. */
+    /**
+     * Copies the tree at {@code from} to {@code to}, a file once however many names it has (the others linked to the
+     * copy); directories' permission bits set once their entries are in.
+     */
     private static void copyTree(Path from, Path to) throws IOException {
         Deque<Path[]> modes = new ArrayDeque<>();
+        Map<Object, Path> copied = new HashMap<>(); // a file with several names: its identity, where it was copied
         Files.walkFileTree(from, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
@@ -83,6 +90,14 @@ final class DamagedCopy implements AutoCloseable {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
                 Path target = to.resolve(from.relativize(file).toString());
+                if (attrs.isRegularFile() && attrs.fileKey() != null
+                        && ((Number) Files.getAttribute(file, "unix:nlink", LinkOption.NOFOLLOW_LINKS)).intValue() > 1) {
+                    Path first = copied.putIfAbsent(attrs.fileKey(), target);
+                    if (first != null) {
+                        Files.createLink(target, first);
+                        return FileVisitResult.CONTINUE;
+                    }
+                }
                 Files.copy(file, target, LinkOption.NOFOLLOW_LINKS, StandardCopyOption.COPY_ATTRIBUTES);
                 return FileVisitResult.CONTINUE;
             }

@@ -186,6 +186,7 @@ public final class FileCrashStates implements ModelStates {
         }
         int explained = 0;
         long damagedChecks = 0;
+        long notPlaced = 0;
         List<CheckReport.Failure> failures = new ArrayList<>();
         List<CheckReport.State> outcomes = new ArrayList<>();
         for (int i = 0; i < ordered.size(); i++) {
@@ -200,16 +201,21 @@ public final class FileCrashStates implements ModelStates {
             }
             failures.addAll(withDamage);
             damagedChecks += c == null ? 0 : c.damagedChecks();
+            notPlaced += c == null ? 0 : c.notPlaced();
             CheckReport.Failure first = f != null || withDamage.isEmpty() ? f : withDamage.get(0);
             outcomes.add(new CheckReport.State(describe(ordered.get(i)), ordered.get(i).lost(), first,
                     i % shards == shard));
         }
         return new CheckReport(byEpoch.size(), failures, space.duplicates(), space.leftOut(), maxStates,
-                (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - byEpoch.size(), damagedChecks);
+                (System.nanoTime() - started) / 1e9, outcomes, ordered.size() - byEpoch.size(), damagedChecks, notPlaced);
     }
 
-    /** One state's checks: its own failure or null, its damaged checks' failures, and how many of those ran. */
-    private record Checked(CheckReport.Failure failure, List<CheckReport.Failure> damaged, int damagedChecks) {
+    /**
+     * One state's checks: its own failure or null, its damaged checks' failures, how many of those ran, and how many
+     * damages had no place in it.
+     */
+    private record Checked(CheckReport.Failure failure, List<CheckReport.Failure> damaged, int damagedChecks,
+                           int notPlaced) {
     }
 
     /**
@@ -246,13 +252,15 @@ public final class FileCrashStates implements ModelStates {
             TreeStates.Candidate state = ordered.get(item);
             List<CheckReport.Failure> withDamage = new ArrayList<>();
             int damagedChecks = 0;
+            int notPlaced = 0;
             try (StateSteps.Place.Held held = place.hold()) {
                 for (Damage d : damages.of(held.path())) {
                     DamagedCopy damaged;
                     try {
                         damaged = DamagedCopy.of(held.path(), copy, d);
                     } catch (IllegalArgumentException e) {
-                        continue; // the state has no such file: nothing to damage there
+                        notPlaced++; // the state has no such file: nothing to damage there; the report counts it
+                        continue;
                     }
                     try (damaged) {
                         damagedChecks++;
@@ -263,7 +271,7 @@ public final class FileCrashStates implements ModelStates {
                         }
                     }
                 }
-                return new Checked(verified(held.path(), state), withDamage, damagedChecks);
+                return new Checked(verified(held.path(), state), withDamage, damagedChecks, notPlaced);
             }
         }
 
