@@ -1,6 +1,9 @@
 package io.flushcheck.powercut;
 
+import io.flushcheck.powercut.internal.model.FlushSizes;
 import io.flushcheck.text.Escape;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -46,6 +49,10 @@ public final class AcknowledgedRecords {
 
     private final SimulatedDisk disk;
     private final List<Ack> acks = new ArrayList<>();
+    /** Where each of {@link #acks} ends in the watched file ({@link #watchFile}), -1 when it was {@link #add}ed. */
+    private final List<Long> ends = new ArrayList<>();
+    /** True while the drive reads the watched file's size at its flushes: {@link #settle} ends it. */
+    private boolean watching;
     private final List<String> afterPowerCut = new ArrayList<>();
     private Throwable thrownAfterPowerCut;
 
@@ -63,7 +70,10 @@ public final class AcknowledgedRecords {
     /** The records of a saved recording ({@link CrashStates#load}): fixed, no disk counts for them any more. */
     static AcknowledgedRecords loaded(List<Ack> acks) {
         AcknowledgedRecords records = new AcknowledgedRecords(null);
-        records.acks.addAll(acks);
+        for (Ack a : acks) {
+            records.acks.add(a);
+            records.ends.add(-1L);
+        }
         return records;
     }
 
@@ -77,6 +87,48 @@ public final class AcknowledgedRecords {
      * the power has gone, the record is noted apart and not counted ({@link #afterPowerCut()}).
      */
     public void add(String record) {
+        noted(record, -1);
+    }
+
+    /**
+     * Has the drive read how long {@code file} is as each of its flushes completes, before the sync that asked for the
+     * flush returns: the file a program appends its acknowledgements to, a line each, each noted here with
+     * {@link #addLine} as it is read. A line read after the program's next sync began counts even so from the
+     * flushes completed when it was written: from the flush before the first whose reading held it (never earlier
+     * than when it was written; later only when it was written as that flush completed, before its sync returned).
+     * A line the drive's readings did not hold (written after the last flush) counts from when it was noted. Call it
+     * before the program starts, with the power on; {@code file} is a regular file off this disk, a program's
+     * to replace or remove: only the size of the file opened now is read. The counts are settled when the workload
+     * of {@link SimulatedDisk#untilPowerCut} or {@link SimulatedDisk#recordCrashStates} returns.
+     *
+     * @throws IllegalArgumentException when {@code file} is not a regular file off this disk
+     * @throws IllegalStateException    when a file is watched already, or these are a saved recording's
+     */
+    public void watchFile(Path file) throws IOException {
+        if (disk == null) {
+            throw new IllegalStateException("the acknowledgements of a saved recording are fixed: no drive runs to "
+                    + "watch " + file);
+        }
+        if (watching) {
+            throw new IllegalStateException("a file of acknowledgements is watched already");
+        }
+        disk.watchSize(file);
+        watching = true;
+    }
+
+    /**
+     * Notes that the program acknowledged {@code record}, the line of the watched file ({@link #watchFile}) ending at
+     * byte {@code end} (after its newline; where the file ends, for a last line without one): as {@link #add}, and
+     * counted from the flushes completed when it was written.
+     */
+    public void addLine(String record, long end) {
+        if (end < 0) {
+            throw new IllegalArgumentException("a line ends at a byte of its file, not at " + end);
+        }
+        noted(record, end);
+    }
+
+    private void noted(String record, long end) {
         if (disk == null) {
             throw new IllegalStateException("the acknowledgements of a saved recording are fixed: nothing runs to add "
                     + "to them");
@@ -86,6 +138,46 @@ public final class AcknowledgedRecords {
             afterPowerCut.add(record);
         } else {
             acks.add(new Ack(record, counts[0], counts[1]));
+            ends.add(end);
+        }
+    }
+
+    /**
+     * Counts each line of the watched file from the flushes completed when it was written, by the sizes the drive
+     * read ({@link #watchFile}), and ends the watch; nothing when no file is watched.
+     */
+    void settle() throws IOException {
+        if (!watching) {
+            return;
+        }
+        watching = false;
+        settled(acks, ends, disk.watchedSizes());
+    }
+
+    /** As {@link #settle}, after the workload threw {@code e}: a failure to settle goes with it. */
+    void settleAfter(Throwable e) {
+        try {
+            settle();
+        } catch (IOException | RuntimeException failed) {
+            e.addSuppressed(failed);
+        }
+    }
+
+    /**
+     * Each of {@code acks} that ends at a byte of the watched file ({@code ends}, -1 for none) counted from the
+     * flushes {@code sizes} bound when it was written, when that is fewer than when it was noted.
+     */
+    static void settled(List<Ack> acks, List<Long> ends, FlushSizes sizes) {
+        for (int i = 0; i < acks.size(); i++) {
+            long end = ends.get(i);
+            if (end < 0) {
+                continue;
+            }
+            long written = sizes.flushesWhenWritten(end);
+            Ack a = acks.get(i);
+            if (written >= 0 && written < a.flushes()) {
+                acks.set(i, new Ack(a.record(), a.failuresBefore(), written));
+            }
         }
     }
 

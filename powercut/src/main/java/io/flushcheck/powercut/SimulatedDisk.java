@@ -7,6 +7,7 @@ import io.flushcheck.powercut.internal.fuse.FuseMount;
 import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
 import io.flushcheck.powercut.internal.kernel.LoopsExhaustedException;
+import io.flushcheck.powercut.internal.model.FlushSizes;
 import io.flushcheck.powercut.internal.model.PowerLossModel;
 import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
@@ -442,7 +443,9 @@ public final class SimulatedDisk implements AutoCloseable {
         AcknowledgedRecords acknowledged = AcknowledgedRecords.on(this);
         try {
             workload.run(acknowledged);
+            acknowledged.settle();
         } catch (Exception | Error e) {
+            acknowledged.settleAfter(e);
             boolean on;
             try {
                 on = powered();
@@ -521,6 +524,28 @@ public final class SimulatedDisk implements AutoCloseable {
 
     void onSurvivor(SurvivorHook hook) {
         onSurvivor = hook;
+    }
+
+    /**
+     * Has the drive read the size of {@code file} as each flush completes, before the flush's sync returns, until
+     * {@link #watchedSizes()}: a regular file off this disk (reading one on it would wait on the drive's own answer).
+     */
+    void watchSize(Path file) throws IOException {
+        Path real = file.toRealPath();
+        if (real.startsWith(path().toRealPath())) {
+            throw new IllegalArgumentException(file + " is on the simulated disk itself: a file to watch at its flushes"
+                    + " lies elsewhere");
+        }
+        try {
+            drive.watchSize(real);
+        } catch (DriveClient.Refused r) {
+            throw new IllegalArgumentException("the simulated drive cannot watch " + file + ": " + r.reason());
+        }
+    }
+
+    /** The sizes the drive read since {@link #watchSize}, which ends. */
+    FlushSizes watchedSizes() throws IOException {
+        return drive.watchedSizes();
     }
 
     /**

@@ -116,4 +116,40 @@ class AcknowledgedRecordsTests {
                     .hasMessageEndingWith(", and 8 more");
         }
     }
+
+    /**
+     * A line of a watched file seen only after two more syncs (as a program's next sync can come before its line
+     * is read) counts from the flushes completed when it was written: the state after the sync before it must keep
+     * it. A line the drive's readings never held (written after the last flush) counts from when it was noted.
+     */
+    @Test
+    void aWatchedLineSeenLateCountsFromTheFlushesCompletedWhenItWasWritten() throws Exception {
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        Path file = Files.createFile(tmp.resolve("acks.txt"));
+        long[] before = new long[1];
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).create(tmp.resolve("files"))) {
+            CrashStates states = disk.recordCrashStates(acks -> {
+                acks.watchFile(file);
+                Path data = disk.path().resolve("data");
+                try (java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(data,
+                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE)) {
+                    c.force(true);
+                    before[0] = disk.flushes();
+                    Files.writeString(file, "one\n", java.nio.file.StandardOpenOption.APPEND);
+                    c.force(true);
+                    c.force(true);
+                    acks.addLine("one", 4); // seen two syncs late
+                    Files.writeString(file, "two\n", java.nio.file.StandardOpenOption.APPEND);
+                    acks.addLine("two", 8);
+                }
+            });
+            AcknowledgedRecords acks = states.acknowledged();
+            assertThat(acks.acknowledgedBy(before[0] - 1)).isEmpty();
+            assertThat(acks.acknowledgedBy(before[0])).as("written after flush " + before[0]).containsExactly("one");
+            assertThat(acks.acknowledgedBy(before[0] + 1)).containsExactly("one");
+            assertThat(acks.acknowledgedBy(before[0] + 2)).containsExactly("one", "two");
+            assertThatThrownBy(() -> disk.untilPowerCut(a -> a.watchFile(disk.path().resolve("data"))))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is on the simulated disk itself");
+        }
+    }
 }

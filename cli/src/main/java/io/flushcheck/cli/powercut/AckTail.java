@@ -8,20 +8,21 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.function.Consumer;
 
 /**
  * Follows the file a program writes its acknowledgements to ({@code FLUSHCHECK_ACKS}), a line each, and hands
- * each complete line on as it appears. The file is read every millisecond: a line is counted from the moment it
- * is seen, never earlier than the program wrote it, so an acknowledgement may count from a later flush than the
- * one it followed, and never from an earlier one.
+ * each complete line on as it appears, with the byte its line ends at. The file is read every millisecond, so a line
+ * may be seen only after the program's next sync began: which flushes it counts from is settled by the drive, which
+ * reads the file's size as each flush completes ({@link io.flushcheck.powercut.AcknowledgedRecords#watchFile}), and
+ * the line's end places it between two of those readings. What is seen here serves what cannot wait for that: a line
+ * seen once the power has gone is not counted.
  */
 final class AckTail implements AutoCloseable {
 
     private static final long POLL_MILLIS = 1;
 
     private final FileChannel file;
-    private final Consumer<String> lines;
+    private final Line lines;
     private final Thread thread;
     private final ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
     private final ByteArrayOutputStream partial = new ByteArrayOutputStream();
@@ -29,7 +30,13 @@ final class AckTail implements AutoCloseable {
     private volatile IOException failed;
     private long read;
 
-    private AckTail(FileChannel file, Consumer<String> lines) {
+    /** Hears each line, and the byte of the file it ends at (after its newline). */
+    @FunctionalInterface
+    interface Line {
+        void accept(String line, long end);
+    }
+
+    private AckTail(FileChannel file, Line lines) {
         this.file = file;
         this.lines = lines;
         this.thread = new Thread(this::follow, "flushcheck-acks");
@@ -37,7 +44,7 @@ final class AckTail implements AutoCloseable {
     }
 
     /** Follows {@code path} (which exists), handing each line to {@code lines} on a thread of its own. */
-    static AckTail start(Path path, Consumer<String> lines) throws IOException {
+    static AckTail start(Path path, Line lines) throws IOException {
         AckTail tail = new AckTail(FileChannel.open(path, StandardOpenOption.READ), lines);
         tail.thread.start();
         return tail;
@@ -51,7 +58,7 @@ final class AckTail implements AutoCloseable {
             }
             readNew(); // what was written before the stop
             if (partial.size() > 0) {
-                lines.accept(partial.toString(StandardCharsets.UTF_8)); // the program ended without the newline
+                lines.accept(partial.toString(StandardCharsets.UTF_8), read); // the program ended without the newline
             }
         } catch (IOException e) {
             failed = e;
@@ -67,16 +74,16 @@ final class AckTail implements AutoCloseable {
             if (n <= 0) {
                 return;
             }
-            read += n;
             for (int i = 0; i < n; i++) {
                 byte b = chunk.get(i);
                 if (b == '\n') {
-                    lines.accept(partial.toString(StandardCharsets.UTF_8));
+                    lines.accept(partial.toString(StandardCharsets.UTF_8), read + i + 1);
                     partial.reset();
                 } else {
                     partial.write(b);
                 }
             }
+            read += n;
         }
     }
 

@@ -19,9 +19,10 @@ import java.util.function.IntConsumer;
  * Every crash state of one run of a user's command: the command runs once on a disk that records it (on the
  * block model the drive's every write and flush, on the file model the tree's every operation and sync), with
  * {@code FLUSHCHECK_ACKS} naming a file it writes its acknowledgements to, a line each, which is followed as it
- * grows and each line stamped with the disk's completed flushes. Each state is then mounted (on the file model,
- * written out as a directory, or served over FUSE from this process where it has 10,000 names or more) and the verify
- * run there by {@code sh -c}, in a world of its own, with
+ * grows, each line counted from the flushes completed when it was written (the drive reads the file's size as each
+ * flush completes, {@link io.flushcheck.powercut.AcknowledgedRecords#watchFile}). Each state is then mounted (on the
+ * file model, written out as a directory, or served over FUSE from this process where it has 10,000 names or more)
+ * and the verify run there by {@code sh -c}, in a world of its own, with
  * {@code {dir}} naming the state and {@code {acks}} a file of the lines acknowledged at or before the state's
  * flush count.
  */
@@ -75,7 +76,8 @@ final class ProgramStates implements AutoCloseable {
             long[] flushes = new long[1];
             states = disk.recordCrashStates(acknowledged -> {
                 long start = disk.flushes();
-                try (AckTail following = AckTail.start(acks, acknowledged::add);
+                acknowledged.watchFile(acks); // the drive reads its size at each flush: each line counts from when it was written
+                try (AckTail following = AckTail.start(acks, acknowledged::addLine);
                      LoggedWorld p = LoggedWorld.start(ProgramCuts.substitute(command, disk.path()), b -> {
                          b.environment().put(ACKS_VARIABLE, acks.toString());
                          return ProcessWorld.start(b);

@@ -128,8 +128,7 @@ class PowerCutFileExploreTests {
 
     /**
      * On two workers the file model's explore prints what one worker prints of the same recording, but for the time:
-     * the command line the guide shows, recorded, and its recording replayed on one worker. (Two runs of the store
-     * are two recordings: where an acknowledgement counts from depends on when it was seen, so they are not compared.)
+     * the command line the guide shows, recorded, and its recording replayed on one worker.
      */
     @Test
     void twoWorkersPrintWhatOneWorkerPrints() {

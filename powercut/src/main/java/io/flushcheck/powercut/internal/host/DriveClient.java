@@ -1,6 +1,7 @@
 package io.flushcheck.powercut.internal.host;
 
 import io.flushcheck.powercut.internal.kernel.JournalPlace;
+import io.flushcheck.powercut.internal.model.FlushSizes;
 import io.flushcheck.powercut.internal.model.PowerLossModel;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -275,6 +276,27 @@ public final class DriveClient {
     /** Ends the recording. */
     public void stopRecording() throws IOException {
         expect("record-stop", ask("record-stop"), "recorded");
+    }
+
+    /**
+     * Has the drive read the size of the regular file {@code file} (not on this drive) as each flush completes, before
+     * its sync returns, until {@link #watchedSizes()}.
+     */
+    public void watchSize(Path file) throws IOException {
+        expect("watch-size", ask("watch-size " + PathWord.of(file)), "watching");
+    }
+
+    /** The sizes the drive read since {@link #watchSize}, which ends. */
+    public FlushSizes watchedSizes() throws IOException {
+        String reply = ask("watched-sizes");
+        if (!reply.startsWith("sizes")) {
+            throw new Refused("watched-sizes", reply);
+        }
+        try {
+            return FlushSizes.of(reply);
+        } catch (IllegalArgumentException e) {
+            throw malformed("watched-sizes", reply);
+        }
     }
 
     /** Unmounts the file model's tree (the block model's drive stays served until {@link #quit}). */

@@ -25,6 +25,8 @@ import org.apiguardian.api.API;
  * {@code misdirect-writes UNIT FROM LENGTH once|persistent TARGET-UNIT TARGET-FROM}, {@code lied-writes},
  * {@code flip-bit UNIT OFFSET BIT} and {@code zero UNIT FROM LENGTH} (data at rest that changes, durable and now),
  * {@code save PATH} (a {@link PathWord}), {@code world PID},
+ * {@code watch-size PATH} (the size of a file, read as each flush completes, {@link SizeWatch}) and
+ * {@code watched-sizes} (what was read, a flush and a size each; the watch ends),
  * {@code record LOG [BASE]} (a recording of a workload, {@link PowerLossModel#record}) and {@code record-stop},
  * {@code powered}, {@code unmount}, {@code quit}. {@link DriveClient} is the one client that speaks them, and reads
  * the replies. Once its FUSE server has failed (its model's store could not be read
@@ -41,6 +43,8 @@ public final class DriveControl {
     /** Why the server failed (its FUSE server stopped other than by an unmount, its store failed), or null. */
     private volatile Throwable failure;
     private volatile boolean quitting;
+    /** The file whose size each flush reads ({@code watch-size}), or null. */
+    private SizeWatch watch;
 
     private DriveControl(PowerLossModel model, FuseServer server, Worlds worlds) {
         this.model = model;
@@ -195,6 +199,23 @@ public final class DriveControl {
                 case "record-stop" -> {
                     return model.stopRecording() ? "recorded" : "error the drive is not recording";
                 }
+                case "watch-size" -> { // PATH-WORD: a regular file, not on this disk
+                    if (watch != null) {
+                        return "error a file is watched already";
+                    }
+                    watch = SizeWatch.start(model, PathWord.path(w[1]));
+                    return "watching";
+                }
+                case "watched-sizes" -> { // the sizes read, and the watch ends
+                    if (watch == null) {
+                        return "error no file is watched";
+                    }
+                    try {
+                        return watch.reply();
+                    } finally {
+                        endWatch();
+                    }
+                }
                 case "powered" -> {
                     return "powered " + !model.frozen();
                 }
@@ -204,6 +225,7 @@ public final class DriveControl {
                 }
                 case "quit" -> {
                     quitting = true;
+                    endWatch();
                     server.unmount();
                     model.close();
                     return "bye";
@@ -218,6 +240,18 @@ public final class DriveControl {
             return "failed the drive's server failed: " + e;
         } catch (Exception e) {
             return "error " + e;
+        }
+    }
+
+    private void endWatch() {
+        SizeWatch w = watch;
+        watch = null;
+        if (w != null) {
+            try {
+                w.close();
+            } catch (IOException e) {
+                // a file opened for reading only: closing it loses nothing
+            }
         }
     }
 

@@ -2,6 +2,7 @@ package io.flushcheck.powercut.internal.model;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.function.LongConsumer;
 import org.apiguardian.api.API;
 
 /**
@@ -125,6 +126,12 @@ public interface PowerLossModel {
 
     /** As {@link #flipBit}: {@code length} bytes from {@code from} of {@code unit} read as zeros, durable and now. */
     void zero(long unit, long from, long length);
+
+    /**
+     * Runs {@code action} with each flush's number as it completes, under the model's lock, before the flush counts
+     * and before its sync returns; null for none.
+     */
+    void whenCompleting(LongConsumer action);
 
     /** Runs {@code action} the moment the power goes, however it goes. */
     void whenFrozen(Runnable action);

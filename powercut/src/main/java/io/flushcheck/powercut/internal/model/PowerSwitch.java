@@ -21,6 +21,7 @@ public final class PowerSwitch {
     private long cutAtFlush = -1;
     private Runnable atCut;
     private Runnable onFreeze = () -> { };
+    private LongConsumer completing = k -> { };
     private long cutDuringFlush = -1;
     private long duringSeed;
     private boolean cutDuring;
@@ -55,6 +56,15 @@ public final class PowerSwitch {
     /** Runs {@code action} the moment the power goes, however it goes, before a flush the cut interrupts returns. */
     public void whenFrozen(Runnable action) {
         onFreeze = action;
+    }
+
+    /**
+     * Runs {@code action} with each flush's number as it completes, before it counts ({@link #flushes()} is one less)
+     * and before whatever waits for it learns that it completed: what it reads then was there before the flush
+     * counted. One action at a time; null for none.
+     */
+    public void whenCompleting(LongConsumer action) {
+        completing = action == null ? k -> { } : action;
     }
 
     /** Cuts the power the moment the {@code k}-th flush completes, running {@code atCut} (may be null) first. */
@@ -123,6 +133,7 @@ public final class PowerSwitch {
      * before an armed cut at it ends the workload.
      */
     public void completed(LongConsumer counted) {
+        completing.accept(flushes + 1);
         flushes++;
         counted.accept(flushes);
         if (flushes == cutAtFlush) {

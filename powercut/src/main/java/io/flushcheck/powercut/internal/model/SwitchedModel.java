@@ -1,5 +1,6 @@
 package io.flushcheck.powercut.internal.model;
 
+import java.util.function.LongConsumer;
 import org.apiguardian.api.API;
 
 /**
@@ -45,6 +46,11 @@ public abstract class SwitchedModel implements PowerLossModel {
     @Override
     public final synchronized long failedFlushes() {
         return power.failedFlushes();
+    }
+
+    @Override
+    public final synchronized void whenCompleting(LongConsumer action) {
+        power.whenCompleting(action);
     }
 
     @Override

@@ -36,6 +36,17 @@ class PowerSwitchTests {
     }
 
     @Test
+    void whatWatchesTheFlushesHearsEachOneBeforeItCounts() {
+        power.whenCompleting(k -> events.add("completing " + k + " of which " + power.flushes() + " counted"));
+        flush();
+        flush();
+        power.whenCompleting(null);
+        flush();
+        assertThat(events).containsExactly("completing 1 of which 0 counted", "flush 1",
+                "completing 2 of which 1 counted", "flush 2", "flush 3");
+    }
+
+    @Test
     void aCutAtAFlushComesAsItCompletesAfterItIsCountedAndLaterFlushesFail() {
         power.whenFrozen(() -> events.add("frozen"));
         power.cutAtFlush(2, () -> events.add("at cut"));
