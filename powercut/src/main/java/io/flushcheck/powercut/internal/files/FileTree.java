@@ -47,6 +47,9 @@ import org.apiguardian.api.API;
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class FileTree extends SwitchedModel {
 
+    /** The size of a bad sector of a file, and of the blocks a write must cover whole to clear it. */
+    private static final long SECTOR = 4096;
+
     /** The root directory's node. */
     public static final long ROOT = 1;
 
@@ -459,14 +462,23 @@ public final class FileTree extends SwitchedModel {
         return data.writeLies().misdirected();
     }
 
-    /** Reads of file {@code unit} (its node id) fail as planned, until the bytes are rewritten when persistent. */
+    /**
+     * Reads of file {@code unit} (its node id) fail as planned, until the bytes are rewritten when persistent. A bad
+     * sector is a place, as on a drive: the range takes the whole 4 KiB blocks of the file it reaches into.
+     */
     @Override
     public synchronized void failReads(long unit, long from, long length, boolean persistent, int errno) {
         TreeNode n = namespace.nodeAt(unit);
         if (n == null || n.dir) {
             throw new IllegalArgumentException("no file has node " + unit);
         }
-        data.readFaults().fail(unit, from, length, persistent, errno);
+        if (from < 0 || length <= 0) {
+            throw new IllegalArgumentException("a range starts at 0 or later and is not empty, not " + from + "+" + length);
+        }
+        long start = from / SECTOR * SECTOR;
+        long end = from + length < 0 || from + length > Long.MAX_VALUE - SECTOR ? Long.MAX_VALUE
+                : (from + length + SECTOR - 1) / SECTOR * SECTOR;
+        data.readFaults().fail(unit, start, end - start, persistent, errno);
     }
 
     @Override
