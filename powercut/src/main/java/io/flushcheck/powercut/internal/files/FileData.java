@@ -22,7 +22,8 @@ final class FileData {
 
     /** The change log is emptied, or compacted, only past this: below, it is written over from its start. */
     private static final long LOG_KEPT = 64L << 20;
-    private static final long BLOCK = 4096;
+    /** A file's blocks: what counts against the capacity, and what a bad sector takes whole. */
+    static final long BLOCK = 4096;
 
     private final FileTree tree;
     private final FileStore store;

@@ -47,9 +47,6 @@ import org.apiguardian.api.API;
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class FileTree extends SwitchedModel {
 
-    /** The size of a bad sector of a file, and of the blocks a write must cover whole to clear it. */
-    private static final long SECTOR = 4096;
-
     /** The root directory's node. */
     public static final long ROOT = 1;
 
@@ -475,9 +472,9 @@ public final class FileTree extends SwitchedModel {
         if (from < 0 || length <= 0) {
             throw new IllegalArgumentException("a range starts at 0 or later and is not empty, not " + from + "+" + length);
         }
-        long start = from / SECTOR * SECTOR;
-        long end = from + length < 0 || from + length > Long.MAX_VALUE - SECTOR ? Long.MAX_VALUE
-                : (from + length + SECTOR - 1) / SECTOR * SECTOR;
+        long start = from / FileData.BLOCK * FileData.BLOCK;
+        long end = from + length < 0 || from + length > Long.MAX_VALUE - FileData.BLOCK ? Long.MAX_VALUE
+                : (from + length + FileData.BLOCK - 1) / FileData.BLOCK * FileData.BLOCK;
         data.readFaults().fail(unit, start, end - start, persistent, errno);
     }
 
