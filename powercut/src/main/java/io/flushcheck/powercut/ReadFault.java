@@ -15,8 +15,16 @@ import org.apiguardian.api.API;
  * addresses are its own, mapped onto the drive through its chunk tree), on the file model by the file's inode.
  * Bytes with no place of their own on the drive (inline in btrfs's metadata, compressed) are refused. A write
  * that reaches the range clears the fault: on the block model a write to any part of a 4 KiB sector of the drive clears that
- * sector (as dm-dust clears a block any write reaches), on the file model a write clears the bytes it covers. A
- * filesystem that writes the file's new bytes elsewhere leaves the bad sectors where they were, no longer the file's.
+ * sector (as dm-dust clears a block any write reaches). A filesystem that writes the file's new bytes elsewhere
+ * leaves the bad sectors where they were, no longer the file's.
+ *
+ * <p>On the file model a bad sector follows the file's blocks as ext4's do (measured against ext4 on the block
+ * model): the range takes the whole 4 KiB blocks of the file it reaches into; a truncate frees the blocks wholly past
+ * the new end, so bytes written there later read; a write that covers a bad block whole clears it; a write into part
+ * of a bad block that holds bytes of the file fails with EIO and changes nothing, as the kernel's read-modify-write
+ * of the block fails (the FUSE mount has no writeback cache: each write reaches the tree as made). One difference
+ * remains: after a truncate into a bad block, ext4 lets some writes past the new end into that block through (not
+ * all: at byte 8 it fails them too), the file model fails them all; the block stays bad on both.
  *
  * <p>A read served from the page cache cannot fail, as on a real disk: arming a fault on a file syncs the file
  * and drops its clean cached pages ({@code posix_fadvise(POSIX_FADV_DONTNEED)}), so its next read reaches the

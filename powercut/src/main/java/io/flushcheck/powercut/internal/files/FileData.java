@@ -22,7 +22,8 @@ final class FileData {
 
     /** The change log is emptied, or compacted, only past this: below, it is written over from its start. */
     private static final long LOG_KEPT = 64L << 20;
-    private static final long BLOCK = 4096;
+    /** A file's blocks: what counts against the capacity, and what a bad sector takes whole. */
+    static final long BLOCK = 4096;
 
     private final FileTree tree;
     private final FileStore store;
@@ -185,7 +186,12 @@ final class FileData {
         if (offset < 0 || offset + length < 0) {
             throw new FileTree.Errno(FileTree.Errno.EINVAL);
         }
-        resize(n, Math.max(n.data.size(), offset + length));
+        int unread = readModifyWriteFails(n, offset, length);
+        if (unread != 0) {
+            throw new FileTree.Errno(unread);
+        }
+        long oldSize = n.data.size();
+        resize(n, Math.max(oldSize, offset + length));
         if (versions != FileTree.Versions.SIZES && logEnd > LOG_KEPT && logEnd > 2 * logLive) {
             compactLog();
         }
@@ -193,15 +199,48 @@ final class FileData {
             armNamedLies(n);
         }
         List<WriteLies.Lie> lies = writeLies.meet(id, offset, length);
+        if (offset + length > oldSize) {
+            readFaults.rewritten(id, ceilBlock(oldSize), Long.MAX_VALUE); // blocks past the old end are new blocks
+        }
         if (lies.isEmpty()) {
             change(n, offset, data.duplicate());
-            readFaults.rewritten(id, offset, offset + length);
+            // A block the write covers in part is one whose read succeeded (readModifyWriteFails): all of it is new.
+            readFaults.rewritten(id, offset / BLOCK * BLOCK, ceilBlock(offset + length));
         } else {
             lie(n, lies, offset, data.duplicate());
         }
         // What the program reads back with the power on, a lie's bytes included: its page cache's.
         n.data.write(offset, data);
         n.mtime = FileTree.now();
+    }
+
+    /**
+     * The errno of the read a kernel filesystem makes before a write of {@code length} bytes at {@code offset} of file
+     * {@code n}, or 0: a write that covers a 4 KiB block only in part must first read the block's other bytes
+     * (read-modify-write), if the block holds any of the file's bytes (starts below its size); a bad sector there fails
+     * that read, and the write with it, before it changes anything. Counted as a failed read, as the drive's is.
+     */
+    private int readModifyWriteFails(TreeNode n, long offset, long length) {
+        long size = n.data.size();
+        long first = offset / BLOCK * BLOCK;
+        long last = (offset + length - 1) / BLOCK * BLOCK;
+        if (length <= 0) {
+            return 0;
+        }
+        if (offset != first && first < size) {
+            int failure = readFaults.failsNow(n.id, first, Math.min(BLOCK, size - first));
+            if (failure != 0) {
+                return failure;
+            }
+        }
+        if ((offset + length) % BLOCK != 0 && last < size && (last != first || offset == first)) {
+            return readFaults.failsNow(n.id, last, Math.min(BLOCK, size - last));
+        }
+        return 0;
+    }
+
+    private static long ceilBlock(long at) {
+        return at > Long.MAX_VALUE - BLOCK ? Long.MAX_VALUE : (at + BLOCK - 1) / BLOCK * BLOCK;
     }
 
     /**
@@ -354,7 +393,9 @@ final class FileData {
             throw new FileTree.Errno(FileTree.Errno.EINVAL);
         }
         resize(n, size);
-        readFaults.rewritten(id, Math.min(size, n.data.size()), Long.MAX_VALUE); // bytes cut off are gone; any written there later are new
+        // The blocks wholly past the new end (or the old one) are freed: bytes written there later land on new blocks.
+        // The block the new end falls in is kept, and with it a bad sector under any of its bytes.
+        readFaults.rewritten(id, ceilBlock(Math.min(size, n.data.size())), Long.MAX_VALUE);
         n.truncatedToZero |= size == 0;
         FileChange c = FileChange.truncate(size, tree.nextOrder(), tree.namespace().filePath(n));
         TreeLog recording = tree.recorder().log();

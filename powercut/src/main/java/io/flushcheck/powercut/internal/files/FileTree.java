@@ -459,14 +459,23 @@ public final class FileTree extends SwitchedModel {
         return data.writeLies().misdirected();
     }
 
-    /** Reads of file {@code unit} (its node id) fail as planned, until the bytes are rewritten when persistent. */
+    /**
+     * Reads of file {@code unit} (its node id) fail as planned, until the bytes are rewritten when persistent. A bad
+     * sector is a place, as on a drive: the range takes the whole 4 KiB blocks of the file it reaches into.
+     */
     @Override
     public synchronized void failReads(long unit, long from, long length, boolean persistent, int errno) {
         TreeNode n = namespace.nodeAt(unit);
         if (n == null || n.dir) {
             throw new IllegalArgumentException("no file has node " + unit);
         }
-        data.readFaults().fail(unit, from, length, persistent, errno);
+        if (from < 0 || length <= 0) {
+            throw new IllegalArgumentException("a range starts at 0 or later and is not empty, not " + from + "+" + length);
+        }
+        long start = from / FileData.BLOCK * FileData.BLOCK;
+        long end = from + length < 0 || from + length > Long.MAX_VALUE - FileData.BLOCK ? Long.MAX_VALUE
+                : (from + length + FileData.BLOCK - 1) / FileData.BLOCK * FileData.BLOCK;
+        data.readFaults().fail(unit, start, end - start, persistent, errno);
     }
 
     @Override

@@ -9,8 +9,9 @@ import org.apiguardian.api.API;
  * Reads that fail with the power on ({@link PowerLossModel#failReads}), for either model: a read that touches a
  * planned range of a unit (the block model's drive, unit 0; a file of the file model, by its node) fails with
  * the range's errno; a range planned once is gone after its first failure, and a write that covers part of a
- * range clears that part ({@link #rewritten}), as a rewrite remaps a bad sector. Not thread-safe: its model
- * calls it under its own lock.
+ * range clears that part ({@link #rewritten}), as a rewrite remaps a bad sector. Byte-exact: a caller that keeps bad
+ * sectors by block rounds the ranges it plans and clears to its blocks. Not thread-safe: its model calls it under
+ * its own lock.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class ReadFaults {
