@@ -82,7 +82,8 @@ final class Explore {
             }
             out.print(c.output.json ? Json.write(ExploreOutput.json(c.command, c.verify, resolved, run.rules(), run.fs(),
                     (int) (c.sizeBytes() >> 20), run.atomicWriteBytes(), ReplayOutput.Draw.of(c.draw, c.seed), damage,
-                    recorded, report, id)) : ExploreOutput.text(c.disks(), resolved, recorded, report));
+                    recorded, report, id)) : ExploreOutput.text(c.disks(), resolved, recorded, report,
+                    damage != null));
             out.flush();
             return report.failing() == 0 ? ExitCodes.OK : ExitCodes.VERIFY_FAILED;
         } catch (UsageException e) {
