@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
             "       flushcheck powercut explore [--max-states N] [--draw N] [--damage-blocks N [--kinds bit-rot,zeroed] [--block-bytes B]] [--seed S] [--workers N] [--record DIR] [options] --verify 'VERIFY {dir} {acks}' -- COMMAND {dir}",
             "       flushcheck powercut replay DIR [--max-states N] [--draw N [--seed S]] [--workers N] [--shard I/N] [--json] --verify 'VERIFY {dir} {acks}'",
             "       flushcheck powercut merge SHARD.json...",
-            "       flushcheck powercut damage [--blocks N] [--kinds bit-rot,zeroed] [--block 'BLOCK'] [options] --verify 'VERIFY {dir}' -- COMMAND {dir}",
+            "       flushcheck powercut damage [--blocks N] [--kinds KIND,...] [--block-bytes B] [--block 'BLOCK'] [--seed S] [options] --verify 'VERIFY {dir}' -- COMMAND {dir}",
             "       flushcheck powercut sqlite [--cuts N] [--json]",
             "       flushcheck powercut postgres [--row 'NAME=VALUE,...']... [--cuts N] [--json]"},
         description = {"cut the power under a program, then check what survived",
