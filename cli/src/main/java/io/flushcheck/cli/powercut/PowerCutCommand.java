@@ -323,11 +323,11 @@ public final class PowerCutCommand implements Job {
         return disk.sizeBytes();
     }
 
-    /** {@code given}, else {@link CrashStates#defaultWorkers()}; a bad system property is a usage error. */
     /**
      * {@code --workers}, else the system property {@value CrashStates#WORKERS_PROPERTY}, else the model's default:
      * {@link CrashStates#defaultWorkers()} on the block model, 1 on the file model, whose workers each hold a copy of
-     * the state they check (a tree of many files costs each its first state written out whole).
+     * the state they check (a tree of many files costs each its first state written out whole); a bad system property
+     * is a usage error.
      */
     static int workers(Integer given, DiskModel model) throws UsageException {
         if (given != null) {
@@ -343,7 +343,6 @@ public final class PowerCutCommand implements Job {
             throw new UsageException("powercut: " + e.getMessage());
         }
     }
-
 
     /** With {@code --damage-blocks}: the damage each state is checked with besides; null without. */
     ExploreOutput.Damage damage() {
