@@ -3,7 +3,6 @@ package io.flushcheck.cli.powercut;
 import io.flushcheck.cli.common.ExitCodes;
 import io.flushcheck.cli.common.UsageException;
 import io.flushcheck.powercut.CrashStateReport;
-import io.flushcheck.powercut.CrashStates;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.report.Json;
 import io.flushcheck.text.Escape;

@@ -8,7 +8,6 @@ import io.flushcheck.powercut.CrashStates;
 import io.flushcheck.powercut.DataFault;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.Errno;
-import io.flushcheck.powercut.SimulatedDisk;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -9,7 +9,6 @@ import io.flushcheck.cli.common.UsageException;
 import io.flushcheck.powercut.DamagedBlock;
 import io.flushcheck.powercut.BlockDamage;
 import io.flushcheck.powercut.DiskModel;
-import io.flushcheck.powercut.SimulatedDisk;
 import io.flushcheck.report.Json;
 import io.flushcheck.report.html.HtmlReport;
 import io.flushcheck.text.Escape;
