@@ -112,7 +112,7 @@ public final class PowerCutDamageCommand implements Job {
     List<BlockDamage> kinds;
 
     @Option(names = "--block-bytes", paramLabel = "B", converter = BlockBytes.class,
-            description = "the size of a block: 512 (a sector) to a filesystem's 4096 (default) and more")
+            description = "the size of a block, in bytes from 1 (default 4096, a filesystem's block; 512 is a sector)")
     Integer blockBytes;
 
     @Option(names = "--block", paramLabel = "BLOCK", converter = Block.class,
