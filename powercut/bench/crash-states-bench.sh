@@ -13,7 +13,7 @@
 #   defaults: 100 flushes, 100 commits, at most 5000 states, models block,file; 0 skips that workload; workers
 #   1 and the machine's default (twice its processors), e.g. -j 1,2,4; 1 round; no sleep; -S leaves the sweep out
 # needs: /dev/fuse; for the block model root, free loop devices, mkfs.ext4; for the file model without root,
-# fusermount3; builds the reactor (package, no tests, no install)
+# fusermount3; builds the sqlite module and what it needs (package, no tests, no install)
 set -euo pipefail
 . "$(dirname "$0")/../../bench/common.sh"
 flushes=100 commits=100 max=5000 models=block,file workers="1,$(( 2 * $(nproc) ))" rounds=1 sweep=true slow=0
