@@ -35,8 +35,10 @@ final class ExploreOutput {
         sb.append(String.format(Locale.ROOT, "crash states of one run on %s: the command made %d flushes, %s in %d"
                         + " epochs, %d acknowledgements%n", disks, recorded.flushes(), writes(model, recorded.writes()),
                 recorded.epochs(), recorded.acknowledgements()));
-        sb.append(String.format(Locale.ROOT, "%d states checked in %.1f s, %d failing, %d duplicates checked once, %s%n",
+        // With damage the states' own count is of them undamaged: the JSON's "failed" counts a state failing any check.
+        sb.append(String.format(Locale.ROOT, "%d states checked in %.1f s, %d failing%s, %d duplicates checked once, %s%n",
                 report.checked(), report.seconds(), report.failures().stream().filter(f -> f.damage() == null).count(),
+                damaged ? " as the crash left them" : "",
                 report.duplicates(),
                 report.leftOut() == 0 ? "none left out by the bound of " + report.maxStates()
                         : report.leftOut() + " left out by the bound of " + report.maxStates()));
