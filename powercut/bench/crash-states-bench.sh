@@ -10,10 +10,10 @@
 #
 # usage: powercut/bench/crash-states-bench.sh [-f FLUSHES] [-c COMMITS] [-m MAX_STATES] [-M MODELS] [-j WORKERS]
 #                                             [-r ROUNDS] [-s SLOW_MS] [-S]
-#   defaults: 100 records, 100 commits, at most 5000 states, models block,file; 0 skips that workload; workers
+#   defaults: 100 flushes, 100 commits, at most 5000 states, models block,file; 0 skips that workload; workers
 #   1 and the machine's default (twice its processors), e.g. -j 1,2,4; 1 round; no sleep; -S leaves the sweep out
 # needs: /dev/fuse; for the block model root, free loop devices, mkfs.ext4; for the file model without root,
-# fusermount3; builds the reactor (package, no tests, no install)
+# fusermount3; builds the sqlite module and what it needs (package, no tests, no install)
 set -euo pipefail
 . "$(dirname "$0")/../../bench/common.sh"
 flushes=100 commits=100 max=5000 models=block,file workers="1,$(( 2 * $(nproc) ))" rounds=1 sweep=true slow=0
@@ -30,6 +30,13 @@ while getopts "f:c:m:M:j:r:s:Sh" opt; do
         *) bench_usage ;;
     esac
 done
+for v in "$flushes" "$commits" "$slow"; do
+    [[ $v =~ ^[0-9]+$ ]] || bench_fail "-f, -c and -s: whole numbers from 0, not '$v'"
+done
+bench_whole "-m and -r" "$max" "$rounds"
+[[ $workers =~ ^[^,]+(,[^,]+)*$ ]] || bench_fail "-j: a comma list of whole numbers, not '$workers'"
+bench_whole "-j (a comma list)" ${workers//,/ }
+[[ $models =~ ^(block|file)(,(block|file))?$ ]] || bench_fail "-M: block, file or both, comma-separated, not '$models'"
 [[ $models != *block* ]] || bench_need_root "the block model"
 bench_need_fuse
 cd "$bench_root"

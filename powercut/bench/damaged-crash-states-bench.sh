@@ -8,8 +8,9 @@
 # usage: powercut/bench/damaged-crash-states-bench.sh [-c COMMITS] [-m MAX_STATES] [-b BLOCKS] [-M MODELS] [-r ROUNDS]
 #   defaults: 100 commits, at most 300 states, 4 blocks a state, models file,block, 3 rounds
 # needs: /dev/fuse; for the block model root, free loop devices, mkfs.ext4; for the file model without root,
-# fusermount3; builds the reactor (package, no tests, no install)
+# fusermount3; builds the sqlite module and what it needs (package, no tests, no install)
 set -euo pipefail
+. "$(dirname "$0")/../../bench/common.sh"
 commits=100 max=300 blocks=4 models=file,block rounds=3
 while getopts "c:m:b:M:r:h" opt; do
     case $opt in
@@ -18,17 +19,15 @@ while getopts "c:m:b:M:r:h" opt; do
         b) blocks=$OPTARG ;;
         M) models=$OPTARG ;;
         r) rounds=$OPTARG ;;
-        *) sed -n '2,11p' "$0"; exit 2 ;;
+        *) bench_usage ;;
     esac
 done
-[[ $models != *block* || $(id -u) == 0 ]] || { echo "bench: the block model needs root (mount, losetup)" >&2; exit 2; }
-[[ -e /dev/fuse ]] || { echo "bench: needs /dev/fuse" >&2; exit 2; }
-root=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$root"
-echo "bench: building what it needs (package, no tests, no install)" >&2
-mvn -B -q -o -Dstyle.color=never -pl sqlite -am package -DskipTests dependency:build-classpath -Dmdep.includeScope=runtime \
-    -Dmdep.outputFile=target/damaged-crash-states-bench.classpath >/dev/null
-cp="sqlite/target/classes:$(cat sqlite/target/damaged-crash-states-bench.classpath)"
-echo "bench: load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
-java -cp "$cp" "$root/powercut/bench/DamagedCrashStatesBench.java" "$commits" "$max" "$blocks" "$models" "$rounds"
-echo "bench: load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+bench_whole "-c, -m, -b and -r" "$commits" "$max" "$blocks" "$rounds"
+[[ $models =~ ^(block|file)(,(block|file))?$ ]] || bench_fail "-M: block, file or both, comma-separated, not '$models'"
+[[ $models != *block* ]] || bench_need_root "the block model"
+bench_need_fuse
+cd "$bench_root"
+cp=$(bench_classpath sqlite sqlite runtime damaged-crash-states-bench)
+bench_load before
+java -cp "$cp" "$bench_root/powercut/bench/DamagedCrashStatesBench.java" "$commits" "$max" "$blocks" "$models" "$rounds"
+bench_load after

@@ -3,7 +3,6 @@ package io.flushcheck.cli.powercut;
 import io.flushcheck.cli.common.ExitCodes;
 import io.flushcheck.cli.common.UsageException;
 import io.flushcheck.powercut.CrashStateReport;
-import io.flushcheck.powercut.CrashStates;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.report.Json;
 import io.flushcheck.text.Escape;
@@ -82,7 +81,8 @@ final class Explore {
             }
             out.print(c.output.json ? Json.write(ExploreOutput.json(c.command, c.verify, resolved, run.rules(), run.fs(),
                     (int) (c.sizeBytes() >> 20), run.atomicWriteBytes(), ReplayOutput.Draw.of(c.draw, c.seed), damage,
-                    recorded, report, id)) : ExploreOutput.text(c.disks(), resolved, recorded, report));
+                    recorded, report, id)) : ExploreOutput.text(c.disks(), resolved, recorded, report,
+                    damage != null));
             out.flush();
             return report.failing() == 0 ? ExitCodes.OK : ExitCodes.VERIFY_FAILED;
         } catch (UsageException e) {

@@ -23,21 +23,31 @@ final class ExploreOutput {
     private ExploreOutput() {
     }
 
-    /** What the disk was: {@code ext4 (256 MiB)}, or {@code the file model (256 MiB)}. */
-    static String text(String disks, DiskModel model, ProgramStates.Recorded recorded, CrashStateReport report) {
+    /**
+     * The lines a person reads.
+     *
+     * @param disks   what the disk was: {@code ext4 (256 MiB)}, or {@code the file model (256 MiB)}
+     * @param damaged whether --damage-blocks asked for damaged checks: their line is printed then, even of none
+     */
+    static String text(String disks, DiskModel model, ProgramStates.Recorded recorded, CrashStateReport report,
+                       boolean damaged) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "crash states of one run on %s: the command made %d flushes, %s in %d"
                         + " epochs, %d acknowledgements%n", disks, recorded.flushes(), writes(model, recorded.writes()),
                 recorded.epochs(), recorded.acknowledgements()));
-        sb.append(String.format(Locale.ROOT, "%d states checked in %.1f s, %d failing, %d duplicates checked once, %s%n",
+        // With damage the states' own count is of them undamaged: the JSON's "failed" counts a state failing any check.
+        sb.append(String.format(Locale.ROOT, "%d states checked in %.1f s, %d failing%s, %d duplicates checked once, %s%n",
                 report.checked(), report.seconds(), report.failures().stream().filter(f -> f.damage() == null).count(),
+                damaged ? " as the crash left them" : "",
                 report.duplicates(),
                 report.leftOut() == 0 ? "none left out by the bound of " + report.maxStates()
                         : report.leftOut() + " left out by the bound of " + report.maxStates()));
-        if (report.damagedChecks() > 0) {
+        if (damaged || report.damagedChecks() > 0 || report.notPlaced() > 0) {
             long failingDamaged = report.failures().stream().filter(f -> f.damage() != null).count();
-            sb.append(String.format(Locale.ROOT, "%d more checks with a damaged block, %d failing%n", report.damagedChecks(),
-                    failingDamaged));
+            sb.append(String.format(Locale.ROOT, "%d more checks with a damaged block, %d failing%s%n",
+                    report.damagedChecks(), failingDamaged, report.notPlaced() == 0 ? ""
+                            : ", " + report.notPlaced() + (report.notPlaced() == 1 ? " damaged block" : " damaged blocks")
+                                    + " not placed (not checked)"));
         }
         List<CrashStateReport.Failure> failures = report.failures();
         for (int i = 0; i < Math.min(FAILING_SHOWN, failures.size()); i++) {
@@ -98,7 +108,7 @@ final class ExploreOutput {
                 recorded.commandExit(), recorded.flushes(), recorded.writes(), recorded.epochs(),
                 recorded.acknowledgements(), report.checked(), report.checked() - failed, failed,
                 report.duplicates(), report.leftOut(), report.seconds(), damage == null ? null : report.damagedChecks(),
-                states);
+                damage == null ? null : report.notPlaced(), states);
     }
 
     /**
@@ -157,6 +167,7 @@ final class ExploreOutput {
      * @param duplicates      states that left the same image as one checked, not checked again
      * @param leftOut         distinct states beyond the bound, not checked
      * @param damagedChecks   with --damage-blocks, the checks of states with a damaged block
+     * @param notPlaced       with --damage-blocks, the damaged blocks a state listed and had no place for, not checked
      * @param states          every state checked, fewest writes lost first
      */
     public record Document(List<String> command, String verify, String model, String rules, String fs, int sizeMiB,
@@ -164,7 +175,8 @@ final class ExploreOutput {
                            @Json.LeftOutWhenNull ReplayOutput.Draw draw, @Json.LeftOutWhenNull Damage damage,
                            int commandExit, long flushes, int writes,
                            int epochs, int acknowledgements, int checked, int passed, int failed, int duplicates,
-                           int leftOut, double seconds, @Json.LeftOutWhenNull Long damagedChecks, List<State> states) {
+                           int leftOut, double seconds, @Json.LeftOutWhenNull Long damagedChecks,
+                           @Json.LeftOutWhenNull Long notPlaced, List<State> states) {
 
         public Document {
             command = List.copyOf(command);

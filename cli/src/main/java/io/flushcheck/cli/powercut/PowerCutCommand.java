@@ -8,7 +8,6 @@ import io.flushcheck.powercut.CrashStates;
 import io.flushcheck.powercut.DataFault;
 import io.flushcheck.powercut.DiskModel;
 import io.flushcheck.powercut.Errno;
-import io.flushcheck.powercut.SimulatedDisk;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,7 +31,7 @@ import picocli.CommandLine.Spec;
             "       flushcheck powercut explore [--max-states N] [--draw N] [--damage-blocks N [--kinds bit-rot,zeroed] [--block-bytes B]] [--seed S] [--workers N] [--record DIR] [options] --verify 'VERIFY {dir} {acks}' -- COMMAND {dir}",
             "       flushcheck powercut replay DIR [--max-states N] [--draw N [--seed S]] [--workers N] [--shard I/N] [--json] --verify 'VERIFY {dir} {acks}'",
             "       flushcheck powercut merge SHARD.json...",
-            "       flushcheck powercut damage [--blocks N] [--kinds bit-rot,zeroed] [--block 'BLOCK'] [options] --verify 'VERIFY {dir}' -- COMMAND {dir}",
+            "       flushcheck powercut damage [--blocks N] [--kinds KIND,...] [--block-bytes B] [--block 'BLOCK'] [--seed S] [options] --verify 'VERIFY {dir}' -- COMMAND {dir}",
             "       flushcheck powercut sqlite [--cuts N] [--json]",
             "       flushcheck powercut postgres [--row 'NAME=VALUE,...']... [--cuts N] [--json]"},
         description = {"cut the power under a program, then check what survived",
@@ -77,7 +76,9 @@ import picocli.CommandLine.Spec;
             "more kept or lost on its own, after those and within the bound; the same seed draws the same states.",
             "On the file model the tree records its operations instead and an epoch ends at each sync; its states",
             "(what the rules made durable, each prefix of the name changes, each write or truncation lost alone,",
-            "all kept) are written out as directories, with no mount and no root; --draw is the block model's.",
+            "all kept) are written out with no root, each worker's in a directory of its own, each state from the",
+            "one that worker held before (a state of 10,000 names or more is served instead over a FUSE mount of",
+            "the worker's own); --draw is the block model's.",
             "COMMAND finds in $FLUSHCHECK_ACKS the path of a file to append its acknowledgements to, a line each,",
             "once what it acknowledges is synced; flushcheck follows it and counts each line from the drive's",
             "flushes completed as it reads it. Each state is mounted (the filesystem replays its journal) and",
@@ -321,11 +322,11 @@ public final class PowerCutCommand implements Job {
         return disk.sizeBytes();
     }
 
-    /** {@code given}, else {@link CrashStates#defaultWorkers()}; a bad system property is a usage error. */
     /**
      * {@code --workers}, else the system property {@value CrashStates#WORKERS_PROPERTY}, else the model's default:
      * {@link CrashStates#defaultWorkers()} on the block model, 1 on the file model, whose workers each hold a copy of
-     * the state they check (a tree of many files costs each its first state written out whole).
+     * the state they check (a tree of many files costs each its first state written out whole); a bad system property
+     * is a usage error.
      */
     static int workers(Integer given, DiskModel model) throws UsageException {
         if (given != null) {
@@ -341,7 +342,6 @@ public final class PowerCutCommand implements Job {
             throw new UsageException("powercut: " + e.getMessage());
         }
     }
-
 
     /** With {@code --damage-blocks}: the damage each state is checked with besides; null without. */
     ExploreOutput.Damage damage() {

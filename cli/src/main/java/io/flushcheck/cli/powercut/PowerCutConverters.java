@@ -71,7 +71,14 @@ final class PowerCutConverters {
     static final class RestKindName implements ITypeConverter<DataFault.Kind> {
         @Override
         public DataFault.Kind convert(String value) {
-            BlockDamage kind = new PowerCutDamageCommand.KindName().convert(value);
+            BlockDamage kind;
+            try {
+                kind = new PowerCutDamageCommand.KindName().convert(value);
+            } catch (TypeConversionException e) {
+                // The damage command's list names kinds this option refuses: say this option's own.
+                throw new TypeConversionException("--kinds with --damage-blocks takes bit-rot and zeroed, not '" + value
+                        + "'");
+            }
             return switch (kind) {
                 case BIT_ROT -> DataFault.Kind.BIT_ROT;
                 case ZEROED -> DataFault.Kind.ZEROED;

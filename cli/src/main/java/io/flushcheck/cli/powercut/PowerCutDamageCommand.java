@@ -9,7 +9,6 @@ import io.flushcheck.cli.common.UsageException;
 import io.flushcheck.powercut.DamagedBlock;
 import io.flushcheck.powercut.BlockDamage;
 import io.flushcheck.powercut.DiskModel;
-import io.flushcheck.powercut.SimulatedDisk;
 import io.flushcheck.report.Json;
 import io.flushcheck.report.html.HtmlReport;
 import io.flushcheck.text.Escape;
@@ -65,10 +64,11 @@ import picocli.CommandLine.TypeConversionException;
             "",
             "On the file model (--model file) the damage is to the survivor's file; the block model damages the",
             "drive under the filesystem, which answers as it does (btrfs checks its data's checksums, ext4 does not).",
-            "The block model places a lying write on the drive where the listing run left the block (on ext4 every",
-            "run places a file's blocks alike: mb_stream_req is 0), and checks after the cut that it lies there, or",
-            "the check is not done; --block alone runs the listing run first. btrfs writes a changed block to a new",
-            "place (copy on write): there a lying write is not done.",
+            "The block model places a lying write on the drive where the listing run left the block (on ext4 the",
+            "listing run and each lying write's run place a file's blocks alike, mb_stream_req 0; a check of another",
+            "kind runs as its --block line alone does), and checks after the cut that it lies there, or the check",
+            "is not done; --block alone runs the listing run first. btrfs writes a changed block to a new place",
+            "(copy on write): there a lying write is not done.",
             "",
             "With --json: {\"model\", \"rules\", \"fs\", \"blockBytes\", \"kinds\", \"seed\", \"blocks\", \"checks\":[{\"check\",",
             "\"block\", \"file\", \"offset\", \"length\", \"kind\", \"blockSeed\", \"target\", \"done\", \"outcome\",",
@@ -113,7 +113,7 @@ public final class PowerCutDamageCommand implements Job {
     List<BlockDamage> kinds;
 
     @Option(names = "--block-bytes", paramLabel = "B", converter = BlockBytes.class,
-            description = "the size of a block: 512 (a sector) to a filesystem's 4096 (default) and more")
+            description = "the size of a block, in bytes from 1 (default 4096, a filesystem's block; 512 is a sector)")
     Integer blockBytes;
 
     @Option(names = "--block", paramLabel = "BLOCK", converter = Block.class,

@@ -8,7 +8,6 @@ import io.flushcheck.text.Escape;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What {@code flushcheck powercut} refuses as bad usage (exit 2) before a disk is made or a command runs: the

@@ -102,10 +102,22 @@ final class ProgramDamage {
         if (block.kind().onWrites() && model == DiskModel.BLOCK && places == null) {
             // A block named alone: a run cut at the command's exit first finds where it lies on the drive.
             placesWanted = true;
-            run(0, null, (disk, survivor, r) -> {
-                listPlaces(disk, survivor);
-                return null;
-            });
+            DamageCheck listing;
+            try {
+                listing = run(0, null, (disk, survivor, r) -> {
+                    listPlaces(disk, survivor);
+                    return null;
+                });
+            } catch (DriveServerFailedException e) {
+                throw e;
+            } catch (IOException | UncheckedIOException e) {
+                return notArmed(number, block, "the listing run, cut at COMMAND's exit to find where the block lies on"
+                        + " the drive, failed: " + e.getMessage());
+            }
+            if (places == null) {
+                return notArmed(number, block, "the listing run, cut at COMMAND's exit, found no place of the block on"
+                        + " the drive: " + listing.outcome().words() + ": " + listing.explanation());
+            }
         }
         return run(number, block, (disk, survivor, r) -> {
             if (block.kind().onWrites()) {
@@ -151,8 +163,10 @@ final class ProgramDamage {
             Path acks = Files.createFile(work.resolve("acks-" + name + ".txt"));
             Path read = work.resolve("read-" + name + ".txt");
             ProgramCuts.arm(disk, CutPoint.exit(0), cutSeed);
-            if (placesWanted) {
-                DrivePlaces.allocateAlike(disk); // on ext4, the listing run's places are this run's
+            if (placesWanted && (block == null || block.kind().onWrites())) {
+                // On ext4 the listing run's places are a lying write's run's. Only those runs: a check of another
+                // kind runs as its --block line alone runs it, so that line repeats it.
+                DrivePlaces.allocateAlike(disk);
             }
             long liedBefore = -1;
             DrivePlaces.Planned planned = null;
@@ -173,8 +187,7 @@ final class ProgramDamage {
                     }
                 } catch (IllegalArgumentException | IllegalStateException | UnsupportedOperationException
                          | UncheckedIOException e) {
-                    return new DamageCheck(number, block, null, DamageCheck.Outcome.NOT_DONE, "not armed: "
-                            + e.getMessage() + ": nothing damaged, COMMAND and VERIFY not run", null, "", 0, null);
+                    return notArmed(number, block, e.getMessage());
                 }
             }
             Path survivor;
@@ -199,7 +212,12 @@ final class ProgramDamage {
             }
             String notDone = onSurvivor.apply(disk, survivor, ran);
             if (notDone == null && planned != null) {
-                notDone = DrivePlaces.misplaced(survivor, block, planned);
+                try {
+                    notDone = DrivePlaces.misplaced(survivor, block, planned);
+                } catch (IOException | UncheckedIOException e) {
+                    // This check's survivor could not be mapped: this check is not done, the others go on.
+                    notDone = "where the block lies on this survivor's drive could not be read: " + e.getMessage();
+                }
             }
             if (notDone != null) {
                 return new DamageCheck(number, block, null, DamageCheck.Outcome.NOT_DONE, notDone
@@ -240,6 +258,12 @@ final class ProgramDamage {
                     + " (the command exited " + ran.commandExit() + " in this check's run: " + ran.commandTail() + ")",
                     check.verifyExit(), check.verifyTail(), check.acknowledged(), check.returned());
         }
+    }
+
+    /** A lying write not armed, and why: nothing damaged, COMMAND and VERIFY not run. */
+    private static DamageCheck notArmed(int number, DamagedBlock block, String why) {
+        return new DamageCheck(number, block, null, DamageCheck.Outcome.NOT_DONE, "not armed: " + why
+                + ": nothing damaged, COMMAND and VERIFY not run", null, "", 0, null);
     }
 
     /** What was done to a block, in words, or (done null) why nothing was. */

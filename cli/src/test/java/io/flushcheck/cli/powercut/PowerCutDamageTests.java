@@ -334,6 +334,19 @@ class PowerCutDamageTests {
         PowerCutCommandTests.assertNothingLeft();
     }
 
+    /** A block named alone whose listing run fails: the check is not done, saying why the listing run failed. */
+    @Test
+    void aLyingWriteWhoseListingRunFailsIsNotDoneAndSaysWhy() {
+        Mounts.requireMountTools();
+        Run r = run("powercut", "damage", "--model", "block", "--block", "lost write in log bytes 0+512", "--verify",
+                "true {dir}", "--", "sh", "-c", "echo 1 > \"$1\"/log; rm \"$FLUSHCHECK_ACKS\"", "sh", "{dir}");
+        assertThat(r.exit()).as(r.err()).isEqualTo(0);
+        assertThat(r.out()).contains("check 1: lost write in log bytes 0+512: not done: not armed: the listing run, cut"
+                + " at COMMAND's exit to find where the block lies on the drive, failed: the command removed its"
+                + " $FLUSHCHECK_ACKS file ");
+        PowerCutCommandTests.assertNothingLeft();
+    }
+
     private static String[] concat(String[] a, String[] b) {
         String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, all, a.length, b.length);

@@ -88,7 +88,7 @@ class PowerCutFileExploreTests {
                 .args());
         assertThat(r.exit()).as(r.err()).isEqualTo(1);
         assertThat(r.out()).as("undamaged, the honest store passes every state")
-                .containsPattern("\\d+ states checked in [\\d.]+ s, 0 failing")
+                .containsPattern("\\d+ states checked in [\\d.]+ s, 0 failing as the crash left them, ")
                 .containsPattern("\n[1-9]\\d* more checks with a damaged block, [1-9]\\d* failing\n")
                 .containsPattern("failed: after sync \\d+[^\n]*, with bytes 0\\+8 of value zeroed: exit 1: acknowledged"
                         + " value \\d, found an unreadable file\n    the damaged block: zeroed in value bytes 0\\+512\n");

@@ -52,6 +52,18 @@ class PowerCutUsageTests {
                 "powercut: --verify 'VERIFY {dir}' is missing: the command that checks what survived");
     }
 
+    /** An unknown kind with --damage-blocks is answered with the two kinds explore takes, not the damage command's. */
+    @Test
+    void anUnknownKindOfExploresDamageNamesTheTwoItTakes(@TempDir Path dir) {
+        Path ran = dir.resolve("ran");
+        Run r = run("powercut", "--model", "file", "--explore", "--damage-blocks", "2", "--kinds", "zeroed,foo",
+                "--verify", "true {dir}", "--", "touch", ran.toString(), "{dir}/x");
+        assertThat(r.exit()).as("%s", r).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--kinds with --damage-blocks takes bit-rot and zeroed, not 'foo'")
+                .doesNotContain("misdirected-write");
+        assertThat(ran).as("nothing run").doesNotExist();
+    }
+
     /** A directory the recording would not be saved in is refused before the command runs, not once it has. */
     @Test
     void aRecordDirectoryTheSaveWouldRefuseCostsNoRun(@TempDir Path dir) throws IOException {
