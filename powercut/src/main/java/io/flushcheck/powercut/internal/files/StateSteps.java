@@ -167,12 +167,21 @@ public final class StateSteps implements AutoCloseable {
                 return path;
             }
 
-            /** Unmounts a served state, noting whether a check changed it. */
+            /**
+             * Unmounts a served state, noting whether a check changed it. The count of change requests is read
+             * after the unmount, so that a request arriving until then is counted; a state whose unmount failed
+             * counts as changed.
+             */
             @Override
             public void close() throws IOException {
                 if (mount != null) {
-                    changed = mount.changed();
-                    mount.close();
+                    boolean closed = false;
+                    try {
+                        mount.close();
+                        closed = true;
+                    } finally {
+                        changed = !closed || mount.changed();
+                    }
                 }
             }
         }
