@@ -83,12 +83,31 @@ public final class Mounts {
      * ({@code umount --lazy}); nothing mounted there is not an error.
      */
     public static void unmountLazy(Path target) throws IOException {
-        if (Libc.C.umount2(target.toString(), Libc.MNT_DETACH) != 0) {
+        if (Libc.C.umount2(target.toString(), 0) != 0) {
             int errno = Libc.errno();
             if (errno != EINVAL && errno != ENOENT) {
                 throw new IOException("cannot unmount " + target + ": " + Libc.C.strerror(errno));
             }
         }
+    }
+
+    /**
+     * Unmounts the filesystem at {@code target} unless it is in use: the kernel's own refusal ({@code EBUSY}) is the
+     * answer, so that no file can open between a check and the unmount. Nothing mounted there is not an error.
+     *
+     * @return false when a file open there, or a process working there, keeps the filesystem (nothing unmounted)
+     */
+    public static boolean unmountIfIdle(Path target) throws IOException {
+        if (Libc.C.umount2(target.toString(), 0) != 0) {
+            int errno = Libc.errno();
+            if (errno == EBUSY) {
+                return false;
+            }
+            if (errno != EINVAL && errno != ENOENT) {
+                throw new IOException("cannot unmount " + target + ": " + Libc.C.strerror(errno));
+            }
+        }
+        return true;
     }
 
     /**
