@@ -83,7 +83,7 @@ public final class Mounts {
      * ({@code umount --lazy}); nothing mounted there is not an error.
      */
     public static void unmountLazy(Path target) throws IOException {
-        if (Libc.C.umount2(target.toString(), 0) != 0) {
+        if (Libc.C.umount2(target.toString(), Libc.MNT_DETACH) != 0) {
             int errno = Libc.errno();
             if (errno != EINVAL && errno != ENOENT) {
                 throw new IOException("cannot unmount " + target + ": " + Libc.C.strerror(errno));
