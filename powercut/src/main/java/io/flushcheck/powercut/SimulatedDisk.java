@@ -561,6 +561,19 @@ public final class SimulatedDisk implements AutoCloseable {
         return new long[] {s.failedFlushes() + s.failedWrites(), s.flushes()};
     }
 
+    /**
+     * Flushes and writes the drive has failed so far, asked once the power may have gone (the drive still answers
+     * after a cut at an armed flush); -1 when it does not answer.
+     */
+    long failuresEvenUnpowered() {
+        try {
+            DriveClient.Stats s = drive.stats();
+            return s.failedFlushes() + s.failedWrites();
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** True until the power is cut (by a call, or at an armed flush). */
     public boolean powered() {
         if (cut) {
