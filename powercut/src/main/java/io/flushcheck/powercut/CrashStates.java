@@ -475,7 +475,7 @@ public final class CrashStates implements AutoCloseable {
                 g -> g.damaged() == null
                         ? new CrashStateReport.Failure(g.state(), g.lost(), g.message(), g.cause(), g.explanation())
                         : new CrashStateReport.Failure(g.state(), g.lost(), g.message(), g.cause(), g.explanation(),
-                                DamagedBlock.parse(g.damaged().damage().name()), done(g.damaged(), model)));
+                                (DamagedBlock) g.damaged().damage().block(), done(g.damaged(), model)));
         List<CrashStateReport.Failure> failures = new ArrayList<>();
         for (CheckReport.Failure f : r.failures()) {
             failures.add(face.apply(f));

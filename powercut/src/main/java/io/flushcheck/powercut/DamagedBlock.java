@@ -29,7 +29,7 @@ import org.apiguardian.api.API;
 public record DamagedBlock(BlockDamage kind, String file, long offset, int length, long seed, long target) {
 
     private static final Pattern FORM = Pattern.compile("(bit rot|zeroed|lost write|misdirected write|bad sector"
-            + "|transient read error) in (.+) bytes (\\d+)\\+(\\d+)(?:, seed (-?\\d+)| to bytes (\\d+))?");
+            + "|transient read error) in (.+) bytes (\\d+)\\+(\\d+)(?:, seed (-?\\d+)| to bytes (\\d+))?", Pattern.DOTALL);
 
     public DamagedBlock {
         if (kind != null && (kind == BlockDamage.MISDIRECTED_WRITE) != (target >= 0)) {
