@@ -75,7 +75,7 @@ public record DamagedBlock(BlockDamage kind, String file, long offset, int lengt
                 // too large: refused below with the accepted form
             }
         }
-        throw new IllegalArgumentException("not a damaged block: \"" + text + "\" (write \"bit rot in FILE bytes OFFSET+LENGTH,"
+        throw new IllegalArgumentException("not a damaged block: \"" + io.flushcheck.text.Escape.of(text) + "\" (write \"bit rot in FILE bytes OFFSET+LENGTH,"
                 + " seed S\", \"misdirected write in FILE bytes OFFSET+LENGTH to bytes TARGET\" or \"KIND in FILE bytes"
                 + " OFFSET+LENGTH\", KIND zeroed, lost write, bad sector or transient read error, FILE relative to the"
                 + " survivor, LENGTH from 1)");

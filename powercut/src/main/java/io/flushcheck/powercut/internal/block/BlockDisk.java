@@ -325,12 +325,10 @@ public final class BlockDisk implements ModelDisk {
     /** As {@link #onDrive(Path, long, long)}, on a filesystem of type {@code fsType}: a crash state's, too. */
     static List<FaultRange> onDrive(Path file, long offset, long length, String fsType) throws IOException {
         List<FileExtents.Extent> extents = FileExtents.of(file, offset, length);
-        for (FileExtents.Extent e : extents) {
-            String why = e.notAsStored();
-            if (why != null) {
-                throw new IllegalArgumentException("bytes " + e.logical() + "+" + e.length() + " of " + file + " " + why
-                        + ": the drive holds no bytes of the file's own there");
-            }
+        FileExtents.Extent odd = FileExtents.notAsStored(extents, offset, length);
+        if (odd != null) {
+            throw new IllegalArgumentException("bytes " + odd.logical() + "+" + odd.length() + " of " + file + " "
+                    + odd.notAsStored() + ": the drive holds no bytes of the file's own there");
         }
         if (fsType.equals("btrfs")) {
             extents = BtrfsChunks.of(file).onDevice(extents);
