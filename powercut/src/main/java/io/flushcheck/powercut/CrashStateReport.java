@@ -174,7 +174,8 @@ public record CrashStateReport(int checked, List<Failure> failures, int duplicat
     /** The damaged blocks not placed, in words: empty when every one was. */
     private String notPlacedNote() {
         return notPlaced == 0 ? "" : " " + notPlaced + (notPlaced == 1 ? " damaged block" : " damaged blocks")
-                + " not placed (no bytes of their own on the drive, not checked)";
+                + " not placed (no such file in the state, or no bytes of the file's own on the drive there; not"
+                + " checked)";
     }
 
     private String boundNote() {

@@ -311,7 +311,7 @@ public final class CrashStates implements AutoCloseable {
     }
 
     /**
-     * Checks each state, after it is checked as the crash left it, with up to {@code blocks} damaged blocks of the
+     * Checks each state, besides as the crash left it, with up to {@code blocks} damaged blocks of the
      * regular files it holds, each alone on the state as the crash left it: the state's files cut into blocks of
      * {@code blockBytes}, each with each of {@code kinds}, and {@code blocks} of those (block, kind) pairs spread
      * evenly over them in order of file name, offset and kind, each bit rot's bit drawn from {@code seed}, as
@@ -321,7 +321,8 @@ public final class CrashStates implements AutoCloseable {
      * {@link SimulatedDisk#corrupt} damages a survivor's image), the file's and the drive's cached pages dropped; on
      * the file model in a copy of the state's directory. Each damaged check starts from the state as the crash left
      * it (the image made again before its mount; a fresh copy), and no damage reaches the next state, nor the state's
-     * own check undamaged.
+     * own check undamaged. The order differs by model: the block model checks a state undamaged first, the file
+     * model its damaged copies first; the report is the same either way.
      *
      * <p>The verification runs once per state and once per damage, so a check costs up to {@code 1 + blocks} times
      * as much: {@link CrashStateReport#damagedChecks()} counts the damaged checks. A failing damaged check is a
