@@ -119,7 +119,7 @@ public final class AcknowledgedRecords {
         if (watching) {
             throw new IllegalStateException("a file of acknowledgements is watched already");
         }
-        disk.watchSize(file);
+        disk.ackCounts.watchSize(file);
         watching = true;
     }
 
@@ -141,7 +141,7 @@ public final class AcknowledgedRecords {
             throw new IllegalStateException("the acknowledgements of a saved recording are fixed: nothing runs to add "
                     + "to them");
         }
-        long[] counts = disk.failuresAndFlushes();
+        long[] counts = disk.ackCounts.failuresAndFlushes();
         if (counts != null) {
             acks.add(new Ack(record, counts[0], counts[1]));
             ends.add(end);
@@ -149,7 +149,7 @@ public final class AcknowledgedRecords {
         } else if (watching && end >= 0) {
             // Read late, it may have been written before the cut: the sizes read at the flushes tell when
             // (settle), and until then it counts from no flush at all; one they never held goes apart there.
-            long failures = disk.failuresEvenUnpowered();
+            long failures = disk.ackCounts.failuresEvenUnpowered();
             acks.add(new Ack(record, Math.max(failures, lastFailures), UNSETTLED));
             ends.add(end);
         } else {
@@ -167,7 +167,7 @@ public final class AcknowledgedRecords {
         }
         watching = false;
         try {
-            settled(acks, ends, disk.watchedSizes());
+            settled(acks, ends, disk.ackCounts.watchedSizes());
         } finally {
             // Lines noted after the power went that no reading held were written after the last flush: not counted.
             for (int i = 0; i < acks.size(); i++) {

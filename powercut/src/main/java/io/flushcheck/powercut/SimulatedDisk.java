@@ -7,7 +7,6 @@ import io.flushcheck.powercut.internal.fuse.FuseMount;
 import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
 import io.flushcheck.powercut.internal.kernel.LoopsExhaustedException;
-import io.flushcheck.powercut.internal.model.FlushSizes;
 import io.flushcheck.powercut.internal.model.PowerLossModel;
 import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
@@ -59,6 +58,8 @@ public final class SimulatedDisk implements AutoCloseable {
     private SurvivorHook onSurvivor;
     /** What was noted on this disk for the reports of a run: records acknowledged, damage done. */
     final DiskNotes notes = new DiskNotes();
+    /** The drive's counts as acknowledgements are noted ({@link AcknowledgedRecords}). */
+    final AckCounts ackCounts;
     private long armedAt = -1;
     private long armedSeed;
 
@@ -70,6 +71,7 @@ public final class SimulatedDisk implements AutoCloseable {
         this.perModel = served.model();
         this.drive = served.drive();
         this.faults = new DiskFaults(model, perModel, drive);
+        this.ackCounts = new AckCounts(this, drive);
     }
 
     /**
@@ -524,54 +526,6 @@ public final class SimulatedDisk implements AutoCloseable {
 
     void onSurvivor(SurvivorHook hook) {
         onSurvivor = hook;
-    }
-
-    /**
-     * Has the drive read the size of {@code file} as each flush completes, before the flush's sync returns, until
-     * {@link #watchedSizes()}: a regular file off this disk (reading one on it would wait on the drive's own answer).
-     */
-    void watchSize(Path file) throws IOException {
-        Path real = file.toRealPath();
-        if (real.startsWith(path().toRealPath())) {
-            throw new IllegalArgumentException(file + " is on the simulated disk itself: a file to watch at its flushes"
-                    + " lies elsewhere");
-        }
-        try {
-            drive.watchSize(real);
-        } catch (DriveClient.Refused r) {
-            throw new IllegalArgumentException("the simulated drive cannot watch " + file + ": " + r.reason());
-        }
-    }
-
-    /** The sizes the drive read since {@link #watchSize}, which ends. */
-    FlushSizes watchedSizes() throws IOException {
-        return drive.watchedSizes();
-    }
-
-    /**
-     * Flushes and writes the drive has failed so far, and the flushes it has completed, read in one answer
-     * of the drive: {failures, flushes}; null once the power has gone. The power is asked first: a record
-     * noted while it was still on was acknowledged before the cut, and counts.
-     */
-    long[] failuresAndFlushes() {
-        if (!powered()) {
-            return null;
-        }
-        DriveClient.Stats s = stats();
-        return new long[] {s.failedFlushes() + s.failedWrites(), s.flushes()};
-    }
-
-    /**
-     * Flushes and writes the drive has failed so far, asked once the power may have gone (the drive still answers
-     * after a cut at an armed flush); -1 when it does not answer.
-     */
-    long failuresEvenUnpowered() {
-        try {
-            DriveClient.Stats s = drive.stats();
-            return s.failedFlushes() + s.failedWrites();
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
     }
 
     /** True until the power is cut (by a call, or at an armed flush). */
