@@ -52,7 +52,7 @@ public final class SimulatedDisk implements AutoCloseable {
     private final DiskFaults faults;
     private final List<Path> survivors = new ArrayList<>();
     private final List<PowerCut> cuts = new ArrayList<>();
-    private final List<ProcessWorld> worlds = new ArrayList<>();
+    private final DiskWorlds worlds = new DiskWorlds();
     private boolean cut;
     /** Run on the first survivor as its cut returns it (a {@link CorruptedBlocks} invocation's damage); or null. */
     private SurvivorHook onSurvivor;
@@ -399,9 +399,7 @@ public final class SimulatedDisk implements AutoCloseable {
                 throw new IOException("the simulated drive could not take the world of " + builder.command() + ": "
                         + r.reply());
             }
-            synchronized (worlds) {
-                worlds.add(world);
-            }
+            worlds.add(world);
             world.release();
             return world;
         } catch (IOException | RuntimeException e) {
@@ -567,7 +565,7 @@ public final class SimulatedDisk implements AutoCloseable {
             long unflushed = (c.kept() + c.discarded()) * perModel.atomicWriteBytes();
             long keptBytes = c.kept() * perModel.atomicWriteBytes();
             // The drive killed them as it froze; nothing of them may hold the mount or answer for a PID now.
-            endWorlds();
+            worlds.killAll();
             // Counted before its survivor is made, so that a cut whose survivor cannot be made is still counted.
             cuts.add(new PowerCut(cutSeed, at, unflushed, keptBytes, armed, lost, perModel.discardedBeforeSurvivor(discardedOps)));
             ModelDisk.Survivor survivor = perModel.survive(discardedOps, survivors.size());
@@ -584,17 +582,6 @@ public final class SimulatedDisk implements AutoCloseable {
         }
     }
 
-    private void endWorlds() {
-        List<ProcessWorld> all;
-        synchronized (worlds) {
-            all = List.copyOf(worlds);
-            worlds.clear();
-        }
-        for (ProcessWorld w : all) {
-            w.kill();
-        }
-    }
-
     /**
      * Kills the worlds still running, then unmounts, detaches and stops everything, last made first, and
      * removes the work directory. What cannot be removed (a mount the kernel keeps) does not hide what the
@@ -603,7 +590,7 @@ public final class SimulatedDisk implements AutoCloseable {
      */
     @Override
     public void close() {
-        endWorlds();
+        worlds.killAll();
         served.close();
     }
 }
