@@ -183,7 +183,7 @@ public final class FileCrashStates implements ModelStates {
             checked = OrderedPool.run(byEpoch, ordered.size(), workers, number -> {
                 String name = number == 0 ? "state" : "state-" + number;
                 StateSteps.Place place = serve ? steps.place(dir.resolve(name), dir.resolve(name + "-served"),
-                        TreeStates.SERVED_FROM) : steps.place(dir.resolve(name));
+                        TreeStates.SERVED_FROM, dir) : steps.place(dir.resolve(name));
                 return new StateWorker(steps, place, dir.resolve(name + "-damaged"), ordered, verification, damages);
             });
         }
