@@ -35,7 +35,8 @@ import org.apiguardian.api.API;
  *
  * A record noted once the power has gone (an armed cut, {@link RepeatedPowerCut}) is not counted: a real cut ends
  * the program before it can acknowledge anything, while in a test the workload runs on, its syncs failing. Such
- * records are kept apart ({@link #afterPowerCut()}); what a program that acknowledges after a failed sync loses is
+ * records are kept apart ({@link #afterPowerCut()}), save a line of a watched file that a flush's reading held: it was
+ * written before the cut, only read late ({@link #watchFile}). What a program that acknowledges after a failed sync loses is
  * what {@link FailingSyncs} tests, with the power on.
  *
  * <p>Not thread-safe: one program's acknowledgements, in order.
@@ -54,6 +55,10 @@ public final class AcknowledgedRecords {
     /** True while the drive reads the watched file's size at its flushes: {@link #settle} ends it. */
     private boolean watching;
     private final List<String> afterPowerCut = new ArrayList<>();
+    /** The flushes of a line noted after the power went, until {@link #settle} reads when it was written. */
+    private static final long UNSETTLED = Long.MAX_VALUE;
+    /** The drive's failures when a record was last noted with the power on. */
+    private long lastFailures;
     private Throwable thrownAfterPowerCut;
 
     private AcknowledgedRecords(SimulatedDisk disk) {
@@ -96,7 +101,9 @@ public final class AcknowledgedRecords {
      * {@link #addLine} as it is read. A line read after the program's next sync began counts even so from the
      * flushes completed when it was written: from the flush before the first whose reading held it (never earlier
      * than when it was written; later only when it was written as that flush completed, before its sync returned).
-     * A line the drive's readings did not hold (written after the last flush) counts from when it was noted. Call it
+     * A line the drive's readings did not hold (written after the last flush) counts from when it was noted. A line
+     * noted after the power went counts as well when a reading held it (it was written before the cut, and read
+     * late); one no reading held is noted apart ({@link #afterPowerCut()}). Call it
      * before the program starts, with the power on; {@code file} is a regular file off this disk, a program's
      * to replace or remove: only the size of the file opened now is read. The counts are settled when the workload
      * of {@link SimulatedDisk#untilPowerCut} or {@link SimulatedDisk#recordCrashStates} returns.
@@ -112,14 +119,15 @@ public final class AcknowledgedRecords {
         if (watching) {
             throw new IllegalStateException("a file of acknowledgements is watched already");
         }
-        disk.watchSize(file);
+        disk.ackCounts.watchSize(file);
         watching = true;
     }
 
     /**
      * Notes that the program acknowledged {@code record}, the line of the watched file ({@link #watchFile}) ending at
      * byte {@code end} (after its newline; where the file ends, for a last line without one): as {@link #add}, and
-     * counted from the flushes completed when it was written.
+     * counted from the flushes completed when it was written. Noted once the power has gone, it counts when the
+     * drive's readings held it, as {@link #watchFile} tells.
      */
     public void addLine(String record, long end) {
         if (end < 0) {
@@ -133,12 +141,19 @@ public final class AcknowledgedRecords {
             throw new IllegalStateException("the acknowledgements of a saved recording are fixed: nothing runs to add "
                     + "to them");
         }
-        long[] counts = disk.failuresAndFlushes();
-        if (counts == null) {
-            afterPowerCut.add(record);
-        } else {
+        long[] counts = disk.ackCounts.failuresAndFlushes();
+        if (counts != null) {
             acks.add(new Ack(record, counts[0], counts[1]));
             ends.add(end);
+            lastFailures = counts[0];
+        } else if (watching && end >= 0) {
+            // Read late, it may have been written before the cut: the sizes read at the flushes tell when
+            // (settle), and until then it counts from no flush at all; one they never held goes apart there.
+            long failures = disk.ackCounts.failuresEvenUnpowered();
+            acks.add(new Ack(record, Math.max(failures, lastFailures), UNSETTLED));
+            ends.add(end);
+        } else {
+            afterPowerCut.add(record);
         }
     }
 
@@ -151,7 +166,18 @@ public final class AcknowledgedRecords {
             return;
         }
         watching = false;
-        settled(acks, ends, disk.watchedSizes());
+        try {
+            settled(acks, ends, disk.ackCounts.watchedSizes());
+        } finally {
+            // Lines noted after the power went that no reading held were written after the last flush: not counted.
+            for (int i = 0; i < acks.size(); i++) {
+                if (acks.get(i).flushes() == UNSETTLED) {
+                    afterPowerCut.add(acks.remove(i).record());
+                    ends.remove(i);
+                    i--;
+                }
+            }
+        }
     }
 
     /** As {@link #settle}, after the workload threw {@code e}: a failure to settle goes with it. */

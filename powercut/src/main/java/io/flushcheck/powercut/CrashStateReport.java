@@ -119,6 +119,27 @@ public record CrashStateReport(int checked, List<Failure> failures, int duplicat
     }
 
     /**
+     * {@code s} as a Java string literal, quotes included, that a test can paste: a file name may hold a quote, a
+     * backslash or a newline. Controls are octal escapes (a unicode escape of a newline would end the line of source).
+     */
+    static String javaString(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\') {
+                b.append('\\').append(c);
+            } else if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
+                b.append('\\').append(Integer.toOctalString(c | 0x200).substring(1)); // three digits
+            } else if (c == 0x2028 || c == 0x2029 || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) {
+                b.append(String.format("\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.append('"').toString();
+    }
+
+    /**
      * Passes when no state failed; otherwise fails naming the smallest failing state, what it dropped, and the
      * first lines of what it lost by name.
      */
@@ -133,8 +154,8 @@ public record CrashStateReport(int checked, List<Failure> failures, int duplicat
                 + "); the smallest, "
                 + first.what() + ": " + first.message());
         if (first.damage() != null) {
-            message.append("\n  to repeat only this damage: the same recording and check, with damaged(DamagedBlock.parse(\"")
-                    .append(first.damage()).append("\"))");
+            message.append("\n  to repeat only this damage: the same recording and check, with damaged(DamagedBlock.parse(")
+                    .append(javaString(first.damage().toString())).append("))");
         }
         List<String> lines = first.explanation();
         for (int i = 0; i < Math.min(SHOWN, lines.size()); i++) {
@@ -153,7 +174,8 @@ public record CrashStateReport(int checked, List<Failure> failures, int duplicat
     /** The damaged blocks not placed, in words: empty when every one was. */
     private String notPlacedNote() {
         return notPlaced == 0 ? "" : " " + notPlaced + (notPlaced == 1 ? " damaged block" : " damaged blocks")
-                + " not placed (no bytes of their own on the drive, not checked)";
+                + " not placed (no such file in the state, or no bytes of the file's own on the drive there; not"
+                + " checked)";
     }
 
     private String boundNote() {

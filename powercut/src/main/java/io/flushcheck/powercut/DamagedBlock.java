@@ -29,7 +29,7 @@ import org.apiguardian.api.API;
 public record DamagedBlock(BlockDamage kind, String file, long offset, int length, long seed, long target) {
 
     private static final Pattern FORM = Pattern.compile("(bit rot|zeroed|lost write|misdirected write|bad sector"
-            + "|transient read error) in (.+) bytes (\\d+)\\+(\\d+)(?:, seed (-?\\d+)| to bytes (\\d+))?");
+            + "|transient read error) in (.+) bytes (\\d+)\\+(\\d+)(?:, seed (-?\\d+)| to bytes (\\d+))?", Pattern.DOTALL);
 
     public DamagedBlock {
         if (kind != null && (kind == BlockDamage.MISDIRECTED_WRITE) != (target >= 0)) {
@@ -75,7 +75,7 @@ public record DamagedBlock(BlockDamage kind, String file, long offset, int lengt
                 // too large: refused below with the accepted form
             }
         }
-        throw new IllegalArgumentException("not a damaged block: \"" + text + "\" (write \"bit rot in FILE bytes OFFSET+LENGTH,"
+        throw new IllegalArgumentException("not a damaged block: \"" + io.flushcheck.text.Escape.of(text) + "\" (write \"bit rot in FILE bytes OFFSET+LENGTH,"
                 + " seed S\", \"misdirected write in FILE bytes OFFSET+LENGTH to bytes TARGET\" or \"KIND in FILE bytes"
                 + " OFFSET+LENGTH\", KIND zeroed, lost write, bad sector or transient read error, FILE relative to the"
                 + " survivor, LENGTH from 1)");

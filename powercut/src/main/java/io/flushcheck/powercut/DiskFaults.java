@@ -198,8 +198,14 @@ final class DiskFaults {
                 fileUnder(fault.file(), survivor, "of the survivor " + survivor + ": after a cut, reads fail on what"
                         + " survived it");
             }
+            // A drive range is placed (or refused, on the file model) before the survivor moves onto a drive of its
+            // own, so that a refusal changes nothing; a file's bytes are placed where the moved survivor holds them.
+            List<ModelDisk.FaultRange> ranges = fault.file() == null
+                    ? perModel.placeReads(null, fault.offset(), fault.length()) : null;
             DriveClient on = survivor != null ? perModel.serveSurvivor() : drive;
-            List<ModelDisk.FaultRange> ranges = perModel.placeReads(fault.file(), fault.offset(), fault.length());
+            if (ranges == null) {
+                ranges = perModel.placeReads(fault.file(), fault.offset(), fault.length());
+            }
             for (ModelDisk.FaultRange f : ranges) {
                 on.failReads(f.unit(), f.from(), f.length(), fault.persistent(), fault.errno().number());
             }

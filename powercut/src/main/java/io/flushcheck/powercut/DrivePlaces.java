@@ -107,6 +107,7 @@ public final class DrivePlaces {
                     + " writes on ext4 or xfs");
         }
         String bytes = damage.file() + " bytes " + damage.offset() + "+" + damage.length();
+        refuseNotAsStored(damage.file(), damage.offset(), damage.length(), bytes);
         List<Piece> at = of(damage.file(), damage.offset(), damage.length());
         if (at.isEmpty()) {
             throw new IllegalArgumentException(bytes + " had no place on the drive in the listing run");
@@ -114,6 +115,8 @@ public final class DrivePlaces {
         List<Piece> to = List.of();
         if (damage.kind() == BlockDamage.MISDIRECTED_WRITE) {
             long length = at.stream().mapToLong(Piece::length).sum();
+            refuseNotAsStored(damage.file(), damage.target(), length, "the target, " + damage.file() + " bytes "
+                    + damage.target() + "+" + length + ",");
             to = of(damage.file(), damage.target(), length);
             if (!to.stream().map(Piece::length).toList().equals(at.stream().map(Piece::length).toList())) {
                 throw new IllegalArgumentException("the target, " + damage.file() + " bytes " + damage.target() + "+"
@@ -141,13 +144,33 @@ public final class DrivePlaces {
         if (!java.nio.file.Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return damage.file() + " is not a file on this survivor (the workload left other files this time)";
         }
-        List<Piece> now = now(file, damage.offset(), damage.length());
+        List<FileExtents.Extent> extents = FileExtents.of(file);
+        FileExtents.Extent odd = FileExtents.notAsStored(extents, damage.offset(), damage.length());
+        if (odd != null) {
+            return damage.file() + " bytes " + odd.logical() + "+" + odd.length() + " " + odd.notAsStored()
+                    + " in this run: the drive holds no bytes of the file's own there";
+        }
+        List<Piece> now = clip(extents, damage.offset(), damage.length());
         if (now.equals(planned.at())) {
             return null;
         }
         return damage.file() + " bytes " + damage.offset() + "+" + damage.length() + " lay at " + planned.words()
                 + " in the listing run and at " + (now.isEmpty() ? "none" : "drive bytes " + words(now)) + " in this one:"
                 + " the lie met other writes than the block's";
+    }
+
+    /**
+     * Refuses a block of which some bytes had no place of the file's own on the drive in the listing run (inline,
+     * compressed, preallocated: {@link FileExtents.Extent#notAsStored}): a lie armed on the rest would damage part of
+     * the block while the report names all of it.
+     */
+    private void refuseNotAsStored(String file, long offset, long length, String bytes) {
+        List<FileExtents.Extent> extents = files.get(file);
+        FileExtents.Extent e = extents == null ? null : FileExtents.notAsStored(extents, offset, length);
+        if (e != null) {
+            throw new IllegalArgumentException(bytes + " had no bytes of the file's own on the drive in the listing run:"
+                    + " its bytes " + e.logical() + "+" + e.length() + " " + e.notAsStored());
+        }
     }
 
     /** Where {@code length} bytes from {@code offset} of {@code file} lay, piece by piece; empty when nowhere. */

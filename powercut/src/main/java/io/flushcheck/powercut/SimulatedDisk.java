@@ -7,7 +7,6 @@ import io.flushcheck.powercut.internal.fuse.FuseMount;
 import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
 import io.flushcheck.powercut.internal.kernel.LoopsExhaustedException;
-import io.flushcheck.powercut.internal.model.FlushSizes;
 import io.flushcheck.powercut.internal.model.PowerLossModel;
 import io.flushcheck.powercut.internal.sys.OwnerOnly;
 import java.io.IOException;
@@ -53,12 +52,14 @@ public final class SimulatedDisk implements AutoCloseable {
     private final DiskFaults faults;
     private final List<Path> survivors = new ArrayList<>();
     private final List<PowerCut> cuts = new ArrayList<>();
-    private final List<ProcessWorld> worlds = new ArrayList<>();
+    private final DiskWorlds worlds = new DiskWorlds();
     private boolean cut;
     /** Run on the first survivor as its cut returns it (a {@link CorruptedBlocks} invocation's damage); or null. */
     private SurvivorHook onSurvivor;
     /** What was noted on this disk for the reports of a run: records acknowledged, damage done. */
     final DiskNotes notes = new DiskNotes();
+    /** The drive's counts as acknowledgements are noted ({@link AcknowledgedRecords}). */
+    final AckCounts ackCounts;
     private long armedAt = -1;
     private long armedSeed;
 
@@ -70,6 +71,7 @@ public final class SimulatedDisk implements AutoCloseable {
         this.perModel = served.model();
         this.drive = served.drive();
         this.faults = new DiskFaults(model, perModel, drive);
+        this.ackCounts = new AckCounts(this, drive);
     }
 
     /**
@@ -397,9 +399,7 @@ public final class SimulatedDisk implements AutoCloseable {
                 throw new IOException("the simulated drive could not take the world of " + builder.command() + ": "
                         + r.reply());
             }
-            synchronized (worlds) {
-                worlds.add(world);
-            }
+            worlds.add(world);
             world.release();
             return world;
         } catch (IOException | RuntimeException e) {
@@ -526,41 +526,6 @@ public final class SimulatedDisk implements AutoCloseable {
         onSurvivor = hook;
     }
 
-    /**
-     * Has the drive read the size of {@code file} as each flush completes, before the flush's sync returns, until
-     * {@link #watchedSizes()}: a regular file off this disk (reading one on it would wait on the drive's own answer).
-     */
-    void watchSize(Path file) throws IOException {
-        Path real = file.toRealPath();
-        if (real.startsWith(path().toRealPath())) {
-            throw new IllegalArgumentException(file + " is on the simulated disk itself: a file to watch at its flushes"
-                    + " lies elsewhere");
-        }
-        try {
-            drive.watchSize(real);
-        } catch (DriveClient.Refused r) {
-            throw new IllegalArgumentException("the simulated drive cannot watch " + file + ": " + r.reason());
-        }
-    }
-
-    /** The sizes the drive read since {@link #watchSize}, which ends. */
-    FlushSizes watchedSizes() throws IOException {
-        return drive.watchedSizes();
-    }
-
-    /**
-     * Flushes and writes the drive has failed so far, and the flushes it has completed, read in one answer
-     * of the drive: {failures, flushes}; null once the power has gone. The power is asked first: a record
-     * noted while it was still on was acknowledged before the cut, and counts.
-     */
-    long[] failuresAndFlushes() {
-        if (!powered()) {
-            return null;
-        }
-        DriveClient.Stats s = stats();
-        return new long[] {s.failedFlushes() + s.failedWrites(), s.flushes()};
-    }
-
     /** True until the power is cut (by a call, or at an armed flush). */
     public boolean powered() {
         if (cut) {
@@ -600,7 +565,7 @@ public final class SimulatedDisk implements AutoCloseable {
             long unflushed = (c.kept() + c.discarded()) * perModel.atomicWriteBytes();
             long keptBytes = c.kept() * perModel.atomicWriteBytes();
             // The drive killed them as it froze; nothing of them may hold the mount or answer for a PID now.
-            endWorlds();
+            worlds.killAll();
             // Counted before its survivor is made, so that a cut whose survivor cannot be made is still counted.
             cuts.add(new PowerCut(cutSeed, at, unflushed, keptBytes, armed, lost, perModel.discardedBeforeSurvivor(discardedOps)));
             ModelDisk.Survivor survivor = perModel.survive(discardedOps, survivors.size());
@@ -617,17 +582,6 @@ public final class SimulatedDisk implements AutoCloseable {
         }
     }
 
-    private void endWorlds() {
-        List<ProcessWorld> all;
-        synchronized (worlds) {
-            all = List.copyOf(worlds);
-            worlds.clear();
-        }
-        for (ProcessWorld w : all) {
-            w.kill();
-        }
-    }
-
     /**
      * Kills the worlds still running, then unmounts, detaches and stops everything, last made first, and
      * removes the work directory. What cannot be removed (a mount the kernel keeps) does not hide what the
@@ -636,7 +590,7 @@ public final class SimulatedDisk implements AutoCloseable {
      */
     @Override
     public void close() {
-        endWorlds();
+        worlds.killAll();
         served.close();
     }
 }

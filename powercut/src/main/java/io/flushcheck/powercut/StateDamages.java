@@ -77,7 +77,7 @@ final class StateDamages implements ModelStates.Damages {
                 continue;
             }
             DataFault.Pick p = b.on(survivor).pick(size, b.file());
-            damages.add(new ModelStates.Damage(b.toString(), b.file(), p.offset(), p.length(), p.bit()));
+            damages.add(new ModelStates.Damage(b.toString(), b.file(), p.offset(), p.length(), p.bit(), b));
         }
         return damages;
     }

@@ -152,4 +152,39 @@ class AcknowledgedRecordsTests {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is on the simulated disk itself");
         }
     }
+
+    /**
+     * A line of a watched file written before an armed cut and noted only after the power went counts from the
+     * flushes completed when it was written, as a reading held it; a line written after the cut is noted apart.
+     */
+    @Test
+    void aWatchedLineNotedAfterTheCutCountsWhenAReadingHeldIt() throws Exception {
+        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        Path file = Files.createFile(tmp.resolve("acks-cut.txt"));
+        long[] before = new long[1];
+        boolean[] poweredWhenNoted = new boolean[1];
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).create(tmp.resolve("cut"))) {
+            AcknowledgedRecords acks = disk.untilPowerCut(a -> {
+                a.watchFile(file);
+                Path data = disk.path().resolve("data");
+                try (java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(data,
+                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE)) {
+                    c.force(true);
+                    before[0] = disk.flushes();
+                    disk.cutAfterFlushes(before[0] + 1);
+                    Files.writeString(file, "one\n", java.nio.file.StandardOpenOption.APPEND);
+                    c.force(true); // the flush the cut comes at: its reading holds "one"
+                    poweredWhenNoted[0] = disk.powered();
+                    a.addLine("one", 4);
+                    Files.writeString(file, "two\n", java.nio.file.StandardOpenOption.APPEND);
+                    a.addLine("two", 8);
+                }
+            });
+            assertThat(poweredWhenNoted[0]).as("the power went at the armed flush").isFalse();
+            assertThat(acks.all()).containsExactly("one");
+            assertThat(acks.acknowledgedBy(before[0] - 1)).isEmpty();
+            assertThat(acks.acknowledgedBy(before[0])).containsExactly("one");
+            assertThat(acks.afterPowerCut()).containsExactly("two");
+        }
+    }
 }

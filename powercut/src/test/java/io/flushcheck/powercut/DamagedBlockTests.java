@@ -23,6 +23,18 @@ class DamagedBlockTests {
         assertThat(DamagedBlock.parse(names.get(5)).file()).isEqualTo("a b/journal");
     }
 
+    /**
+     * A file name may hold a newline, a quote or a backslash: the block reads back, and the hint that repeats it is a
+     * Java string literal that compiles to the same text.
+     */
+    @Test
+    void aFileNameWithANewlineReadsBackAndItsHintIsAJavaLiteral() {
+        DamagedBlock block = new DamagedBlock(BlockDamage.ZEROED, "odd\nname \"q\" \\b", 0, 4096, 0);
+        assertThat(DamagedBlock.parse(block.toString())).isEqualTo(block);
+        assertThat(CrashStateReport.javaString(block.toString()))
+                .isEqualTo("\"zeroed in odd\\012name \\\"q\\\" \\\\b bytes 0+4096\"");
+    }
+
     @Test
     void aSeedOrATargetWhereTheKindHasNoneIsRefused() {
         for (String bad : List.of("lost write in journal bytes 0+4096, seed 3", "bit rot in journal bytes 0+4096",

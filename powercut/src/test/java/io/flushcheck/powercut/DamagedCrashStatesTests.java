@@ -200,7 +200,7 @@ class DamagedCrashStatesTests {
             assertThat(report.damagedChecks()).isZero();
             assertThat(report.notPlaced()).as(report.toString()).isPositive().isLessThanOrEqualTo(report.checked());
             assertThat(report.toString()).contains(" " + report.notPlaced() + " damaged block" + (report.notPlaced() == 1
-                    ? "" : "s") + " not placed (no bytes of their own on the drive, not checked), in ");
+                    ? "" : "s") + " not placed (no such file in the state, or no bytes of the file's own on the drive there; not checked), in ");
         }
     }
 

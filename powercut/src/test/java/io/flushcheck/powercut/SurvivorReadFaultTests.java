@@ -234,6 +234,25 @@ class SurvivorReadFaultTests {
         }
     }
 
+    /**
+     * A drive range on the file model's survivor is refused before the survivor moves into a tree of its own: it stays
+     * the plain directory, so a file of it held open still refuses a later fault.
+     */
+    @Test
+    void onTheFileModelADriveRangeIsRefusedBeforeTheSurvivorMoves() throws IOException {
+        try (SimulatedDisk disk = TestDisks.files(tmp)) {
+            synced(disk);
+            Path a = disk.cutPower().resolve("a");
+            assertThatThrownBy(() -> disk.failReads(ReadFault.toDrive(0, 4096)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("the file model has no drive");
+            try (FileChannel open = FileChannel.open(a, StandardOpenOption.READ)) {
+                assertThatThrownBy(() -> disk.failReads(ReadFault.toFile(a))).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("are open");
+            }
+            assertThat(Files.readString(a)).isEqualTo(OLD);
+        }
+    }
+
     /** The file's text, or the message of the error reading it. */
     private static String readOrError(Path a) {
         try {

@@ -265,8 +265,8 @@ public final class BlockCrashStates implements ModelStates {
 
     /**
      * What the checks of one state found: its failure undamaged (null: passed), its failing damaged checks, and how
-     * many damaged checks were made, and how many damages had no place in it; null for a state that passed without
-     * damage.
+     * many damaged checks were made, and how many damages had no place in it; null for a state that passed with
+     * nothing else to count (no damaged check made, failed or left unplaced).
      */
     private record Outcome(Checked undamaged, List<Checked> damaged, long damagedChecks, long notPlaced) {
     }

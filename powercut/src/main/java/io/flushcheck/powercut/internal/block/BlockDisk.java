@@ -325,12 +325,10 @@ public final class BlockDisk implements ModelDisk {
     /** As {@link #onDrive(Path, long, long)}, on a filesystem of type {@code fsType}: a crash state's, too. */
     static List<FaultRange> onDrive(Path file, long offset, long length, String fsType) throws IOException {
         List<FileExtents.Extent> extents = FileExtents.of(file, offset, length);
-        for (FileExtents.Extent e : extents) {
-            String why = e.notAsStored();
-            if (why != null) {
-                throw new IllegalArgumentException("bytes " + e.logical() + "+" + e.length() + " of " + file + " " + why
-                        + ": the drive holds no bytes of the file's own there");
-            }
+        FileExtents.Extent odd = FileExtents.notAsStored(extents, offset, length);
+        if (odd != null) {
+            throw new IllegalArgumentException("bytes " + odd.logical() + "+" + odd.length() + " of " + file + " "
+                    + odd.notAsStored() + ": the drive holds no bytes of the file's own there");
         }
         if (fsType.equals("btrfs")) {
             extents = BtrfsChunks.of(file).onDevice(extents);
@@ -425,32 +423,66 @@ public final class BlockDisk implements ModelDisk {
         if (survivorImage == null) {
             throw new IllegalStateException("no cut has left a survivor to serve");
         }
-        if (Mounts.inUse(survivorPath)) {
+        if (!Mounts.unmountIfIdle(survivorPath)) {
             throw new IllegalStateException("files of the survivor " + survivorPath + " are open (or a process works"
                     + " there): fail its reads before opening its files, as cutPower() returns it, so that its"
                     + " filesystem can move onto a drive whose reads can fail");
         }
-        Mounts.unmountLazy(survivorPath);
-        detach(survivorLoop, survivorImage);
-        LoopDevices.awaitRelease(survivorLoop, survivorImage);
         Path fuse = survivorDriveImage().getParent();
-        Files.createDirectories(fuse);
-        Leftovers.record(work, "mount", fuse.toString());
-        DriveClient served = DriveClient.image(host, fuse, sizeBytes, atomicWriteBytes, survivorImage);
-        undo.push(() -> {
-            try {
-                served.quit();
-            } catch (IOException e) {
-                // the server is gone; its mount goes below
-            }
-            ModelDisk.unmountQuietly(fuse);
-        });
-        String loop = attach(survivorDriveImage(), directIo);
-        SurvivorMount.mount(loop, survivorPath, fsType, Mounts.DATA);
+        DriveClient served = null;
+        String loop = null;
+        try {
+            detach(survivorLoop, survivorImage);
+            LoopDevices.awaitRelease(survivorLoop, survivorImage);
+            Files.createDirectories(fuse);
+            Leftovers.record(work, "mount", fuse.toString());
+            served = DriveClient.image(host, fuse, sizeBytes, atomicWriteBytes, survivorImage);
+            DriveClient drive = served;
+            undo.push(() -> {
+                try {
+                    drive.quit();
+                } catch (IOException e) {
+                    // the server is gone (or was stopped already); its mount goes below
+                }
+                ModelDisk.unmountQuietly(fuse);
+            });
+            loop = attach(survivorDriveImage(), directIo);
+            SurvivorMount.mount(loop, survivorPath, fsType, Mounts.DATA);
+        } catch (IOException | RuntimeException e) {
+            remountSurvivor(e, served, loop, fuse);
+            throw e;
+        }
         undo.push(() -> unmount(survivorPath, survivorDriveImage()));
         survivorLoop = loop;
         survivorDrive = served;
         return served;
+    }
+
+    /**
+     * Puts the survivor back as it was before {@link #serveSurvivor} failed at {@code failure}: its drive stopped,
+     * its saved image mounted again at its place (the drive only reads the image: it is as the cut left it). When
+     * that fails too, {@code failure} says the survivor is lost and why.
+     */
+    private void remountSurvivor(Exception failure, DriveClient served, String loop, Path fuse) {
+        try {
+            if (loop != null) {
+                detach(loop, survivorDriveImage());
+            }
+            if (served != null) {
+                try {
+                    served.quit();
+                } catch (IOException e) {
+                    // the server is gone; its mount goes next
+                }
+                ModelDisk.unmountQuietly(fuse);
+            }
+            String again = attach(survivorImage, false);
+            SurvivorMount.mount(again, survivorPath, fsType, Mounts.DATA);
+            survivorLoop = again;
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(new IOException("survivor lost: " + survivorPath + " is not mounted again from "
+                    + survivorImage + " (" + e.getMessage() + ")", e));
+        }
     }
 
     /** The file the survivor's drive serves ({@link #serveSurvivor}), beside its image. */

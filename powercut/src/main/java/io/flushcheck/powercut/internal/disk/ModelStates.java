@@ -32,9 +32,11 @@ public interface ModelStates extends AutoCloseable {
     /**
      * A change to the bytes of one file of a state, as the state's check places it: bit {@code bit} (0 to 7) of byte
      * {@code offset} flipped, or ({@code bit} -1) {@code length} bytes from {@code offset} zeroed, in {@code file}
-     * (relative to the state's survivor, '/' between names); {@code name} is how the face names it.
+     * (relative to the state's survivor, '/' between names); {@code name} is how the face names it, and {@code block}
+     * the face's own description of it, handed back in the report as it was given (this layer never looks into it),
+     * so that nothing is read back from text.
      */
-    record Damage(String name, String file, long offset, long length, int bit) {
+    record Damage(String name, String file, long offset, long length, int bit, Object block) {
     }
 
     /**

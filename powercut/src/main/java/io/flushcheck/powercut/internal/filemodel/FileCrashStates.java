@@ -176,11 +176,14 @@ public final class FileCrashStates implements ModelStates {
         }
         byEpoch.sort(Comparator.comparingInt(i -> ordered.get(i).epoch()));
         List<Checked> checked;
+        // Damaged copies are listed and copied by this JVM, which may not use a served state (ServedState): with
+        // damages asked, every state is written out.
+        boolean serve = served && damages == Damages.NONE;
         try (StateSteps steps = StateSteps.open(recording, scratch())) {
             checked = OrderedPool.run(byEpoch, ordered.size(), workers, number -> {
                 String name = number == 0 ? "state" : "state-" + number;
-                StateSteps.Place place = served ? steps.place(dir.resolve(name), dir.resolve(name + "-served"),
-                        TreeStates.SERVED_FROM) : steps.place(dir.resolve(name));
+                StateSteps.Place place = serve ? steps.place(dir.resolve(name), dir.resolve(name + "-served"),
+                        TreeStates.SERVED_FROM, dir) : steps.place(dir.resolve(name));
                 return new StateWorker(steps, place, dir.resolve(name + "-damaged"), ordered, verification, damages);
             });
         }

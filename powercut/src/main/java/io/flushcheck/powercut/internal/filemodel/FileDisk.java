@@ -168,15 +168,21 @@ public final class FileDisk implements ModelDisk {
         }
         Path plain = work.resolve(survivor.getFileName() + "-files");
         Files.move(survivor, plain, StandardCopyOption.ATOMIC_MOVE);
-        Files.createDirectory(survivor);
-        Leftovers.record(work, "mount", survivor.toString());
         Path mounted = survivor;
         DriveClient served;
         try {
+            Files.createDirectory(mounted);
+            Leftovers.record(work, "mount", mounted.toString());
             served = DriveClient.files(host, mounted, sizeBytes, rules, plain);
-        } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(mounted);
-            Files.move(plain, mounted, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | RuntimeException | Error e) {
+            // Whatever step failed, the survivor goes back where the test finds it.
+            try {
+                Files.deleteIfExists(mounted);
+                Files.move(plain, mounted, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException | RuntimeException back) {
+                e.addSuppressed(new IOException("survivor lost: its files stay in " + plain
+                        + ", which could not move back to " + mounted, back));
+            }
             throw e;
         }
         undo.push(() -> {

@@ -457,4 +457,18 @@ final class FileData {
             store.close();
         }
     }
+
+    /**
+     * Reads of file {@code id} fail as planned, the range taking the whole {@link #BLOCK}s of the file it reaches
+     * into: a bad sector is a place, as on a drive.
+     */
+    void failReads(long id, long from, long length, boolean persistent, int errno) {
+        if (from < 0 || length <= 0) {
+            throw new IllegalArgumentException("a range starts at 0 or later and is not empty, not " + from + "+" + length);
+        }
+        long start = from / BLOCK * BLOCK;
+        long end = from + length < 0 || from + length > Long.MAX_VALUE - BLOCK ? Long.MAX_VALUE
+                : (from + length + BLOCK - 1) / BLOCK * BLOCK;
+        readFaults().fail(id, start, end - start, persistent, errno);
+    }
 }

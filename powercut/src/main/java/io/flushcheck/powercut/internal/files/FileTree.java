@@ -354,16 +354,6 @@ public final class FileTree extends SwitchedModel {
         writer.writeName(w, p, first);
     }
 
-    /** {@link FileData#fill}: bytes a tree being made holds from its start, no change logged. */
-    synchronized void fill(long id, long offset, ByteBuffer bytes) throws Errno {
-        data.fill(id, offset, bytes);
-    }
-
-    /** {@link FileData#fillSize}: the size of a file of a tree being made. */
-    synchronized void fillSize(long id, long size) throws Errno {
-        data.fillSize(id, size);
-    }
-
     /**
      * Writes what file {@code w} of a {@link #layout} keeps into file {@code id} of {@code to}, empty, as
      * {@link #writeName} would into a file of the host.
@@ -391,10 +381,7 @@ public final class FileTree extends SwitchedModel {
     /** Writes to file {@code unit} (its node id, the inode number a program stats) fail as planned. */
     @Override
     public synchronized void failWrites(long unit, long from, long length, boolean persistent, int errno) {
-        TreeNode n = namespace.nodeAt(unit);
-        if (n == null || n.dir) {
-            throw new IllegalArgumentException("no file has node " + unit);
-        }
+        namespace.faultedFile(unit);
         data.writeFaults().fail(unit, from, length, persistent, errno);
     }
 
@@ -409,7 +396,7 @@ public final class FileTree extends SwitchedModel {
      */
     @Override
     public synchronized void loseWrites(long unit, long from, long length, boolean persistent) {
-        file(unit);
+        namespace.faultedFile(unit);
         data.writeLies().lose(unit, from, length, persistent);
     }
 
@@ -417,8 +404,8 @@ public final class FileTree extends SwitchedModel {
     @Override
     public synchronized void misdirectWrites(long unit, long from, long length, boolean persistent, long targetUnit,
                                              long targetFrom) {
-        file(unit);
-        file(targetUnit);
+        namespace.faultedFile(unit);
+        namespace.faultedFile(targetUnit);
         data.writeLies().misdirect(unit, from, length, persistent, targetUnit, targetFrom);
     }
 
@@ -441,14 +428,6 @@ public final class FileTree extends SwitchedModel {
         data.planLie(new FileData.NamedLie(path, from, length, persistent, targetPath, targetFrom));
     }
 
-    private TreeNode file(long unit) {
-        TreeNode n = namespace.nodeAt(unit);
-        if (n == null || n.dir) {
-            throw new IllegalArgumentException("no file has node " + unit);
-        }
-        return n;
-    }
-
     @Override
     public synchronized long lostWrites() {
         return data.writeLies().lost();
@@ -465,17 +444,8 @@ public final class FileTree extends SwitchedModel {
      */
     @Override
     public synchronized void failReads(long unit, long from, long length, boolean persistent, int errno) {
-        TreeNode n = namespace.nodeAt(unit);
-        if (n == null || n.dir) {
-            throw new IllegalArgumentException("no file has node " + unit);
-        }
-        if (from < 0 || length <= 0) {
-            throw new IllegalArgumentException("a range starts at 0 or later and is not empty, not " + from + "+" + length);
-        }
-        long start = from / FileData.BLOCK * FileData.BLOCK;
-        long end = from + length < 0 || from + length > Long.MAX_VALUE - FileData.BLOCK ? Long.MAX_VALUE
-                : (from + length + FileData.BLOCK - 1) / FileData.BLOCK * FileData.BLOCK;
-        data.readFaults().fail(unit, start, end - start, persistent, errno);
+        namespace.faultedFile(unit);
+        data.failReads(unit, from, length, persistent, errno);
     }
 
     @Override
@@ -500,10 +470,7 @@ public final class FileTree extends SwitchedModel {
 
     /** File {@code unit}, whose data at rest may change: with the power on and no recording under way. */
     private TreeNode atRest(long unit) {
-        TreeNode n = namespace.nodeAt(unit);
-        if (n == null || n.dir) {
-            throw new IllegalArgumentException("no file has node " + unit);
-        }
+        TreeNode n = namespace.faultedFile(unit);
         if (power.frozen()) {
             throw new IllegalStateException("the power is cut: what survived is the directory written out, not this tree");
         }

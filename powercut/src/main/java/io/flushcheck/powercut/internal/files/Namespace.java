@@ -57,6 +57,15 @@ final class Namespace {
         return nodes.get(id);
     }
 
+    /** The file (no directory) whose node id is {@code unit}, as a fault names it; refused otherwise. */
+    TreeNode faultedFile(long unit) {
+        TreeNode n = nodes.get(unit);
+        if (n == null || n.dir) {
+            throw new IllegalArgumentException("no file has node " + unit);
+        }
+        return n;
+    }
+
     /** The node {@code id}; ENOENT when there is none. */
     TreeNode node(long id) throws FileTree.Errno {
         TreeNode n = nodes.get(id);

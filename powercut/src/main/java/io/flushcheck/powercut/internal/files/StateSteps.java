@@ -1,5 +1,6 @@
 package io.flushcheck.powercut.internal.files;
 
+import io.flushcheck.powercut.internal.cleanup.Leftovers;
 import io.flushcheck.powercut.internal.sys.RegularFile;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -48,7 +49,16 @@ public final class StateSteps implements AutoCloseable {
      * ({@link ServedState}): processes of their own only may use it.
      */
     public Place place(Path dir, Path served, int servedFrom) {
-        return new Place(dir, served, servedFrom, scratch);
+        return place(dir, served, servedFrom, null);
+    }
+
+    /**
+     * As {@link #place(Path, Path, int)}, each mount on {@code served} noted first in the work directory {@code work}
+     * ({@link Leftovers#record}), so that a run that dies serving leaves nothing the next cannot remove; null: not
+     * noted.
+     */
+    public Place place(Path dir, Path served, int servedFrom, Path work) {
+        return new Place(dir, served, servedFrom, scratch, work);
     }
 
     /**
@@ -95,8 +105,13 @@ public final class StateSteps implements AutoCloseable {
         private boolean changed;
         /** Whether this made the directory states are served on, and removes it. */
         private boolean madeServed;
+        /** The work directory its mounts are noted in, or null. */
+        private final Path work;
+        /** Whether its mount point is noted in {@link #work} already. */
+        private boolean noted;
 
-        private Place(Path dir, Path served, int servedFrom, Path scratch) {
+        private Place(Path dir, Path served, int servedFrom, Path scratch, Path work) {
+            this.work = work;
             this.dir = dir;
             this.directory = new StateDirectory(dir);
             this.served = served;
@@ -134,6 +149,10 @@ public final class StateSteps implements AutoCloseable {
                 Files.createDirectory(served);
                 madeServed = true;
             }
+            if (work != null && !noted) {
+                Leftovers.record(work, "mount", served.toString()); // before the mount, as the disks note theirs
+                noted = true;
+            }
             return new Held(served, ServedState.mount(serving, served));
         }
 
@@ -167,12 +186,21 @@ public final class StateSteps implements AutoCloseable {
                 return path;
             }
 
-            /** Unmounts a served state, noting whether a check changed it. */
+            /**
+             * Unmounts a served state, noting whether a check changed it. The count of change requests is read
+             * after the unmount, so that a request arriving until then is counted; a state whose unmount failed
+             * counts as changed.
+             */
             @Override
             public void close() throws IOException {
                 if (mount != null) {
-                    changed = mount.changed();
-                    mount.close();
+                    boolean closed = false;
+                    try {
+                        mount.close();
+                        closed = true;
+                    } finally {
+                        changed = !closed || mount.changed();
+                    }
                 }
             }
         }

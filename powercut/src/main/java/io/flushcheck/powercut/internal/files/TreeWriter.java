@@ -201,7 +201,9 @@ final class TreeWriter {
             @Override
             public void write(ByteBuffer bytes, long at) throws IOException {
                 try {
-                    to.fill(id, at, bytes);
+                    synchronized (to) {
+                        to.data().fill(id, at, bytes);
+                    }
                 } catch (FileTree.Errno e) {
                     throw new IOException("cannot copy a crash state's file into the tree that serves it: " + e);
                 }
@@ -210,7 +212,9 @@ final class TreeWriter {
             @Override
             public void truncate(long size) throws IOException {
                 try {
-                    to.fillSize(id, size);
+                    synchronized (to) {
+                        to.data().fillSize(id, size);
+                    }
                 } catch (FileTree.Errno e) {
                     throw new IOException("cannot copy a crash state's file into the tree that serves it: " + e);
                 }

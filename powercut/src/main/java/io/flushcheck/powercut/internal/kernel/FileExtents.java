@@ -48,6 +48,20 @@ public final class FileExtents {
         }
     }
 
+    /**
+     * The first of {@code extents} holding any of {@code length} bytes from {@code offset} of the file whose device
+     * bytes are not the file's own as they read ({@link Extent#notAsStored}); null when there is none.
+     */
+    public static Extent notAsStored(List<Extent> extents, long offset, long length) {
+        long end = offset + length;
+        for (Extent e : extents) {
+            if (e.notAsStored() != null && e.logical() < end && offset < e.logical() + e.length()) {
+                return e;
+            }
+        }
+        return null;
+    }
+
     /** {@code _IOWR('f', 11, struct fiemap)}, the struct being 32 bytes before its extents. */
     private static final long FS_IOC_FIEMAP = 0xC020660BL;
     private static final int HEADER = 32;

@@ -92,6 +92,25 @@ public final class Mounts {
     }
 
     /**
+     * Unmounts the filesystem at {@code target} unless it is in use: the kernel's own refusal ({@code EBUSY}) is the
+     * answer, so that no file can open between a check and the unmount. Nothing mounted there is not an error.
+     *
+     * @return false when a file open there, or a process working there, keeps the filesystem (nothing unmounted)
+     */
+    public static boolean unmountIfIdle(Path target) throws IOException {
+        if (Libc.C.umount2(target.toString(), 0) != 0) {
+            int errno = Libc.errno();
+            if (errno == EBUSY) {
+                return false;
+            }
+            if (errno != EINVAL && errno != ENOENT) {
+                throw new IOException("cannot unmount " + target + ": " + Libc.C.strerror(errno));
+            }
+        }
+        return true;
+    }
+
+    /**
      * Whether the filesystem at {@code target} is in use: a file open on it, or a process's working directory
      * there, keeps it (and its device) after a lazy unmount, until the last of them goes. Asked just before
      * unmounting: the kernel's {@code umount2(MNT_EXPIRE)} answers EBUSY for a mount in use and unmounts

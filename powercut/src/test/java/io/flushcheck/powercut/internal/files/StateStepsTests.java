@@ -101,6 +101,29 @@ class StateStepsTests {
         }
     }
 
+    /** A served state's mount point is noted in the work directory before it is mounted, once per place. */
+    @Test
+    void aServedStatesMountIsNotedInTheWorkDirectory() throws Exception {
+        io.flushcheck.testing.Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        try (RegularFile recording = recording()) {
+            List<TreeStates.Candidate> states = TreeStates.enumerate(recording,
+                    Files.createDirectories(tmp.resolve("enumerated-served")), 2).states();
+            Path work = Files.createDirectories(tmp.resolve("work"));
+            Path served = work.resolve("served");
+            try (StateSteps steps = StateSteps.open(recording, Files.createDirectories(tmp.resolve("steps-served")));
+                 StateSteps.Place p = steps.place(work.resolve("state"), served, 1, work)) {
+                steps.write(states.get(0), p);
+                try (StateSteps.Place.Held held = p.hold()) {
+                    assertThat(held.path()).isEqualTo(served);
+                }
+                try (StateSteps.Place.Held held = p.hold()) {
+                    assertThat(held.path()).isEqualTo(served);
+                }
+            }
+            assertThat(Files.readAllLines(work.resolve("attached"))).containsExactly("mount " + served);
+        }
+    }
+
     /** Each name of {@code dir} in order, with its bytes. */
     private static String describe(Path dir) {
         StringBuilder out = new StringBuilder();
