@@ -12,7 +12,6 @@ import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
 import io.flushcheck.powercut.internal.explain.TreeView;
 import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
-import io.flushcheck.powercut.internal.kernel.BtrfsChunks;
 import io.flushcheck.powercut.internal.kernel.FileExtents;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
 import io.flushcheck.powercut.internal.kernel.JournalPlace;
@@ -29,7 +28,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -302,46 +300,17 @@ public final class BlockDisk implements ModelDisk {
         if (file == null) {
             return List.of(new FaultRange(0, offset, length));
         }
-        sync(file);
+        DriveRanges.sync(file);
         return onDrive(file, offset, length);
     }
 
-    static void sync(Path file) throws IOException {
-        try (FileChannel c = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            c.force(true);
-        }
-    }
-
     /**
-     * Where {@code length} bytes from {@code offset} of {@code file}, synced, lie on the drive: FIEMAP's extents, on
-     * btrfs mapped from its logical addresses onto the drive by its chunk tree ({@link BtrfsChunks}).
+     * Where {@code length} bytes from {@code offset} of {@code file}, synced, lie on the drive ({@link DriveRanges}).
      *
      * @throws IllegalArgumentException when they have no place of their own there
      */
     private List<FaultRange> onDrive(Path file, long offset, long length) throws IOException {
-        return onDrive(file, offset, length, fsType);
-    }
-
-    /** As {@link #onDrive(Path, long, long)}, on a filesystem of type {@code fsType}: a crash state's, too. */
-    static List<FaultRange> onDrive(Path file, long offset, long length, String fsType) throws IOException {
-        List<FileExtents.Extent> extents = FileExtents.of(file, offset, length);
-        FileExtents.Extent odd = FileExtents.notAsStored(extents, offset, length);
-        if (odd != null) {
-            throw new IllegalArgumentException("bytes " + odd.logical() + "+" + odd.length() + " of " + file + " "
-                    + odd.notAsStored() + ": the drive holds no bytes of the file's own there");
-        }
-        if (fsType.equals("btrfs")) {
-            extents = BtrfsChunks.of(file).onDevice(extents);
-        }
-        List<FaultRange> ranges = new ArrayList<>();
-        for (FileExtents.Extent e : extents) {
-            ranges.add(new FaultRange(0, e.device(), e.length()));
-        }
-        if (ranges.isEmpty()) {
-            throw new IllegalArgumentException(file + " has no bytes on the drive in " + offset + "+"
-                    + (length == Long.MAX_VALUE ? "(to the end)" : String.valueOf(length)));
-        }
-        return ranges;
+        return DriveRanges.of(file, offset, length, fsType);
     }
 
     /**
@@ -362,7 +331,7 @@ public final class BlockDisk implements ModelDisk {
             }
             ranges = List.of(new FaultRange(0, offset, length));
         } else {
-            sync(file);
+            DriveRanges.sync(file);
             ranges = onDrive(file, offset, length);
         }
         for (FaultRange r : ranges) {

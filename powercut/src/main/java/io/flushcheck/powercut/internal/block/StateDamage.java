@@ -66,8 +66,8 @@ final class StateDamage implements AutoCloseable {
                 || !file.toRealPath().equals(survivor.toRealPath().resolve(survivor.relativize(file)))) {
             throw new IllegalArgumentException(damage.file() + " is no regular file of the state");
         }
-        BlockDisk.sync(file);
-        List<FaultRange> ranges = BlockDisk.onDrive(file, damage.offset(), damage.length(), fsType);
+        DriveRanges.sync(file);
+        List<FaultRange> ranges = DriveRanges.of(file, damage.offset(), damage.length(), fsType);
         for (FaultRange r : ranges) {
             if (damage.bit() >= 0) {
                 BytesAtRest.flip(image, r.from(), damage.bit());
