@@ -2,8 +2,8 @@ package io.flushcheck.powercut.internal.files;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * A file's changes since its last sync (writes and truncations) page by page, as a page-cache filesystem writes
@@ -69,6 +69,8 @@ final class FilePages {
     /** Per change, its number among the truncations; -1 for a write. */
     private final int[] truncationNumber;
     private final List<Run> runs;
+    /** What keeping every change leaves, once asked for: the same for each state that keeps all of this file. */
+    private Kept keptAll;
 
     private FilePages(List<FileChange> changes, long durableSize, int committed, long[] sizeAfter,
                       int[] truncations, int[] truncationNumber, List<Run> runs) {
@@ -89,12 +91,14 @@ final class FilePages {
         int n = changes.size();
         long[] sizeAfter = new long[n];
         int[] number = new int[n];
-        List<Integer> truncations = new ArrayList<>();
+        int[] truncations = new int[n];
+        int truncated = 0;
         // The pages each change touched, first and last; a change touching none (an empty write, a growing
         // truncation) has first > last.
         long[] first = new long[n];
         long[] last = new long[n];
-        TreeSet<Long> bounds = new TreeSet<>();
+        long[] bounds = new long[2 * n];
+        int bound = 0;
         long size = durableSize;
         for (int i = 0; i < n; i++) {
             FileChange c = changes.get(i);
@@ -108,8 +112,8 @@ final class FilePages {
                 }
                 size = Math.max(size, c.offset() + c.length());
             } else {
-                number[i] = truncations.size();
-                truncations.add(i);
+                number[i] = truncated;
+                truncations[truncated++] = i;
                 if (c.newSize() < size) {
                     // Every page from the one the new size falls in to the old last: cut, or zeroed past the size.
                     first[i] = c.newSize() / PAGE;
@@ -119,11 +123,11 @@ final class FilePages {
             }
             sizeAfter[i] = size;
             if (first[i] <= last[i]) {
-                bounds.add(first[i]);
-                bounds.add(last[i] + 1);
+                bounds[bound++] = first[i];
+                bounds[bound++] = last[i] + 1;
             }
         }
-        long[] at = bounds.stream().mapToLong(Long::longValue).toArray();
+        long[] at = distinct(bounds, bound);
         // Segment s is pages at[s] to at[s + 1] - 1; each change appends itself to the segments it covers, in order.
         List<List<Integer>> touched = new ArrayList<>();
         for (int s = 0; s + 1 < at.length; s++) {
@@ -140,14 +144,31 @@ final class FilePages {
         List<Run> runs = new ArrayList<>();
         for (int s = 0; s < touched.size(); s++) {
             if (!touched.get(s).isEmpty()) {
-                runs.add(new Run(at[s], at[s + 1] - 1, touched.get(s).stream().mapToInt(Integer::intValue).toArray()));
+                List<Integer> t = touched.get(s);
+                int[] c = new int[t.size()];
+                for (int j = 0; j < c.length; j++) {
+                    c[j] = t.get(j);
+                }
+                runs.add(new Run(at[s], at[s + 1] - 1, c));
             }
         }
-        if (committed < 0 || committed > truncations.size()) {
-            throw new IllegalArgumentException(committed + " truncations committed of " + truncations.size());
+        if (committed < 0 || committed > truncated) {
+            throw new IllegalArgumentException(committed + " truncations committed of " + truncated);
         }
-        return new FilePages(changes, durableSize, committed, sizeAfter,
-                truncations.stream().mapToInt(Integer::intValue).toArray(), number, List.copyOf(runs));
+        return new FilePages(changes, durableSize, committed, sizeAfter, Arrays.copyOf(truncations, truncated), number,
+                List.copyOf(runs));
+    }
+
+    /** The first {@code count} of {@code values}, sorted, each once. */
+    private static long[] distinct(long[] values, int count) {
+        Arrays.sort(values, 0, count);
+        int out = 0;
+        for (int i = 0; i < count; i++) {
+            if (out == 0 || values[i] != values[out - 1]) {
+                values[out++] = values[i];
+            }
+        }
+        return Arrays.copyOf(values, out);
     }
 
     List<Run> runs() {
@@ -230,6 +251,22 @@ final class FilePages {
                     + " (" + committed + " committed)"
                     + ", " + k.length + " runs of " + runs.size());
         }
+        boolean all = m == truncations.length;
+        for (int r = 0; all && r < k.length; r++) {
+            all = k[r] == runs.get(r).changes().length;
+        }
+        if (all) {
+            // What every state that leaves this file alone keeps of it: made once, not once a state.
+            if (keptAll == null) {
+                keptAll = choose(m, k);
+            }
+            return keptAll;
+        }
+        return choose(m, k);
+    }
+
+    /** {@link #keep}, made. */
+    private Kept choose(int m, int[] k) {
         int lastKept = m == 0 ? -1 : truncations[m - 1];
         int next = m < truncations.length ? truncations[m] : changes.size();
         long size = m == 0 ? durableSize : sizeAfter[lastKept];
@@ -485,6 +522,6 @@ final class FilePages {
                 out.addAll(p);
             }
         }
-        return out;
+        return Collections.unmodifiableList(out);
     }
 }

@@ -327,12 +327,14 @@ public final class FileTree extends SwitchedModel {
     /**
      * Crash state {@code pick} of the tree as it is now: what it lost, an operation a line (as {@link #discarded()}
      * says a cut's), said in a sentence, and a digest of what it keeps: two states of one moment with the same
-     * digest leave the same names, bytes and permission bits.
+     * digest leave the same names, bytes and permission bits. The digest is {@code key}'s, which {@link #stateKeys}
+     * found for {@code pick} from its changes alone (StateKeysTests compares the two over random workloads); with
+     * {@code key} null, it is found from the whole state, a walk of every name it keeps.
      */
-    public synchronized State state(StatePick pick) {
+    synchronized State state(StatePick pick, StateKeys.Key key) {
         Survivor survivor = survivor(pick);
         return new State(pick, picks.describe(pick, survivor), survivor.lost(), survivor.discardedOps(),
-                survivor.note(), digests.digest(survivor).hex());
+                survivor.note(), (key == null ? digests.digest(survivor) : key.digest()).hex());
     }
 
     /** Writes crash state {@code pick} of the tree as it is now into the empty directory {@code to}, as {@link #save} does a cut's. */

@@ -43,8 +43,8 @@ final class ServedTree implements AutoCloseable {
             drop();
             int uid = Libc.C.geteuid();
             tree = new FileTree(uid, Libc.C.getegid(), storeParent, Long.MAX_VALUE, true);
-            held = new LinkedHashMap<>();
-            ids = new HashMap<>();
+            held = new LinkedHashMap<>(layout.size() * 4 / 3 + 1);
+            ids = new HashMap<>(layout.size() * 4 / 3 + 1);
             ids.put("", FileTree.ROOT);
             madeWhole++;
         }
@@ -73,38 +73,50 @@ final class ServedTree implements AutoCloseable {
     /**
      * Removes the names held that {@code layout} does not keep as they are, the last made first (a directory's names
      * before it), then makes its others in order, a file's name linked to where its content is still held when it is.
+     * What is held stays in the order made: the names kept where they were, the new ones after them.
      */
     private void patch(FileTree from, List<TreeWriter.Written> layout) throws IOException, FileTree.Errno {
         int uid = Libc.C.geteuid();
         int gid = Libc.C.getegid();
-        Set<String> kept = new HashSet<>();
-        // Where each node's content is once the names not kept are gone: a name kept, else the first made.
-        Map<Long, String> content = new HashMap<>();
+        Set<String> kept = new HashSet<>(Math.max(16, layout.size() * 4 / 3 + 1));
+        Set<Long> toMake = new HashSet<>();
         for (TreeWriter.Written w : layout) {
             TreeWriter.Written h = held.get(w.path());
             String parent = parent(w.path());
             if ((parent.isEmpty() || kept.contains(parent)) && h != null && h.sameAs(w)) {
                 kept.add(w.path());
-                if (!w.dir()) {
-                    content.putIfAbsent(w.node(), w.path());
-                }
+            } else if (!w.dir()) {
+                toMake.add(w.node());
             }
         }
-        List<TreeWriter.Written> before = new ArrayList<>(held.values());
-        for (int i = before.size() - 1; i >= 0; i--) {
-            TreeWriter.Written h = before.get(i);
-            if (!kept.contains(h.path())) {
+        // Where the content of each file a name is made for is once the names not kept are gone: a name kept, else
+        // the first made.
+        Map<Long, String> content = new HashMap<>();
+        for (int i = 0; !toMake.isEmpty() && i < layout.size(); i++) {
+            TreeWriter.Written w = layout.get(i);
+            if (!w.dir() && toMake.contains(w.node()) && kept.contains(w.path())) {
+                content.putIfAbsent(w.node(), w.path());
+            }
+        }
+        if (kept.size() < held.size()) {
+            List<TreeWriter.Written> gone = new ArrayList<>();
+            for (TreeWriter.Written h : held.values()) {
+                if (!kept.contains(h.path())) {
+                    gone.add(h);
+                }
+            }
+            for (int i = gone.size() - 1; i >= 0; i--) {
+                TreeWriter.Written h = gone.get(i);
                 tree.remove(ids.get(parent(h.path())), name(h.path()), h.dir());
                 ids.remove(h.path());
                 held.remove(h.path());
             }
         }
-        Map<String, TreeWriter.Written> now = new LinkedHashMap<>();
         for (TreeWriter.Written w : layout) {
-            now.put(w.path(), w);
             if (kept.contains(w.path())) {
                 continue;
             }
+            held.put(w.path(), w);
             long parent = ids.get(parent(w.path()));
             String first = w.dir() ? null : content.get(w.node());
             if (first != null) {
@@ -120,7 +132,6 @@ final class ServedTree implements AutoCloseable {
                 content.put(w.node(), w.path());
             }
         }
-        held = now;
     }
 
     /** The directory {@code path} is in: "" for the state's own. */

@@ -23,8 +23,8 @@ final class SurvivorBuilder {
     private final FileTree tree;
     private final Keeps keeps;
     private final boolean journaled;
-    private final Map<Long, TreeMap<String, Long>> entries = new HashMap<>();
-    private final Map<Long, FilePages.Kept> data = new HashMap<>();
+    private final Map<Long, TreeMap<String, Long>> entries;
+    private final Map<Long, FilePages.Kept> data;
     private long kept;
     private long discarded;
     /** Names the POSIX rules lost that a later sync of anything made durable on a journaled filesystem. */
@@ -39,6 +39,10 @@ final class SurvivorBuilder {
         this.keeps = keeps;
         this.journaled = tree.journaled();
         this.nameReason = journaled ? "no sync after it" : "directory not synced";
+        // Sized for every node once: a tree of many files otherwise grows these maps again and again for each state.
+        int nodes = (int) Math.min(1 << 28, tree.namespace().nextId());
+        this.entries = new HashMap<>();
+        this.data = new HashMap<>(nodes * 4 / 3 + 1);
     }
 
     /** What a cut that keeps what {@code keeps} says keeps of {@code tree} as it is now. */
@@ -91,6 +95,9 @@ final class SurvivorBuilder {
 
     /** Directory {@code n}'s names under the journaled rules: its durable ones, and its changes before {@code upTo}. */
     private TreeMap<String, Long> keepJournaled(TreeNode n, long upTo) {
+        if (upTo == Long.MAX_VALUE) {
+            return new TreeMap<>(n.entries); // every change kept: its names now, copied in order at once
+        }
         TreeMap<String, Long> e = new TreeMap<>(n.durableEntries);
         for (NameChange c : n.nameChanges) {
             if (c.seq() < upTo) {
@@ -104,9 +111,12 @@ final class SurvivorBuilder {
 
     /** Directory {@code n}'s names under POSIX's rules: its durable ones, and the prefix of its changes kept. */
     private TreeMap<String, Long> keepDirectory(TreeNode n) {
-        TreeMap<String, Long> e = new TreeMap<>(n.durableEntries);
         int prefix = n.nameChanges.isEmpty() ? 0
                 : SyncRules.wholeOperations(n.nameChanges, keeps.namePrefix(n.id, n.nameChanges.size()));
+        if (prefix == n.nameChanges.size()) {
+            return new TreeMap<>(n.entries); // every change kept: its names now, copied in order at once
+        }
+        TreeMap<String, Long> e = new TreeMap<>(n.durableEntries);
         long seqAtLastSync = tree.rules().seqAtLastSync();
         for (int i = 0; i < n.nameChanges.size(); i++) {
             NameChange c = n.nameChanges.get(i);

@@ -129,12 +129,7 @@ public final class TreeStates {
             // Made whole while the tree is at this epoch's end: those a later state of this epoch dropped, never.
             for (Found f : taken) {
                 if (!f.dropped) {
-                    FileTree.State state = tree.state(f.pick);
-                    if (state.lost() != f.key.lost() || !state.digest().equals(f.key.digest().hex())) {
-                        throw new IllegalStateException("crash state " + f.pick + " of epoch " + epoch + " loses "
-                                + state.lost() + " operations with digest " + state.digest() + " whole, but "
-                                + f.key.lost() + " with digest " + f.key.digest().hex() + " from its changes");
-                    }
+                    FileTree.State state = tree.state(f.pick, f.key);
                     f.candidate = new Candidate(epoch, flushesBefore, last, state);
                     counts[2]++;
                 }

@@ -379,7 +379,7 @@ class FileTreeTests {
             Path to = Files.createDirectories(tmp.resolve("state-" + states.size() + "-" + described.size()));
             t.save(pick, to);
             states.add(read(to.resolve("lock")));
-            described.add(t.state(pick).description());
+            described.add(t.state(pick, null).description());
         }
         assertThat(states).as("lock in each state").containsExactlyInAnyOrder("", "MAGICMAG", "MAGICMAGHEARTBT1");
         assertThat(described).contains("page 0 of lock as it was after write 1 of 2, 1 operation lost (8 bytes at"
@@ -446,7 +446,7 @@ class FileTreeTests {
             Path to = Files.createDirectories(tmp.resolve("state-" + i++));
             t.save(pick, to);
             files.add(read(to.resolve("f")).replaceAll("(.)\\1*", "$1"));
-            described.add(t.state(pick).description());
+            described.add(t.state(pick, null).description());
         }
         assertThat(files).as("f in each state, runs of one byte said once").containsExactlyInAnyOrder("", "a", "ab",
                 ".b");

@@ -106,7 +106,7 @@ class StateKeysTests {
         for (int i = 0; i < picks.size(); i++) {
             StateKeys.Key whole = t.stateKey(picks.get(i));
             assertThat(keys.get(i)).as("seed %d, before op %d: state %s", seed, op, picks.get(i)).isEqualTo(whole);
-            FileTree.State state = t.state(picks.get(i));
+            FileTree.State state = t.state(picks.get(i), null);
             assertThat(state.digest()).isEqualTo(whole.digest().hex());
             assertThat(state.lost()).isEqualTo(whole.lost());
         }
