@@ -22,9 +22,10 @@ import org.apiguardian.api.API;
  * model): the range takes the whole 4 KiB blocks of the file it reaches into; a truncate frees the blocks wholly past
  * the new end, so bytes written there later read; a write that covers a bad block whole clears it; a write into part
  * of a bad block that holds bytes of the file fails with EIO and changes nothing, as the kernel's read-modify-write
- * of the block fails (the FUSE mount has no writeback cache: each write reaches the tree as made). One difference
- * remains: after a truncate into a bad block, ext4 lets some writes past the new end into that block through (not
- * all: at byte 8 it fails them too), the file model fails them all; the block stays bad on both.
+ * of the block fails (the FUSE mount has no writeback cache: each write reaches the tree as made). Its blocks are
+ * 4 KiB, as ext4's on a drive of 512 MiB and more; a smaller ext4 made without {@code -b 4096} has 1 KiB blocks, and
+ * after a truncate to 3 bytes there keeps only the first 1 KiB, so writes at 2048 to 4095 land on new blocks and
+ * succeed where the file model, and ext4 with 4 KiB blocks, fail them.
  *
  * <p>A read served from the page cache cannot fail, as on a real disk: arming a fault on a file syncs the file
  * and drops its clean cached pages ({@code posix_fadvise(POSIX_FADV_DONTNEED)}), so its next read reaches the
