@@ -13,7 +13,9 @@ import org.apiguardian.api.API;
  * <p>A range of a file is placed where the file's bytes lie when the fault is armed: on the block model where
  * FIEMAP says they are on the drive (the file is fsynced first, so they have a place; on btrfs, whose FIEMAP
  * addresses are its own, mapped onto the drive through its chunk tree), on the file model by the file's inode.
- * Bytes with no place of their own on the drive (inline in btrfs's metadata, compressed) are refused. A write
+ * Bytes with no place of their own on the drive (inline in btrfs's metadata, compressed) are refused, and so, on a
+ * survivor, are bytes no write that survived the cut put on the drive (never synced, a hole, past the end): the
+ * file model finds them as holes of the survivor it wrote, and refuses them with the block model's words. A write
  * that reaches the range clears the fault: on the block model a write to any part of a 4 KiB sector of the drive clears that
  * sector (as dm-dust clears a block any write reaches). A filesystem that writes the file's new bytes elsewhere
  * leaves the bad sectors where they were, no longer the file's.

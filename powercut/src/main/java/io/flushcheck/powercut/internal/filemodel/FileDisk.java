@@ -38,6 +38,8 @@ public final class FileDisk implements ModelDisk {
     private Deque<Runnable> undo;
     /** The tree serving the survivor once a read fault on it asked for one ({@link #serveSurvivor}); null until then. */
     private DriveClient survivorDrive;
+    /** What {@link #survivorDrive} had been asked to write and sync when it began to serve. */
+    private DriveClient.Stats servedAsCut;
     /** True once a cut's survivor is being made: the mount is gone, or going. */
     private boolean cut;
     /** The directory the last cut's survivor was written into, or null. */
@@ -128,15 +130,21 @@ public final class FileDisk implements ModelDisk {
         }
         if (survivorDrive != null) { // served: the tree's bytes change, durable and as they read, not by a write
             long node = place(file, offset, length).get(0).unit();
-            if (bit >= 0) {
-                survivorDrive.flipBit(node, offset, bit);
-            } else {
-                survivorDrive.zero(node, offset, length);
+            for (FaultRange r : held(file, node, offset, length)) {
+                if (bit >= 0) {
+                    survivorDrive.flipBit(node, r.from(), bit);
+                } else {
+                    survivorDrive.zero(node, r.from(), r.length());
+                }
             }
-        } else if (bit >= 0) {
-            BytesAtRest.flip(file, offset, bit);
         } else {
-            BytesAtRest.zero(file, offset, length);
+            for (FaultRange r : held(file, 0, offset, length)) { // zeros written into a hole would fill it
+                if (bit >= 0) {
+                    BytesAtRest.flip(file, r.from(), bit);
+                } else {
+                    BytesAtRest.zero(file, r.from(), r.length());
+                }
+            }
         }
         return List.of();
     }
@@ -166,7 +174,7 @@ public final class FileDisk implements ModelDisk {
                     + String.join(", ", open) + "): fail its reads before opening its files, as cutPower() returns it,"
                     + " so that its files can move into a tree whose reads can fail");
         }
-        Path plain = work.resolve(survivor.getFileName() + "-files");
+        Path plain = plainSurvivor();
         Files.move(survivor, plain, StandardCopyOption.ATOMIC_MOVE);
         Path mounted = survivor;
         DriveClient served;
@@ -185,6 +193,7 @@ public final class FileDisk implements ModelDisk {
             }
             throw e;
         }
+        servedAsCut = served.stats();
         undo.push(() -> {
             try {
                 served.quit();
@@ -207,13 +216,41 @@ public final class FileDisk implements ModelDisk {
         return List.of(new FaultRange(node, offset, length));
     }
 
-    /** A file's bytes, by its node, as a write fault's. */
+    /** A file's bytes, by its node, as a write fault's; of a survivor's file, those its drive holds ({@link #held}). */
     @Override
     public List<FaultRange> placeReads(Path file, long offset, long length) throws IOException {
         if (file == null) {
             throw new IllegalArgumentException("the file model has no drive: name a file (ReadFault.toFile)");
         }
-        return place(file, offset, length);
+        FaultRange whole = place(file, offset, length).get(0);
+        return held(file, whole.unit(), offset, length);
+    }
+
+    /**
+     * The pieces of {@code length} bytes from {@code offset} of {@code file} that the drive holds, as ranges of
+     * {@code unit}: of a file of the survivor, those some write the cut kept put there ({@link HeldBytes}), read from
+     * the plain copy the cut wrote; all of them for a file of the disk with the power on (its tree holds every byte
+     * written), and for a served survivor written or synced since it began to serve, which that copy no longer tells.
+     *
+     * @throws IllegalArgumentException when the drive holds none of them
+     */
+    private List<FaultRange> held(Path file, long unit, long offset, long length) throws IOException {
+        Path copy = null;
+        if (survivor != null) {
+            Path real = file.toRealPath();
+            Path root = survivor.toRealPath();
+            if (real.startsWith(root)) {
+                copy = survivorDrive == null ? real : survivorDrive.stats().equals(servedAsCut)
+                        ? plainSurvivor().resolve(root.relativize(real)) : null;
+            }
+        }
+        return copy == null ? List.of(new FaultRange(unit, offset, length))
+                : HeldBytes.of(file, copy, unit, offset, length);
+    }
+
+    /** Where the plain directory the cut wrote the survivor into goes once the survivor is served ({@link #serveSurvivor}). */
+    private Path plainSurvivor() {
+        return work.resolve(survivor.getFileName() + "-files");
     }
 
     /** The tree records its operations, everything in it made durable first. */
