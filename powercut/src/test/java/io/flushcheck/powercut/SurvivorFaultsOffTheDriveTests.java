@@ -8,8 +8,9 @@ import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
@@ -95,31 +96,24 @@ class SurvivorFaultsOffTheDriveTests {
                 + " only");
     }
 
-    @Test
-    void onExt4ARangeOverHeldAndUnheldBytesOfASurvivorFailsTheHeldOnes() throws IOException {
-        try (SimulatedDisk disk = TestDisks.ext4(tmp)) {
-            aRangeOverHeldAndUnheldBytesTakesTheHeldOnes(disk, "ext4");
+    /** The same workload on both models: ext4 on the block model, and the file model. */
+    private SimulatedDisk disk(String model) throws IOException {
+        return model.equals("ext4") ? TestDisks.ext4(tmp) : TestDisks.files(tmp);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"ext4", "file model"})
+    void aRangeOverHeldAndUnheldBytesOfASurvivorFailsTheHeldOnes(String model) throws IOException {
+        try (SimulatedDisk disk = disk(model)) {
+            aRangeOverHeldAndUnheldBytesTakesTheHeldOnes(disk, model);
         }
     }
 
-    @Test
-    void onTheFileModelARangeOverHeldAndUnheldBytesOfASurvivorFailsTheHeldOnes() throws IOException {
-        try (SimulatedDisk disk = TestDisks.files(tmp)) {
-            aRangeOverHeldAndUnheldBytesTakesTheHeldOnes(disk, "file model");
-        }
-    }
-
-    @Test
-    void onExt4AFaultOnASurvivorsNeverSyncedBytesIsRefusedSayingTheDriveHoldsNone() throws IOException {
-        try (SimulatedDisk disk = TestDisks.ext4(tmp)) {
-            refusedOnBytesNoDriveHolds(disk, "ext4");
-        }
-    }
-
-    @Test
-    void onTheFileModelAFaultOnASurvivorsNeverSyncedBytesIsRefusedSayingTheDriveHoldsNone() throws IOException {
-        try (SimulatedDisk disk = TestDisks.files(tmp)) {
-            refusedOnBytesNoDriveHolds(disk, "file model");
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"ext4", "file model"})
+    void aFaultOnASurvivorsNeverSyncedBytesIsRefusedSayingTheDriveHoldsNone(String model) throws IOException {
+        try (SimulatedDisk disk = disk(model)) {
+            refusedOnBytesNoDriveHolds(disk, model);
         }
     }
 }
