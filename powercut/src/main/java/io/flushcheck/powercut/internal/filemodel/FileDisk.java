@@ -6,6 +6,7 @@ import io.flushcheck.powercut.internal.disk.ModelDisk;
 import io.flushcheck.powercut.internal.disk.ModelStates;
 import io.flushcheck.powercut.internal.disk.RecordingFiles;
 import io.flushcheck.powercut.internal.disk.ServedDisk;
+import io.flushcheck.powercut.internal.disk.SurvivorDrive;
 import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
 import io.flushcheck.powercut.internal.sys.OpenFiles;
@@ -35,10 +36,9 @@ public final class FileDisk implements ModelDisk {
     private Path path;
     private DriveHost host;
     private DriveClient drive;
-    private Deque<Runnable> undo;
-    /** The tree serving the survivor once a read fault on it asked for one ({@link #serveSurvivor}); null until then. */
-    private DriveClient survivorDrive;
-    /** What {@link #survivorDrive} had been asked to write and sync when it began to serve. */
+    /** The tree serving the survivor once a read fault on it asked for one ({@link #serveSurvivor}). */
+    private SurvivorDrive survivors;
+    /** What the survivor's drive had been asked to write and sync when it began to serve. */
     private DriveClient.Stats servedAsCut;
     /** True once a cut's survivor is being made: the mount is gone, or going. */
     private boolean cut;
@@ -93,7 +93,7 @@ public final class FileDisk implements ModelDisk {
     @Override
     public void start(DriveClient drive, Deque<Runnable> undo) {
         this.drive = drive;
-        this.undo = undo;
+        survivors = new SurvivorDrive(undo);
     }
 
     /** The tree written out into a plain directory, the mount gone; the cut lists the operations it discarded. */
@@ -128,13 +128,13 @@ public final class FileDisk implements ModelDisk {
         if (survivor == null || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             throw new IllegalArgumentException(file + " is no regular file of the survivor " + survivor);
         }
-        if (survivorDrive != null) { // served: the tree's bytes change, durable and as they read, not by a write
+        if (survivors.drive() != null) { // served: the tree's bytes change, durable and as they read, not by a write
             long node = place(file, offset, length).get(0).unit();
             for (FaultRange r : held(file, node, offset, length)) {
                 if (bit >= 0) {
-                    survivorDrive.flipBit(node, r.from(), bit);
+                    survivors.drive().flipBit(node, r.from(), bit);
                 } else {
-                    survivorDrive.zero(node, r.from(), r.length());
+                    survivors.drive().zero(node, r.from(), r.length());
                 }
             }
         } else {
@@ -151,29 +151,25 @@ public final class FileDisk implements ModelDisk {
 
     @Override
     public DriveClient survivorDrive() {
-        return survivorDrive;
+        return survivors.drive();
     }
 
     /**
      * The survivor is a plain directory, whose reads cannot fail: its files move into a tree of the model's own, served
      * over FUSE as the disk's tree is (rootless), all of them durable, at the same place; the plain directory is kept
-     * beside it. Made on first ask, so that a cut costs nothing more for the tests that never fail a survivor's reads.
-     * Refused while a process holds a file of the survivor open or works in it: it would go on reading the plain files.
+     * beside it ({@link SurvivorDrive}: on first ask). Refused while a process holds a file of the survivor open, maps
+     * one or works in it, as {@code /proc} tells ({@link OpenFiles}): it would go on reading the plain files.
      */
     @Override
     public DriveClient serveSurvivor() throws IOException {
-        if (survivorDrive != null) {
-            return survivorDrive;
-        }
-        if (survivor == null) {
-            throw new IllegalStateException("no cut has left a survivor to serve");
-        }
-        List<String> open = OpenFiles.under(survivor);
-        if (!open.isEmpty()) {
-            throw new IllegalStateException("files of the survivor " + survivor + " are open (PID and file: "
-                    + String.join(", ", open) + "): fail its reads before opening its files, as cutPower() returns it,"
-                    + " so that its files can move into a tree whose reads can fail");
-        }
+        return survivors.serve(survivor, "its files can move into a tree whose reads can fail", () -> {
+            List<String> open = OpenFiles.under(survivor);
+            return open.isEmpty() ? null : "PID and file: " + String.join(", ", open);
+        }, this::moveSurvivor);
+    }
+
+    /** Moves the survivor's files into a tree served at its place ({@link #serveSurvivor}); on failure moves them back. */
+    private DriveClient moveSurvivor() throws IOException {
         Path plain = plainSurvivor();
         Files.move(survivor, plain, StandardCopyOption.ATOMIC_MOVE);
         Path mounted = survivor;
@@ -193,15 +189,12 @@ public final class FileDisk implements ModelDisk {
             }
             throw e;
         }
-        servedAsCut = served.stats();
-        undo.push(() -> {
-            try {
-                served.quit();
-            } catch (IOException e) {
-                ModelDisk.unmountQuietly(mounted); // a mount the server made itself outlives it, dead
-            }
-        });
-        survivorDrive = served;
+        survivors.stopOnClose(served, mounted);
+        try {
+            servedAsCut = served.stats();
+        } catch (IOException e) {
+            servedAsCut = null; // unknown: faults on the survivor then cover their ranges whole (held)
+        }
         return served;
     }
 
@@ -240,7 +233,7 @@ public final class FileDisk implements ModelDisk {
             Path real = file.toRealPath();
             Path root = survivor.toRealPath();
             if (real.startsWith(root)) {
-                copy = survivorDrive == null ? real : survivorDrive.stats().equals(servedAsCut)
+                copy = survivors.drive() == null ? real : survivors.drive().stats().equals(servedAsCut)
                         ? plainSurvivor().resolve(root.relativize(real)) : null;
             }
         }
