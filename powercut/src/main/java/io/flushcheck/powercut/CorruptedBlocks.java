@@ -43,7 +43,8 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  *       is wrong;
  *   <li>a {@link BlockDamage#BAD_SECTOR bad sector} and a {@link BlockDamage#TRANSIENT_READ transient read error}
  *       fail the survivor's reads of the block, armed as the cut returns ({@link SimulatedDisk#failReads}); a disk
- *       that cannot fail a survivor's reads aborts the invocation with its reason (a file of the survivor held open).
+ *       that cannot fail a survivor's reads aborts the invocation with its reason (a file of the survivor held open,
+ *       or bytes no write that survived the cut put on the drive: a block of a file never synced).
  *       A transient error fails the first read that reaches the drive: for a buffered read that is the kernel's
  *       read-ahead, whose error Linux ignores, reading each page again on its own, so the program reads the bytes
  *       (only O_DIRECT meets the error); the report entry says how many reads failed;

@@ -251,11 +251,13 @@ final class DiskFaults {
         Path realRoot = root.toRealPath();
         if (!cut) {
             requirePowerForData();
+            // What is changed is the bytes at rest: the file's written bytes go there first. A survivor's are there
+            // (the block model syncs it as it places them); a sync of it would count as the program's own.
+            try (FileChannel c = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+                c.force(true);
+            }
         }
         String name = realRoot.relativize(file).toString();
-        try (FileChannel c = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            c.force(true);
-        }
         DataFault.Pick p = fault.pick(Files.size(file), name);
         List<ModelDisk.FaultRange> ranges;
         if (!cut) {

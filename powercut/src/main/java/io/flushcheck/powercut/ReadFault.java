@@ -13,7 +13,9 @@ import org.apiguardian.api.API;
  * <p>A range of a file is placed where the file's bytes lie when the fault is armed: on the block model where
  * FIEMAP says they are on the drive (the file is fsynced first, so they have a place; on btrfs, whose FIEMAP
  * addresses are its own, mapped onto the drive through its chunk tree), on the file model by the file's inode.
- * Bytes with no place of their own on the drive (inline in btrfs's metadata, compressed) are refused. A write
+ * Bytes with no place of their own on the drive (inline in btrfs's metadata, compressed) are refused, and so, on a
+ * survivor, are bytes no write that survived the cut put on the drive (never synced, a hole, past the end): the
+ * file model finds them as holes of the survivor it wrote, and refuses them with the block model's words. A write
  * that reaches the range clears the fault: on the block model a write to any part of a 4 KiB sector of the drive clears that
  * sector (as dm-dust clears a block any write reaches). A filesystem that writes the file's new bytes elsewhere
  * leaves the bad sectors where they were, no longer the file's.
@@ -22,9 +24,10 @@ import org.apiguardian.api.API;
  * model): the range takes the whole 4 KiB blocks of the file it reaches into; a truncate frees the blocks wholly past
  * the new end, so bytes written there later read; a write that covers a bad block whole clears it; a write into part
  * of a bad block that holds bytes of the file fails with EIO and changes nothing, as the kernel's read-modify-write
- * of the block fails (the FUSE mount has no writeback cache: each write reaches the tree as made). One difference
- * remains: after a truncate into a bad block, ext4 lets some writes past the new end into that block through (not
- * all: at byte 8 it fails them too), the file model fails them all; the block stays bad on both.
+ * of the block fails (the FUSE mount has no writeback cache: each write reaches the tree as made). Its blocks are
+ * 4 KiB, as ext4's on a drive of 512 MiB and more; a smaller ext4 made without {@code -b 4096} has 1 KiB blocks, and
+ * after a truncate to 3 bytes there keeps only the first 1 KiB, so writes at 2048 to 4095 land on new blocks and
+ * succeed where the file model, and ext4 with 4 KiB blocks, fail them.
  *
  * <p>A read served from the page cache cannot fail, as on a real disk: arming a fault on a file syncs the file
  * and drops its clean cached pages ({@code posix_fadvise(POSIX_FADV_DONTNEED)}), so its next read reaches the

@@ -283,7 +283,8 @@ public final class SimulatedDisk implements AutoCloseable {
      *
      * @throws IllegalArgumentException when the file is neither on the disk with the power on nor on its survivor,
      *     the range holds none of its bytes, they have no place of their own on the drive (inline in btrfs's metadata,
-     *     compressed, preallocated), or a drive range is asked of the file model
+     *     compressed, preallocated), on a survivor no write that survived the cut put them on the drive (never synced,
+     *     a hole; on both models), or a drive range is asked of the file model
      * @throws IllegalStateException while a workload is recorded ({@link #recordCrashStates}), or when the power went
      *     at an armed flush and {@link #cutPower()} has not made its survivor yet
      */

@@ -6,6 +6,7 @@ import io.flushcheck.powercut.internal.disk.ModelDisk;
 import io.flushcheck.powercut.internal.disk.ModelStates;
 import io.flushcheck.powercut.internal.disk.RecordingFiles;
 import io.flushcheck.powercut.internal.disk.ServedDisk;
+import io.flushcheck.powercut.internal.disk.SurvivorDrive;
 import io.flushcheck.powercut.internal.drive.FuseDiskServer;
 import io.flushcheck.powercut.internal.drive.SectorStore;
 import io.flushcheck.powercut.internal.explain.BlockCutExplanation;
@@ -67,8 +68,8 @@ public final class BlockDisk implements ModelDisk {
     private Path survivorImage;
     private String survivorLoop;
     private Path survivorPath;
-    /** The drive serving the survivor once a read fault on it asked for one ({@link #serveSurvivor}); null until then. */
-    private DriveClient survivorDrive;
+    /** The drive serving the survivor once a read fault on it asked for one ({@link #serveSurvivor}). */
+    private SurvivorDrive survivors;
     /** Images whose filesystem was in use when it was unmounted: the kernel frees their devices when that use ends. */
     private final Set<Path> inUse = new HashSet<>();
 
@@ -145,6 +146,7 @@ public final class BlockDisk implements ModelDisk {
     @Override
     public void start(DriveClient drive, Deque<Runnable> undo) throws IOException {
         this.undo = undo;
+        survivors = new SurvivorDrive(undo);
         Path image = work.resolve("drive").resolve(FuseDiskServer.FILE);
         selfTest(image);
         loop = attach(image, directIo);
@@ -335,11 +337,11 @@ public final class BlockDisk implements ModelDisk {
             ranges = onDrive(file, offset, length);
         }
         for (FaultRange r : ranges) {
-            if (survivorDrive != null) { // its writes are the drive's own, over the image: the drive changes them
+            if (survivors.drive() != null) { // its writes are the drive's own, over the image: the drive changes them
                 if (bit >= 0) {
-                    survivorDrive.flipBit(r.unit(), r.from(), bit);
+                    survivors.drive().flipBit(r.unit(), r.from(), bit);
                 } else {
-                    survivorDrive.zero(r.unit(), r.from(), r.length());
+                    survivors.drive().zero(r.unit(), r.from(), r.length());
                 }
             } else if (bit >= 0) {
                 BytesAtRest.flip(survivorImage, r.from(), bit);
@@ -351,7 +353,7 @@ public final class BlockDisk implements ModelDisk {
             PageCache.drop(file, 0, 0);
         }
         for (FaultRange r : ranges) {
-            PageCache.drop(survivorDrive != null ? survivorDriveImage() : Path.of(survivorLoop), r.from(), r.length());
+            PageCache.drop(survivors.drive() != null ? survivorDriveImage() : Path.of(survivorLoop), r.from(), r.length());
         }
         return ranges;
     }
@@ -366,7 +368,7 @@ public final class BlockDisk implements ModelDisk {
         if (file != null) {
             PageCache.drop(file, 0, 0);
         }
-        Path image = survivorDrive != null ? survivorDriveImage() : work.resolve("drive").resolve(FuseDiskServer.FILE);
+        Path image = survivors.drive() != null ? survivorDriveImage() : work.resolve("drive").resolve(FuseDiskServer.FILE);
         for (FaultRange r : ranges) {
             PageCache.drop(image, r.from(), r.length());
         }
@@ -374,29 +376,25 @@ public final class BlockDisk implements ModelDisk {
 
     @Override
     public DriveClient survivorDrive() {
-        return survivorDrive;
+        return survivors.drive();
     }
 
     /**
      * The survivor is a saved image on a plain loop device, which cannot fail a read: it moves onto a drive of its own,
      * served as the disk's drive is and starting from the image (read where it lies; its writes are the drive's own),
-     * under a loop device as the disk's (direct I/O as asked of it), mounted at the same place. Made on first ask, so
-     * that a cut costs nothing more for the tests that never fail a survivor's reads. Refused while files of the
-     * survivor are open: its filesystem cannot move from under them.
+     * under a loop device as the disk's (direct I/O as asked of it), mounted at the same place ({@link SurvivorDrive}:
+     * on first ask). Refused while files of the survivor are open, as the kernel's refusal to unmount it tells: its
+     * filesystem cannot move from under them.
      */
     @Override
     public DriveClient serveSurvivor() throws IOException {
-        if (survivorDrive != null) {
-            return survivorDrive;
-        }
-        if (survivorImage == null) {
-            throw new IllegalStateException("no cut has left a survivor to serve");
-        }
-        if (!Mounts.unmountIfIdle(survivorPath)) {
-            throw new IllegalStateException("files of the survivor " + survivorPath + " are open (or a process works"
-                    + " there): fail its reads before opening its files, as cutPower() returns it, so that its"
-                    + " filesystem can move onto a drive whose reads can fail");
-        }
+        return survivors.serve(survivorImage == null ? null : survivorPath,
+                "its filesystem can move onto a drive whose reads can fail",
+                () -> Mounts.unmountIfIdle(survivorPath) ? null : "or a process works there", this::moveSurvivor);
+    }
+
+    /** Moves the survivor, unmounted, onto a drive of its own ({@link #serveSurvivor}); on failure mounts it again. */
+    private DriveClient moveSurvivor() throws IOException {
         Path fuse = survivorDriveImage().getParent();
         DriveClient served = null;
         String loop = null;
@@ -406,15 +404,7 @@ public final class BlockDisk implements ModelDisk {
             Files.createDirectories(fuse);
             Leftovers.record(work, "mount", fuse.toString());
             served = DriveClient.image(host, fuse, sizeBytes, atomicWriteBytes, survivorImage);
-            DriveClient drive = served;
-            undo.push(() -> {
-                try {
-                    drive.quit();
-                } catch (IOException e) {
-                    // the server is gone (or was stopped already); its mount goes below
-                }
-                ModelDisk.unmountQuietly(fuse);
-            });
+            survivors.stopOnClose(served, fuse);
             loop = attach(survivorDriveImage(), directIo);
             SurvivorMount.mount(loop, survivorPath, fsType, Mounts.DATA);
         } catch (IOException | RuntimeException e) {
@@ -423,7 +413,6 @@ public final class BlockDisk implements ModelDisk {
         }
         undo.push(() -> unmount(survivorPath, survivorDriveImage()));
         survivorLoop = loop;
-        survivorDrive = served;
         return served;
     }
 

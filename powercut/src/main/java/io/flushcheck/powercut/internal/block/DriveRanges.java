@@ -1,5 +1,6 @@
 package io.flushcheck.powercut.internal.block;
 
+import io.flushcheck.powercut.internal.disk.ModelDisk;
 import io.flushcheck.powercut.internal.disk.ModelDisk.FaultRange;
 import io.flushcheck.powercut.internal.kernel.BtrfsChunks;
 import io.flushcheck.powercut.internal.kernel.FileExtents;
@@ -46,8 +47,7 @@ final class DriveRanges {
             ranges.add(new FaultRange(0, e.device(), e.length()));
         }
         if (ranges.isEmpty()) {
-            throw new IllegalArgumentException(file + " has no bytes on the drive in " + offset + "+"
-                    + (length == Long.MAX_VALUE ? "(to the end)" : String.valueOf(length)));
+            throw ModelDisk.noBytesOnDrive(file, offset, length);
         }
         return ranges;
     }

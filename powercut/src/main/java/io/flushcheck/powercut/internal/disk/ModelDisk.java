@@ -83,6 +83,15 @@ public interface ModelDisk {
     }
 
     /**
+     * The refusal of a fault on {@code length} bytes from {@code offset} of {@code file} when the drive holds none of
+     * them: never made durable (not synced before the cut), a hole, or past the file's end. Both models say it alike.
+     */
+    static IllegalArgumentException noBytesOnDrive(Path file, long offset, long length) {
+        return new IllegalArgumentException(file + " has no bytes on the drive in " + offset + "+"
+                + (length == Long.MAX_VALUE ? "(to the end)" : String.valueOf(length)));
+    }
+
+    /**
      * Where a write fault of {@code length} bytes from {@code offset} lies, range by range: in {@code file}'s bytes,
      * or the drive's where {@code file} is null.
      *

@@ -6,6 +6,7 @@ import io.flushcheck.powercut.internal.disk.ModelDisk;
 import io.flushcheck.powercut.internal.disk.ModelStates;
 import io.flushcheck.powercut.internal.disk.RecordingFiles;
 import io.flushcheck.powercut.internal.disk.ServedDisk;
+import io.flushcheck.powercut.internal.disk.SurvivorDrive;
 import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
 import io.flushcheck.powercut.internal.sys.OpenFiles;
@@ -35,9 +36,10 @@ public final class FileDisk implements ModelDisk {
     private Path path;
     private DriveHost host;
     private DriveClient drive;
-    private Deque<Runnable> undo;
-    /** The tree serving the survivor once a read fault on it asked for one ({@link #serveSurvivor}); null until then. */
-    private DriveClient survivorDrive;
+    /** The tree serving the survivor once a read fault on it asked for one ({@link #serveSurvivor}). */
+    private SurvivorDrive survivors;
+    /** What the survivor's drive had been asked to write and sync when it began to serve. */
+    private DriveClient.Stats servedAsCut;
     /** True once a cut's survivor is being made: the mount is gone, or going. */
     private boolean cut;
     /** The directory the last cut's survivor was written into, or null. */
@@ -91,7 +93,7 @@ public final class FileDisk implements ModelDisk {
     @Override
     public void start(DriveClient drive, Deque<Runnable> undo) {
         this.drive = drive;
-        this.undo = undo;
+        survivors = new SurvivorDrive(undo);
     }
 
     /** The tree written out into a plain directory, the mount gone; the cut lists the operations it discarded. */
@@ -126,47 +128,49 @@ public final class FileDisk implements ModelDisk {
         if (survivor == null || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             throw new IllegalArgumentException(file + " is no regular file of the survivor " + survivor);
         }
-        if (survivorDrive != null) { // served: the tree's bytes change, durable and as they read, not by a write
+        if (survivors.drive() != null) { // served: the tree's bytes change, durable and as they read, not by a write
             long node = place(file, offset, length).get(0).unit();
-            if (bit >= 0) {
-                survivorDrive.flipBit(node, offset, bit);
-            } else {
-                survivorDrive.zero(node, offset, length);
+            for (FaultRange r : held(file, node, offset, length)) {
+                if (bit >= 0) {
+                    survivors.drive().flipBit(node, r.from(), bit);
+                } else {
+                    survivors.drive().zero(node, r.from(), r.length());
+                }
             }
-        } else if (bit >= 0) {
-            BytesAtRest.flip(file, offset, bit);
         } else {
-            BytesAtRest.zero(file, offset, length);
+            for (FaultRange r : held(file, 0, offset, length)) { // zeros written into a hole would fill it
+                if (bit >= 0) {
+                    BytesAtRest.flip(file, r.from(), bit);
+                } else {
+                    BytesAtRest.zero(file, r.from(), r.length());
+                }
+            }
         }
         return List.of();
     }
 
     @Override
     public DriveClient survivorDrive() {
-        return survivorDrive;
+        return survivors.drive();
     }
 
     /**
      * The survivor is a plain directory, whose reads cannot fail: its files move into a tree of the model's own, served
      * over FUSE as the disk's tree is (rootless), all of them durable, at the same place; the plain directory is kept
-     * beside it. Made on first ask, so that a cut costs nothing more for the tests that never fail a survivor's reads.
-     * Refused while a process holds a file of the survivor open or works in it: it would go on reading the plain files.
+     * beside it ({@link SurvivorDrive}: on first ask). Refused while a process holds a file of the survivor open, maps
+     * one or works in it, as {@code /proc} tells ({@link OpenFiles}): it would go on reading the plain files.
      */
     @Override
     public DriveClient serveSurvivor() throws IOException {
-        if (survivorDrive != null) {
-            return survivorDrive;
-        }
-        if (survivor == null) {
-            throw new IllegalStateException("no cut has left a survivor to serve");
-        }
-        List<String> open = OpenFiles.under(survivor);
-        if (!open.isEmpty()) {
-            throw new IllegalStateException("files of the survivor " + survivor + " are open (PID and file: "
-                    + String.join(", ", open) + "): fail its reads before opening its files, as cutPower() returns it,"
-                    + " so that its files can move into a tree whose reads can fail");
-        }
-        Path plain = work.resolve(survivor.getFileName() + "-files");
+        return survivors.serve(survivor, "its files can move into a tree whose reads can fail", () -> {
+            List<String> open = OpenFiles.under(survivor);
+            return open.isEmpty() ? null : "PID and file: " + String.join(", ", open);
+        }, this::moveSurvivor);
+    }
+
+    /** Moves the survivor's files into a tree served at its place ({@link #serveSurvivor}); on failure moves them back. */
+    private DriveClient moveSurvivor() throws IOException {
+        Path plain = plainSurvivor();
         Files.move(survivor, plain, StandardCopyOption.ATOMIC_MOVE);
         Path mounted = survivor;
         DriveClient served;
@@ -185,14 +189,12 @@ public final class FileDisk implements ModelDisk {
             }
             throw e;
         }
-        undo.push(() -> {
-            try {
-                served.quit();
-            } catch (IOException e) {
-                ModelDisk.unmountQuietly(mounted); // a mount the server made itself outlives it, dead
-            }
-        });
-        survivorDrive = served;
+        survivors.stopOnClose(served, mounted);
+        try {
+            servedAsCut = served.stats();
+        } catch (IOException e) {
+            servedAsCut = null; // unknown: faults on the survivor then cover their ranges whole (held)
+        }
         return served;
     }
 
@@ -207,13 +209,41 @@ public final class FileDisk implements ModelDisk {
         return List.of(new FaultRange(node, offset, length));
     }
 
-    /** A file's bytes, by its node, as a write fault's. */
+    /** A file's bytes, by its node, as a write fault's; of a survivor's file, those its drive holds ({@link #held}). */
     @Override
     public List<FaultRange> placeReads(Path file, long offset, long length) throws IOException {
         if (file == null) {
             throw new IllegalArgumentException("the file model has no drive: name a file (ReadFault.toFile)");
         }
-        return place(file, offset, length);
+        FaultRange whole = place(file, offset, length).get(0);
+        return held(file, whole.unit(), offset, length);
+    }
+
+    /**
+     * The pieces of {@code length} bytes from {@code offset} of {@code file} that the drive holds, as ranges of
+     * {@code unit}: of a file of the survivor, those some write the cut kept put there ({@link HeldBytes}), read from
+     * the plain copy the cut wrote; all of them for a file of the disk with the power on (its tree holds every byte
+     * written), and for a served survivor written or synced since it began to serve, which that copy no longer tells.
+     *
+     * @throws IllegalArgumentException when the drive holds none of them
+     */
+    private List<FaultRange> held(Path file, long unit, long offset, long length) throws IOException {
+        Path copy = null;
+        if (survivor != null) {
+            Path real = file.toRealPath();
+            Path root = survivor.toRealPath();
+            if (real.startsWith(root)) {
+                copy = survivors.drive() == null ? real : survivors.drive().stats().equals(servedAsCut)
+                        ? plainSurvivor().resolve(root.relativize(real)) : null;
+            }
+        }
+        return copy == null ? List.of(new FaultRange(unit, offset, length))
+                : HeldBytes.of(file, copy, unit, offset, length);
+    }
+
+    /** Where the plain directory the cut wrote the survivor into goes once the survivor is served ({@link #serveSurvivor}). */
+    private Path plainSurvivor() {
+        return work.resolve(survivor.getFileName() + "-files");
     }
 
     /** The tree records its operations, everything in it made durable first. */

@@ -1,11 +1,11 @@
 package io.flushcheck.powercut.internal.files;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -156,8 +156,10 @@ final class TreeWriter {
      * applied in order, a write's its bytes, a truncation's zeros, at the size kept.
      */
     private void writeFile(TreeNode n, FilePages.Kept kept, Path p) throws IOException {
-        try (FileChannel out = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        // RandomAccessFile, not FileChannel: its setLength grows a file as ftruncate does, leaving a hole.
+        try (RandomAccessFile file = new RandomAccessFile(p.toFile(), "rw")) {
+            file.setLength(0);
+            FileChannel out = file.getChannel();
             writeBytes(n, kept, new Out() {
                 @Override
                 public long copy(FileBytes from) throws IOException {
@@ -173,7 +175,7 @@ final class TreeWriter {
 
                 @Override
                 public void truncate(long size) throws IOException {
-                    out.truncate(size);
+                    file.setLength(size);
                 }
             });
         }
@@ -233,6 +235,7 @@ final class TreeWriter {
         /** Writes every byte of {@code bytes} at {@code at}. */
         void write(ByteBuffer bytes, long at) throws IOException;
 
+        /** Sets the file's size: shorter, or longer with zeros that no write put there. */
         void truncate(long size) throws IOException;
     }
 
@@ -265,10 +268,10 @@ final class TreeWriter {
                 }
             }
         }
-        if (high > size) {
+        if (high != size) {
+            // Past the bytes written, a hole that reads as zeros: no kept write put bytes there, as on a filesystem
+            // whose file grew by a truncate or whose writes never reached the drive.
             out.truncate(size);
-        } else if (high < size) {
-            out.write(ByteBuffer.allocate(1), size - 1); // the size, the rest a hole that reads as zeros
         }
     }
 }
