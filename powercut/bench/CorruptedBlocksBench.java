@@ -181,8 +181,8 @@ public final class CorruptedBlocksBench {
             acks.assertDurable(rows(disk.cutPower()));
         }
 
-        @SimulatedPowerLoss(model = DiskModel.FILE, sizeMiB = 64)
-        public static class DamagedOnFiles {
+        /** One sweep a kind of damage; the models' classes below say the disk it runs on. */
+        public abstract static class Damaged {
             @CorruptedBlocks(kinds = BlockDamage.BIT_ROT, times = 241)
             void bitRot(SimulatedDisk disk) throws Exception {
                 damaged(disk);
@@ -214,53 +214,28 @@ public final class CorruptedBlocksBench {
             }
         }
 
+        /** As many power cuts as a sweep of damaged blocks has invocations. */
+        public abstract static class Cut {
+            @RepeatedPowerCut(times = 241)
+            void sweep(SimulatedDisk disk) throws Exception {
+                cut(disk);
+            }
+        }
+
         @SimulatedPowerLoss(model = DiskModel.FILE, sizeMiB = 64)
-        public static class CutOnFiles {
-            @RepeatedPowerCut(times = 241)
-            void sweep(SimulatedDisk disk) throws Exception {
-                cut(disk);
-            }
+        public static class DamagedOnFiles extends Damaged {
+        }
+
+        @SimulatedPowerLoss(model = DiskModel.FILE, sizeMiB = 64)
+        public static class CutOnFiles extends Cut {
         }
 
         @SimulatedPowerLoss(model = DiskModel.BLOCK, sizeMiB = 32, mkfsOptions = {"-b", "4096"})
-        public static class DamagedOnExt4 {
-            @CorruptedBlocks(kinds = BlockDamage.BIT_ROT, times = 241)
-            void bitRot(SimulatedDisk disk) throws Exception {
-                damaged(disk);
-            }
-
-            @CorruptedBlocks(kinds = BlockDamage.ZEROED, times = 241)
-            void zeroed(SimulatedDisk disk) throws Exception {
-                damaged(disk);
-            }
-
-            @CorruptedBlocks(kinds = BlockDamage.LOST_WRITE, times = 241)
-            void lostWrite(SimulatedDisk disk) throws Exception {
-                damaged(disk);
-            }
-
-            @CorruptedBlocks(kinds = BlockDamage.MISDIRECTED_WRITE, times = 241)
-            void misdirectedWrite(SimulatedDisk disk) throws Exception {
-                damaged(disk);
-            }
-
-            @CorruptedBlocks(kinds = BlockDamage.BAD_SECTOR, times = 241)
-            void badSector(SimulatedDisk disk) throws Exception {
-                damaged(disk);
-            }
-
-            @CorruptedBlocks(kinds = BlockDamage.TRANSIENT_READ, times = 241)
-            void transientRead(SimulatedDisk disk) throws Exception {
-                damaged(disk);
-            }
+        public static class DamagedOnExt4 extends Damaged {
         }
 
         @SimulatedPowerLoss(model = DiskModel.BLOCK, sizeMiB = 32, mkfsOptions = {"-b", "4096"})
-        public static class CutOnExt4 {
-            @RepeatedPowerCut(times = 241)
-            void sweep(SimulatedDisk disk) throws Exception {
-                cut(disk);
-            }
+        public static class CutOnExt4 extends Cut {
         }
     }
 }

@@ -108,6 +108,18 @@ class CommandTests {
         assertThat(ProbeLeftovers.in(good)).isEmpty();
     }
 
+    /** The commands that take --host-dir check it as the probe checks its paths, before anything is prepared. */
+    @Test
+    void aHostDirThatIsNoDirectoryIsRefusedByEachCommandThatTakesOne() throws IOException {
+        Path file = Files.writeString(disk.resolve("host-dir-file"), "x");
+        for (String command : List.of("vm", "guests")) {
+            assertUsageError(run(command, "--host-dir", "/nonexistent/flushcheck-test"),
+                    "--host-dir: /nonexistent/flushcheck-test does not exist");
+            assertUsageError(run(command, "--host-dir", file.toString()), "--host-dir: " + file
+                    + " is not a directory: flushcheck probes the directory a file would live in");
+        }
+    }
+
     @Test
     void unknownOption() {
         assertUsageError(run("--frobnicate", "/dev/shm"), "unknown option --frobnicate");

@@ -1,6 +1,5 @@
 package io.flushcheck.powercut;
 
-import io.flushcheck.JunitFloor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
@@ -19,8 +18,6 @@ import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestTemplateInvocationContext;
-import org.junit.jupiter.api.extension.TestTemplateInvocationContextProvider;
-import org.junit.platform.commons.support.AnnotationSupport;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -29,25 +26,18 @@ import org.opentest4j.TestAbortedException;
  * a resource lock run one after another).
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
-public final class CorruptedBlocksExtension implements TestTemplateInvocationContextProvider {
+public final class CorruptedBlocksExtension extends DiskTemplateExtension<CorruptedBlocks> {
 
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(CorruptedBlocksExtension.class);
     private static final String ANNOTATION = "@CorruptedBlocks";
 
     /** Refuses, naming the version found and the one needed, a JUnit older than flushcheck supports. */
     public CorruptedBlocksExtension() {
-        JunitFloor.require(ExtensionContext.class, AnnotationSupport.class, ExtensionConfigurationException::new);
+        super(CorruptedBlocks.class);
     }
 
     @Override
-    public boolean supportsTestTemplate(ExtensionContext context) {
-        return context.getTestMethod().map(m -> AnnotationSupport.isAnnotated(m, CorruptedBlocks.class)).orElse(false);
-    }
-
-    @Override
-    public Stream<TestTemplateInvocationContext> provideTestTemplateInvocationContexts(ExtensionContext context) {
-        Method method = context.getRequiredTestMethod();
-        CorruptedBlocks config = AnnotationSupport.findAnnotation(method, CorruptedBlocks.class).orElseThrow();
+    Stream<TestTemplateInvocationContext> invocations(ExtensionContext context, Method method, CorruptedBlocks config) {
         String refused = refusal(config);
         if (refused != null) {
             throw new ExtensionConfigurationException(ANNOTATION + " on " + method.getName() + ": " + refused);

@@ -1,6 +1,5 @@
 package io.flushcheck.powercut;
 
-import io.flushcheck.JunitFloor;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,8 +9,6 @@ import org.junit.jupiter.api.extension.Extension;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestTemplateInvocationContext;
-import org.junit.jupiter.api.extension.TestTemplateInvocationContextProvider;
-import org.junit.platform.commons.support.AnnotationSupport;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -20,24 +17,17 @@ import org.opentest4j.TestAbortedException;
  * resource lock run one after another, so the count is there when JUnit asks for the next).
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
-public final class FailingSyncsExtension implements TestTemplateInvocationContextProvider {
+public final class FailingSyncsExtension extends DiskTemplateExtension<FailingSyncs> {
 
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(FailingSyncsExtension.class);
 
     /** Refuses, naming the version found and the one needed, a JUnit older than flushcheck supports. */
     public FailingSyncsExtension() {
-        JunitFloor.require(ExtensionContext.class, AnnotationSupport.class, ExtensionConfigurationException::new);
+        super(FailingSyncs.class);
     }
 
     @Override
-    public boolean supportsTestTemplate(ExtensionContext context) {
-        return context.getTestMethod().map(m -> AnnotationSupport.isAnnotated(m, FailingSyncs.class)).orElse(false);
-    }
-
-    @Override
-    public Stream<TestTemplateInvocationContext> provideTestTemplateInvocationContexts(ExtensionContext context) {
-        Method method = context.getRequiredTestMethod();
-        FailingSyncs config = AnnotationSupport.findAnnotation(method, FailingSyncs.class).orElseThrow();
+    Stream<TestTemplateInvocationContext> invocations(ExtensionContext context, Method method, FailingSyncs config) {
         if (config.after() < 0 || config.times() < 1) {
             throw new ExtensionConfigurationException("@FailingSyncs on " + method.getName()
                     + ": after must be 0 or more and times at least 1");

@@ -1,6 +1,5 @@
 package io.flushcheck.powercut;
 
-import io.flushcheck.JunitFloor;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -15,8 +14,6 @@ import org.junit.jupiter.api.extension.Extension;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestTemplateInvocationContext;
-import org.junit.jupiter.api.extension.TestTemplateInvocationContextProvider;
-import org.junit.platform.commons.support.AnnotationSupport;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -25,24 +22,17 @@ import org.opentest4j.TestAbortedException;
  * holding a resource lock run one after another).
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
-public final class RepeatedPowerCutExtension implements TestTemplateInvocationContextProvider {
+public final class RepeatedPowerCutExtension extends DiskTemplateExtension<RepeatedPowerCut> {
 
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(RepeatedPowerCutExtension.class);
 
     /** Refuses, naming the version found and the one needed, a JUnit older than flushcheck supports. */
     public RepeatedPowerCutExtension() {
-        JunitFloor.require(ExtensionContext.class, AnnotationSupport.class, ExtensionConfigurationException::new);
+        super(RepeatedPowerCut.class);
     }
 
     @Override
-    public boolean supportsTestTemplate(ExtensionContext context) {
-        return context.getTestMethod().map(m -> AnnotationSupport.isAnnotated(m, RepeatedPowerCut.class)).orElse(false);
-    }
-
-    @Override
-    public Stream<TestTemplateInvocationContext> provideTestTemplateInvocationContexts(ExtensionContext context) {
-        Method method = context.getRequiredTestMethod();
-        RepeatedPowerCut config = AnnotationSupport.findAnnotation(method, RepeatedPowerCut.class).orElseThrow();
+    Stream<TestTemplateInvocationContext> invocations(ExtensionContext context, Method method, RepeatedPowerCut config) {
         if (config.times() < 1) {
             throw new ExtensionConfigurationException("@RepeatedPowerCut(times = " + config.times() + ") on " + method.getName()
                     + ": times must be at least 1");

@@ -1,23 +1,21 @@
 package io.flushcheck.powercut;
 
+import static io.flushcheck.powercut.CorruptedBlocksRuns.damage;
 import static io.flushcheck.powercut.FixtureRuns.message;
 import static io.flushcheck.powercut.FixtureRuns.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flushcheck.testing.Requirements;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.engine.reporting.ReportEntry;
 import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.Events;
 
@@ -33,20 +31,7 @@ class CorruptedBlocksKindsTests {
 
     @BeforeEach
     void needs() {
-        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        Requirements.require(SimulatedDisk.fusermount() != null, "fusermount3 or fusermount");
-    }
-
-    /** The report entry {@code flushcheck.faults.block} of each invocation, by display name. */
-    private static Map<String, String> damage(Events events) {
-        Map<String, String> m = new TreeMap<>();
-        for (Event e : events.reportingEntryPublished().list()) {
-            String v = e.getPayload(ReportEntry.class).orElseThrow().getKeyValuePairs().get("flushcheck.faults.block");
-            if (v != null) {
-                m.put(FixtureRuns.name(e), v);
-            }
-        }
-        return m;
+        CorruptedBlocksRuns.requireFuse();
     }
 
     private static String abortedWith(Event e) {
@@ -181,12 +166,7 @@ class CorruptedBlocksKindsTests {
         static final List<ReadBack.Outcome> OUTCOMES = new CopyOnWriteArrayList<>();
 
         static void journal(SimulatedDisk disk) throws Exception {
-            AcknowledgedRecords acks = AcknowledgedRecords.on(disk);
-            LineJournal.append(disk.path().resolve("journal"), CorruptedBlocksTests.RECORDS, true, acks);
-            Path survivor = disk.cutPower();
-            ReadBack read = acks.readBack(() -> LineJournal.read(survivor.resolve("journal"), true));
-            OUTCOMES.add(read.outcome());
-            read.assertNotSilent();
+            CorruptedBlocksRuns.journal(disk, true, OUTCOMES);
         }
 
         @SimulatedPowerLoss(model = DiskModel.FILE)
@@ -195,7 +175,7 @@ class CorruptedBlocksKindsTests {
             @CorruptedBlocks(kinds = {BlockDamage.LOST_WRITE, BlockDamage.MISDIRECTED_WRITE}, times = 5, seed = 3)
             void noRecordIsSilentlyWrong(SimulatedDisk disk) throws Exception {
                 AcknowledgedRecords acks = AcknowledgedRecords.on(disk);   // the lie is armed before this runs
-                LineJournal.append(disk.path().resolve("journal"), CorruptedBlocksTests.RECORDS, true, acks);
+                LineJournal.append(disk.path().resolve("journal"), CorruptedBlocksRuns.RECORDS, true, acks);
                 Path survivor = disk.cutPower();
                 ReadBack read = acks.readBack(() -> LineJournal.read(survivor.resolve("journal"), true));
                 OUTCOMES.add(read.outcome());
@@ -233,7 +213,7 @@ class CorruptedBlocksKindsTests {
             @CorruptedBlocks(kinds = BlockDamage.TRANSIENT_READ, times = 3, seed = 3)
             void noRecordIsSilentlyWrong(SimulatedDisk disk) throws Exception {
                 AcknowledgedRecords acks = AcknowledgedRecords.on(disk);
-                LineJournal.append(disk.path().resolve("journal"), CorruptedBlocksTests.RECORDS, true, acks);
+                LineJournal.append(disk.path().resolve("journal"), CorruptedBlocksRuns.RECORDS, true, acks);
                 Path survivor = disk.cutPower();
                 ReadBack read = acks.readBack(() -> LineJournal.readDirect(survivor.resolve("journal"), true));
                 OUTCOMES.add(read.outcome());

@@ -1,5 +1,6 @@
 package io.flushcheck.powercut;
 
+import static io.flushcheck.powercut.CorruptedBlocksRuns.damage;
 import static io.flushcheck.powercut.FixtureRuns.message;
 import static io.flushcheck.powercut.FixtureRuns.run;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,13 +14,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.engine.reporting.ReportEntry;
 import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.Events;
 
@@ -27,25 +25,9 @@ import org.junit.platform.testkit.engine.Events;
 @Tag("junit-api")
 class CorruptedBlocksTests {
 
-    /** 300 records of about 30 bytes with their checksums: two 4 KiB blocks of journal, four sites with both kinds. */
-    static final List<String> RECORDS = IntStream.range(0, 300).mapToObj(i -> "record " + i + " of 300").toList();
-
     @BeforeEach
     void needs() {
-        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        Requirements.require(SimulatedDisk.fusermount() != null, "fusermount3 or fusermount");
-    }
-
-    /** The report entry {@code flushcheck.faults.block} of each invocation, by display name. */
-    private static Map<String, String> damage(Events events) {
-        Map<String, String> m = new TreeMap<>();
-        for (Event e : events.reportingEntryPublished().list()) {
-            String v = e.getPayload(ReportEntry.class).orElseThrow().getKeyValuePairs().get("flushcheck.faults.block");
-            if (v != null) {
-                m.put(FixtureRuns.name(e), v);
-            }
-        }
-        return m;
+        CorruptedBlocksRuns.requireFuse();
     }
 
     @Test
@@ -152,12 +134,7 @@ class CorruptedBlocksTests {
         static final List<ReadBack.Outcome> OUTCOMES = new CopyOnWriteArrayList<>();
 
         static void journal(SimulatedDisk disk, boolean checked) throws Exception {
-            AcknowledgedRecords acks = AcknowledgedRecords.on(disk);
-            LineJournal.append(disk.path().resolve("journal"), RECORDS, checked, acks);
-            Path survivor = disk.cutPower();
-            ReadBack read = acks.readBack(() -> LineJournal.read(survivor.resolve("journal"), checked));
-            OUTCOMES.add(read.outcome());
-            read.assertNotSilent();
+            CorruptedBlocksRuns.journal(disk, checked, OUTCOMES);
         }
 
         @SimulatedPowerLoss(model = DiskModel.FILE)

@@ -53,14 +53,28 @@ class CrashStatesTests {
         return disk(name, 4096);
     }
 
+    /** A batch log recorded on {@code disk}, each record synced before its commit where {@code careful}. */
+    private static CrashStates recordedLog(SimulatedDisk disk, boolean careful) throws Exception {
+        Path log = disk.path().resolve("log");
+        BatchLog.create(log);
+        return disk.recordCrashStates(acks -> BatchLog.appendAll(log, careful, acks));
+    }
+
+    /** Every record acknowledged at a state's flushes is in its log, and none nobody wrote. */
+    private static final CrashStates.Verification VERIFIED_LOG = (survivor, mustSurvive) ->
+            BatchLog.verify(survivor.resolve("log"), mustSurvive);
+
+    /** Nothing left attached or mounted by the states checked on the disk {@code name}, nor any place of a state. */
+    private static void assertNothingLeft(String name, String when) throws IOException {
+        assertThat(leftBehind(work(name))).as(when).isEmpty();
+        assertThat(statePlaces(work(name))).as(when).isEmpty();
+    }
+
     @Test
     void aLogThatSyncsItsRecordsBeforeTheirCommitPassesEveryState() throws Exception {
         try (SimulatedDisk disk = disk("careful")) {
-            Path log = disk.path().resolve("log");
-            BatchLog.create(log);
-            CrashStates states = disk.recordCrashStates(acks -> BatchLog.appendAll(log, true, acks));
-            CrashStateReport report = states.check(1000, (survivor, mustSurvive) ->
-                    BatchLog.verify(survivor.resolve("log"), mustSurvive));
+            CrashStates states = recordedLog(disk, true);
+            CrashStateReport report = states.check(1000, VERIFIED_LOG);
             System.out.println("careful log: " + states.writes() + " writes in " + states.epochs() + " epochs; " + report
                     + "; " + String.format("%.1f", report.checked() / report.seconds()) + " states/s; load "
                     + Files.readString(Path.of("/proc/loadavg")).trim());
@@ -146,12 +160,9 @@ class CrashStatesTests {
         for (boolean careful : new boolean[] {true, false}) {
             try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).fs(fs)
                     .sizeBytes(SimulatedDisk.minimumSizeBytes(fs) + (16L << 20)).create(work(fs))) {
-                Path log = disk.path().resolve("log");
-                BatchLog.create(log);
-                CrashStates states = disk.recordCrashStates(acks -> BatchLog.appendAll(log, careful, acks));
+                CrashStates states = recordedLog(disk, careful);
                 // The careless log's states on three workers: clones of one filesystem mounted at once.
-                CrashStateReport report = states.inParallel(careful ? 1 : 3).check(1000, (survivor, mustSurvive) ->
-                        BatchLog.verify(survivor.resolve("log"), mustSurvive));
+                CrashStateReport report = states.inParallel(careful ? 1 : 3).check(1000, VERIFIED_LOG);
                 System.out.println(fs + (careful ? " careful" : " careless") + " log: " + states.writes() + " writes in "
                         + states.epochs() + " epochs; " + report);
                 assertThat(report.checked()).isGreaterThan(BatchLog.BATCHES * 2 * BatchLog.BATCH);
@@ -174,7 +185,7 @@ class CrashStatesTests {
             long before = disk.flushes();
             CrashStates states = disk.recordCrashStates(acks -> BatchLog.appendAll(log, false, acks));
             flushes = disk.flushes() - before;
-            report = states.check(1000, (survivor, mustSurvive) -> BatchLog.verify(survivor.resolve("log"), mustSurvive));
+            report = states.check(1000, VERIFIED_LOG);
             System.out.println("careless log: " + states.writes() + " writes in " + states.epochs() + " epochs, " + flushes
                     + " flushes; " + report);
         }
@@ -302,8 +313,7 @@ class CrashStatesTests {
             // and not the second leaves what keeping both does; dropping either with the third kept, the whole epoch.
             assertThat(all.duplicates()).isGreaterThanOrEqualTo(3);
             assertThat(all.leftOut()).isZero();
-            CrashStateReport bounded = states.check(10, (survivor, mustSurvive) ->
-                    BatchLog.verify(survivor.resolve("log"), mustSurvive));
+            CrashStateReport bounded = states.check(10, VERIFIED_LOG);
             assertThat(bounded.checked()).isEqualTo(10);
             assertThat(bounded.leftOut()).isEqualTo(all.checked() - 10);
             assertThat(bounded.duplicates()).isEqualTo(all.duplicates());
@@ -323,11 +333,8 @@ class CrashStatesTests {
     @Test
     void severalWorkersAtOnceReportWhatOneWorkerReportsInTheSameOrder() throws Exception {
         try (SimulatedDisk disk = disk("workers")) {
-            Path log = disk.path().resolve("log");
-            BatchLog.create(log);
-            CrashStates states = disk.recordCrashStates(acks -> BatchLog.appendAll(log, false, acks));
-            CrashStateReport alone = states.check(1000, (survivor, mustSurvive) ->
-                    BatchLog.verify(survivor.resolve("log"), mustSurvive));
+            CrashStates states = recordedLog(disk, false);
+            CrashStateReport alone = states.check(1000, VERIFIED_LOG);
             AtomicInteger running = new AtomicInteger();
             AtomicInteger most = new AtomicInteger();
             Set<String> places = ConcurrentHashMap.newKeySet();
@@ -358,8 +365,7 @@ class CrashStatesTests {
             assertThat(most.get()).as("verifications running at once").isGreaterThan(1);
             assertThat(places).as("mount points").hasSize(3);
             assertThat(refused).as("places not the owner's alone, or mounts not as data").isEmpty();
-            assertThat(leftBehind(work("workers"))).isEmpty();
-            assertThat(statePlaces(work("workers"))).isEmpty();
+            assertNothingLeft("workers", "after the check");
         }
     }
 
@@ -372,9 +378,7 @@ class CrashStatesTests {
     @Test
     void aVerificationThatThrowsOnSeveralWorkersFailsOrStopsAsOnOneAndLeavesNothing() throws Exception {
         try (SimulatedDisk disk = disk("throwing")) {
-            Path log = disk.path().resolve("log");
-            BatchLog.create(log);
-            CrashStates states = disk.recordCrashStates(acks -> BatchLog.appendAll(log, true, acks));
+            CrashStates states = recordedLog(disk, true);
             CrashStateReport report = states.inParallel(3).check(1000, (survivor, mustSurvive) -> {
                 if (!mustSurvive.isEmpty()) {
                     throw new IllegalStateException(mustSurvive.size() + " acknowledged");
@@ -382,8 +386,7 @@ class CrashStatesTests {
             });
             assertThat(report.failing()).isPositive().isLessThan(report.checked());
             assertThat(report.failures()).allSatisfy(f -> assertThat(f.message()).endsWith(" acknowledged"));
-            assertThat(leftBehind(work("throwing"))).isEmpty();
-            assertThat(statePlaces(work("throwing"))).isEmpty();
+            assertNothingLeft("throwing", "after the failing states");
 
             for (int workers : new int[] {1, 3}) {
                 AtomicInteger arrived = new AtomicInteger();
@@ -398,8 +401,7 @@ class CrashStatesTests {
                 }));
                 assertThat(thrown).as("%d workers", workers).isInstanceOf(Stop.class);
                 stopped.add(thrown.getMessage());
-                assertThat(leftBehind(work("throwing"))).as("%d workers", workers).isEmpty();
-                assertThat(statePlaces(work("throwing"))).as("%d workers", workers).isEmpty();
+                assertNothingLeft("throwing", workers + " workers");
             }
             assertThat(stopped.get(1)).as("the state that stopped 3 workers").isEqualTo(stopped.get(0));
         }

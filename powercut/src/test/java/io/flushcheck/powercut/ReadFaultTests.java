@@ -1,5 +1,7 @@
 package io.flushcheck.powercut;
 
+import static io.flushcheck.powercut.FailingReads.readOrError;
+import static io.flushcheck.powercut.FailingReads.shown;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -47,12 +49,9 @@ class ReadFaultTests {
         try (SimulatedDisk disk = TestDisks.ext4(tmp)) {
             Path a = synced(disk);
             disk.failReads(ReadFault.toFile(a));
-            assertThatThrownBy(() -> Files.readString(a)).isInstanceOf(IOException.class)
-                    .hasMessageContaining("Input/output error");
-            long afterOne = disk.failedReads();
-            assertThatThrownBy(() -> Files.readString(a)).as("a bad sector stays bad").isInstanceOf(IOException.class)
-                    .hasMessageContaining("Input/output error");
-            long afterTwo = disk.failedReads();
+            FailingReads.FailedTwice failed = FailingReads.failTwice(disk, a, "a bad sector stays bad");
+            long afterOne = failed.afterOne();
+            long afterTwo = failed.afterTwo();
             System.out.printf("ext4, bad sector: two reads of the file failed with EIO; the drive failed %d reads, %d at"
                     + " the first%n", afterTwo, afterOne);
             assertThat(afterOne).isPositive();
@@ -67,8 +66,7 @@ class ReadFaultTests {
             String first = readOrError(a);
             String second = readOrError(a);
             System.out.printf("ext4, transient error: first read %s, second %s; the drive failed %d reads%n",
-                    first.length() > 20 ? "the bytes" : first, second.length() > 20 ? "the bytes" : second,
-                    disk.failedReads());
+                    shown(first), shown(second), disk.failedReads());
             assertThat(disk.failedReads()).as("a buffered read: the kernel retried the page after the failed readahead")
                     .isEqualTo(afterTwo + 1);
             assertThat(second).isEqualTo(NEW);
@@ -106,12 +104,9 @@ class ReadFaultTests {
         try (SimulatedDisk disk = TestDisks.files(tmp)) {
             Path a = synced(disk);
             disk.failReads(ReadFault.toFile(a));
-            assertThatThrownBy(() -> Files.readString(a)).isInstanceOf(IOException.class)
-                    .hasMessageContaining("Input/output error");
-            long afterOne = disk.failedReads();
-            assertThatThrownBy(() -> Files.readString(a)).as("a bad range stays bad").isInstanceOf(IOException.class)
-                    .hasMessageContaining("Input/output error");
-            long afterTwo = disk.failedReads();
+            FailingReads.FailedTwice failed = FailingReads.failTwice(disk, a, "a bad range stays bad");
+            long afterOne = failed.afterOne();
+            long afterTwo = failed.afterTwo();
             System.out.printf("file model, bad range: two reads of the file failed with EIO; the tree failed %d reads, %d"
                     + " at the first%n", afterTwo, afterOne);
             assertThat(afterOne).isPositive();
@@ -125,7 +120,7 @@ class ReadFaultTests {
             String first = readOrError(a);
             String second = readOrError(a);
             System.out.printf("file model, transient error: first read %s, second %s%n",
-                    first.length() > 20 ? "the bytes" : first, second.length() > 20 ? "the bytes" : second);
+                    shown(first), shown(second));
             assertThat(disk.failedReads()).as("a buffered read: the kernel retried the page after the failed readahead")
                     .isEqualTo(afterTwo + 1);
             assertThat(second).isEqualTo(NEW);
@@ -134,7 +129,7 @@ class ReadFaultTests {
             String direct = readDirect(a);
             String directAgain = readDirect(a);
             System.out.printf("file model, transient error, O_DIRECT: first read %s, second %s%n",
-                    direct.length() > 20 ? "the bytes" : direct, directAgain.length() > 20 ? "the bytes" : directAgain);
+                    shown(direct), shown(directAgain));
             assertThat(direct).as("a read with no cache and no readahead meets the error").isEqualTo("Input/output error");
             assertThat(directAgain).isEqualTo(NEW);
             assertThat(disk.failedReads()).isEqualTo(afterTwo + 2);
@@ -150,7 +145,7 @@ class ReadFaultTests {
             String first = readDirect(a);
             String second = readDirect(a);
             System.out.printf("ext4 on a direct-I/O loop device, transient error, O_DIRECT: first read %s, second %s%n",
-                    first.length() > 20 ? "the bytes" : first, second.length() > 20 ? "the bytes" : second);
+                    shown(first), shown(second));
             assertThat(first).isEqualTo("Input/output error");
             assertThat(second).isEqualTo(OLD);
             assertThat(disk.failedReads()).isEqualTo(before + 1);
@@ -162,15 +157,6 @@ class ReadFaultTests {
         try (SimulatedDisk disk = TestDisks.files(tmp)) {
             assertThatThrownBy(() -> disk.failReads(ReadFault.toDrive(0, 4096))).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("the file model has no drive");
-        }
-    }
-
-    /** The file's text, or the message of the error reading it. */
-    private static String readOrError(Path a) {
-        try {
-            return Files.readString(a);
-        } catch (IOException e) {
-            return e.getMessage();
         }
     }
 

@@ -1,5 +1,7 @@
 package io.flushcheck.powercut;
 
+import static io.flushcheck.powercut.FailingReads.readOrError;
+import static io.flushcheck.powercut.FailingReads.shown;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -67,12 +69,9 @@ class SurvivorReadFaultTests {
         Path a = survivor.resolve("a");
         disk.failReads(ReadFault.toFile(a).range(4096, 4096)); // its second 4 KiB: a bad sector after the reboot
         // end::survivor-reads[]
-        assertThatThrownBy(() -> Files.readString(a)).isInstanceOf(IOException.class)
-                .hasMessageContaining("Input/output error");
-        long afterOne = disk.failedReads();
-        assertThatThrownBy(() -> Files.readString(a)).as("a bad sector stays bad").isInstanceOf(IOException.class)
-                .hasMessageContaining("Input/output error");
-        long afterTwo = disk.failedReads();
+        FailingReads.FailedTwice failed = FailingReads.failTwice(disk, a, "a bad sector stays bad");
+        long afterOne = failed.afterOne();
+        long afterTwo = failed.afterTwo();
         System.out.printf("%s survivor, bad sector: two reads of the file failed with EIO; the survivor's drive failed %d"
                 + " reads, %d at the first%n", fs, afterTwo - before, afterOne - before);
         assertThat(afterOne).isGreaterThan(before);
@@ -87,7 +86,7 @@ class SurvivorReadFaultTests {
         String first = readOrError(a);
         String second = readOrError(a);
         System.out.printf("%s survivor, transient error: first read %s, second %s%n", fs,
-                first.length() > 20 ? "the bytes" : first, second.length() > 20 ? "the bytes" : second);
+                shown(first), shown(second));
         assertThat(disk.failedReads()).as("one read failed, the kernel's retry of the page read").isEqualTo(afterTwo + 1);
         assertThat(second).isEqualTo(NEW);
     }
@@ -105,12 +104,9 @@ class SurvivorReadFaultTests {
             long before = disk.failedReads();
             Path a = disk.cutPower().resolve("a");
             disk.failReads(ReadFault.toFile(a).range(4096, 4096));
-            assertThatThrownBy(() -> Files.readString(a)).isInstanceOf(IOException.class)
-                    .hasMessageContaining("Input/output error");
-            long afterOne = disk.failedReads();
-            assertThatThrownBy(() -> Files.readString(a)).as("a bad range stays bad").isInstanceOf(IOException.class)
-                    .hasMessageContaining("Input/output error");
-            long afterTwo = disk.failedReads();
+            FailingReads.FailedTwice failed = FailingReads.failTwice(disk, a, "a bad range stays bad");
+            long afterOne = failed.afterOne();
+            long afterTwo = failed.afterTwo();
             System.out.printf("file model survivor, bad range: two reads of the file failed with EIO; the survivor's tree"
                     + " failed %d reads, %d at the first%n", afterTwo - before, afterOne - before);
             assertThat(afterOne).isGreaterThan(before);
@@ -124,7 +120,7 @@ class SurvivorReadFaultTests {
             String first = readOrError(a);
             String second = readOrError(a);
             System.out.printf("file model survivor, transient error: first read %s, second %s%n",
-                    first.length() > 20 ? "the bytes" : first, second.length() > 20 ? "the bytes" : second);
+                    shown(first), shown(second));
             assertThat(disk.failedReads()).as("one read failed, the kernel's retry of the page read").isEqualTo(afterTwo + 1);
             assertThat(second).isEqualTo(NEW);
         }
@@ -250,15 +246,6 @@ class SurvivorReadFaultTests {
                         .hasMessageContaining("are open");
             }
             assertThat(Files.readString(a)).isEqualTo(OLD);
-        }
-    }
-
-    /** The file's text, or the message of the error reading it. */
-    private static String readOrError(Path a) {
-        try {
-            return Files.readString(a);
-        } catch (IOException e) {
-            return e.getMessage();
         }
     }
 

@@ -18,11 +18,16 @@ public final class PlanOptions {
     public Integer rounds;
 
     public List<SyncMode> modes(List<SyncMode> fallback) throws UsageException {
-        if (modes == null) {
+        return modes(modes, fallback);
+    }
+
+    /** The sync modes a {@code --modes} value {@code list} names, {@code fallback} when it is null. */
+    public static List<SyncMode> modes(String list, List<SyncMode> fallback) throws UsageException {
+        if (list == null) {
             return fallback;
         }
         try {
-            return SyncMode.parseList(modes);
+            return SyncMode.parseList(list);
         } catch (IllegalArgumentException e) {
             throw new UsageException("--modes: " + e.getMessage());
         }

@@ -65,4 +65,17 @@ public final class Values {
             throw new UsageException(e.getMessage());
         }
     }
+
+    /**
+     * {@code --host-dir}: the directory {@code arg} names, the working directory when it is null, checked as the probe
+     * checks its directories (the same causes in the same words: empty, missing, a loop, ...).
+     */
+    public static Path hostDir(String arg) throws UsageException {
+        Path dir = arg == null ? Path.of("").toAbsolutePath() : path(arg);
+        try {
+            return Flushcheck.validateDirectory(dir);
+        } catch (BadPathException e) {
+            throw new UsageException("--host-dir: " + e.getMessage());
+        }
+    }
 }

@@ -1,7 +1,5 @@
 package io.flushcheck.cli.guests;
 
-import io.flushcheck.BadPathException;
-import io.flushcheck.Flushcheck;
 import io.flushcheck.cli.common.EnvironmentFailure;
 import io.flushcheck.cli.common.ExitCodes;
 import io.flushcheck.cli.common.HtmlOption;
@@ -99,13 +97,7 @@ public final class GuestsCommand implements Job {
                 throw new UsageException("--mounts: " + e.getMessage());
             }
         }
-        Path hostDir = hostDirArg == null ? Path.of("").toAbsolutePath() : Values.path(hostDirArg);
-        try {
-            // The probe's validator: the same causes in the same words (empty, missing, a loop, ...).
-            hostDir = Flushcheck.validateDirectory(hostDir);
-        } catch (BadPathException e) {
-            throw new UsageException("--host-dir: " + e.getMessage());
-        }
+        Path hostDir = Values.hostDir(hostDirArg);
         html.check();
         GuestProgress progress = new GuestProgress(StatusLine.on(err, quiet), quiet);
         GuestRunner runner = new GuestRunner(progress);

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.List;
 
 /** What this machine must offer before a simulated disk can be made, and where the disks go. */
 final class Machine {
@@ -31,6 +32,20 @@ final class Machine {
             return "fusermount3 or fusermount to mount FUSE without root (apt-get install fuse3)";
         }
         return null;
+    }
+
+    /**
+     * As {@link #missingForDisks(DiskModel, String)}, for a command that runs a program on the disks: that program
+     * runs in a world of its own, made with util-linux's setsid, setpriv and unshare.
+     */
+    static String missingForPrograms(DiskModel model, String fs) {
+        String missing = missingForDisks(model, fs);
+        for (String tool : List.of("setsid", "setpriv", "unshare")) {
+            if (missing == null && which(tool) == null) {
+                missing = "the " + tool + " command (util-linux)";
+            }
+        }
+        return missing;
     }
 
     /** The first progress line of the power-cut commands: which model runs, and why where auto chose it. */

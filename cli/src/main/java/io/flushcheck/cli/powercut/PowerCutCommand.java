@@ -292,12 +292,7 @@ public final class PowerCutCommand implements Job {
         PowerCutUsage.checkUsage(this);
         DiskModel resolved = disk.model.resolved();
         PowerCutUsage.checkModelOptions(this, resolved);
-        String missing = Machine.missingForDisks(resolved, disk.fs());
-        for (String tool : List.of("setsid", "setpriv", "unshare")) {
-            if (missing == null && Machine.which(tool) == null) {
-                missing = "the " + tool + " command (util-linux)";
-            }
-        }
+        String missing = Machine.missingForPrograms(resolved, disk.fs());
         if (missing != null) {
             err.println("flushcheck powercut: simulated disks need " + missing + " here");
             return ExitCodes.INTERNAL;

@@ -145,12 +145,7 @@ public final class PowerCutDamageCommand implements Job {
         html.check();
         DiskModel resolved = disk.model.resolved();
         checkModelOptions(resolved);
-        String missing = Machine.missingForDisks(resolved, disk.fs());
-        for (String tool : List.of("setsid", "setpriv", "unshare")) {
-            if (missing == null && Machine.which(tool) == null) {
-                missing = "the " + tool + " command (util-linux)";
-            }
-        }
+        String missing = Machine.missingForPrograms(resolved, disk.fs());
         if (missing != null) {
             err.println("flushcheck powercut damage: simulated disks need " + missing + " here");
             return ExitCodes.INTERNAL;

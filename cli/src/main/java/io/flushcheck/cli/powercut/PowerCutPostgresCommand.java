@@ -50,8 +50,6 @@ import picocli.CommandLine.Option;
 public final class PowerCutPostgresCommand implements Job {
 
     static final int DEFAULT_CUTS = 10;
-    /** The seed unless told otherwise: the same run, and the same figures, every time. */
-    static final long DEFAULT_SEED = 2026;
 
     @Mixin
     OutputOptions output = new OutputOptions();
@@ -63,9 +61,8 @@ public final class PowerCutPostgresCommand implements Job {
             description = "cuts per row of settings (default " + DEFAULT_CUTS + ")")
     Integer cuts;
 
-    @Option(names = "--seed", paramLabel = "S", converter = PowerCutConverters.Seed.class,
-            description = "the seed every cut's commits and surviving sectors derive from (default " + DEFAULT_SEED + ")")
-    Long seed;
+    @Mixin
+    MatrixSeedOption seed = new MatrixSeedOption();
 
     @Option(names = "--row", paramLabel = "'NAME=VALUE,...'",
             description = "one row of server settings, comma-separated ('' for the defaults); repeat for more rows"
@@ -118,7 +115,7 @@ public final class PowerCutPostgresCommand implements Job {
                     + String.join(", ", unknown) + " (postgres --describe-config lists them)");
         }
         int n = cuts == null ? DEFAULT_CUTS : cuts;
-        long s = seed == null ? DEFAULT_SEED : seed;
+        long s = seed.seed();
         if (!output.quiet) {
             err.println("flushcheck powercut postgres: the server in " + pg.bin() + ", " + settings.size() + " rows of " + n
                     + " cuts");

@@ -49,8 +49,6 @@ import picocli.CommandLine.Option;
 public final class PowerCutSqliteCommand implements Job {
 
     static final int DEFAULT_CUTS = 20;
-    /** The seed unless told otherwise: the same run, and the same figures, every time. */
-    static final long DEFAULT_SEED = 2026;
 
     static final List<JournalMode> MODES = List.of(JournalMode.DELETE, JournalMode.WAL);
     static final List<Synchronous> LEVELS = List.of(Synchronous.OFF, Synchronous.NORMAL, Synchronous.FULL,
@@ -75,9 +73,8 @@ public final class PowerCutSqliteCommand implements Job {
     @Mixin
     RulesOption rules = new RulesOption();
 
-    @Option(names = "--seed", paramLabel = "S", converter = PowerCutConverters.Seed.class,
-            description = "the seed every cut's commits and surviving sectors derive from (default " + DEFAULT_SEED + ")")
-    Long seed;
+    @Mixin
+    MatrixSeedOption seed = new MatrixSeedOption();
 
     @Override
     public int run(PrintStream out, PrintStream err) throws UsageException {
@@ -96,7 +93,7 @@ public final class PowerCutSqliteCommand implements Job {
             throw new UsageException("powercut sqlite: the JDBC driver org.sqlite.JDBC is not on the class path: add org.xerial:sqlite-jdbc");
         }
         int n = cuts == null ? DEFAULT_CUTS : cuts;
-        long s = seed == null ? DEFAULT_SEED : seed;
+        long s = seed.seed();
         List<PowerCutMatrix.Row> rows;
         try {
             rows = PowerCutMatrix.run(Machine.workDir(), resolved, rules.rules, MODES, LEVELS, n, s, new Progress(err, output.quiet, n));

@@ -1,6 +1,5 @@
 package io.flushcheck.cli.vm;
 
-import io.flushcheck.BadPathException;
 import io.flushcheck.CheckOptions;
 import io.flushcheck.CheckResult;
 import io.flushcheck.Flushcheck;
@@ -10,6 +9,7 @@ import io.flushcheck.cli.common.ExitCodes;
 import io.flushcheck.cli.common.HtmlOption;
 import io.flushcheck.cli.common.Job;
 import io.flushcheck.cli.common.OutputOptions;
+import io.flushcheck.cli.common.PlanOptions;
 import io.flushcheck.cli.common.UsageException;
 import io.flushcheck.cli.common.Values;
 import io.flushcheck.probe.ProbeListener;
@@ -107,26 +107,14 @@ public final class VmCommand implements Job {
         if (n > MAX_ROUNDS) {
             throw new UsageException("--rounds: " + n + " is more than a guest takes (at most " + MAX_ROUNDS + ")");
         }
-        List<SyncMode> modes = DEFAULT_MODES;
-        if (modeList != null) {
-            try {
-                modes = SyncMode.parseList(modeList);
-            } catch (IllegalArgumentException e) {
-                throw new UsageException("--modes: " + e.getMessage());
-            }
-            for (SyncMode m : modes) {
-                if (!VmProbe.GUEST_MODES.contains(m)) {
-                    throw new UsageException("--modes: the guest's probe has no mode " + m.id()
-                            + " (it has append-fsync, append-fdatasync, overwrite-fdatasync, dsync, flush-only, no-sync)");
-                }
+        List<SyncMode> modes = PlanOptions.modes(modeList, DEFAULT_MODES);
+        for (SyncMode m : modes) {
+            if (!VmProbe.GUEST_MODES.contains(m)) {
+                throw new UsageException("--modes: the guest's probe has no mode " + m.id()
+                        + " (it has append-fsync, append-fdatasync, overwrite-fdatasync, dsync, flush-only, no-sync)");
             }
         }
-        Path hostDir = hostDirArg == null ? Path.of("").toAbsolutePath() : Values.path(hostDirArg);
-        try {
-            hostDir = Flushcheck.validateDirectory(hostDir);
-        } catch (BadPathException e) {
-            throw new UsageException("--host-dir: " + e.getMessage());
-        }
+        Path hostDir = Values.hostDir(hostDirArg);
         html.check();
         boolean quiet = output.quiet;
         VmProbe probe = new VmProbe(null, m -> {

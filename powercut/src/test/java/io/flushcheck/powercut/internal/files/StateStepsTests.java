@@ -32,16 +32,7 @@ class StateStepsTests {
 
     /** {@value #FILES} files, synced; then three epochs, each writing and renaming some of them, then a sync. */
     private RegularFile recording() throws Exception {
-        Path file = tmp.resolve("recording");
-        FileTree t = new FileTree(0, 0, Files.createDirectories(tmp.resolve("store")), Long.MAX_VALUE, true);
-        try {
-            t.record(file);
-            List<Long> made = new ArrayList<>();
-            for (int i = 0; i < FILES; i++) {
-                made.add(t.create(FileTree.ROOT, "f" + i, false, 0644, 0, 0).id());
-                t.write(made.get(i), 0, ByteBuffer.wrap(("file " + i).getBytes(StandardCharsets.UTF_8)));
-            }
-            t.sync(made.get(0));
+        return TreeRecordings.record(tmp, FILES, (t, made) -> {
             for (int epoch = 1; epoch <= 3; epoch++) {
                 for (int i = epoch; i < FILES; i += 40) {
                     t.write(made.get(i), 0, ByteBuffer.wrap(("epoch " + epoch).getBytes(StandardCharsets.UTF_8)));
@@ -49,11 +40,7 @@ class StateStepsTests {
                 t.rename(FileTree.ROOT, "f" + (epoch * 7), FileTree.ROOT, "renamed-" + epoch, false);
                 t.sync(made.get(0));
             }
-            t.stopRecording();
-        } finally {
-            t.close();
-        }
-        return RegularFile.open(file);
+        });
     }
 
     @Test

@@ -28,27 +28,14 @@ class TreeStatesTests {
      * half of them renamed, to the end: two epochs of about {@value #FILES} times three states each.
      */
     private RegularFile recording() throws Exception {
-        Path file = tmp.resolve("recording");
-        FileTree t = new FileTree(0, 0, Files.createDirectories(tmp.resolve("store")), Long.MAX_VALUE, true);
-        try {
-            t.record(file);
-            List<Long> made = new ArrayList<>();
-            for (int i = 0; i < FILES; i++) {
-                made.add(t.create(FileTree.ROOT, "f" + i, false, 0644, 0, 0).id());
-                t.write(made.get(i), 0, ByteBuffer.wrap(("file " + i).getBytes(StandardCharsets.UTF_8)));
-            }
-            t.sync(made.get(0));
+        return TreeRecordings.record(tmp, FILES, (t, made) -> {
             for (int i = 0; i < FILES; i++) {
                 t.write(made.get(i), 4096, ByteBuffer.wrap(("again " + i).getBytes(StandardCharsets.UTF_8)));
                 if (i % 2 == 0) {
                     t.rename(FileTree.ROOT, "f" + i, FileTree.ROOT, "g" + i, false);
                 }
             }
-            t.stopRecording();
-        } finally {
-            t.close();
-        }
-        return RegularFile.open(file);
+        });
     }
 
     @Test
