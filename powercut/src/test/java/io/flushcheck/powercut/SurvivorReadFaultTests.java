@@ -231,6 +231,32 @@ class SurvivorReadFaultTests {
     }
 
     /**
+     * A file of the file model's served survivor held open while its data at rest changes reads the change through the
+     * same descriptor: the kernel keeps a served file's pages across reads and opens, and the change drops them.
+     */
+    @Test
+    void onTheFileModelAServedSurvivorFileHeldOpenReadsItsDataChangedAtRest() throws IOException {
+        try (SimulatedDisk disk = TestDisks.files(tmp)) {
+            synced(disk);
+            Path a = disk.cutPower().resolve("a");
+            disk.failReads(ReadFault.toFile(a).range(0, 4096)); // the survivor moves into a served tree
+            try (FileChannel open = FileChannel.open(a, StandardOpenOption.READ)) {
+                assertThat(readAt(open, 8192, 4096)).isEqualTo(OLD.substring(8192));
+                Corruption done = disk.corrupt(DataFault.zeroed(a).range(8192, 4096));
+                assertThat(readAt(open, 8192, 4096)).as(done.toString()).isEqualTo("\0".repeat(4096));
+            }
+        }
+    }
+
+    private static String readAt(FileChannel c, long at, int length) throws IOException {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(length);
+        while (b.hasRemaining() && c.read(b, at + b.position()) > 0) {
+            // a short read goes on where it stopped
+        }
+        return new String(b.array(), 0, b.position(), java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
+    /**
      * A drive range on the file model's survivor is refused before the survivor moves into a tree of its own: it stays
      * the plain directory, so a file of it held open still refuses a later fault.
      */

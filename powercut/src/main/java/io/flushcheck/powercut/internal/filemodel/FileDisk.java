@@ -10,6 +10,7 @@ import io.flushcheck.powercut.internal.disk.SurvivorDrive;
 import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
 import io.flushcheck.powercut.internal.sys.OpenFiles;
+import io.flushcheck.powercut.internal.sys.PageCache;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -137,6 +138,8 @@ public final class FileDisk implements ModelDisk {
                     survivors.drive().zero(node, r.from(), r.length());
                 }
             }
+            // The kernel keeps a served file's pages across opens: those it holds would still read the old bytes.
+            PageCache.drop(file, 0, 0);
         } else {
             for (FaultRange r : held(file, 0, offset, length)) { // zeros written into a hole would fill it
                 if (bit >= 0) {
