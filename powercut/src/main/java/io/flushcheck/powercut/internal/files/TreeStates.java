@@ -5,10 +5,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.PriorityQueue;
-import java.util.Set;
 import org.apiguardian.api.API;
 
 /**
@@ -107,7 +105,7 @@ public final class TreeStates {
                 return;
             }
             List<StateKeys.Key> keys = tree.stateKeys(picks);
-            Set<TreeSum> seen = new HashSet<>();
+            DigestSet seen = new DigestSet(picks.size());
             List<Found> taken = new ArrayList<>();
             for (int i = 0; i < picks.size(); i++) {
                 StateKeys.Key key = keys.get(i);
