@@ -1,5 +1,6 @@
 package io.flushcheck.powercut.internal.files;
 
+import io.flushcheck.powercut.internal.fuse.FuseStop;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -14,23 +15,32 @@ import java.nio.file.Path;
  */
 final class ServedState implements AutoCloseable {
 
+    /** How long a close waits for the server to finish the request it is answering. */
+    private static final long STOP_MILLIS = 10_000;
+
     private final Path mountPoint;
     private final FuseTreeServer server;
+    private final FuseStop stop;
     private final Thread serving;
-    /** Why serving ended other than by the unmount, or null. */
+    /** Why serving ended other than by the close, or null. */
     private volatile Throwable failure;
     private volatile boolean closing;
 
-    private ServedState(Path mountPoint, FuseTreeServer server) {
+    private ServedState(Path mountPoint, FuseTreeServer server, FuseStop stop) {
         this.mountPoint = mountPoint;
         this.server = server;
+        this.stop = stop;
         this.serving = new Thread(() -> {
             try {
-                server.serve();
+                server.serve(stop);
             } catch (Throwable e) {
                 if (!closing) {
                     failure = e;
                 }
+            } finally {
+                // The thread's own descriptors, closed by it: no other closes one it may still use.
+                server.close();
+                stop.close();
             }
         }, "flushcheck-state-server");
         serving.setDaemon(true);
@@ -38,7 +48,14 @@ final class ServedState implements AutoCloseable {
 
     /** Serves {@code tree} on {@code mountPoint}, an empty directory, until {@link #close}. */
     static ServedState mount(FileTree tree, Path mountPoint) throws IOException {
-        ServedState s = new ServedState(mountPoint, FuseTreeServer.mountChecked(tree, mountPoint));
+        FuseStop stop = FuseStop.open();
+        ServedState s;
+        try {
+            s = new ServedState(mountPoint, FuseTreeServer.mountChecked(tree, mountPoint), stop);
+        } catch (IOException | RuntimeException e) {
+            stop.close();
+            throw e;
+        }
         s.serving.start();
         return s;
     }
@@ -54,31 +71,60 @@ final class ServedState implements AutoCloseable {
     }
 
     /**
-     * Unmounts the state and ends its server; throws when the mount stayed or its server failed while
-     * it served (what a process read from it then cannot be trusted).
+     * Stops the server, which closes its connection's descriptor (the kernel then ends the connection: a process
+     * still using the state, a file of it held open, is answered ENOTCONN), and unmounts the state; throws when the
+     * server was still answering a request {@value #STOP_MILLIS} ms after it was asked to stop, the mount stayed, or
+     * the server failed while it served (what a process read from it then cannot be trusted). Whatever fails, the
+     * rest is done.
      */
     @Override
     public void close() throws IOException {
         closing = true;
+        stop.stop();
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + STOP_MILLIS * 1_000_000;
+        while (serving.isAlive() && System.nanoTime() < deadline) {
+            try {
+                serving.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            } catch (InterruptedException e) {
+                interrupted = true; // the unmount below is still due; the interrupt is kept for the caller
+                break;
+            }
+        }
+        IOException failed = null;
+        if (serving.isAlive()) {
+            failed = new IOException("the server of the crash state mounted on " + mountPoint + " was still answering"
+                    + " a request " + STOP_MILLIS / 1000 + " s after it was asked to stop"
+                    + (interrupted ? " (interrupted while waiting)" : "") + "; it is at " + where(serving));
+        }
         try {
             server.unmount();
-            serving.join(10_000);
-            if (serving.isAlive()) {
-                throw new IOException("the server of the crash state mounted on " + mountPoint
-                        + " was still serving 10 s after its unmount");
+        } catch (IOException e) {
+            if (failed == null) {
+                failed = e;
+            } else {
+                failed.addSuppressed(e);
             }
-        } catch (InterruptedException e) {
+        }
+        if (interrupted) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted while unmounting the crash state on " + mountPoint, e);
-        } finally {
-            if (!serving.isAlive()) {
-                server.close();
-            }
         }
-        Throwable failed = failure;
         if (failed != null) {
-            throw new IOException("the server of the crash state mounted on " + mountPoint + " failed: " + failed,
-                    failed);
+            throw failed;
         }
+        Throwable broke = failure;
+        if (broke != null) {
+            throw new IOException("the server of the crash state mounted on " + mountPoint + " failed: " + broke, broke);
+        }
+    }
+
+    /** The top of {@code thread}'s stack, for a message. */
+    private static String where(Thread thread) {
+        StackTraceElement[] stack = thread.getStackTrace();
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < Math.min(5, stack.length); i++) {
+            sb.append(i == 0 ? "" : " < ").append(stack[i]);
+        }
+        return sb.length() == 0 ? "an unknown place" : sb.toString();
     }
 }

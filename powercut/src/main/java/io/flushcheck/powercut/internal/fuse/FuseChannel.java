@@ -4,6 +4,7 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import io.flushcheck.powercut.internal.sys.DeviceCalls;
+import io.flushcheck.powercut.internal.sys.Libc;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -67,10 +68,35 @@ public final class FuseChannel {
 
     /** Answers requests until the filesystem is unmounted or the handler stops. */
     public void serve(Handler handler) throws IOException {
+        serve(handler, null);
+    }
+
+    private static final int F_GETFL = 3;
+    private static final int F_SETFL = 4;
+
+    /**
+     * As {@link #serve(Handler)}, until {@code stop} is asked for too (when not null): the descriptor is made
+     * non-blocking, so that the server waits for a request in {@link FuseStop#await}, where the stop reaches it. A
+     * connection busy with requests costs no more: the wait comes only when none is queued.
+     */
+    public void serve(Handler handler, FuseStop stop) throws IOException {
+        if (stop != null) {
+            int flags = Libc.C.fcntl(fd, F_GETFL, 0);
+            if (flags < 0 || Libc.C.fcntl(fd, F_SETFL, flags | Libc.O_NONBLOCK) != 0) {
+                throw new IOException("cannot make /dev/fuse non-blocking: " + Libc.C.strerror(Libc.errno()));
+            }
+        }
         while (true) {
+            if (stop != null && stop.stopped()) {
+                return;
+            }
             long n = DeviceCalls.read(fd, inAddress, BUFFER);
             if (n < 0) {
                 int errno = Native.getLastError();
+                if (errno == EAGAIN && stop != null) {
+                    stop.await(fd); // no request queued
+                    continue;
+                }
                 if (errno == EINTR || errno == EAGAIN || errno == ENOENT) {
                     continue; // an interrupted request, or none: read again
                 }

@@ -29,12 +29,23 @@ public abstract class FuseServer {
         channel.serve(this::answer);
     }
 
+    /**
+     * As {@link #serve()}, until {@code stop} is asked for too, even while a process holds a file of the mount open
+     * (an unmount then leaves the connection up, and this thread waiting on it).
+     */
+    public final void serve(FuseStop stop) throws IOException {
+        channel.serve(this::answer, stop);
+    }
+
     /** Unmounts, lazily (open files do not keep it); throws when the mount is still there afterwards. */
     public final void unmount() throws IOException {
         mount.unmount();
     }
 
-    /** Closes the connection's descriptor, once serving has ended. */
+    /**
+     * Closes the connection's descriptor, once serving has ended. The last descriptor of a connection closed, the
+     * kernel ends it: a process still using the mount is answered ENOTCONN from then on.
+     */
     public final void close() {
         mount.closeDevice();
     }

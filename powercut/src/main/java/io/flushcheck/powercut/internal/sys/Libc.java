@@ -91,6 +91,12 @@ public interface Libc extends Library {
 
     int waitpid(int pid, int[] status, int options);
 
+    /** {@code pipe2(2)}: the read end in {@code fds[0]}, the write end in {@code fds[1]}. */
+    int pipe2(int[] fds, int flags);
+
+    /** {@code poll(2)} on {@code nfds} {@code struct pollfd}s (8 bytes each: fd, events, revents). */
+    int poll(Pointer fds, long nfds, int timeout);
+
     static int errno() {
         return Native.getLastError();
     }
