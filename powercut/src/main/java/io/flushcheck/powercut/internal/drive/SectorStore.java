@@ -53,6 +53,11 @@ public final class SectorStore extends FaultedDrive {
     private final StoreFile oldFile;
     private int[] oldSectors = new int[64];
     private int oldCount;
+    /**
+     * The slot of each sector in {@link #oldSectors}, made when a change at rest or a cut first needs it and kept up
+     * until the next flush; null until then, so that writes keep no index nothing asks for.
+     */
+    private Map<Integer, Integer> oldSlots;
     private final ByteBuffer one = ByteBuffer.allocate(SECTOR);
     /** What the cut during an armed flush kept and discarded; null until one happened. */
     private long[] duringCut;
@@ -232,7 +237,21 @@ public final class SectorStore extends FaultedDrive {
             oldSectors = Arrays.copyOf(oldSectors, oldCount * 2);
         }
         oldSectors[oldCount] = sector;
+        if (oldSlots != null) {
+            oldSlots.put(sector, oldCount);
+        }
         return oldCount++;
+    }
+
+    /** The slot of each sector in {@link #oldSectors}, by sector. */
+    private Map<Integer, Integer> oldSlots() {
+        if (oldSlots == null) {
+            oldSlots = new HashMap<>();
+            for (int i = 0; i < oldCount; i++) {
+                oldSlots.put(oldSectors[i], i);
+            }
+        }
+        return oldSlots;
     }
 
     /** What {@code sector}, not held, reads: its template's bytes, or zeros. */
@@ -388,12 +407,12 @@ public final class SectorStore extends FaultedDrive {
             held.set((int) s); // durable as it reads: not written since the last flush
             return;
         }
-        int slot = -1;
-        for (int i = 0; i < oldCount && slot < 0; i++) {
-            slot = oldSectors[i] == s ? i : -1;
-        }
+        // An index, not a scan: a range changed at rest visits each of its sectors, each of which may add a slot.
+        Integer old = oldSlots().get((int) s);
+        int slot;
         sector.clear();
-        if (slot >= 0) {
+        if (old != null) {
+            slot = old;
             oldFile.read((long) slot * SECTOR, sector);
         } else {
             readFresh(s, sector); // first written since the last flush: durable as it was before, changed now
@@ -448,10 +467,7 @@ public final class SectorStore extends FaultedDrive {
         long kept = 0;
         Random random = new Random(seed);
         long[] order = lastWriteOrder();
-        Map<Integer, Integer> oldSlots = new HashMap<>();
-        for (int i = 0; i < oldCount; i++) {
-            oldSlots.put(oldSectors[i], i);
-        }
+        Map<Integer, Integer> oldSlots = oldSlots();
         int units = SECTOR / atomicUnit;
         ByteBuffer written = ByteBuffer.allocate(SECTOR);
         ByteBuffer survived = ByteBuffer.allocate(SECTOR);
@@ -532,6 +548,7 @@ public final class SectorStore extends FaultedDrive {
         }
         cachedCount = 0;
         oldCount = 0;
+        oldSlots = null;
         if (oldSectors.length > 4096) {
             oldSectors = new int[64];
         }
