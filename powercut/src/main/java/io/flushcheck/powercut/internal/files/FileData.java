@@ -9,9 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The files' contents of a {@link FileTree}: writes, reads and truncations; the change log that holds the bytes of
@@ -41,10 +39,6 @@ final class FileData {
     private final long capacity;
     /** The 4 KiB blocks the sizes of the files with a name take, in bytes: what counts against {@link #capacity}. */
     private long used;
-    /** Writes, truncations and syncs of files so far: the pages of their changes ({@link #pages}) are as of one. */
-    private long fileEdits;
-    private long pagesAt = -1;
-    private final Map<Long, FilePages> pages = new HashMap<>();
 
     FileData(FileTree tree, Path dir, long capacity, FileTree.Versions versions) {
         this.tree = tree;
@@ -261,7 +255,7 @@ final class FileData {
         logLive += length;
         tree.rules().pending(n);
         n.fileChanges.add(c);
-        fileEdits++;
+        n.fileEdits++;
     }
 
     /**
@@ -406,7 +400,7 @@ final class FileData {
         tree.rules().pending(n);
         n.fileChanges.add(c);
         tree.rules().truncated(n);
-        fileEdits++;
+        n.fileEdits++;
         n.mtime = FileTree.now();
     }
 
@@ -419,7 +413,7 @@ final class FileData {
         }
         n.fileChanges.clear();
         n.committedTruncations = 0;
-        fileEdits++;
+        n.fileEdits++;
         if (logLive == 0) {
             // Nothing in the log is needed now: written over from its start, its blocks freed when it grew large.
             if (logEnd > LOG_KEPT) {
@@ -434,19 +428,17 @@ final class FileData {
         return h ^ (h >>> 29);
     }
 
-    /** What the files' pages say changed otherwise (a journal commit made truncations durable): they are found again. */
-    void edited() {
-        fileEdits++;
-    }
-
-    /** File {@code n}'s changes since its last sync, page by page, made once for the tree as it is now. */
+    /**
+     * File {@code n}'s changes since its last sync, page by page, made once for the file as it is now: again only once
+     * the file changed ({@link TreeNode#fileEdits}), so that an epoch's end finds those of the files its epoch left
+     * alone made already.
+     */
     FilePages pages(TreeNode n) {
-        if (pagesAt != fileEdits) {
-            pages.clear();
-            pagesAt = fileEdits;
+        if (n.pages == null || n.pagesAt != n.fileEdits) {
+            n.pages = FilePages.of(List.copyOf(n.fileChanges), n.durableData.size(), n.committedTruncations);
+            n.pagesAt = n.fileEdits;
         }
-        return pages.computeIfAbsent(n.id, id -> FilePages.of(List.copyOf(n.fileChanges), n.durableData.size(),
-                n.committedTruncations));
+        return n.pages;
     }
 
     /** Frees the files it keeps its bytes in. */

@@ -90,9 +90,9 @@ final class SyncRules {
             if (!pendingTruncations.isEmpty()) {
                 for (TreeNode f : pendingTruncations.values()) {
                     f.committedTruncations = (int) f.fileChanges.stream().filter(c -> !c.isWrite()).count();
+                    f.fileEdits++;
                 }
                 pendingTruncations.clear();
-                tree.data().edited();
             }
         } else if (n.dir) {
             commitNames(n);

@@ -25,6 +25,13 @@ public final class TreeNode {
      * commit every size change before any sync): their sizes, and the pages they cut, survive every cut.
      */
     int committedTruncations;
+    /**
+     * Writes, truncations, syncs and committed truncations of the file so far: its pages ({@link FileData#pages}) are
+     * made again once this moved past {@link #pagesAt}.
+     */
+    long fileEdits;
+    FilePages pages;
+    long pagesAt;
     /** Truncated to 0 since its last close: ext4 starts writing what it holds at the next close (auto_da_alloc). */
     boolean truncatedToZero;
     /**
