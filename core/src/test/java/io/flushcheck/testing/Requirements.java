@@ -39,6 +39,16 @@ public final class Requirements {
         require(isRoot(), "root (to mount filesystems)");
     }
 
+    /**
+     * What flushcheck's file model needs to mount its tree: {@code /dev/fuse} and, without root, fusermount3 or fuse 2's
+     * fusermount.
+     */
+    public static void requireFileModel() {
+        require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
+        require(isRoot() || which("fusermount3") != null || which("fusermount") != null,
+                "fusermount3 or fusermount (apt-get install fuse3)");
+    }
+
     public static void requireCommand(String command, String debianPackage) {
         require(which(command) != null, "the '" + command + "' command (apt-get install " + debianPackage + ")");
     }

@@ -50,9 +50,7 @@ final class TestDisks {
 
     /** What the file model needs: /dev/fuse, and without root fusermount3 or fuse 2's fusermount. */
     static void requireFileModel() {
-        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        Requirements.require(Requirements.isRoot() || Requirements.which("fusermount3") != null
-                || Requirements.which("fusermount") != null, "fusermount3 or fusermount (apt-get install fuse3)");
+        Requirements.requireFileModel();
     }
 
     /** A disk of the file model, under {@code dir}. */

@@ -41,9 +41,7 @@ class PowerCutDamageTests {
 
     @BeforeEach
     void needs() throws IOException {
-        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        Requirements.require(Requirements.isRoot() || Requirements.which("fusermount3") != null
-                || Requirements.which("fusermount") != null, "fusermount3 or fusermount (apt-get install fuse3)");
+        Requirements.requireFileModel();
         for (String tool : new String[] {"setsid", "setpriv", "unshare", "cksum"}) {
             Requirements.requireCommand(tool, "util-linux, coreutils");
         }

@@ -38,9 +38,7 @@ class PowerCutSignalTests {
     @ParameterizedTest(name = "SIG{0}")
     @ValueSource(strings = {"TERM", "INT"})
     void aSignalWhileTheCommandRunsLeavesNoLogAndNoMount(String signal) throws Exception {
-        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        Requirements.require(Requirements.isRoot() || Requirements.which("fusermount3") != null
-                || Requirements.which("fusermount") != null, "fusermount3 or fusermount (apt-get install fuse3)");
+        Requirements.requireFileModel();
         List<String> cmd = ChildJvm.withDefaultSignals(ChildJvm.command(List.of(), List.of("-Djava.io.tmpdir=" + tmp),
                 Main.class.getName(), List.of("powercut", "--model", "file", "--cuts", "1", "--after-flushes", "1000",
                         "--verify", "true {dir}", "--", "sh", "-c", "sleep 60; : \"$1\"", "sh", "{dir}")));
@@ -76,8 +74,7 @@ class PowerCutSignalTests {
         if (w[0].equals("block")) {
             Requirements.requireRoot();
         } else {
-            Requirements.require(Requirements.isRoot() || Requirements.which("fusermount3") != null
-                    || Requirements.which("fusermount") != null, "fusermount3 or fusermount (apt-get install fuse3)");
+            Requirements.requireFileModel();
         }
         Path checking = tmp.resolve("checking");
         Path saved = tmp.resolve("recording");

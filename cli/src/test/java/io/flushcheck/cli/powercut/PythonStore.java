@@ -33,9 +33,7 @@ record PythonStore(Path store, Path check) {
      * fusermount; setsid, setpriv and unshare for the worlds the command and each verify run in.
      */
     static PythonStore forFileModel(Path dir) throws IOException {
-        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        Requirements.require(Requirements.isRoot() || Requirements.which("fusermount3") != null
-                || Requirements.which("fusermount") != null, "fusermount3 or fusermount (apt-get install fuse3)");
+        Requirements.requireFileModel();
         for (String tool : new String[] {"setsid", "setpriv", "unshare"}) {
             Requirements.requireCommand(tool, "util-linux");
         }

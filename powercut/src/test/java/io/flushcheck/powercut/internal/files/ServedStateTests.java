@@ -31,9 +31,7 @@ class ServedStateTests {
 
     @BeforeEach
     void fuse() {
-        Requirements.require(Files.exists(Path.of("/dev/fuse")), "/dev/fuse");
-        Requirements.require(Requirements.which("fusermount3") != null || Requirements.which("fusermount") != null
-                || Requirements.isRoot(), "fusermount3 or fusermount (apt-get install fuse3)");
+        Requirements.requireFileModel();
     }
 
     /**
