@@ -255,7 +255,6 @@ final class FileData {
         logLive += length;
         tree.rules().pending(n);
         n.fileChanges.add(c);
-        n.fileEdits++;
     }
 
     /**
@@ -400,7 +399,6 @@ final class FileData {
         tree.rules().pending(n);
         n.fileChanges.add(c);
         tree.rules().truncated(n);
-        n.fileEdits++;
         n.mtime = FileTree.now();
     }
 
@@ -413,7 +411,6 @@ final class FileData {
         }
         n.fileChanges.clear();
         n.committedTruncations = 0;
-        n.fileEdits++;
         if (logLive == 0) {
             // Nothing in the log is needed now: written over from its start, its blocks freed when it grew large.
             if (logEnd > LOG_KEPT) {
@@ -430,13 +427,12 @@ final class FileData {
 
     /**
      * File {@code n}'s changes since its last sync, page by page, made once for the file as it is now: again only once
-     * the file changed ({@link TreeNode#fileEdits}), so that an epoch's end finds those of the files its epoch left
-     * alone made already.
+     * its changes, durable size or committed truncations are others ({@link FilePages#isOf}), whatever changed them, so
+     * that an epoch's end finds those of the files its epoch left alone made already.
      */
     FilePages pages(TreeNode n) {
-        if (n.pages == null || n.pagesAt != n.fileEdits) {
+        if (n.pages == null || !n.pages.isOf(n.fileChanges, n.durableData.size(), n.committedTruncations)) {
             n.pages = FilePages.of(List.copyOf(n.fileChanges), n.durableData.size(), n.committedTruncations);
-            n.pagesAt = n.fileEdits;
         }
         return n.pages;
     }

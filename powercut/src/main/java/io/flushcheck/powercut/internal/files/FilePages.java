@@ -171,6 +171,22 @@ final class FilePages {
         return Arrays.copyOf(values, out);
     }
 
+    /**
+     * Whether these are the pages of {@code changes} (the same change objects, in order) over {@code durableSize}
+     * bytes with {@code committed} truncations durable: a change moved in the log is a new object.
+     */
+    boolean isOf(List<FileChange> changes, long durableSize, int committed) {
+        if (changes.size() != this.changes.size() || durableSize != this.durableSize || committed != this.committed) {
+            return false;
+        }
+        for (int i = 0; i < changes.size(); i++) {
+            if (changes.get(i) != this.changes.get(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     List<Run> runs() {
         return runs;
     }

@@ -90,7 +90,6 @@ final class SyncRules {
             if (!pendingTruncations.isEmpty()) {
                 for (TreeNode f : pendingTruncations.values()) {
                     f.committedTruncations = (int) f.fileChanges.stream().filter(c -> !c.isWrite()).count();
-                    f.fileEdits++;
                 }
                 pendingTruncations.clear();
             }

@@ -25,13 +25,8 @@ public final class TreeNode {
      * commit every size change before any sync): their sizes, and the pages they cut, survive every cut.
      */
     int committedTruncations;
-    /**
-     * Writes, truncations, syncs and committed truncations of the file so far: its pages ({@link FileData#pages}) are
-     * made again once this moved past {@link #pagesAt}.
-     */
-    long fileEdits;
+    /** Its pages as {@link FileData#pages} made them last: kept while they are of its changes as they are. */
     FilePages pages;
-    long pagesAt;
     /** Truncated to 0 since its last close: ext4 starts writing what it holds at the next close (auto_da_alloc). */
     boolean truncatedToZero;
     /**
