@@ -57,8 +57,8 @@ public final class FuseChannel {
     private final ByteBuffer rep = out.getByteBuffer(0, BUFFER).order(ByteOrder.nativeOrder());
     private final long inAddress = Pointer.nativeValue(in);
     private final long outAddress = Pointer.nativeValue(out);
-    /** One {@code struct pollfd} for {@link #await}. */
-    private final Memory pollFd = new Memory(8);
+    /** Two {@code struct pollfd}s for {@link #await}. */
+    private final Memory pollFds = new Memory(16);
     private static final short POLLIN = 1;
 
     public FuseChannel(int fd) {
@@ -153,10 +153,21 @@ public final class FuseChannel {
 
     /** Waits until the connection has a request to read, or has ended; EINTR or a failure: the caller reads again. */
     private void await() {
-        pollFd.setInt(0, fd);
-        pollFd.setShort(4, POLLIN);
-        pollFd.setShort(6, (short) 0);
-        Libc.C.poll(pollFd, 1, -1);
+        awaitReadable(pollFds, fd, -1);
+    }
+
+    /**
+     * Waits in {@code poll(2)} until {@code fuse} has a request to read (or has ended) or {@code other} (-1: none,
+     * which poll leaves out) is readable or hung up, with {@code fds} two {@code struct pollfd}s' room.
+     */
+    static void awaitReadable(Memory fds, int fuse, int other) {
+        fds.setInt(0, fuse);
+        fds.setShort(4, POLLIN);
+        fds.setShort(6, (short) 0);
+        fds.setInt(8, other);
+        fds.setShort(12, POLLIN);
+        fds.setShort(14, (short) 0);
+        Libc.C.poll(fds, 2, -1);
     }
 
     /** The uid of the process a request came from. */

@@ -14,8 +14,6 @@ import org.apiguardian.api.API;
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class FuseStop {
 
-    private static final short POLLIN = 1;
-
     private final int readEnd;
     private final int writeEnd;
     private final Memory polled = new Memory(16);
@@ -53,14 +51,8 @@ public final class FuseStop {
 
     /** Waits until {@code fuse} has a request to read (or has ended) or the stop is asked for. */
     void await(int fuse) {
-        polled.setInt(0, fuse);
-        polled.setShort(4, POLLIN);
-        polled.setShort(6, (short) 0);
-        polled.setInt(8, readEnd);
-        polled.setShort(12, POLLIN);
-        polled.setShort(14, (short) 0);
         // EINTR, or any other failure: the caller reads again, and finds what there is
-        Libc.C.poll(polled, 2, -1);
+        FuseChannel.awaitReadable(polled, fuse, readEnd);
     }
 
     /** Closes the pipe, once the server has stopped serving. */
