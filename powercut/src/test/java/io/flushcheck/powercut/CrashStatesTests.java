@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.flushcheck.powercut.internal.kernel.Filesystems;
+import io.flushcheck.powercut.internal.kernel.LoopDevices;
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
 import java.io.IOException;
@@ -469,9 +470,9 @@ class CrashStatesTests {
         }
         try (var loops = Files.list(Path.of("/sys/block"))) {
             for (Path loop : loops.filter(p -> p.getFileName().toString().startsWith("loop")).toList()) {
-                Path backing = loop.resolve("loop/backing_file");
-                String file = Files.exists(backing) ? Files.readString(backing).trim() : "";
-                if (file.startsWith(work + "/") && !file.startsWith(work + "/drive/")) {
+                // Another test's device may be detached between the listing and the read: null, not an error.
+                String file = LoopDevices.backingFile(loop.getFileName().toString());
+                if (file != null && file.startsWith(work + "/") && !file.startsWith(work + "/drive/")) {
                     found.add(loop.getFileName() + " on " + file);
                 }
             }
