@@ -1,5 +1,7 @@
 package io.flushcheck.powercut.internal.model;
 
+import com.sun.jna.Native;
+import io.flushcheck.powercut.internal.sys.Libc;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
@@ -137,6 +139,14 @@ public final class StoreFile implements AutoCloseable {
                 chunks[index] = channel.map(FileChannel.MapMode.READ_WRITE, (long) index * CHUNK, CHUNK);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot map the store file", e);
+            }
+            // A fault in a shared mapping reads ahead as a sequential reader would, as far as the disk's
+            // read_ahead_kb (8 MiB on some virtual disks): the first write to a fresh chunk then made and
+            // zeroed 2,048 pages for one (2 ms, measured on ext4). Drives write sectors in no order.
+            try {
+                Libc.C.madvise(Native.getDirectBufferPointer(chunks[index]), CHUNK, Libc.MADV_RANDOM);
+            } catch (LinkageError e) {
+                // without JNA's native part the chunk reads ahead: slower, the same bytes
             }
         }
         return chunks[index];

@@ -60,6 +60,11 @@ public interface Libc extends Library {
     /** Returns 0 or the error number itself (not -1 with errno). */
     int posix_fadvise(int fd, long offset, long length, int advice);
 
+    /** {@code madvise(2)}'s advice that pages of a range are touched in no order: no read-ahead when one faults. */
+    int MADV_RANDOM = 1;
+
+    int madvise(Pointer address, long length, int advice);
+
     String strerror(int errno);
 
     int SIGKILL = 9;
