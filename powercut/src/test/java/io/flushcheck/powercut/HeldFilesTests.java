@@ -1,6 +1,7 @@
 package io.flushcheck.powercut;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flushcheck.testing.Mounts;
 import io.flushcheck.testing.Requirements;
@@ -119,6 +120,25 @@ class HeldFilesTests {
         }
         assertThat(devices.stream().filter(Device::attached)).as("devices attached once the files are closed")
                 .isEmpty();
+    }
+
+    @Test
+    @ResourceLock(SimulatedPowerLoss.LOCK)
+    void aFileHeldOpenAcrossTheCutFailsAsOnADiskThatWentAway() throws Exception {
+        Path work = Path.of("/dev/shm", "flushcheck-held-cut-" + ProcessHandle.current().pid());
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.BLOCK).sizeMiB(32).create(work);
+             RandomAccessFile store = new RandomAccessFile(disk.path().resolve("store").toFile(), "rw")) {
+            store.write("record 1\n".getBytes(StandardCharsets.UTF_8));
+            store.getFD().sync();
+            Path survivor = disk.cutPower();
+            assertThat(Files.readAllLines(survivor.resolve("store"))).containsExactly("record 1");
+            assertThatThrownBy(() -> store.write("record 2\n".getBytes(StandardCharsets.UTF_8)))
+                    .as("a write to the file held open on the interrupted filesystem").isInstanceOf(IOException.class)
+                    .hasMessageContaining("Input/output error");
+            store.seek(0);
+            assertThatThrownBy(store::read).as("a read of it").isInstanceOf(IOException.class)
+                    .hasMessageContaining("Input/output error");
+        }
     }
 
     /**

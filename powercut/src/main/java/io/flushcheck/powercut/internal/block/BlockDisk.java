@@ -14,6 +14,7 @@ import io.flushcheck.powercut.internal.explain.TreeView;
 import io.flushcheck.powercut.internal.host.DriveClient;
 import io.flushcheck.powercut.internal.host.DriveHost;
 import io.flushcheck.powercut.internal.kernel.FileExtents;
+import io.flushcheck.powercut.internal.kernel.InterruptedFilesystem;
 import io.flushcheck.powercut.internal.kernel.Filesystems;
 import io.flushcheck.powercut.internal.kernel.JournalPlace;
 import io.flushcheck.powercut.internal.kernel.LoopDevices;
@@ -205,10 +206,13 @@ public final class BlockDisk implements ModelDisk {
     @Override
     public Survivor survive(List<String> discarded, int n) throws IOException {
         List<BlockCutExplanation.Range> ranges = BlockCutExplanation.ranges(discarded);
+        InterruptedFilesystem.stopAccessTimes(path);
         BlockCutExplanation.Before before = lookBeforeUnmount(ranges);
-        // The drive is frozen: unmounting may still write, and the drive discards it. What the filesystem
-        // does to end runs beside the survivor's making; the loop device waits for it (autoclear). Files the
-        // test still holds open there, as a cut leaves a program's, keep it until they close.
+        // Then the filesystem is shut down, as one whose disk went away: files the test still holds open there,
+        // as a cut leaves a program's, fail from now on, and the unmount, whenever they close, writes nothing.
+        // What the filesystem does to end runs beside the survivor's making; the loop device waits for it
+        // (autoclear), and for the files held open.
+        InterruptedFilesystem.shutDown(path);
         Path driveImage = work.resolve("drive").resolve(FuseDiskServer.FILE);
         noteUse(path, driveImage);
         Mounts.unmountInBackground(path);

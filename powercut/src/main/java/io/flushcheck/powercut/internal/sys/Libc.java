@@ -81,6 +81,9 @@ public interface Libc extends Library {
     /** {@code pidfd_send_signal(2)}, with no siginfo. */
     int syscall(long number, int pidfd, int sig, Pointer info, int flags);
 
+    /** {@code mount_setattr(2)}: directory descriptor, path, flags, {@code struct mount_attr} and its size. */
+    int syscall(long number, int dfd, String path, int flags, Pointer attr, long size);
+
     int geteuid();
 
     int getegid();
