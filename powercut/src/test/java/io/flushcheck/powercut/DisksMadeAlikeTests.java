@@ -51,10 +51,16 @@ class DisksMadeAlikeTests {
             assertThat(Files.getFileStore(second.path()).getBlockSize())
                     .isEqualTo(Files.getFileStore(first.path()).getBlockSize()).isNotEqualTo(2048);
 
+            try (var s = Files.list(small.path())) {
+                assertThat(s).as("a disk whose filesystem mkfs made (ext4's lost+found removed) is empty").isEmpty();
+            }
             Files.writeString(first.path().resolve("only-in-first"), "1", StandardCharsets.UTF_8);
             Files.writeString(second.path().resolve("only-in-second"), "2", StandardCharsets.UTF_8);
             try (var s = Files.list(second.path())) {
                 assertThat(s.map(p -> p.getFileName().toString())).containsExactly("only-in-second");
+            }
+            try (var s = Files.list(first.path())) {
+                assertThat(s.map(p -> p.getFileName().toString())).containsExactly("only-in-first");
             }
             Path survivor = first.cutPower();
             assertThat(survivor.resolve("only-in-second")).doesNotExist();

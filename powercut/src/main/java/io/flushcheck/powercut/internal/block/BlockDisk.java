@@ -160,6 +160,7 @@ public final class BlockDisk implements ModelDisk {
         try {
             if (!drive.templated()) {
                 Commands.run(Filesystems.mkfs(fsType, mkfsOptions, loop).toArray(new String[0]));
+                removeLostFound(loop, path);
                 drive.keepAsTemplate(template);
             }
             Mounts.mount(loop, path, fsType, Filesystems.mountOptions(fsType));
@@ -173,11 +174,25 @@ public final class BlockDisk implements ModelDisk {
         }
         Path mounted = path;
         undo.push(() -> unmount(mounted, image));
-        Path lostFound = path.resolve("lost+found");
-        if (Files.isDirectory(lostFound)) {
-            Files.delete(lostFound);
+    }
+
+    /**
+     * Removes the lost+found that ext2, ext3 and ext4's mkfs makes, which a test listing its disk would find,
+     * in a mount of its own that is cleanly unmounted: the drive keeps the filesystem as mkfs and that unmount
+     * leave it, and each disk made from it starts without the directory and with nothing written.
+     */
+    private void removeLostFound(String loop, Path mountPoint) throws IOException {
+        if (!fsType.startsWith("ext")) {
+            return;
         }
-        Mounts.syncFilesystem(path);
+        Mounts.mount(loop, mountPoint, fsType, Filesystems.mountOptions(fsType));
+        try {
+            Files.deleteIfExists(mountPoint.resolve("lost+found"));
+        } finally {
+            if (!Mounts.unmountIfIdle(mountPoint)) {
+                throw new IOException("cannot unmount the new filesystem at " + mountPoint + ": it is in use");
+            }
+        }
     }
 
     /**
