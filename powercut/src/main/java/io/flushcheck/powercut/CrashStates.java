@@ -163,7 +163,7 @@ public final class CrashStates implements AutoCloseable {
      * @throws IOException                  when {@code work} cannot be made, or a file cannot be read
      */
     public static CrashStates load(Path saved, Path work) throws IOException {
-        for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
+        for (String cleaned : Leftovers.sweepDue(work.toAbsolutePath().getParent())) {
             System.err.println("flushcheck powercut: " + cleaned);
         }
         SavedRecording.Loaded r = SavedRecording.load(saved);

@@ -17,6 +17,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -135,6 +136,27 @@ public final class Leftovers {
 
     private static String marker(long pid, Path dir, String token) {
         return MAGIC + "\npid " + pid + "\ntoken " + token + "\npath " + dir + "\n";
+    }
+
+    /** How long after sweeping a directory this JVM leaves it unswept when it makes another disk there. */
+    static final long RESWEEP_NANOS = 60_000_000_000L;
+    private static final Map<Path, Long> SWEPT = new ConcurrentHashMap<>();
+
+    /**
+     * As {@link #sweep}, unless this JVM swept {@code parent} less than a minute ago: a parent such as the
+     * temporary directory holds many names, and reading each of them for every disk made there cost more than
+     * making the disk (2 ms for 240 names). What a run killed meanwhile left goes at this JVM's first disk there
+     * a minute later, or at the next JVM's first.
+     */
+    public static List<String> sweepDue(Path parent) {
+        Path key = parent.toAbsolutePath().normalize();
+        long now = System.nanoTime();
+        Long last = SWEPT.put(key, now);
+        if (last != null && now - last < RESWEEP_NANOS) {
+            SWEPT.put(key, last);
+            return List.of();
+        }
+        return sweep(parent);
     }
 
     /**

@@ -38,11 +38,11 @@ public final class ServedDisk {
     /**
      * Has this JVM's drive host serve {@code model}'s drive under {@code work} and the model start its disk on it;
      * the server's failures reach the disk's users as {@code failures} makes them. First it removes what disks of
-     * killed JVMs left beside {@code work}.
+     * killed JVMs left beside {@code work}, when that is due ({@link Leftovers#sweepDue}).
      */
     public static ServedDisk make(Path work, ModelDisk model, Function<DriveHost.ServerFailure, ? extends IOException> failures)
             throws IOException {
-        for (String cleaned : Leftovers.sweep(work.toAbsolutePath().getParent())) {
+        for (String cleaned : Leftovers.sweepDue(work.toAbsolutePath().getParent())) {
             System.err.println("flushcheck powercut: " + cleaned);
         }
         work = Leftovers.claim(work);
