@@ -76,11 +76,11 @@ public final class HeldFilesBench {
         for (int i = 0; i < classes.size(); i++) {
             List<Double> t = times.get(i);
             int[] l = loops.get(i);
-            System.out.printf(Locale.ROOT, "%s: %d invocations, median %.3f s, mean %.3f s, max %.3f s (%.1fx the file"
-                            + " model's median); loop devices of the run attached: at most %d during a class, %d"
+            System.out.printf(Locale.ROOT, "%s: %d invocations, median %.1f ms, mean %.1f ms, max %.1f ms (%.2fx the"
+                            + " file model's median); loop devices of the run attached: at most %d during a class, %d"
                             + " after it with its last files open, %d once they are closed%n", what[i], t.size(),
-                    median(t), t.stream().mapToDouble(Double::doubleValue).average().orElse(0), Collections.max(t),
-                    median(t) / fileMedian, l[0], l[1], l[2]);
+                    median(t) * 1e3, t.stream().mapToDouble(Double::doubleValue).average().orElse(0) * 1e3,
+                    Collections.max(t) * 1e3, median(t) / fileMedian, l[0], l[1], l[2]);
         }
     }
 
