@@ -6,6 +6,7 @@ import com.sun.jna.Platform;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apiguardian.api.API;
 
@@ -155,6 +156,25 @@ public final class LoopControl {
         }
     }
 
+    /**
+     * Sets {@code device}'s write cache mode ({@code queue/write_cache}) to {@code write back}, the kernel's own for a
+     * loop device over a file it can fsync, where it reads otherwise: the mode is a setting of the device that outlives
+     * an attachment, and on a device another program left {@code write through} the block layer completes every flush
+     * at once without passing it on, so that nothing on it is ever synced. Where sysfs cannot be written (a container
+     * may mount it read-only), the device keeps its mode: a caller whose results need its flushes checks that they
+     * arrive.
+     */
+    static void writeBack(String device) {
+        Path mode = Path.of("/sys/block", Path.of(device).getFileName().toString(), "queue", "write_cache");
+        try {
+            if (!Files.readString(mode).trim().equals("write back")) {
+                Files.writeString(mode, "write back");
+            }
+        } catch (IOException e) {
+            // left as it is: see above
+        }
+    }
+
     private static Attached configure(int control, Memory config, Path file, int attempts) throws Failure {
         for (int attempt = 0; attempt < attempts; attempt++) {
             int number;
@@ -178,6 +198,7 @@ public final class LoopControl {
             }
             try {
                 CLibrary.ioctl(fd, LOOP_CONFIGURE, config);
+                writeBack(device);
                 return new Attached(device, fd);
             } catch (LastErrorException e) {
                 closeQuietly(fd);

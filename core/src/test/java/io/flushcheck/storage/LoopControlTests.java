@@ -6,8 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.flushcheck.testing.Requirements;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +50,37 @@ class LoopControlTests {
             LoopControl.detach(device);
         }
         assertThat(released(device, file)).as("%s detached", device).isTrue();
+    }
+
+    /**
+     * A device's write cache mode outlives its attachment: one another program left {@code write through} would pass
+     * no flush to the file. Every free device is left so here, as such a program leaves them, and set back after.
+     */
+    @Test
+    void aDeviceAnotherProgramLeftWriteThroughIsAttachedWriteBack() throws Exception {
+        List<Path> left = new ArrayList<>();
+        try {
+            try (DirectoryStream<Path> devices = Files.newDirectoryStream(Path.of("/sys/block"), "loop*")) {
+                for (Path d : devices) {
+                    Path mode = d.resolve("queue").resolve("write_cache");
+                    if (!Files.exists(d.resolve("loop").resolve("backing_file")) && Files.isWritable(mode)) {
+                        Files.writeString(mode, "write through");
+                        left.add(mode);
+                    }
+                }
+            }
+            Requirements.require(!left.isEmpty(), "a free loop device whose write cache mode can be set");
+            try (LoopControl.Attached attached = LoopControl.attach(image(), LoopControl.AUTOCLEAR, 20)) {
+                Path mode = Path.of("/sys/block", Path.of(attached.device()).getFileName().toString(), "queue",
+                        "write_cache");
+                assertThat(Files.readString(mode).trim()).as("%s's write cache mode once attached", attached.device())
+                        .isEqualTo("write back");
+            }
+        } finally {
+            for (Path mode : left) {
+                Files.writeString(mode, "write back");
+            }
+        }
     }
 
     @Test

@@ -45,6 +45,15 @@ public final class LoopDevices {
         LoopControl.detach(device);
     }
 
+    /** {@code device}'s write cache mode as sysfs says it ({@code write back}, {@code write through}), or "unknown". */
+    public static String writeCacheMode(String device) {
+        try {
+            return Files.readString(sysLoop(device).resolveSibling("queue").resolve("write_cache")).trim();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
     /** The file {@code device} maps, as the kernel names it, or null when it maps none. */
     public static String backingFile(String device) {
         try {
