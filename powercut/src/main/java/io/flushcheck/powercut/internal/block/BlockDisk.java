@@ -221,13 +221,14 @@ public final class BlockDisk implements ModelDisk {
         List<BlockCutExplanation.Range> ranges = BlockCutExplanation.ranges(discarded);
         InterruptedFilesystem.stopAccessTimes(path);
         BlockCutExplanation.Before before = lookBeforeUnmount(ranges);
-        // Then the filesystem is shut down, as one whose disk went away: files the test still holds open there,
-        // as a cut leaves a program's, fail from now on, and the unmount, whenever they close, writes nothing.
         // What the filesystem does to end runs beside the survivor's making; the loop device waits for it
-        // (autoclear), and for the files held open.
-        InterruptedFilesystem.shutDown(path);
+        // (autoclear). Files the test still holds open there, as a cut leaves a program's, keep it past its
+        // unmount: it is shut down as a filesystem whose disk went away, so that they fail from now on and its
+        // unmount, whenever they close, writes nothing (the drive's server may be gone by then).
         Path driveImage = work.resolve("drive").resolve(FuseDiskServer.FILE);
-        noteUse(path, driveImage);
+        if (noteUse(path, driveImage)) {
+            InterruptedFilesystem.shutDown(path);
+        }
         Mounts.unmountInBackground(path);
         detach(loop, driveImage);
         // Without its mount the path would be a directory of the build: writes there must fail, not land.
@@ -557,11 +558,17 @@ public final class BlockDisk implements ModelDisk {
         ModelDisk.unmountQuietly(mountPoint);
     }
 
-    /** Notes {@code image} as in use when files open at {@code mountPoint}, its filesystem, keep it mounted. */
-    private void noteUse(Path mountPoint, Path image) {
+    /**
+     * Notes {@code image} as in use when files open at {@code mountPoint}, its filesystem, keep it mounted.
+     *
+     * @return whether they do
+     */
+    private boolean noteUse(Path mountPoint, Path image) {
         if (Mounts.inUse(mountPoint)) {
             inUse.add(image);
+            return true;
         }
+        return false;
     }
 
     /** Detaches {@code device} if it still maps {@code image}. */

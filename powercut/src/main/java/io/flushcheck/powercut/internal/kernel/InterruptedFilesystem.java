@@ -7,7 +7,7 @@ import org.apiguardian.api.API;
 
 /**
  * What is done to a filesystem whose drive lost its power while the kernel still has it mounted: it is read
- * without being written, then shut down as a filesystem whose disk went away.
+ * without being written, then, where files are still open on it, shut down as a filesystem whose disk went away.
  *
  * <p>Both are best efforts: on a kernel or filesystem without the call, the filesystem is read and unmounted
  * as it is, with the same results and more to do at its unmount.
