@@ -127,7 +127,8 @@ public final class LoopControl {
     }
 
     /**
-     * Attaches a free loop device to {@code file}, read-write.
+     * Attaches a free loop device to {@code file}, read-write, its write cache mode set to {@code write back} where it
+     * read otherwise (a setting of the device in sysfs that outlives an attachment: {@link #writeBack}).
      *
      * @param flags    {@link #AUTOCLEAR}, {@link #DIRECT_IO}, or both, or 0
      * @param attempts how many devices to try when other programs take each first

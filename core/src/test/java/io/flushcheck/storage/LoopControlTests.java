@@ -6,11 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.flushcheck.testing.Requirements;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,32 +51,30 @@ class LoopControlTests {
 
     /**
      * A device's write cache mode outlives its attachment: one another program left {@code write through} would pass
-     * no flush to the file. Every free device is left so here, as such a program leaves them, and set back after.
+     * no flush to the file. The device the kernel gives first is found by attaching it, left so once free, as such a
+     * program leaves it, and attached again; its mode is set back to what it was after.
      */
     @Test
     void aDeviceAnotherProgramLeftWriteThroughIsAttachedWriteBack() throws Exception {
-        List<Path> left = new ArrayList<>();
+        Path file = image();
+        String device;
+        try (LoopControl.Attached first = LoopControl.attach(file, 0, 20)) {
+            device = first.device();
+            first.detach();
+        }
+        assertThat(released(device, file)).as("%s detached", device).isTrue();
+        Path mode = Path.of("/sys/block", Path.of(device).getFileName().toString(), "queue", "write_cache");
+        String was = Files.readString(mode).trim();
         try {
-            try (DirectoryStream<Path> devices = Files.newDirectoryStream(Path.of("/sys/block"), "loop*")) {
-                for (Path d : devices) {
-                    Path mode = d.resolve("queue").resolve("write_cache");
-                    if (!Files.exists(d.resolve("loop").resolve("backing_file")) && Files.isWritable(mode)) {
-                        Files.writeString(mode, "write through");
-                        left.add(mode);
-                    }
-                }
-            }
-            Requirements.require(!left.isEmpty(), "a free loop device whose write cache mode can be set");
-            try (LoopControl.Attached attached = LoopControl.attach(image(), LoopControl.AUTOCLEAR, 20)) {
-                Path mode = Path.of("/sys/block", Path.of(attached.device()).getFileName().toString(), "queue",
-                        "write_cache");
-                assertThat(Files.readString(mode).trim()).as("%s's write cache mode once attached", attached.device())
+            Files.writeString(mode, "write through");
+            try (LoopControl.Attached again = LoopControl.attach(file, LoopControl.AUTOCLEAR, 20)) {
+                Requirements.require(again.device().equals(device), device + " free for the second attach (another"
+                        + " program took it; " + again.device() + " was given)");
+                assertThat(Files.readString(mode).trim()).as("%s's write cache mode once attached", device)
                         .isEqualTo("write back");
             }
         } finally {
-            for (Path mode : left) {
-                Files.writeString(mode, "write back");
-            }
+            Files.writeString(mode, was);
         }
     }
 

@@ -118,7 +118,7 @@ public final class SimulatedDiskBuilder {
      * Makes the disk under {@code work} (created; removed on close) and mounts it at {@link SimulatedDisk#path()}:
      * the block model's drive with a fresh filesystem, or the file model's tree of files served over FUSE. First it
      * removes what disks of killed JVMs left beside {@code work} (mounts, loop devices, directories), and says so
-     * on stderr.
+     * on stderr; a JVM looks there at its first disk and then at most once a minute.
      *
      * @throws IllegalArgumentException an option the chosen model does not take, or a size the filesystem's mkfs refuses
      * @throws IOException              the disk could not be made (a tool missing, no free loop device, a mount refused)

@@ -184,12 +184,22 @@ public final class BlockDisk implements ModelDisk {
             return;
         }
         Mounts.mount(loop, mountPoint, fsType, Filesystems.mountOptions(fsType));
+        IOException failed = null;
         try {
             Files.deleteIfExists(mountPoint.resolve("lost+found"));
-        } finally {
-            if (!Mounts.unmountIfIdle(mountPoint)) {
-                throw new IOException("cannot unmount the new filesystem at " + mountPoint + ": it is in use");
+        } catch (IOException e) {
+            failed = e;
+        }
+        if (!Mounts.unmountIfIdle(mountPoint)) {
+            Mounts.unmountLazy(mountPoint); // gone from the path; its device stays busy until its user lets go
+            IOException busy = new IOException("the new filesystem at " + mountPoint + " was in use when unmounted");
+            if (failed != null) {
+                busy.addSuppressed(failed);
             }
+            throw busy;
+        }
+        if (failed != null) {
+            throw failed;
         }
     }
 
@@ -219,15 +229,24 @@ public final class BlockDisk implements ModelDisk {
     @Override
     public Survivor survive(List<String> discarded, int n) throws IOException {
         List<BlockCutExplanation.Range> ranges = BlockCutExplanation.ranges(discarded);
-        InterruptedFilesystem.stopAccessTimes(path);
+        try (InterruptedFilesystem interrupted = InterruptedFilesystem.open(path, loop)) {
+            if (interrupted != null) {
+                interrupted.stopAccessTimes();
+            }
+        }
         BlockCutExplanation.Before before = lookBeforeUnmount(ranges);
-        // What the filesystem does to end runs beside the survivor's making; the loop device waits for it
-        // (autoclear). Files the test still holds open there, as a cut leaves a program's, keep it past its
-        // unmount: it is shut down as a filesystem whose disk went away, so that they fail from now on and its
-        // unmount, whenever they close, writes nothing (the drive's server may be gone by then).
+        // The drive is frozen: unmounting may still write, and the drive discards it. What the filesystem does to
+        // end runs beside the survivor's making; the loop device waits for it (autoclear). Files the test still
+        // holds open there, as a cut leaves a program's, keep it past its unmount, until they close, when the
+        // drive's server may be gone: it is shut down as a filesystem whose disk went away, so that they fail from
+        // now on and its unmount writes nothing.
         Path driveImage = work.resolve("drive").resolve(FuseDiskServer.FILE);
         if (noteUse(path, driveImage)) {
-            InterruptedFilesystem.shutDown(path);
+            try (InterruptedFilesystem interrupted = InterruptedFilesystem.open(path, loop)) {
+                if (interrupted != null) {
+                    interrupted.shutDown();
+                }
+            }
         }
         Mounts.unmountInBackground(path);
         detach(loop, driveImage);

@@ -31,7 +31,8 @@ import org.apiguardian.api.API;
  * directory carries an {@value #OWNER} file naming its JVM's PID and an {@code attached} file naming every
  * loop device and mount made for it. The drive's server, in its own process, undoes them when its
  * parent's end of the pipe closes; where both died, the next disk made beside it removes whatever belongs
- * to a PID that no longer runs, in the order a clean teardown would (unmount, detach, delete), and says so.
+ * to a PID that no longer runs, in the order a clean teardown would (unmount, detach, delete), and says so
+ * (in a JVM that has not looked there in the last minute: {@link #sweepDue}).
  *
  * <p>A temporary directory is shared with every user of the machine, so the sweep trusts nothing it did
  * not make: it acts only on a directory that is not a link, is owned by this process's user with mode
@@ -144,19 +145,19 @@ public final class Leftovers {
 
     /**
      * As {@link #sweep}, unless this JVM swept {@code parent} less than a minute ago: a parent such as the
-     * temporary directory holds many names, and reading each of them for every disk made there cost more than
-     * making the disk (2 ms for 240 names). What a run killed meanwhile left goes at this JVM's first disk there
-     * a minute later, or at the next JVM's first.
+     * temporary directory holds many names, every one of which a sweep reads, and disks are made there once per
+     * test invocation. What a run killed meanwhile left goes at this JVM's first disk there a minute later, or at
+     * the next JVM's first.
      */
     public static List<String> sweepDue(Path parent) {
         Path key = parent.toAbsolutePath().normalize();
         long now = System.nanoTime();
-        Long last = SWEPT.put(key, now);
-        if (last != null && now - last < RESWEEP_NANOS) {
-            SWEPT.put(key, last);
-            return List.of();
-        }
-        return sweep(parent);
+        boolean[] due = {false};
+        SWEPT.compute(key, (k, last) -> {
+            due[0] = last == null || now - last >= RESWEEP_NANOS;
+            return due[0] ? Long.valueOf(now) : last;
+        });
+        return due[0] ? sweep(parent) : List.of();
     }
 
     /**

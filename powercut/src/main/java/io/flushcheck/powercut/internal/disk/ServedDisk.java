@@ -127,7 +127,7 @@ public final class ServedDisk {
         String stayed = WorkDirectory.delete(work.toAbsolutePath(), Leftovers.MARKERS);
         if (stayed != null) {
             System.err.println("flushcheck powercut: the disk in " + work + " " + stayed
-                    + "; the next disk made in " + work.getParent() + " tries again");
+                    + "; the first disk made in " + work.getParent() + " by a later run tries again");
         }
     }
 }

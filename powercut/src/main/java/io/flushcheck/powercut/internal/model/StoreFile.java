@@ -140,9 +140,9 @@ public final class StoreFile implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot map the store file", e);
             }
-            // A fault in a shared mapping reads ahead as a sequential reader would, as far as the disk's
-            // read_ahead_kb (8 MiB on some virtual disks): the first write to a fresh chunk then made and
-            // zeroed 2,048 pages for one (2 ms, measured on ext4). Drives write sectors in no order.
+            // A fault in a shared mapping otherwise reads ahead as a sequential reader would, as far as the
+            // disk's read_ahead_kb (8 MiB on some virtual disks): a write to one page of a fresh chunk would
+            // make and zero thousands. Drives and files are written in no order.
             try {
                 Libc.C.madvise(Native.getDirectBufferPointer(chunks[index]), CHUNK, Libc.MADV_RANDOM);
             } catch (LinkageError e) {
