@@ -141,6 +141,22 @@ class HeldFilesTests {
         }
     }
 
+    @Test
+    void onTheFileModelAWriteToAFileHeldOpenAcrossTheCutFails() throws Exception {
+        Requirements.requireFileModel();
+        try (SimulatedDisk disk = SimulatedDisk.builder().model(DiskModel.FILE).create(
+                Path.of(System.getProperty("java.io.tmpdir"), "flushcheck-held-file-" + ProcessHandle.current().pid()));
+             RandomAccessFile store = new RandomAccessFile(disk.path().resolve("store").toFile(), "rw")) {
+            store.write("record 1\n".getBytes(StandardCharsets.UTF_8));
+            store.getFD().sync();
+            Path survivor = disk.cutPower();
+            assertThat(Files.readAllLines(survivor.resolve("store"))).containsExactly("record 1");
+            assertThatThrownBy(() -> store.write("record 2\n".getBytes(StandardCharsets.UTF_8)))
+                    .as("a write to the file held open where the power went").isInstanceOf(IOException.class)
+                    .hasMessageContaining("Input/output error");
+        }
+    }
+
     /**
      * A loop device as the kernel named it during an invocation: its name, its file (without the " (deleted)" of a
      * file deleted since) and the device of that file's filesystem; both empty once it is free.
