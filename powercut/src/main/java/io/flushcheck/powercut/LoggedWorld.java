@@ -12,14 +12,15 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apiguardian.api.API;
 
 /**
  * A program in a {@link ProcessWorld} of its own whose stdout and stderr go to a temporary file, whose
  * tail {@link #tail} reads: what a command, its verify or a server said last, for a report. Its standard
  * input reads end of file. The file is removed on close, at the JVM's exit (a SIGINT or SIGTERM included)
- * if still there, and after a SIGKILL by the next simulated disk made in the same temporary directory: its
- * name carries this JVM's PID.
+ * if still there (once a world starting then has started, whose start opens the file again), and after a
+ * SIGKILL by the next simulated disk made in the same temporary directory: its name carries this JVM's PID.
  */
 @API(status = API.Status.INTERNAL, since = "0.1")
 public final class LoggedWorld implements AutoCloseable {
@@ -37,28 +38,42 @@ public final class LoggedWorld implements AutoCloseable {
         this.log = log;
     }
 
-    /** Starts {@code argv} through {@code starter}, its output to a fresh temporary file. */
+    /**
+     * Starts {@code argv} through {@code starter}, its output to a fresh temporary file.
+     *
+     * @throws IOException also when the JVM is exiting: no file is made then
+     */
     public static LoggedWorld start(List<String> argv, Starter starter) throws IOException {
         byte[] random = new byte[8];
         RANDOM.nextBytes(random);
         Path log = Path.of(System.getProperty("java.io.tmpdir"), "flushcheck-world-" + ProcessHandle.current().pid()
                 + "-" + HexFormat.of().formatHex(random) + ".log");
-        // Registered before it exists: a signal that ends the JVM between the two then leaves no file behind.
-        OPEN.add(log);
+        // Starting the program opens its log by name again (O_CREAT): the exit's removal waits for a start under
+        // way, or it could remove the file before the start makes it again.
+        STARTING.readLock().lock();
         try {
-            Files.createFile(log, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } catch (IOException | RuntimeException e) {
-            OPEN.remove(log); // not ours: another file of that name is never removed
-            throw e;
-        }
-        try {
-            ProcessWorld w = starter.start(new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile()));
-            w.process().getOutputStream().close();
-            return new LoggedWorld(w, log);
-        } catch (IOException | RuntimeException e) {
-            OPEN.remove(log);
-            Files.deleteIfExists(log);
-            throw e;
+            if (exiting) {
+                throw new IOException("the JVM is exiting: " + argv.get(0) + " is not started");
+            }
+            OPEN.add(log);
+            try {
+                Files.createFile(log, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            } catch (IOException | RuntimeException e) {
+                OPEN.remove(log); // not ours: another file of that name is never removed
+                throw e;
+            }
+            try {
+                ProcessWorld w = starter.start(new ProcessBuilder(argv).redirectErrorStream(true)
+                        .redirectOutput(log.toFile()));
+                w.process().getOutputStream().close();
+                return new LoggedWorld(w, log);
+            } catch (IOException | RuntimeException e) {
+                OPEN.remove(log);
+                Files.deleteIfExists(log);
+                throw e;
+            }
+        } finally {
+            STARTING.readLock().unlock();
         }
     }
 
@@ -110,8 +125,33 @@ public final class LoggedWorld implements AutoCloseable {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    /** Held while a world starts, taken whole by the exit's removal of the logs. */
+    private static final ReentrantReadWriteLock STARTING = new ReentrantReadWriteLock();
+    private static volatile boolean exiting;
+
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> OPEN.forEach(LoggedWorld::delete), "flushcheck-world-logs"));
+        Runtime.getRuntime().addShutdownHook(new Thread(LoggedWorld::removeAtExit, "flushcheck-world-logs"));
+    }
+
+    /**
+     * Removes the logs not closed yet, once no world is starting (waiting at most {@code 5 s} for one that is), and
+     * starts no more.
+     */
+    private static void removeAtExit() {
+        exiting = true;
+        boolean locked = false;
+        try {
+            locked = STARTING.writeLock().tryLock(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            OPEN.forEach(LoggedWorld::delete);
+        } finally {
+            if (locked) {
+                STARTING.writeLock().unlock();
+            }
+        }
     }
 
     private static void delete(Path log) {
