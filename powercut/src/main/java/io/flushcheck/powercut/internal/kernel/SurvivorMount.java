@@ -1,10 +1,13 @@
 package io.flushcheck.powercut.internal.kernel;
 
 import com.sun.jna.Memory;
+import io.flushcheck.powercut.internal.sys.Commands;
 import io.flushcheck.powercut.internal.sys.Libc;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.apiguardian.api.API;
 
 /** Mounts what survived a power cut, or a crash state, where a test reads it. */
@@ -18,8 +21,10 @@ public final class SurvivorMount {
      * Mounts the survivor's image on {@code device}, of {@code fsType}, at {@code survivor}. btrfs refuses a clone
      * of a filesystem whose teardown is still under way (the original's, unmounted in the background, or a crash
      * state's before it: its sysfs entry is there, EEXIST) and mounts it once that is done, so a refusal for that
-     * reason is tried again for a while. {@code flags}: {@link Mounts#DATA} or {@link Mounts#FOREIGN_DATA}, what is
-     * mounted being data to look at.
+     * reason is tried again for a while. btrfs has also refused a clone with EINVAL, rarely, in runs that mount many
+     * clones of one filesystem, for a reason not known: such a refusal is tried again nine times, the device forgotten
+     * before each, before it is reported. {@code flags}:
+     * {@link Mounts#DATA} or {@link Mounts#FOREIGN_DATA}, what is mounted being data to look at.
      */
     public static void mount(String device, Path survivor, String fsType, long flags) throws IOException {
         for (int attempt = 1; ; attempt++) {
@@ -27,10 +32,16 @@ public final class SurvivorMount {
                 Mounts.mount(device, survivor, fsType, Filesystems.mountOptions(fsType), flags);
                 return;
             } catch (IOException e) {
-                if (!fsType.equals("btrfs") || !String.valueOf(e.getMessage()).contains("File exists") || attempt == 100) {
+                String why = String.valueOf(e.getMessage());
+                boolean tearingDown = why.contains("File exists") && attempt < 100;
+                boolean refused = why.contains("Invalid argument") && attempt < 10;
+                if (!fsType.equals("btrfs") || !tearingDown && !refused) {
+                    if (fsType.equals("btrfs") && why.contains("Invalid argument")) {
+                        throw new IOException(why + kernelSaid(device), e);
+                    }
                     throw e;
                 }
-                if (attempt % 10 == 1) {
+                if (refused || attempt % 10 == 1) {
                     forget(device);
                 }
             }
@@ -40,6 +51,23 @@ public final class SurvivorMount {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while mounting the survivor", e);
             }
+        }
+    }
+
+    /** What the kernel's log says last of btrfs or {@code device}: "; the kernel's log: ..." (up to 6 lines), or "". */
+    private static String kernelSaid(String device) {
+        String name = Path.of(device).getFileName().toString();
+        try {
+            List<String> lines = new ArrayList<>();
+            for (String line : Commands.run("dmesg").split("\n")) {
+                if (line.contains("BTRFS") && !line.contains("BTRFS info") || line.contains(name + ")")) {
+                    lines.add(line.strip());
+                }
+            }
+            return lines.isEmpty() ? "" : "; the kernel's log: " + String.join(" | ", lines.subList(Math.max(0,
+                    lines.size() - 6), lines.size()));
+        } catch (IOException | RuntimeException e) {
+            return "";
         }
     }
 
