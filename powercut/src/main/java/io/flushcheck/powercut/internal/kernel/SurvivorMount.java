@@ -3,6 +3,7 @@ package io.flushcheck.powercut.internal.kernel;
 import com.sun.jna.Memory;
 import io.flushcheck.powercut.internal.sys.Commands;
 import io.flushcheck.powercut.internal.sys.Libc;
+import io.flushcheck.powercut.internal.sys.PageCache;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -22,8 +23,9 @@ public final class SurvivorMount {
      * of a filesystem whose teardown is still under way (the original's, unmounted in the background, or a crash
      * state's before it: its sysfs entry is there, EEXIST) and mounts it once that is done, so a refusal for that
      * reason is tried again for a while. btrfs has also refused a clone with EINVAL, rarely, in runs that mount many
-     * clones of one filesystem, for a reason not known: such a refusal is tried again nine times, the device forgotten
-     * before each, before it is reported. {@code flags}:
+     * clones of one filesystem, for a reason not known (btrfs says EINVAL of a superblock it cannot read as its own,
+     * which a page the device's cache kept from an image it mapped before would be): such a refusal is tried again
+     * nine times, the device forgotten and its cached pages dropped before each, before it is reported. {@code flags}:
      * {@link Mounts#DATA} or {@link Mounts#FOREIGN_DATA}, what is mounted being data to look at.
      */
     public static void mount(String device, Path survivor, String fsType, long flags) throws IOException {
@@ -44,6 +46,9 @@ public final class SurvivorMount {
                 if (refused || attempt % 10 == 1) {
                     forget(device);
                 }
+                if (refused) {
+                    dropCachedPages(device);
+                }
             }
             try {
                 Thread.sleep(50);
@@ -51,6 +56,15 @@ public final class SurvivorMount {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while mounting the survivor", e);
             }
+        }
+    }
+
+    /** Drops the clean pages of {@code device} from the page cache, so that the next mount reads the image. */
+    private static void dropCachedPages(String device) {
+        try {
+            PageCache.drop(Path.of(device), 0, 0);
+        } catch (IOException e) {
+            // the mount is tried again as it is
         }
     }
 
