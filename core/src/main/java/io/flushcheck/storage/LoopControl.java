@@ -166,14 +166,26 @@ public final class LoopControl {
      * arrive.
      */
     static void writeBack(String device) {
-        Path mode = Path.of("/sys/block", Path.of(device).getFileName().toString(), "queue", "write_cache");
-        try {
-            if (!Files.readString(mode).trim().equals("write back")) {
-                Files.writeString(mode, "write back");
+        if (!writeCacheMode(device).equals("write back")) {
+            try {
+                Files.writeString(writeCacheFile(device), "write back");
+            } catch (IOException e) {
+                // left as it is: see above
             }
-        } catch (IOException e) {
-            // left as it is: see above
         }
+    }
+
+    /** {@code device}'s write cache mode as sysfs says it ({@code write back}, {@code write through}), or "unknown". */
+    public static String writeCacheMode(String device) {
+        try {
+            return Files.readString(writeCacheFile(device)).trim();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    private static Path writeCacheFile(String device) {
+        return Path.of("/sys/block", Path.of(device).getFileName().toString(), "queue", "write_cache");
     }
 
     private static Attached configure(int control, Memory config, Path file, int attempts) throws Failure {

@@ -64,13 +64,14 @@ class LoopControlTests {
         }
         assertThat(released(device, file)).as("%s detached", device).isTrue();
         Path mode = Path.of("/sys/block", Path.of(device).getFileName().toString(), "queue", "write_cache");
-        String was = Files.readString(mode).trim();
+        String was = LoopControl.writeCacheMode(device);
         try {
             Files.writeString(mode, "write through");
+            assertThat(LoopControl.writeCacheMode(device)).as("%s left so", device).isEqualTo("write through");
             try (LoopControl.Attached again = LoopControl.attach(file, LoopControl.AUTOCLEAR, 20)) {
                 Requirements.require(again.device().equals(device), device + " free for the second attach (another"
                         + " program took it; " + again.device() + " was given)");
-                assertThat(Files.readString(mode).trim()).as("%s's write cache mode once attached", device)
+                assertThat(LoopControl.writeCacheMode(device)).as("%s's write cache mode once attached", device)
                         .isEqualTo("write back");
             }
         } finally {

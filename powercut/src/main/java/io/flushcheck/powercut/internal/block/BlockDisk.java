@@ -229,6 +229,7 @@ public final class BlockDisk implements ModelDisk {
     @Override
     public Survivor survive(List<String> discarded, int n) throws IOException {
         List<BlockCutExplanation.Range> ranges = BlockCutExplanation.ranges(discarded);
+        // Held only for each call: a descriptor of the filesystem's own would count as a file open there below.
         try (InterruptedFilesystem interrupted = InterruptedFilesystem.open(path, loop)) {
             if (interrupted != null) {
                 interrupted.stopAccessTimes();

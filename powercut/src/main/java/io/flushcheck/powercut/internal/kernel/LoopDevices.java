@@ -47,11 +47,7 @@ public final class LoopDevices {
 
     /** {@code device}'s write cache mode as sysfs says it ({@code write back}, {@code write through}), or "unknown". */
     public static String writeCacheMode(String device) {
-        try {
-            return Files.readString(sysLoop(device).resolveSibling("queue").resolve("write_cache")).trim();
-        } catch (IOException e) {
-            return "unknown";
-        }
+        return LoopControl.writeCacheMode(device);
     }
 
     /** The file {@code device} maps, as the kernel names it, or null when it maps none. */
